@@ -1,0 +1,5 @@
+export { createSandbox, startSandbox, type RunningSandbox, type SandboxApp } from './sandbox.js';
+export type { FaultOptions, SandboxOptions } from './options.js';
+export type { AccessTokenInfo, AccessTokenVerifier } from './access-token.js';
+export { SCOPES, ALL_SCOPES, type Scope } from './scopes.js';
+export { SANDBOX_SCHOOL, SANDBOX_USER } from './school-user.js';

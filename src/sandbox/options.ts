@@ -1,0 +1,20 @@
+import type { AuthServerOptions } from './auth/index.js';
+import type { SchoolApiOptions } from './api/index.js';
+
+/** Faults for the bridge's tests; all off by default. */
+export interface FaultOptions {
+  /** Milliseconds added before every answer. */
+  latencyMs?: number;
+  /** Paths (exact pathname) answered with this status and a JSON error body. */
+  serverErrorPaths?: Readonly<Record<string, number>>;
+  /** Paths answered with 200 and an HTML page instead of their real body. */
+  htmlPaths?: readonly string[];
+  /** Paths answered with 429 and this many seconds in `Retry-After`. */
+  rateLimitPaths?: Readonly<Record<string, number>>;
+}
+
+export interface SandboxOptions extends AuthServerOptions, SchoolApiOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  faults?: FaultOptions;
+}

@@ -1,0 +1,90 @@
+/**
+ * Assembles the sandbox school: the authorization server and the business API on one router,
+ * behind the fault knobs, served in-process (`fetch`) or over real HTTP on 127.0.0.1.
+ */
+import { createSchoolApi } from './api/index.js';
+import { createAuthorizationServer } from './auth/index.js';
+import { Router } from './http/router.js';
+import { listen, type FetchHandler } from './http/serve.js';
+import type { FaultOptions, SandboxOptions } from './options.js';
+
+export interface SandboxApp {
+  readonly baseUrl: string;
+  /** The issuer identifier; equal to `baseUrl`. */
+  readonly issuer: string;
+  /** The protected resource identifier of the business API. */
+  readonly resource: string;
+  fetch: FetchHandler;
+  close(): Promise<void>;
+}
+
+export interface RunningSandbox extends SandboxApp {
+  /** Same as `baseUrl`. */
+  readonly url: string;
+  readonly port: number;
+}
+
+export function createSandbox(baseUrl: string, options: SandboxOptions = {}): SandboxApp {
+  const resource = baseUrl;
+  const router = new Router();
+  const authServer = createAuthorizationServer({ baseUrl, resource, options });
+  const api = createSchoolApi({ baseUrl, resource, verifier: authServer, options });
+  authServer.mount(router);
+  api.mount(router);
+  const handle = withFaults(options.faults ?? {}, async (request: Request) => {
+    const url = new URL(request.url);
+    const { route, allowed } = router.match(request.method, url.pathname);
+    if (route) return route.handler(request, { params: route.params, url });
+    if (allowed.length > 0) {
+      return Response.json(
+        { error: 'method_not_allowed', error_description: `${request.method} is not allowed here` },
+        { status: 405, headers: { allow: [...new Set(allowed)].join(', ') } },
+      );
+    }
+    return Response.json({ error: 'not_found', error_description: `no such path: ${url.pathname}` }, { status: 404 });
+  });
+  return { baseUrl, issuer: baseUrl, resource, fetch: handle, close: () => api.close() };
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  let app: SandboxApp | undefined;
+  const server = await listen((url) => {
+    app = createSandbox(url, options);
+    return app.fetch;
+  }, { port: options.port ?? 0 });
+  const ready = app!;
+  return {
+    ...ready,
+    url: server.url,
+    port: server.port,
+    async close() {
+      await server.close();
+      await ready.close();
+    },
+  };
+}
+
+function withFaults(faults: FaultOptions, handler: FetchHandler): FetchHandler {
+  return async (request) => {
+    if (faults.latencyMs) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
+    const path = new URL(request.url).pathname;
+    const status = faults.serverErrorPaths?.[path];
+    if (status !== undefined) {
+      return Response.json({ error: 'server_error', error_description: 'injected fault' }, { status });
+    }
+    if (faults.htmlPaths?.includes(path)) {
+      return new Response('<!doctype html><title>Sign in</title><p>Please sign in to continue.</p>', {
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
+    }
+    const retryAfter = faults.rateLimitPaths?.[path];
+    if (retryAfter !== undefined) {
+      return Response.json(
+        { error: 'rate_limited', error_description: 'too many requests' },
+        { status: 429, headers: { 'retry-after': String(retryAfter) } },
+      );
+    }
+    return handler(request);
+  };
+}
