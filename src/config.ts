@@ -1,0 +1,276 @@
+/**
+ * Command line and environment → one validated, frozen `Config`. This is the only module that
+ * reads `process.env`-shaped input (it is handed `env`; `main.ts` passes `process.env`), so every
+ * other part receives explicit parameters.
+ */
+import { parseArgs } from 'node:util';
+import { SchoolMcpError } from './errors.js';
+import type { LogLevel } from './log.js';
+
+export type Command = 'serve' | 'sandbox' | 'login' | 'logout' | 'status' | 'help' | 'version';
+
+export type ToolsetSelection = { mode: 'toolsets'; toolsets: readonly string[] | 'all' } | { mode: 'dynamic' };
+
+export interface HttpConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Given by the user; `undefined` means one is made at launch and printed once. */
+  readonly secret: string | undefined;
+  readonly allowRemote: boolean;
+  readonly allowedOrigins: readonly string[];
+}
+
+export interface Config {
+  readonly command: Command;
+  /** The school's base URL; `undefined` with `--demo` (the sandbox's URL is known only once it listens). */
+  readonly schoolUrl: URL | undefined;
+  readonly demo: boolean;
+  readonly openapiSource: string | undefined;
+  readonly toolsets: ToolsetSelection | undefined;
+  readonly readOnly: boolean;
+  readonly tools: readonly string[] | undefined;
+  readonly excludeTools: readonly string[];
+  /** Scopes to ask for up front (`login --scopes`, `--scopes`); least privilege when absent. */
+  readonly scopes: readonly string[] | undefined;
+  readonly clientId: string | undefined;
+  readonly clientSecret: string | undefined;
+  readonly clientMetadataUrl: string | undefined;
+  readonly callbackPort: number | undefined;
+  readonly openBrowser: boolean;
+  /** How long a tool call waits for the user to finish consent before answering "pending". */
+  readonly consentWaitMs: number;
+  readonly configDir: string | undefined;
+  readonly logLevel: LogLevel;
+  readonly http: HttpConfig | undefined;
+  /** Arguments after `sandbox`, passed through to the sandbox command. */
+  readonly sandboxArgs: readonly string[];
+}
+
+const ENV_PREFIX = 'SCHOOL_MCP_';
+
+const USAGE = `usage:
+  school-mcp --school URL [options]      serve the school's tools over MCP (stdio)
+  school-mcp --demo [options]            the same against a sandbox school started in-process
+  school-mcp --http [--host H] [--port N] --school URL|--demo
+                                         serve over Streamable HTTP on 127.0.0.1
+  school-mcp login [--scopes "a b"]      sign in now (browser consent)
+  school-mcp logout                      revoke and forget the tokens
+  school-mcp status                      who is signed in, with which scopes
+  school-mcp sandbox [--port N] [--auto-approve] [--data FILE]
+                                         run the sandbox school on its own
+
+options:
+  --school URL              the school's base URL (env SCHOOL_MCP_SCHOOL); https, or http on loopback
+  --openapi FILE|URL        read the API description from here instead of {school}/openapi.json
+  --toolsets a,b|all|dynamic  scope groups to serve as tools (env SCHOOL_MCP_TOOLSETS)
+  --read-only               only read operations; only :read scopes are ever requested
+  --tools a,b               exactly these tools; --exclude-tools a,b  all but these
+  --scopes "a b"            ask for these scopes up front instead of growing them per call
+  --client-id ID            a pre-registered client (env SCHOOL_MCP_CLIENT_ID)
+  --client-secret S         its secret, sent as client_secret_post (env SCHOOL_MCP_CLIENT_SECRET)
+  --client-metadata-url URL a Client ID Metadata Document, when the school supports them
+  --callback-port N         a fixed loopback port for the sign-in redirect
+  --no-browser              never open a browser; show the sign-in link instead
+  --consent-wait SECONDS    how long a call waits for consent before answering "pending" (default 120)
+  --config-dir DIR          where tokens and caches live (env SCHOOL_MCP_CONFIG_DIR)
+  --log-level L             debug | info | warn | error (env SCHOOL_MCP_LOG_LEVEL)
+  --http-secret S           the bearer secret HTTP clients must send (env SCHOOL_MCP_HTTP_SECRET)
+  --allow-remote            allow --host other than loopback (needs --http-secret)
+  --allowed-origin O        an Origin allowed to call the HTTP endpoint (repeatable)
+`;
+
+export function usage(): string {
+  return USAGE;
+}
+
+/** Pure: parses argv (without node and script) and an environment into a frozen Config. */
+export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Config {
+  const [first, ...rest] = argv;
+  if (first === 'sandbox') return freeze(defaults('sandbox', { sandboxArgs: rest }));
+  const subcommand = first === 'login' || first === 'logout' || first === 'status' ? first : undefined;
+  const args = subcommand ? rest : [...argv];
+
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        school: { type: 'string' },
+        demo: { type: 'boolean' },
+        openapi: { type: 'string' },
+        toolsets: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        tools: { type: 'string' },
+        'exclude-tools': { type: 'string' },
+        scopes: { type: 'string' },
+        'client-id': { type: 'string' },
+        'client-secret': { type: 'string' },
+        'client-metadata-url': { type: 'string' },
+        'callback-port': { type: 'string' },
+        'no-browser': { type: 'boolean' },
+        'consent-wait': { type: 'string' },
+        'config-dir': { type: 'string' },
+        'log-level': { type: 'string' },
+        http: { type: 'boolean' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'http-secret': { type: 'string' },
+        'allow-remote': { type: 'boolean' },
+        'allowed-origin': { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    throw configError(error instanceof Error ? error.message : String(error));
+  }
+  const values = parsed.values;
+  if (values.help) return freeze(defaults('help'));
+  if (values.version) return freeze(defaults('version'));
+
+  const fromEnv = (name: string) => nonEmpty(env[ENV_PREFIX + name]);
+  const demo = values.demo === true;
+  const schoolText = values.school ?? fromEnv('SCHOOL');
+  if (demo && values.school) throw configError('--demo and --school exclude each other');
+  if (!demo && !schoolText) throw configError('name the school with --school URL (or SCHOOL_MCP_SCHOOL), or use --demo');
+  const schoolUrl = demo ? undefined : parseSchoolUrl(schoolText!);
+
+  const toolsetsText = values.toolsets ?? fromEnv('TOOLSETS');
+  const logLevel = (values['log-level'] ?? fromEnv('LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
+
+  const http = values.http ? parseHttp(values, fromEnv('HTTP_SECRET')) : undefined;
+  if (!values.http && (values.host || values.port || values['allow-remote'])) {
+    throw configError('--host, --port and --allow-remote go with --http');
+  }
+
+  return freeze({
+    ...defaults(subcommand ?? 'serve'),
+    schoolUrl,
+    demo,
+    openapiSource: values.openapi,
+    toolsets: toolsetsText === undefined ? undefined : parseToolsets(toolsetsText),
+    readOnly: values['read-only'] === true || isTrue(fromEnv('READ_ONLY')),
+    tools: values.tools === undefined ? undefined : splitList(values.tools),
+    excludeTools: values['exclude-tools'] === undefined ? [] : splitList(values['exclude-tools']),
+    scopes: values.scopes === undefined ? undefined : splitList(values.scopes),
+    clientId: values['client-id'] ?? fromEnv('CLIENT_ID'),
+    clientSecret: values['client-secret'] ?? fromEnv('CLIENT_SECRET'),
+    clientMetadataUrl: values['client-metadata-url'],
+    callbackPort: values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
+    openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('NO_BROWSER'))),
+    consentWaitMs: values['consent-wait'] === undefined ? 120_000 : parseSeconds(values['consent-wait']) * 1000,
+    configDir: values['config-dir'] ?? fromEnv('CONFIG_DIR'),
+    logLevel,
+    http,
+  });
+}
+
+function defaults(command: Command, overrides: Partial<Config> = {}): Config {
+  return {
+    command,
+    schoolUrl: undefined,
+    demo: false,
+    openapiSource: undefined,
+    toolsets: undefined,
+    readOnly: false,
+    tools: undefined,
+    excludeTools: [],
+    scopes: undefined,
+    clientId: undefined,
+    clientSecret: undefined,
+    clientMetadataUrl: undefined,
+    callbackPort: undefined,
+    openBrowser: true,
+    consentWaitMs: 120_000,
+    configDir: undefined,
+    logLevel: 'info',
+    http: undefined,
+    sandboxArgs: [],
+    ...overrides,
+  };
+}
+
+/** https only, except loopback hosts (the sandbox). The URL is kept without query or fragment. */
+export function parseSchoolUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw configError(`--school is not a URL: ${JSON.stringify(text)}`);
+  }
+  if (url.username || url.password) throw configError('--school must not carry a user name or password');
+  if (url.search || url.hash) throw configError('--school must not carry a query or fragment');
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
+  throw configError(`--school must be an https URL (plain http is allowed only on 127.0.0.1, [::1] or localhost): ${url.href}`);
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
+}
+
+function parseToolsets(text: string): ToolsetSelection {
+  const list = splitList(text);
+  if (list.length === 1 && list[0] === 'dynamic') return { mode: 'dynamic' };
+  if (list.length === 1 && list[0] === 'all') return { mode: 'toolsets', toolsets: 'all' };
+  if (list.includes('dynamic') || list.includes('all')) throw configError('--toolsets takes "all", "dynamic", or a list of toolsets');
+  if (list.length === 0) throw configError('--toolsets is empty');
+  return { mode: 'toolsets', toolsets: list };
+}
+
+function parseHttp(
+  values: { host?: string; port?: string; 'http-secret'?: string; 'allow-remote'?: boolean; 'allowed-origin'?: string[] },
+  envSecret: string | undefined,
+): HttpConfig {
+  const host = values.host ?? '127.0.0.1';
+  const allowRemote = values['allow-remote'] === true;
+  const secret = values['http-secret'] ?? envSecret;
+  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  if (!loopback && !allowRemote) throw configError(`--host ${host} is not a loopback address; add --allow-remote to bind it on purpose`);
+  if (!loopback && !secret) throw configError('binding a non-loopback address needs a secret you chose (--http-secret or SCHOOL_MCP_HTTP_SECRET)');
+  if (secret !== undefined && secret.length < 16) throw configError('the HTTP secret must be at least 16 characters');
+  return {
+    host,
+    port: values.port === undefined ? 0 : parsePort(values.port, '--port', 0),
+    secret,
+    allowRemote,
+    allowedOrigins: values['allowed-origin'] ?? [],
+  };
+}
+
+function parsePort(text: string, flag: string, minimum: number): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < minimum || port > 65535) throw configError(`${flag} must be a port number, got ${JSON.stringify(text)}`);
+  return port;
+}
+
+function parseSeconds(text: string): number {
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 600) {
+    throw configError(`--consent-wait must be a number of seconds between 1 and 600, got ${JSON.stringify(text)}`);
+  }
+  return seconds;
+}
+
+function splitList(text: string): string[] {
+  return text.split(/[\s,]+/).filter((item) => item.length > 0);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value);
+}
+
+function configError(message: string): SchoolMcpError<'CONFIG_INVALID'> {
+  return new SchoolMcpError('CONFIG_INVALID', message, { hint: 'run `school-mcp --help` for the options' });
+}
+
+function freeze(config: Config): Config {
+  return Object.freeze(config);
+}
