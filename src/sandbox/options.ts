@@ -1,8 +1,8 @@
-import type { AuthServerOptions } from './auth/index.js';
+import type { AuthFaultOptions, AuthServerOptions } from './auth/index.js';
 import type { SchoolApiOptions } from './api/index.js';
 
 /** Faults for the bridge's tests; all off by default. */
-export interface FaultOptions {
+export interface FaultOptions extends AuthFaultOptions {
   /** Milliseconds added before every answer. */
   latencyMs?: number;
   /** Paths (exact pathname) answered with this status and a JSON error body. */

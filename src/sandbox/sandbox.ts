@@ -1,12 +1,20 @@
 /**
  * Assembles the sandbox school: the authorization server and the business API on one router,
- * behind the fault knobs, served in-process (`fetch`) or over real HTTP on 127.0.0.1.
+ * behind the fault knobs, served in-process (`fetch`) or over real HTTP on 127.0.0.1. Every
+ * request is recorded, so a test can assert that an endpoint was (or was not) called.
  */
 import { createSchoolApi } from './api/index.js';
 import { createAuthorizationServer } from './auth/index.js';
 import { Router } from './http/router.js';
 import { listen, type FetchHandler } from './http/serve.js';
 import type { FaultOptions, SandboxOptions } from './options.js';
+
+/** One request the sandbox received, in arrival order. */
+export interface RecordedRequest {
+  readonly method: string;
+  /** The pathname, without the query. */
+  readonly path: string;
+}
 
 export interface SandboxApp {
   readonly baseUrl: string;
@@ -15,6 +23,10 @@ export interface SandboxApp {
   /** The protected resource identifier of the business API. */
   readonly resource: string;
   fetch: FetchHandler;
+  /** Every request received so far, faulted ones included. */
+  readonly requests: readonly RecordedRequest[];
+  /** How many requests reached `path` (optionally with `method`). */
+  countRequests(path: string, method?: string): number;
   close(): Promise<void>;
 }
 
@@ -31,7 +43,8 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
   const api = createSchoolApi({ baseUrl, resource, verifier: authServer, options });
   authServer.mount(router);
   api.mount(router);
-  const handle = withFaults(options.faults ?? {}, async (request: Request) => {
+  const requests: RecordedRequest[] = [];
+  const faulted = withFaults(options.faults ?? {}, async (request: Request) => {
     const url = new URL(request.url);
     const { route, allowed } = router.match(request.method, url.pathname);
     if (route) return route.handler(request, { params: route.params, url });
@@ -43,7 +56,19 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
     }
     return Response.json({ error: 'not_found', error_description: `no such path: ${url.pathname}` }, { status: 404 });
   });
-  return { baseUrl, issuer: baseUrl, resource, fetch: handle, close: () => api.close() };
+  const handle: FetchHandler = (request) => {
+    requests.push({ method: request.method.toUpperCase(), path: new URL(request.url).pathname });
+    return faulted(request);
+  };
+  return {
+    baseUrl,
+    issuer: baseUrl,
+    resource,
+    fetch: handle,
+    requests,
+    countRequests: (path, method) => requests.filter((entry) => entry.path === path && (method === undefined || entry.method === method.toUpperCase())).length,
+    close: () => api.close(),
+  };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -54,7 +79,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }, { port: options.port ?? 0 });
   const ready = app!;
   return {
-    ...ready,
+    baseUrl: ready.baseUrl,
+    issuer: ready.issuer,
+    resource: ready.resource,
+    fetch: ready.fetch,
+    requests: ready.requests,
+    countRequests: ready.countRequests,
     url: server.url,
     port: server.port,
     async close() {

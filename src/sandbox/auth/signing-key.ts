@@ -1,0 +1,27 @@
+/**
+ * The key that signs ID tokens (RS256, the algorithm every OpenID client accepts by default),
+ * generated per server instance and published as a JWK at `jwks_uri`.
+ */
+import { createHash, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
+
+export interface SigningKey {
+  readonly kid: string;
+  readonly alg: 'RS256';
+  readonly privateKey: KeyObject;
+  /** The public JWK as published in the key set. */
+  readonly publicJwk: JsonWebKey;
+}
+
+/** Generated on first use: the RSA key costs tens of milliseconds, and many sandboxes never sign. */
+export function lazySigningKey(): () => SigningKey {
+  let key: SigningKey | undefined;
+  return () => (key ??= generateSigningKey());
+}
+
+export function generateSigningKey(): SigningKey {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = publicKey.export({ format: 'jwk' });
+  // RFC 7638 thumbprint as the key id, so the same key always has the same id.
+  const thumbprint = createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url');
+  return { kid: thumbprint, alg: 'RS256', privateKey, publicJwk: { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: thumbprint, alg: 'RS256', use: 'sig' } };
+}
