@@ -124,6 +124,7 @@ function assertSafePathValue(parameter: OperationParameter, raw: string): void {
 function assertUrlStaysOnApi(url: string, base: ApiBase, builtPath: string, builtQuery: string): void {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   const stays = parsed !== undefined &&
+    hasOnlyProperSegments(builtPath) &&
     parsed.origin === base.origin &&
     parsed.username === '' && parsed.password === '' &&
     parsed.pathname.startsWith(`${base.basePath}/`) &&
@@ -135,6 +136,13 @@ function assertUrlStaysOnApi(url: string, base: ApiBase, builtPath: string, buil
       hint: 'Check the path arguments; ids never contain "..", "?" or "#".',
     });
   }
+}
+
+/** No empty, `.` or `..` segment (in any percent-encoded spelling); a trailing slash is allowed. */
+function hasOnlyProperSegments(path: string): boolean {
+  const segments = path.split('/').slice(1);
+  return segments.every((segment, index) =>
+    (segment !== '' || index === segments.length - 1) && !/^(?:\.|%2e){1,2}$/i.test(segment));
 }
 
 function headerArguments(operation: Operation, args: Readonly<Record<string, unknown>>): Record<string, string> {
