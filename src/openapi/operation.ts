@@ -48,6 +48,11 @@ export interface OperationBody {
   readonly propertyArguments?: Readonly<Record<string, string>>;
   /** Body properties (by body property name) that are files, given as a `FileArgument`. */
   readonly fileProperties?: readonly string[];
+  /**
+   * With `wrapped`: the argument is a `FileArgument` whose decoded bytes are the whole body
+   * (e.g. `application/octet-stream` uploads), not a value to serialise.
+   */
+  readonly file?: boolean;
 }
 
 export interface ToolAnnotations {
@@ -72,7 +77,8 @@ export interface Operation {
   readonly body: OperationBody | undefined;
   /**
    * OAuth scope alternatives from `security`: the call is authorised when every scope of any one
-   * alternative is granted. `[]` means the operation needs no token (public).
+   * alternative is granted. `[]` means the operation needs no token (public); `[[]]` means it
+   * needs a signed-in token but names no scope (e.g. an `http` bearer scheme).
    */
   readonly scopeAlternatives: readonly (readonly string[])[];
   /** The alternative to ask for when none is granted yet (least privilege). `[]` when public. */

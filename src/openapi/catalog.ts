@@ -1,0 +1,103 @@
+/**
+ * The catalogue: every operation of a document as a tool, in document order, with its lookup by
+ * tool name and its toolsets. Built once per document; each step is linear in the number of
+ * operations (schemas are converted per operation within fixed budgets).
+ */
+import { dereferenceDocument } from './dereference.js';
+import { recordOr } from './json-value.js';
+import type { Operation } from './operation.js';
+import { buildOperation, enumerateOperations, sourceScopeAlternatives, type OperationSource } from './operations.js';
+import type { OpenApiDocument } from './parse-document.js';
+import { resolveApiBase, type ApiBase } from './server-base.js';
+import { assignToolNames } from './tool-names.js';
+import { scopeDescriptions, type ScopeAlternatives } from './toolsets.js';
+
+export interface ToolCatalog {
+  /** Document order (paths, then methods in OpenAPI order): stable for a given document. */
+  readonly operations: readonly Operation[];
+  readonly byName: ReadonlyMap<string, Operation>;
+  /** Toolset name → its operations, toolsets sorted by name. */
+  readonly toolsets: ReadonlyMap<string, readonly Operation[]>;
+  /** Scope → the words the document's oauth2 flows give for it. */
+  readonly scopeDescriptions: Readonly<Record<string, string>>;
+  /** Where tool paths are appended; present when the catalogue was built for a school URL. */
+  readonly apiBase: ApiBase | undefined;
+  readonly warnings: readonly string[];
+}
+
+export interface CatalogOptions {
+  /** The school's URL: enables `apiBase` and the `servers` checks of API-01. */
+  readonly schoolUrl?: string;
+  /** Operations beyond this are left out with a warning (API-08). */
+  readonly maxOperations?: number;
+}
+
+export const DEFAULT_MAX_OPERATIONS = 5_000;
+
+/** The same warning is reported once, and at most this many distinct ones are kept. */
+const MAX_WARNINGS = 100;
+
+export async function buildCatalog(document: OpenApiDocument, options: CatalogOptions = {}): Promise<ToolCatalog> {
+  const warnings = new Set<string>();
+  const warn = (message: string) => {
+    if (warnings.size < MAX_WARNINGS) warnings.add(message);
+  };
+  const dereferenced = await dereferenceDocument(document);
+  dereferenced.warnings.forEach(warn);
+  const root = dereferenced.document;
+  const components = recordOr(root['components']);
+  const security = { rootSecurity: root['security'], securitySchemes: components['securitySchemes'] };
+
+  const sources = enumerateOperations(root, options.maxOperations ?? DEFAULT_MAX_OPERATIONS, warn);
+  const alternatives = sources.map((source) => sourceScopeAlternatives(source, security));
+  const documentHasScopes = alternatives.some((list) => list.some((alternative) => alternative.length > 0));
+  const names = assignToolNames(sources.map(namingInput));
+
+  const operations: Operation[] = [];
+  sources.forEach((source, index) => {
+    const operation = tryBuild(source, names[index] ?? '', alternatives[index] ?? [], { root, documentHasScopes, warn });
+    if (operation) operations.push(operation);
+  });
+
+  const apiBase = options.schoolUrl === undefined ? undefined : resolveApiBase(root, options.schoolUrl);
+  apiBase?.warnings.forEach(warn);
+  return catalogOf(operations, scopeDescriptions(components['securitySchemes']), apiBase, [...warnings]);
+}
+
+/** A catalogue over a list of operations (also used for selections of a catalogue). */
+export function catalogOf(
+  operations: readonly Operation[],
+  scopes: Readonly<Record<string, string>>,
+  apiBase: ApiBase | undefined,
+  warnings: readonly string[],
+): ToolCatalog {
+  const byName = new Map(operations.map((operation) => [operation.toolName, operation]));
+  const grouped = new Map<string, Operation[]>();
+  for (const operation of operations) {
+    const group = grouped.get(operation.toolset);
+    if (group) group.push(operation);
+    else grouped.set(operation.toolset, [operation]);
+  }
+  const toolsets = new Map([...grouped.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { operations, byName, toolsets, scopeDescriptions: scopes, apiBase, warnings };
+}
+
+function namingInput(source: OperationSource) {
+  const operationId = source.operation['operationId'];
+  return { operationId: typeof operationId === 'string' ? operationId : undefined, method: source.method, pathTemplate: source.pathTemplate };
+}
+
+/** One malformed operation costs its own tool, not the catalogue. */
+function tryBuild(
+  source: OperationSource,
+  toolName: string,
+  alternatives: ScopeAlternatives,
+  context: Parameters<typeof buildOperation>[3],
+): Operation | undefined {
+  try {
+    return buildOperation(source, toolName, alternatives, context);
+  } catch (error) {
+    context.warn(`Skipped ${source.method.toUpperCase()} ${source.pathTemplate}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The guard that runs before any `$ref` is resolved: a fresh copy of the document in which every
+ * reference is local (`#/...`). External references (`https:`, `file:`, relative files, `$id`-based
+ * names) are refused outright, so resolution can never reach the network or the disk; local ones
+ * that point nowhere become empty schemas with a warning. The copy is also the point where object
+ * cycles (YAML aliases to an ancestor) and pathological sizes are caught.
+ * @see ../shared/research/security.md API-08
+ */
+import { escapePointerToken, resolvePointer } from './json-pointer.js';
+import type { JsonRecord } from './json-value.js';
+import { openApiError } from './openapi-error.js';
+
+export interface CheckedDocument {
+  readonly copy: JsonRecord;
+  readonly warnings: readonly string[];
+}
+
+/** Values under these keys are literal data, never references. */
+const LITERAL_KEYS = new Set(['example', 'default', 'enum', 'const']);
+
+/** Nodes a copy may hold; bounds what shared YAML aliases or a caller's object graph can expand to. */
+const MAX_NODES = 5_000_000;
+
+export function isLiteralKey(key: string): boolean {
+  return LITERAL_KEYS.has(key) || key.startsWith('x-');
+}
+
+export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
+  const warnings: string[] = [];
+  const ancestors = new Set<object>();
+  let nodes = 0;
+
+  const copyValue = (value: unknown, location: string, literal: boolean): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    if (ancestors.has(value)) {
+      throw openApiError(
+        'OPENAPI_CYCLIC_DOCUMENT',
+        `The OpenAPI document contains an object cycle at ${location} (a YAML alias to its own ancestor).`,
+        'Replace the recursive YAML alias with a $ref.',
+      );
+    }
+    nodes += 1;
+    if (nodes > MAX_NODES) {
+      throw openApiError('OPENAPI_TOO_LARGE', 'The OpenAPI document expands to too many nodes.', 'Remove repeated YAML aliases or split the API description.');
+    }
+    ancestors.add(value);
+    try {
+      if (Array.isArray(value)) return value.map((item, index) => copyValue(item, `${location}/${index}`, literal));
+      const reference = literal ? undefined : (value as JsonRecord)['$ref'];
+      if (typeof reference === 'string' && !isLocalReference(reference, document)) {
+        warnings.push(`Unresolved reference ${JSON.stringify(reference.slice(0, 200))} at ${location}; treated as an empty schema.`);
+        return { description: 'Not described by the API document.' };
+      }
+      const copy: JsonRecord = {};
+      for (const [key, child] of Object.entries(value)) {
+        // Assigning `__proto__` would set the copy's prototype; it is never meaningful in OpenAPI.
+        if (key === '__proto__') continue;
+        copy[key] = copyValue(child, `${location}/${escapePointerToken(key)}`, literal || isLiteralKey(key));
+      }
+      return copy;
+    } finally {
+      ancestors.delete(value);
+    }
+  };
+
+  const copy = copyValue(document, '#', false);
+  return { copy: copy as JsonRecord, warnings };
+}
+
+/**
+ * True when `reference` is a local JSON Pointer that resolves in `document`; throws for every
+ * reference that would leave the document.
+ */
+function isLocalReference(reference: string, document: JsonRecord): boolean {
+  if (!reference.startsWith('#')) {
+    throw openApiError(
+      'OPENAPI_EXTERNAL_REF',
+      `The OpenAPI document refers outside itself: $ref ${JSON.stringify(reference.slice(0, 200))}.`,
+      'Bundle the document into a single file with only local "#/..." references (for example with `redocly bundle`).',
+    );
+  }
+  return resolvePointer(document, reference).found !== false;
+}

@@ -1,0 +1,60 @@
+/**
+ * Tool titles and descriptions in plain text: the summary, the useful opening of the document's
+ * description, and a last paragraph that names the scope the call needs (or says it is public).
+ * That last paragraph is always last, so `withScopeLine` can replace it when a selection narrows
+ * the scopes (read-only mode).
+ * @see ../shared/research/security.md API-08 (plain text, never evaluated)
+ */
+import { capLength, leadingParagraphs, plainText } from './plain-text.js';
+import type { ScopeAlternatives } from './toolsets.js';
+
+const MAX_TITLE_LENGTH = 80;
+const MAX_SUMMARY_LENGTH = 200;
+const MAX_DETAIL_LENGTH = 600;
+const PARAGRAPH = '\n\n';
+
+export interface DescriptionInput {
+  readonly toolName: string;
+  readonly summary: string | undefined;
+  readonly description: string | undefined;
+  readonly deprecated: boolean;
+  readonly scopeAlternatives: ScopeAlternatives;
+  readonly requiredScopes: readonly string[];
+}
+
+export function titleFor(summary: string | undefined, toolName: string): string {
+  const fromSummary = summary === undefined ? '' : plainText(summary, MAX_TITLE_LENGTH).replace(/\.$/, '');
+  if (fromSummary !== '') return fromSummary;
+  const words = toolName.replace(/[_-]+/g, ' ').trim();
+  return capLength(words.charAt(0).toUpperCase() + words.slice(1), MAX_TITLE_LENGTH);
+}
+
+export function describeOperation(input: DescriptionInput): string {
+  const paragraphs: string[] = [];
+  if (input.deprecated) paragraphs.push('Deprecated by the API.');
+  const summary = input.summary === undefined ? '' : plainText(input.summary, MAX_SUMMARY_LENGTH);
+  const detail = input.description === undefined ? '' : leadingParagraphs(input.description, MAX_DETAIL_LENGTH);
+  const detailRepeatsSummary = summary !== '' && detail.toLowerCase().startsWith(summary.replace(/\.$/, '').toLowerCase());
+  if (summary !== '' && !detailRepeatsSummary) paragraphs.push(/[.!?…]$/.test(summary) ? summary : `${summary}.`);
+  if (detail !== '') paragraphs.push(detail);
+  if (summary === '' && detail === '') paragraphs.push(`${titleFor(undefined, input.toolName)}.`);
+  paragraphs.push(scopeLine(input.scopeAlternatives, input.requiredScopes));
+  return paragraphs.join(PARAGRAPH);
+}
+
+/** The same description with its final scope paragraph rewritten for narrowed scopes. */
+export function withScopeLine(description: string, alternatives: ScopeAlternatives, requiredScopes: readonly string[]): string {
+  const cut = description.lastIndexOf(PARAGRAPH);
+  const body = cut === -1 ? '' : description.slice(0, cut + PARAGRAPH.length);
+  return body + scopeLine(alternatives, requiredScopes);
+}
+
+export function scopeLine(alternatives: ScopeAlternatives, requiredScopes: readonly string[]): string {
+  if (alternatives.length === 0) return 'Public: no sign-in needed.';
+  if (requiredScopes.length === 0) return 'Requires sign-in.';
+  const required = `Requires scope${requiredScopes.length > 1 ? 's' : ''}: ${requiredScopes.join(', ')}.`;
+  const others = alternatives
+    .filter((alternative) => alternative.join(' ') !== requiredScopes.join(' ') && alternative.length > 0)
+    .map((alternative) => alternative.join(' + '));
+  return others.length === 0 ? required : `${required} Also accepted: ${others.join(' or ')}.`;
+}

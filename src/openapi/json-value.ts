@@ -1,0 +1,27 @@
+/**
+ * Narrowing for values read out of an untrusted OpenAPI document. Every reader in this part goes
+ * through these guards instead of trusting the document's declared shape.
+ */
+
+export type JsonRecord = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function recordOr(value: unknown): JsonRecord {
+  return isRecord(value) ? value : {};
+}
+
+export function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function arrayOr(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** Own entries only, so a document key such as `__proto__` or `constructor` is plain data. */
+export function entriesOf(value: unknown): [string, unknown][] {
+  return isRecord(value) ? Object.entries(value) : [];
+}

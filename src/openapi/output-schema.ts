@@ -1,0 +1,31 @@
+/**
+ * The tool's output schema: declared only when the operation's success response is a JSON object,
+ * since MCP requires `outputSchema` to describe an object and `structuredContent` to match it.
+ */
+import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
+import type { JsonSchema } from './operation.js';
+import { OUTPUT_BUDGET, convertSchema, isObjectSchema, resolveSchema } from './schema-converter.js';
+
+export function buildOutputSchema(responses: unknown, root: JsonRecord): JsonSchema | undefined {
+  const response = resolveSchema(successResponse(responses), root);
+  if (!isRecord(response)) return undefined;
+  const json = entriesOf(response['content']).find(([type]) => isJsonMediaType(type));
+  if (!json || !isRecord(json[1]) || !('schema' in json[1])) return undefined;
+  const schema = convertSchema(json[1]['schema'], root, 'output', OUTPUT_BUDGET);
+  if (!isObjectSchema(schema) || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'not' in schema) return undefined;
+  return { ...schema, type: 'object' };
+}
+
+/** The lowest explicit 2xx status with a body, else `2XX`; `default` usually describes errors. */
+function successResponse(responses: unknown): unknown {
+  const entries = entriesOf(responses);
+  const explicit = entries
+    .filter(([status]) => /^2\d\d$/.test(status) && status !== '204')
+    .sort(([a], [b]) => Number(a) - Number(b));
+  return (explicit[0] ?? entries.find(([status]) => status.toUpperCase() === '2XX'))?.[1];
+}
+
+function isJsonMediaType(type: string): boolean {
+  const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  return essence === 'application/json' || essence.endsWith('+json');
+}

@@ -1,0 +1,69 @@
+/**
+ * Document prose to short plain text for tool and property descriptions. The text is only ever
+ * shown, never evaluated; this keeps it readable and bounded: HTML tags and markdown link syntax
+ * go, control characters go, whitespace collapses, length is capped.
+ * @see ../shared/research/security.md API-08 (descriptions are plain text)
+ */
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** One line or paragraph of prose: markup removed, whitespace collapsed, at most `maxLength`. */
+export function plainText(text: string, maxLength: number): string {
+  return capLength(collapseWhitespace(stripMarkup(text)), maxLength);
+}
+
+/**
+ * The useful opening of a long description: paragraphs in order until `maxLength`, skipping code
+ * blocks, tables, headings and lists of links, which say little to an agent choosing a tool.
+ */
+export function leadingParagraphs(text: string, maxLength: number): string {
+  const withoutFences = text.replace(/```[\s\S]*?(```|$)/g, '\n\n');
+  const paragraphs = withoutFences
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== '' && !/^(#|\||<table|<pre|-{3,}|\* \[)/i.test(paragraph))
+    .map((paragraph) => collapseWhitespace(stripMarkup(paragraph)))
+    .filter((paragraph) => paragraph !== '');
+  let result = '';
+  for (const paragraph of paragraphs) {
+    const next = result === '' ? paragraph : `${result}\n\n${paragraph}`;
+    if (next.length > maxLength) return result === '' ? capLength(paragraph, maxLength) : result;
+    result = next;
+  }
+  return result;
+}
+
+export function capLength(text: string, maxLength: number): string {
+  if (text.length <= maxLength) return text;
+  const cut = text.slice(0, maxLength - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut}…`;
+}
+
+function stripMarkup(text: string): string {
+  return text
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<br\s*\/?>/gi, ' ')
+    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity)
+    .replace(/(\*\*|__)(\S(?:[^*_]*\S)?)\1/g, '$2')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g, '');
+}
+
+function decodeEntity(entity: string, body: string): string {
+  if (body.startsWith('#')) {
+    const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+    const decoded = Number.isInteger(code) && code > 31 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    return /[\p{Cc}\u2028\u2029]/u.test(decoded) ? '' : decoded;
+  }
+  return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

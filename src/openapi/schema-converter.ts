@@ -1,0 +1,269 @@
+/**
+ * An OpenAPI 3.0/3.1 Schema Object to a self-contained JSON Schema 2020-12 object, as tool input
+ * or output. Only keywords from an allowlist are carried, so OpenAPI-only keywords
+ * (`discriminator`, `xml`, `x-*`) and anything a host might trip on stay behind.
+ *
+ * - OpenAPI 3.0 `nullable: true` becomes a type array (and `null` joins an `enum`); boolean
+ *   `exclusiveMinimum`/`exclusiveMaximum` become the numeric 2020-12 form.
+ * - `example` becomes `examples: [example]`.
+ * - Input leaves `readOnly` properties out, output leaves `writeOnly` properties out.
+ * - `allOf` of object schemas is merged into one object.
+ * - References the dereferencer left (cycles) are inlined until a reference recurs
+ *   `MAX_REFERENCE_RECURSION` times inside itself; the next level becomes a permissive schema with
+ *   a note, as does anything past the depth or size budget. No output object is ever shared with
+ *   the document, and no cycle can be produced.
+ */
+import { resolvePointer } from './json-pointer.js';
+import { arrayOr, entriesOf, isRecord, type JsonRecord } from './json-value.js';
+import type { JsonSchema } from './operation.js';
+import { plainText } from './plain-text.js';
+
+export type SchemaDirection = 'input' | 'output';
+
+export interface SchemaBudget {
+  readonly maxDepth: number;
+  readonly maxNodes: number;
+}
+
+export const INPUT_BUDGET: SchemaBudget = { maxDepth: 12, maxNodes: 3_000 };
+export const OUTPUT_BUDGET: SchemaBudget = { maxDepth: 8, maxNodes: 1_000 };
+
+/** How many times one reference may nest inside itself before the next level is left open. */
+const MAX_REFERENCE_RECURSION = 1;
+
+const MAX_DESCRIPTION_LENGTH = 300;
+const MAX_EXAMPLES = 3;
+
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const COUNT_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'] as const;
+
+interface Conversion {
+  readonly root: JsonRecord;
+  readonly direction: SchemaDirection;
+  readonly budget: SchemaBudget;
+  readonly references: Map<string, number>;
+  readonly ancestors: Set<object>;
+  nodes: number;
+}
+
+/** Converts one schema; `root` is the dereferenced document that leftover `$ref`s point into. */
+export function convertSchema(schema: unknown, root: JsonRecord, direction: SchemaDirection, budget: SchemaBudget): JsonSchema {
+  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Set(), nodes: 0 };
+  return convert(conversion, schema, 0);
+}
+
+/** The schema a leftover `$ref` names, with the reference's own sibling keywords laid over it. */
+export function resolveSchema(schema: unknown, root: JsonRecord): unknown {
+  if (!isRecord(schema) || typeof schema['$ref'] !== 'string') return schema;
+  const target = resolvePointer(root, schema['$ref']);
+  if (target.found !== true || !isRecord(target.value)) return schema;
+  const { $ref: _reference, ...siblings } = schema;
+  return { ...target.value, ...siblings };
+}
+
+export function isObjectSchema(schema: JsonSchema): boolean {
+  const type = schema['type'];
+  return type === 'object' || (type === undefined && isRecord(schema['properties']));
+}
+
+/** Files in OpenAPI: `format: binary` (3.0), a non-text `contentMediaType` (3.1), Swagger's `file`. */
+export function isBinarySchema(schema: unknown, root: JsonRecord): boolean {
+  const resolved = resolveSchema(schema, root);
+  if (!isRecord(resolved)) return false;
+  if (resolved['type'] === 'file') return true;
+  if (resolved['type'] !== 'string' && resolved['type'] !== undefined) return false;
+  if (resolved['format'] === 'binary') return true;
+  const mediaType = resolved['contentMediaType'];
+  return typeof mediaType === 'string' && resolved['contentEncoding'] === undefined && !/^(text\/|application\/json)/.test(mediaType);
+}
+
+function convert(conversion: Conversion, schema: unknown, depth: number): JsonSchema {
+  if (schema === true || schema === undefined) return {};
+  if (schema === false) return { not: {} };
+  if (!isRecord(schema)) return {};
+  if (typeof schema['$ref'] === 'string') return convertReference(conversion, schema, schema['$ref'], depth);
+  if (conversion.ancestors.has(schema)) return openSchema(schema, 'Recursive structure; not expanded further.');
+  conversion.nodes += 1;
+  if (depth > conversion.budget.maxDepth || conversion.nodes > conversion.budget.maxNodes) {
+    return openSchema(schema, 'Nested structure not expanded here.');
+  }
+  conversion.ancestors.add(schema);
+  try {
+    return convertKeywords(conversion, schema, depth);
+  } finally {
+    conversion.ancestors.delete(schema);
+  }
+}
+
+function convertReference(conversion: Conversion, schema: JsonRecord, reference: string, depth: number): JsonSchema {
+  const target = resolvePointer(conversion.root, reference);
+  const name = reference.slice(reference.lastIndexOf('/') + 1);
+  if (target.found !== true) return openSchema(schema, `Unresolved reference ${name}.`);
+  const seen = conversion.references.get(reference) ?? 0;
+  if (seen > MAX_REFERENCE_RECURSION) return openSchema(isRecord(target.value) ? target.value : {}, `Recursive ${name}; not expanded further.`);
+  conversion.references.set(reference, seen + 1);
+  try {
+    return convert(conversion, resolveSchema(schema, conversion.root), depth);
+  } finally {
+    conversion.references.set(reference, seen);
+  }
+}
+
+/** A schema that accepts what the original might hold, saying why it is not spelled out. */
+function openSchema(schema: JsonRecord, note: string): JsonSchema {
+  const type = schema['type'];
+  const typed = typeof type === 'string' && JSON_TYPES.has(type) ? { type } : {};
+  const description = typeof schema['description'] === 'string' ? `${plainText(schema['description'], 200)} (${note})` : note;
+  return { ...typed, description };
+}
+
+function convertKeywords(conversion: Conversion, schema: JsonRecord, depth: number): JsonSchema {
+  const out: JsonSchema = {};
+  const nullable = schema['nullable'] === true;
+  const type = convertType(schema['type'], nullable);
+  if (type !== undefined) out['type'] = type;
+  for (const key of ['title', 'format', 'contentMediaType', 'contentEncoding'] as const) {
+    if (typeof schema[key] === 'string') out[key] = key === 'title' ? plainText(schema[key], 120) : schema[key];
+  }
+  if (typeof schema['description'] === 'string') {
+    const description = plainText(schema['description'], MAX_DESCRIPTION_LENGTH);
+    if (description !== '') out['description'] = description;
+  }
+  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) {
+    out['enum'] = nullable && !schema['enum'].includes(null) ? [...schema['enum'], null] : [...schema['enum']];
+  }
+  if ('const' in schema) out['const'] = schema['const'];
+  if ('default' in schema) out['default'] = schema['default'];
+  const examples = Array.isArray(schema['examples']) ? schema['examples'] : 'example' in schema ? [schema['example']] : [];
+  if (examples.length > 0) out['examples'] = examples.slice(0, MAX_EXAMPLES);
+  if (schema['deprecated'] === true) out['deprecated'] = true;
+  if (schema['uniqueItems'] === true) out['uniqueItems'] = true;
+  if (typeof schema['pattern'] === 'string' && isValidPattern(schema['pattern'])) out['pattern'] = schema['pattern'];
+  for (const key of COUNT_KEYWORDS) {
+    const value = schema[key];
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[key] = value;
+  }
+  if (typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0) out['multipleOf'] = schema['multipleOf'];
+  convertBounds(schema, out);
+  convertArrayKeywords(conversion, schema, out, depth);
+  convertObjectKeywords(conversion, schema, out, depth);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const variants = arrayOr(schema[key]).map((variant) => convert(conversion, variant, depth + 1));
+    if (variants.length > 0) out[key] = variants;
+  }
+  if ('not' in schema) out['not'] = convert(conversion, schema['not'], depth + 1);
+  return simplifyComposition(out);
+}
+
+function convertType(type: unknown, nullable: boolean): string | string[] | undefined {
+  const types = (Array.isArray(type) ? type : type === undefined ? [] : [type])
+    .map((name) => (name === 'file' ? 'string' : name))
+    .filter((name): name is string => typeof name === 'string' && JSON_TYPES.has(name));
+  if (types.length === 0) return undefined;
+  if (nullable && !types.includes('null')) types.push('null');
+  const unique = [...new Set(types)];
+  return unique.length === 1 ? unique[0] : unique;
+}
+
+function convertBounds(schema: JsonRecord, out: JsonSchema): void {
+  for (const [bound, exclusive] of [['minimum', 'exclusiveMinimum'], ['maximum', 'exclusiveMaximum']] as const) {
+    const limit = schema[bound];
+    const flag = schema[exclusive];
+    if (typeof flag === 'number') out[exclusive] = flag;
+    if (typeof limit !== 'number') continue;
+    if (flag === true) out[exclusive] = limit;
+    else out[bound] = limit;
+  }
+}
+
+function convertArrayKeywords(conversion: Conversion, schema: JsonRecord, out: JsonSchema, depth: number): void {
+  if ('items' in schema && !Array.isArray(schema['items'])) out['items'] = convert(conversion, schema['items'], depth + 1);
+  const prefixItems = Array.isArray(schema['prefixItems']) ? schema['prefixItems'] : Array.isArray(schema['items']) ? schema['items'] : undefined;
+  if (prefixItems) out['prefixItems'] = prefixItems.map((item) => convert(conversion, item, depth + 1));
+}
+
+function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: JsonSchema, depth: number): void {
+  const hidden = conversion.direction === 'input' ? 'readOnly' : 'writeOnly';
+  const left = new Set<string>();
+  if (isRecord(schema['properties'])) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const [name, property] of entriesOf(schema['properties'])) {
+      const resolved = resolveSchema(property, conversion.root);
+      if (isRecord(resolved) && resolved[hidden] === true) {
+        left.add(name);
+        continue;
+      }
+      properties[name] = convert(conversion, property, depth + 1);
+    }
+    out['properties'] = properties;
+  }
+  const required = [...new Set(arrayOr(schema['required']).filter((name): name is string => typeof name === 'string' && !left.has(name)))];
+  if (required.length > 0) out['required'] = required;
+  const additional = schema['additionalProperties'];
+  if (typeof additional === 'boolean') out['additionalProperties'] = additional;
+  else if (isRecord(additional)) out['additionalProperties'] = convert(conversion, additional, depth + 1);
+  if (isRecord(schema['patternProperties'])) {
+    const patterns: Record<string, JsonSchema> = {};
+    for (const [pattern, property] of entriesOf(schema['patternProperties'])) {
+      if (isValidPattern(pattern)) patterns[pattern] = convert(conversion, property, depth + 1);
+    }
+    out['patternProperties'] = patterns;
+  }
+}
+
+/**
+ * Merges an `allOf` whose parts are all plain objects into the schema itself, and unwraps
+ * single-variant unions, so that hosts see the flat objects most of them handle best.
+ */
+function simplifyComposition(schema: JsonSchema): JsonSchema {
+  let result = schema;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const variants = result[key];
+    if (Array.isArray(variants) && variants.length === 1 && isRecord(variants[0])) {
+      const { [key]: _single, ...rest } = result;
+      result = mergeObjectSchemas(rest, variants[0]) ?? result;
+    }
+  }
+  const parts = result['allOf'];
+  if (!Array.isArray(parts)) return result;
+  const { allOf: _parts, ...base } = result;
+  let merged: JsonSchema | undefined = base;
+  for (const part of parts) {
+    merged = merged && isRecord(part) ? mergeObjectSchemas(merged, part) : undefined;
+    if (!merged) return result;
+  }
+  return merged ?? result;
+}
+
+const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title', 'examples', 'default', 'deprecated', 'minProperties', 'maxProperties']);
+
+/** Two schemas as one, when both only describe an object (or nothing at all); else undefined. */
+export function mergeObjectSchemas(base: JsonSchema, part: JsonSchema): JsonSchema | undefined {
+  const objectOnly = (schema: JsonSchema) =>
+    Object.keys(schema).every((key) => OBJECT_KEYWORDS.has(key)) && (schema['type'] === undefined || schema['type'] === 'object');
+  if (!objectOnly(base) || !objectOnly(part)) return undefined;
+  const merged: JsonSchema = { ...part, ...base };
+  if (base['type'] === 'object' || part['type'] === 'object') merged['type'] = 'object';
+  const properties = { ...recordOrEmpty(base['properties']), ...recordOrEmpty(part['properties']) };
+  if (Object.keys(properties).length > 0) merged['properties'] = properties;
+  const required = [...new Set([...arrayOr(base['required']), ...arrayOr(part['required'])])];
+  if (required.length > 0) merged['required'] = required;
+  // The open side wins: a part that forbids extras would otherwise forbid the other part's properties.
+  if (base['additionalProperties'] === false && part['additionalProperties'] === false) merged['additionalProperties'] = false;
+  else delete merged['additionalProperties'];
+  return merged;
+}
+
+function recordOrEmpty(value: unknown): JsonRecord {
+  return isRecord(value) ? value : {};
+}
+
+/** JSON Schema patterns are ECMA-262 with the `u` flag (the validators compile them that way). */
+function isValidPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}

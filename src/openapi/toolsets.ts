@@ -1,0 +1,148 @@
+/**
+ * Security requirements to OAuth scopes, and scopes to toolsets.
+ *
+ * `security` is an OR of requirement objects, each an AND over schemes (OpenAPI 3.x Security
+ * Requirement Object). The operation's own `security` replaces the root one; `[]` or an empty
+ * alternative `{}` makes the operation public. Scopes come from `oauth2` and `openIdConnect`
+ * schemes. The bridge can only present a bearer token, so alternatives that need an `apiKey`,
+ * `http basic` or mutual-TLS scheme are dropped; when no alternative is left, the operation
+ * still needs sign-in (`[[]]`).
+ *
+ * A toolset is a scope group: `courses:read` and `courses:write` both belong to `courses`. Public
+ * operations form `public`. A document that names no scope at all is grouped by each operation's
+ * first tag instead, and `default` collects the rest.
+ * @see ../shared/research/security.md API-09
+ */
+import { arrayOr, entriesOf, isRecord, recordOr } from './json-value.js';
+import type { HttpMethod } from './operation.js';
+import { snakeCase } from './tool-names.js';
+
+export type ScopeAlternatives = readonly (readonly string[])[];
+
+export const PUBLIC_TOOLSET = 'public';
+export const DEFAULT_TOOLSET = 'default';
+
+const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', 'create', 'update', 'delete', 'all', 'full']);
+const READ_ACTIONS = new Set(['read', 'readonly']);
+const BEARER_SCHEME_TYPES = new Set(['oauth2', 'openidconnect']);
+
+/** The scope alternatives of one operation; `operationSecurity` is undefined when it declares none. */
+export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unknown, securitySchemes: unknown): ScopeAlternatives {
+  const effective = operationSecurity !== undefined ? operationSecurity : rootSecurity;
+  if (!Array.isArray(effective) || effective.length === 0) return [];
+  const schemes = recordOr(securitySchemes);
+  const alternatives: string[][] = [];
+  let bearerUsable = false;
+  for (const requirement of effective) {
+    if (!isRecord(requirement)) continue;
+    const entries = Object.entries(requirement);
+    if (entries.length === 0) return [];
+    if (!entries.every(([scheme]) => presentsBearerToken(schemes[scheme]))) continue;
+    bearerUsable = true;
+    const scopes = entries.flatMap(([scheme, listed]) => (hasScopes(schemes[scheme]) ? arrayOr(listed).filter((scope): scope is string => typeof scope === 'string') : []));
+    alternatives.push([...new Set(scopes)]);
+  }
+  if (!bearerUsable) return [[]];
+  return dedupeAlternatives(alternatives);
+}
+
+/** The alternative to ask for: fewest scopes; for reads, the one with more read scopes; then document order. */
+export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod): readonly string[] {
+  let best: readonly string[] | undefined;
+  for (const alternative of alternatives) {
+    if (best === undefined || alternative.length < best.length) best = alternative;
+    else if (alternative.length === best.length && (method === 'get' || method === 'head') && readCount(alternative) > readCount(best)) best = alternative;
+  }
+  return best ?? [];
+}
+
+/** `courses:write` → `courses`, `write:org` → `org`, `courses.read` → `courses`, `openid` → `openid`. */
+export function scopeGroup(scope: string): string {
+  const parts = scope.split(/[:.]/);
+  if (parts.length === 2) {
+    const [first = '', second = ''] = parts;
+    const group = SCOPE_ACTIONS.has(second.toLowerCase()) ? first : SCOPE_ACTIONS.has(first.toLowerCase()) ? second : first;
+    return toolsetName(group);
+  }
+  return toolsetName(scope);
+}
+
+/** True for scopes that grant reading only (`courses:read`, `read:org`). */
+export function isReadScope(scope: string): boolean {
+  return scopeAction(scope) !== undefined && READ_ACTIONS.has(scopeAction(scope) ?? '');
+}
+
+/** True for scopes whose action is anything but reading (`courses:write`, `admin:org`). */
+export function isWriteScope(scope: string): boolean {
+  const action = scopeAction(scope);
+  return action !== undefined && !READ_ACTIONS.has(action);
+}
+
+function scopeAction(scope: string): string | undefined {
+  const parts = scope.toLowerCase().split(/[:.]/);
+  if (parts.length !== 2) return undefined;
+  const [first = '', second = ''] = parts;
+  if (SCOPE_ACTIONS.has(second)) return second;
+  if (SCOPE_ACTIONS.has(first)) return first;
+  return undefined;
+}
+
+export interface ToolsetInput {
+  readonly scopeAlternatives: ScopeAlternatives;
+  readonly requiredScopes: readonly string[];
+  readonly tags: readonly string[];
+}
+
+export function toolsetOf(input: ToolsetInput, documentHasScopes: boolean): string {
+  if (documentHasScopes) {
+    if (input.scopeAlternatives.length === 0) return PUBLIC_TOOLSET;
+    const [firstScope] = input.requiredScopes;
+    if (firstScope !== undefined) return scopeGroup(firstScope) || DEFAULT_TOOLSET;
+  }
+  const [firstTag] = input.tags;
+  return (firstTag !== undefined && toolsetName(firstTag)) || DEFAULT_TOOLSET;
+}
+
+/** A toolset name that is safe on a command line: `Course Players` → `course_players`. */
+export function toolsetName(text: string): string {
+  return snakeCase(text).slice(0, 40).replace(/_+$/, '');
+}
+
+/** Words for each scope, from every oauth2 flow's `scopes` map (first description wins). */
+export function scopeDescriptions(securitySchemes: unknown): Record<string, string> {
+  const descriptions: Record<string, string> = {};
+  for (const [, scheme] of entriesOf(securitySchemes)) {
+    for (const [, flow] of entriesOf(recordOr(scheme)['flows'])) {
+      for (const [scope, words] of entriesOf(recordOr(flow)['scopes'])) {
+        if (typeof words === 'string' && !Object.hasOwn(descriptions, scope)) descriptions[scope] = words;
+      }
+    }
+  }
+  return descriptions;
+}
+
+function presentsBearerToken(scheme: unknown): boolean {
+  // A requirement naming a scheme the document does not define is taken at its word: it needs sign-in.
+  if (!isRecord(scheme)) return true;
+  const type = String(scheme['type'] ?? '').toLowerCase();
+  if (BEARER_SCHEME_TYPES.has(type)) return true;
+  return type === 'http' && String(scheme['scheme'] ?? '').toLowerCase() === 'bearer';
+}
+
+function hasScopes(scheme: unknown): boolean {
+  return isRecord(scheme) && BEARER_SCHEME_TYPES.has(String(scheme['type'] ?? '').toLowerCase());
+}
+
+function readCount(scopes: readonly string[]): number {
+  return scopes.filter(isReadScope).length;
+}
+
+function dedupeAlternatives(alternatives: readonly string[][]): string[][] {
+  const seen = new Set<string>();
+  return alternatives.filter((alternative) => {
+    const key = [...alternative].sort().join(' ');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
