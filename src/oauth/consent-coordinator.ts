@@ -1,0 +1,246 @@
+/**
+ * One consent flow per issuer at a time, in this process and across processes. The process that
+ * holds the consent lock runs the flow and writes the result to the store; any other process
+ * waits by watching the store instead of opening another tab. A call that stops waiting leaves
+ * the flow open, so the next call joins it (no second tab, no second registration).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from '../log.js';
+import type { ConsentAttempt } from './consent-attempt.js';
+import type { ConsentPrompter } from './consent-prompter.js';
+import { readLock, isStale, tryAcquireLock, type LockHandle } from './file-lock.js';
+import { OAuthError, consentPendingError, isOAuthError, type OAuthErrorCode, type PendingConsentDetails } from './oauth-error.js';
+import { includesAll, missingScopes, unionScopes } from './scopes.js';
+import type { StoreRecord } from './store-record.js';
+import type { TokenSet } from './token-set.js';
+import type { TokenStore } from './token-store.js';
+
+export interface PendingFlow extends Partial<PendingConsentDetails> {
+  scopes: string[];
+  startedAt: number;
+  /** Set when another process runs the flow. */
+  remote: boolean;
+  result: Promise<TokenSet>;
+}
+
+export interface ConsentCoordinatorOptions {
+  store: TokenStore;
+  logger: Logger;
+  now: () => number;
+  prompter: ConsentPrompter;
+  issuer: () => Promise<string>;
+  /** The longest a flow can run; a consent lock older than this (plus slack) is abandoned. */
+  maxFlowMs: number;
+  /** Starts a local attempt; called only while this process holds the consent lock. */
+  startAttempt(scopes: string[]): Promise<ConsentAttempt>;
+  /** Tokens in the record that this session may use, if any. */
+  usableTokens(record: StoreRecord): TokenSet | undefined;
+  pollMs?: number;
+}
+
+export interface ConsentCoordinator {
+  consent(scopes: string[], options: { granted: readonly string[]; waitMs: number; signal?: AbortSignal }): Promise<TokenSet>;
+  pending(): PendingFlow | undefined;
+  close(): void;
+}
+
+/** A remote flow ended without a result we can use: try again (maybe running the flow ourselves). */
+class RemoteFlowEnded extends Error {}
+
+const FAILURE_CODES = new Set<OAuthErrorCode>(['OAUTH_ACCESS_DENIED', 'OAUTH_CONSENT_TIMEOUT', 'OAUTH_AUTHORIZATION_FAILED', 'OAUTH_CALLBACK_REJECTED']);
+
+export function createConsentCoordinator(options: ConsentCoordinatorOptions): ConsentCoordinator {
+  const lockPath = options.store.lockPath('consent');
+  const lockOptions = { ...options.store.lockOptions, staleMs: options.maxFlowMs + 30_000 };
+  const pollMs = options.pollMs ?? 200;
+  const closing = new AbortController();
+  let current: PendingFlow | undefined;
+  let cancelLocal: ((error: OAuthError) => void) | undefined;
+
+  const satisfied = async (scopes: string[]): Promise<TokenSet | undefined> => {
+    const tokens = options.usableTokens(await options.store.read());
+    return tokens && includesAll(tokens.scopes, scopes) ? tokens : undefined;
+  };
+
+  async function openLocal(lock: LockHandle, scopes: string[], granted: readonly string[]): Promise<PendingFlow> {
+    let attempt: ConsentAttempt;
+    try {
+      attempt = await options.startAttempt(scopes);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+    await lock.annotate({ url: attempt.url, scopes: attempt.scopes, startedAt: attempt.startedAt }).catch(() => undefined);
+    const flowEnded = new AbortController();
+    cancelLocal = attempt.cancel;
+    const result = attempt.result
+      .then(async ({ tokens, client }) => {
+        await options.store.update((record) => {
+          const next: StoreRecord = { ...record, client, tokens };
+          delete next.lastConsentFailure;
+          return next;
+        });
+        return tokens;
+      })
+      .catch(async (error: unknown) => {
+        await recordFailure(error).catch(() => undefined);
+        throw error;
+      })
+      .finally(async () => {
+        flowEnded.abort();
+        cancelLocal = undefined;
+        await lock.release();
+      });
+    const flow: PendingFlow = { url: attempt.url, scopes: attempt.scopes, startedAt: attempt.startedAt, remote: false, result };
+    void present(attempt, granted, flowEnded.signal);
+    return flow;
+  }
+
+  async function present(attempt: ConsentAttempt, granted: readonly string[], signal: AbortSignal): Promise<void> {
+    try {
+      await options.prompter.present({
+        url: attempt.url,
+        scopes: attempt.scopes,
+        newScopes: missingScopes(granted, attempt.scopes),
+        issuer: await options.issuer(),
+        signal,
+      });
+    } catch (error) {
+      if (isOAuthError(error, 'OAUTH_ACCESS_DENIED')) attempt.cancel(error);
+      else options.logger.warn('the consent prompt could not be shown; the URL was printed', { error });
+    }
+  }
+
+  async function recordFailure(error: unknown): Promise<void> {
+    const invalidClient = isOAuthError(error) && error.details?.invalidClient === true;
+    const code = isOAuthError(error) ? error.code : 'OAUTH_AUTHORIZATION_FAILED';
+    await options.store.update((record) => {
+      const next: StoreRecord = { ...record, lastConsentFailure: { code, at: options.now() } };
+      // The school no longer knows the registration: forget it so the next attempt registers again.
+      if (invalidClient && record.client?.kind === 'dynamic') {
+        delete next.client;
+        delete next.tokens;
+      }
+      return next;
+    });
+  }
+
+  async function openRemote(scopes: string[]): Promise<PendingFlow> {
+    const since = options.now();
+    // The holder writes the URL once its listener is bound; give it a moment.
+    let note = (await readLock(lockPath))?.note;
+    for (let waited = 0; typeof note?.url !== 'string' && waited < 5_000; waited += pollMs) {
+      await sleep(pollMs, undefined, { signal: closing.signal });
+      const info = await readLock(lockPath);
+      if (!info) break;
+      note = info.note;
+    }
+    const result = watchRemote(scopes, since);
+    result.catch(() => undefined);
+    return {
+      ...(typeof note?.url === 'string' ? { url: note.url } : {}),
+      scopes: Array.isArray(note?.scopes) ? (note.scopes as string[]) : scopes,
+      startedAt: typeof note?.startedAt === 'number' ? note.startedAt : since,
+      remote: true,
+      result,
+    };
+  }
+
+  async function watchRemote(scopes: string[], since: number): Promise<TokenSet> {
+    for (;;) {
+      const tokens = await satisfied(scopes);
+      if (tokens) return tokens;
+      const holder = await readLock(lockPath);
+      if (!holder || isStale(holder, lockOptions)) {
+        const after = await options.store.read();
+        const usable = options.usableTokens(after);
+        if (usable && includesAll(usable.scopes, scopes)) return usable;
+        const failure = after.lastConsentFailure;
+        if (failure && failure.at >= since && FAILURE_CODES.has(failure.code as OAuthErrorCode)) {
+          throw new OAuthError(failure.code as OAuthErrorCode, 'The sign-in started by another school-mcp process did not succeed.', {
+            hint: 'Ask again to start a new sign-in.',
+          });
+        }
+        throw new RemoteFlowEnded();
+      }
+      await sleep(pollMs, undefined, { signal: closing.signal });
+    }
+  }
+
+  async function open(scopes: string[], granted: readonly string[]): Promise<PendingFlow | TokenSet> {
+    const lock = await tryAcquireLock(lockPath, lockOptions);
+    if (!lock) return openRemote(scopes);
+    // Another process may have finished a flow between our last look and taking the lock.
+    const done = await satisfied(scopes).catch(async (error: unknown) => {
+      await lock.release();
+      throw error;
+    });
+    if (done) {
+      await lock.release();
+      return done;
+    }
+    return openLocal(lock, scopes, granted);
+  }
+
+  async function waitFor(flow: PendingFlow, deadline: number, signal?: AbortSignal): Promise<TokenSet> {
+    const remaining = deadline - options.now();
+    const stop = new AbortController();
+    const abort = signal ? AbortSignal.any([signal, stop.signal, closing.signal]) : AbortSignal.any([stop.signal, closing.signal]);
+    try {
+      return await Promise.race([
+        flow.result,
+        sleep(Math.max(0, remaining), undefined, { signal: abort }).then(
+          () => {
+            throw consentPendingError({ url: flow.url ?? '', scopes: flow.scopes, startedAt: flow.startedAt });
+          },
+          () => {
+            throw closing.signal.aborted
+              ? new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' })
+              : new OAuthError('OAUTH_ABORTED', 'The request was cancelled while waiting for approval.', {
+                  hint: 'The approval stays open; ask again to keep waiting.',
+                });
+          },
+        ),
+      ]);
+    } finally {
+      stop.abort();
+    }
+  }
+
+  return {
+    async consent(scopes, { granted, waitMs, signal }) {
+      const deadline = options.now() + waitMs;
+      let wanted = scopes;
+      for (;;) {
+        if (closing.signal.aborted) throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
+        if (!current) {
+          const opened = await open(wanted, granted);
+          if (!('result' in opened)) return opened;
+          const flow = opened;
+          current = flow;
+          flow.result.then(
+            () => undefined,
+            () => undefined,
+          ).finally(() => {
+            if (current === flow) current = undefined;
+          });
+        }
+        const flow = current;
+        try {
+          const tokens = await waitFor(flow, deadline, signal);
+          if (includesAll(tokens.scopes, wanted) || includesAll(flow.scopes, wanted)) return tokens;
+          // That flow asked for less: the next one asks for what it granted plus what we need.
+          wanted = unionScopes(tokens.scopes, wanted);
+        } catch (error) {
+          if (!(error instanceof RemoteFlowEnded)) throw error;
+        }
+        if (current === flow) current = undefined;
+      }
+    },
+    pending: () => current,
+    close() {
+      closing.abort();
+      cancelLocal?.(new OAuthError('OAUTH_CLOSED', 'The sign-in was stopped because school-mcp is shutting down.', { hint: 'Start it again to sign in.' }));
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Discovery: RFC 8414 metadata through openid-client (`algorithm: 'oauth2'`), then our own exact
+ * checks; RFC 9728 protected resource metadata; OpenID discovery as a consistency check.
+ */
+import * as client from 'openid-client';
+import type { Logger } from '../log.js';
+import { OAuthError, isOAuthError } from './oauth-error.js';
+import { mergeOpenIdConfiguration, validateResourceMetadata, validateServerMetadata } from './metadata.js';
+import { toOAuthError } from './protocol-error.js';
+import { wellKnownUrl, type SchoolTarget } from './school-url.js';
+import { describe, type FetchLike } from './school-fetch.js';
+
+export interface SchoolMetadata {
+  issuer: string;
+  server: client.ServerMetadata;
+  /** RFC 8707 resource indicator for the school's API, identical on every request (AZ-05). */
+  resource: string;
+  /** Scopes the API advertises (RFC 9728 `scopes_supported`). */
+  resourceScopes: string[];
+}
+
+/** Placeholder client id for the discovery-only configuration; never sent anywhere. */
+const DISCOVERY_CLIENT_ID = 'school-mcp-discovery';
+
+export async function discoverSchool(target: SchoolTarget, fetch: FetchLike, logger: Logger): Promise<SchoolMetadata> {
+  let discovered: client.Configuration;
+  try {
+    discovered = await client.discovery(new URL(target.expectedIssuer), DISCOVERY_CLIENT_ID, undefined, client.None(), {
+      algorithm: 'oauth2',
+      [client.customFetch]: fetch as client.CustomFetch,
+      ...(target.insecureLoopback ? { execute: [client.allowInsecureRequests] } : {}),
+    });
+  } catch (error) {
+    throw discoveryError(error, wellKnownUrl(target.expectedIssuer, 'oauth-authorization-server'));
+  }
+  let server = validateServerMetadata(discovered.serverMetadata(), target);
+
+  const openid = await fetchOptionalJson(new URL(`${target.expectedIssuer}/.well-known/openid-configuration`), fetch, logger);
+  if (openid !== undefined) {
+    const merged = mergeOpenIdConfiguration(server, openid, target);
+    if (merged.disagreements.length > 0) {
+      logger.warn('OpenID discovery disagrees with the authorization server metadata; using the latter', {
+        fields: merged.disagreements,
+      });
+    }
+    server = merged.server;
+  }
+
+  const resourceUrl = wellKnownUrl(target.expectedIssuer, 'oauth-protected-resource');
+  const resourceDocument = await fetchOptionalJson(resourceUrl, fetch, logger);
+  const resource =
+    resourceDocument === undefined
+      ? { resource: target.expectedIssuer, scopes: [] }
+      : validateResourceMetadata(resourceDocument, target);
+  return { issuer: server.issuer, server, resource: resource.resource, resourceScopes: resource.scopes };
+}
+
+/** A JSON object from a well-known URL, `undefined` on 404; anything else odd is an error. */
+async function fetchOptionalJson(url: URL, fetch: FetchLike, logger: Logger): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url.href, { method: 'GET', headers: { accept: 'application/json' } });
+  } catch (error) {
+    throw discoveryError(error, url);
+  }
+  if (response.status === 404) {
+    logger.debug('optional metadata document not published', { url: describe(url.href) });
+    return undefined;
+  }
+  if (response.status !== 200) {
+    throw new OAuthError('OAUTH_DISCOVERY_FAILED', `${describe(url.href)} answered ${response.status}.`, {
+      hint: 'The school may be down; try again in a moment.',
+    });
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new OAuthError('OAUTH_INVALID_METADATA', `${describe(url.href)} is not JSON (content-type ${JSON.stringify(type.slice(0, 60))}).`, {
+      hint: 'Check the --school URL: it must be the school itself, not a login page in front of it.',
+    });
+  }
+  try {
+    return JSON.parse(await response.text()) as unknown;
+  } catch (cause) {
+    throw new OAuthError('OAUTH_INVALID_METADATA', `${describe(url.href)} is not valid JSON.`, {
+      cause,
+      hint: 'The school publishes broken metadata; try again later or contact the school.',
+    });
+  }
+}
+
+function discoveryError(error: unknown, url: URL): OAuthError {
+  const mapped = toOAuthError(error, 'discovery');
+  if (isOAuthError(mapped) && mapped.code !== 'OAUTH_AUTHORIZATION_FAILED') return mapped;
+  return new OAuthError('OAUTH_DISCOVERY_FAILED', `Could not read ${describe(url.href)}.`, {
+    cause: error,
+    hint: 'Check the --school URL; it must be the base address of the school.',
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * A cross-process lock: a file created with O_EXCL holding the owner's pid, a start time and a
+ * random id. A lock whose process is gone, or that is older than its stale age, is taken over
+ * (RF-02: a holder killed with SIGKILL must not block the others forever).
+ */
+import { randomUUID } from 'node:crypto';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OAuthError } from './oauth-error.js';
+
+export interface LockInfo {
+  id: string;
+  pid: number;
+  at: number;
+  /** What the holder is doing: shown to a waiting process (e.g. the consent URL). */
+  note?: Record<string, unknown>;
+}
+
+export interface LockHandle {
+  readonly info: LockInfo;
+  /** Rewrites the note (the consent URL becomes known after the lock was taken). */
+  annotate(note: Record<string, unknown>): Promise<void>;
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  /** A lock older than this is considered abandoned. */
+  staleMs: number;
+  now: () => number;
+  /** Liveness of a process id; injectable so tests can simulate a dead holder. */
+  isAlive?: (pid: number) => boolean;
+}
+
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function readLock(path: string): Promise<LockInfo | undefined> {
+  try {
+    const raw = JSON.parse(await readFile(path, 'utf8')) as Partial<LockInfo>;
+    if (typeof raw.id !== 'string' || typeof raw.pid !== 'number' || typeof raw.at !== 'number') return undefined;
+    return { id: raw.id, pid: raw.pid, at: raw.at, ...(raw.note && typeof raw.note === 'object' ? { note: raw.note } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function isStale(info: LockInfo | undefined, options: LockOptions): boolean {
+  if (!info) return true;
+  const alive = (options.isAlive ?? processIsAlive)(info.pid);
+  return !alive || options.now() - info.at > options.staleMs;
+}
+
+/** One attempt; `undefined` when another live holder has it. */
+export async function tryAcquireLock(path: string, options: LockOptions, note?: Record<string, unknown>): Promise<LockHandle | undefined> {
+  const info: LockInfo = { id: randomUUID(), pid: process.pid, at: options.now(), ...(note ? { note } : {}) };
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const handle = await open(path, 'wx', 0o600);
+      try {
+        await handle.writeFile(JSON.stringify(info));
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return lockHandle(path, info);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = await readLock(path);
+    // A lock file being written right now has no content yet; give its writer a moment.
+    if (!holder && (await fileAgeMs(path)) < 2_000) return undefined;
+    if (!isStale(holder, options)) return undefined;
+    // Take over only the exact lock we judged stale, not one that replaced it meanwhile.
+    const again = await readLock(path);
+    if (again?.id !== holder?.id) return undefined;
+    await unlink(path).catch(() => undefined);
+  }
+  return undefined;
+}
+
+export async function acquireLock(
+  path: string,
+  options: LockOptions & { waitMs: number; pollMs?: number; signal?: AbortSignal; what: string },
+  note?: Record<string, unknown>,
+): Promise<LockHandle> {
+  const deadline = options.now() + options.waitMs;
+  for (;;) {
+    options.signal?.throwIfAborted();
+    const handle = await tryAcquireLock(path, options, note);
+    if (handle) return handle;
+    if (options.now() >= deadline) {
+      throw new OAuthError('OAUTH_LOCK_TIMEOUT', `Another school-mcp process kept the ${options.what} lock too long.`, {
+        hint: 'Another school-mcp process is busy with the same school; try again in a moment.',
+      });
+    }
+    await sleep(options.pollMs ?? 50, undefined, options.signal ? { signal: options.signal } : undefined);
+  }
+}
+
+/** Wall-clock age from the file system, independent of the injected clock. */
+async function fileAgeMs(path: string): Promise<number> {
+  try {
+    return Date.now() - (await stat(path)).mtimeMs;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+function lockHandle(path: string, info: LockInfo): LockHandle {
+  let current = info;
+  return {
+    get info() {
+      return current;
+    },
+    async annotate(note) {
+      const holder = await readLock(path);
+      if (holder?.id !== current.id) return;
+      current = { ...current, note };
+      // Written in place: a reader that catches a partial write sees "no content yet" and waits.
+      const handle = await open(path, 'r+');
+      try {
+        await handle.truncate(0);
+        await handle.write(JSON.stringify(current), 0);
+      } finally {
+        await handle.close();
+      }
+    },
+    async release() {
+      const holder = await readLock(path);
+      if (holder?.id === current.id) await unlink(path).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * The token store on disk: one file per issuer (the name is a hash of the issuer, never of the
+ * package version), mode 0600 in a 0700 directory, enforced on existing files too (ST-01),
+ * replaced atomically (ST-02), never through a symlink or a file owned by someone else (ST-03).
+ * A corrupt file is set aside and read as "signed out" (ST-04); its content is never logged.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { chmod, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../log.js';
+import { acquireLock, type LockOptions } from './file-lock.js';
+import { OAuthError } from './oauth-error.js';
+import { emptyRecord, parseStoreRecord, serializeStoreRecord, type StoreRecord } from './store-record.js';
+
+/** Larger than any honest record by orders of magnitude. */
+const MAX_STORE_BYTES = 256 * 1024;
+const STRAY_TEMP_AGE_MS = 60 * 60 * 1000;
+
+export interface TokenStoreOptions {
+  dir: string;
+  issuer: string;
+  logger: Logger;
+  now: () => number;
+  /** Test seam: runs after the temp file is written and synced, before it replaces the record. */
+  beforeCommit?: (tempPath: string) => Promise<void> | void;
+}
+
+export interface TokenStore {
+  readonly path: string;
+  /** Path of a lock file beside the record, e.g. `lockPath('refresh')`. */
+  lockPath(purpose: string): string;
+  read(): Promise<StoreRecord>;
+  /** Read-modify-write under the store lock, so concurrent processes never lose each other's changes. */
+  update(mutate: (record: StoreRecord) => StoreRecord): Promise<StoreRecord>;
+  readonly lockOptions: LockOptions;
+}
+
+/** The file name of an issuer's record: a hash, so no issuer text reaches the file system. */
+export function storeFileName(issuer: string): string {
+  return `tokens-${createHash('sha256').update(issuer).digest('hex').slice(0, 32)}.json`;
+}
+
+export function createTokenStore(options: TokenStoreOptions): TokenStore {
+  const path = join(options.dir, storeFileName(options.issuer));
+  const lockOptions: LockOptions = { staleMs: 30_000, now: options.now };
+  let directoryReady: Promise<void> | undefined;
+  const ensureDirectory = () => (directoryReady ??= prepareDirectory(options.dir, options.logger));
+
+  const read = async (): Promise<StoreRecord> => {
+    await ensureDirectory();
+    const text = await readRecordFile(path, options.logger);
+    if (text === undefined) return emptyRecord(options.issuer);
+    const parsed = parseStoreRecord(text, options.issuer);
+    if (parsed.ok) return parsed.record;
+    await quarantine(path, options.now(), parsed.reason, options.logger);
+    return emptyRecord(options.issuer);
+  };
+
+  return {
+    path,
+    lockOptions,
+    lockPath: (purpose) => `${path.slice(0, -'.json'.length)}.${purpose}.lock`,
+    read,
+    async update(mutate) {
+      await ensureDirectory();
+      const lock = await acquireLock(`${path.slice(0, -'.json'.length)}.store.lock`, { ...lockOptions, waitMs: 10_000, what: 'token store' });
+      try {
+        const next = mutate(await read());
+        await writeAtomically(path, serializeStoreRecord(next), options.beforeCommit);
+        return next;
+      } finally {
+        await lock.release();
+      }
+    },
+  };
+}
+
+function unsafe(message: string): OAuthError {
+  return new OAuthError('OAUTH_STORE_UNSAFE', message, {
+    hint: 'Remove the file or fix its ownership, or point SCHOOL_MCP_CONFIG_DIR at a private directory.',
+  });
+}
+
+const isPosix = process.platform !== 'win32';
+
+function ownedByOther(uid: number): boolean {
+  return isPosix && typeof process.getuid === 'function' && uid !== process.getuid();
+}
+
+async function prepareDirectory(dir: string, logger: Logger): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const info = await lstat(dir);
+  if (info.isSymbolicLink() || !info.isDirectory()) throw unsafe(`The token directory ${dir} is not a plain directory.`);
+  if (ownedByOther(info.uid)) throw unsafe(`The token directory ${dir} belongs to another user.`);
+  if (isPosix && (info.mode & 0o777) !== 0o700) {
+    logger.warn('token directory permissions were too open; set to 0700', { dir, mode: (info.mode & 0o777).toString(8) });
+    await chmod(dir, 0o700);
+  }
+  await removeStrayTempFiles(dir);
+}
+
+async function removeStrayTempFiles(dir: string): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.endsWith('.tmp')) continue;
+    const file = join(dir, name);
+    const info = await lstat(file).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > STRAY_TEMP_AGE_MS) await unlink(file).catch(() => undefined);
+  }
+}
+
+async function readRecordFile(path: string, logger: Logger): Promise<string | undefined> {
+  let info;
+  try {
+    info = await lstat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (info.isSymbolicLink()) throw unsafe(`The token file ${path} is a symbolic link; refusing to use it.`);
+  if (!info.isFile()) throw unsafe(`The token file ${path} is not a regular file.`);
+  if (ownedByOther(info.uid)) throw unsafe(`The token file ${path} belongs to another user.`);
+  if (isPosix && (info.mode & 0o077) !== 0) {
+    logger.warn('token file was readable by others; set to 0600', { file: path, mode: (info.mode & 0o777).toString(8) });
+    await chmod(path, 0o600);
+  }
+  if (info.size > MAX_STORE_BYTES) return '';
+  // O_NOFOLLOW closes the window between the lstat above and the open.
+  const handle = await open(path, constants.O_RDONLY | (isPosix ? constants.O_NOFOLLOW : 0));
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+async function quarantine(path: string, now: number, reason: string, logger: Logger): Promise<void> {
+  const aside = `${path}.corrupt-${now}`;
+  await rename(path, aside).catch(() => undefined);
+  await chmod(aside, 0o600).catch(() => undefined);
+  logger.warn('the token file was unreadable and has been set aside; sign in again', { reason, file: aside });
+}
+
+async function writeAtomically(path: string, content: string, beforeCommit?: (tempPath: string) => Promise<void> | void): Promise<void> {
+  const existing = await lstat(path).catch(() => undefined);
+  if (existing?.isSymbolicLink()) throw unsafe(`The token file ${path} is a symbolic link; refusing to replace it.`);
+  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await beforeCommit?.(temp);
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw new OAuthError('OAUTH_STORE_WRITE_FAILED', `The token file could not be saved (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, {
+      cause: error,
+      hint: 'Free disk space or fix the permissions of the school-mcp config directory, then try again.',
+    });
+  }
+  // The rename is durable only once the directory entry is.
+  if (isPosix) {
+    const dir = await open(join(path, '..'), 'r').catch(() => undefined);
+    await dir?.sync().catch(() => undefined);
+    await dir?.close();
+  }
+}
