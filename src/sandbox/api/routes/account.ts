@@ -1,0 +1,79 @@
+/** The account: who the token speaks for, their roles, and what the token may do. */
+import { SANDBOX_SCHOOL, SANDBOX_USER } from '../../school-user.js';
+import { applyPatch } from '../lookup.js';
+import type { ApiRoute, HandlerContext, RouteFamily } from '../route.js';
+import { partial, s } from '../schema.js';
+import type { AccountPreferences } from '../store/index.js';
+
+const accountFields = {
+  name: s.string('Display name.', { minLength: 1, maxLength: 200, example: 'Ada Lovelace' }),
+  locale: s.string('Preferred language (BCP 47).', { pattern: '^[a-z]{2}(-[A-Z]{2})?$', example: 'en-GB' }),
+  timezone: s.string('Preferred IANA time zone.', { maxLength: 64, example: 'Europe/London' }),
+};
+
+const Account = s.object(
+  {
+    id: s.string('The user id (the token\'s subject).', { example: 'usr_owner_ada' }),
+    email: s.email('Sign-in email.', 'ada@sandbox-academy.test'),
+    ...accountFields,
+    org_id: s.string('The school this account belongs to.', { example: 'org_sandbox_academy' }),
+    roles: s.array(s.string('A role.', { example: 'owner' }), 'Roles in the school.'),
+    granted_scopes: s.array(s.string('A scope.', { example: 'courses:read' }), 'Scopes of the token used for this call: what the caller may do now.'),
+    token_expires_at: s.dateTime('When the token used for this call expires.'),
+  },
+  ['id', 'email', 'name', 'locale', 'timezone', 'org_id', 'roles', 'granted_scopes', 'token_expires_at'],
+  'The signed-in staff account.',
+);
+
+const AccountUpdate = partial(s.object(accountFields, []), 'Account preferences to change.');
+
+function accountView({ store, caller }: HandlerContext) {
+  const token = caller.kind === 'token' ? caller.token : undefined;
+  return {
+    id: token?.subject ?? SANDBOX_USER.sub,
+    email: SANDBOX_USER.email,
+    ...store.state.account,
+    org_id: SANDBOX_SCHOOL.orgId,
+    roles: [...SANDBOX_USER.roles],
+    granted_scopes: [...(token?.scopes ?? [])],
+    token_expires_at: new Date((token?.expiresAt ?? 0) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+}
+
+const routes: ApiRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/v1/account',
+    operationId: 'get_account',
+    summary: 'Who am I connected as',
+    description: 'Gets the signed-in account, its roles in the school and the scopes granted to the current token.',
+    group: 'account',
+    scopes: ['account:read'],
+    anonymous: 'private',
+    response: { status: 200, schema: s.ref('Account'), description: 'The account.' },
+    handler: accountView,
+  },
+  {
+    method: 'PATCH',
+    path: '/api/v1/account',
+    operationId: 'update_account',
+    summary: 'Change account preferences',
+    description: 'Changes the display name, language or time zone of the signed-in account.',
+    group: 'account',
+    scopes: ['account:write'],
+    anonymous: 'private',
+    body: { schema: s.ref('AccountUpdate') },
+    response: { status: 200, schema: s.ref('Account'), description: 'The account as stored.' },
+    handler: (context) => {
+      applyPatch(context.store.state.account, context.body as Partial<AccountPreferences>);
+      return accountView(context);
+    },
+  },
+];
+
+export const accountFamily: RouteFamily = {
+  group: 'account',
+  description: 'The signed-in staff account and the current token\'s scopes.',
+  schemas: { Account, AccountUpdate },
+  routes,
+};
