@@ -10,6 +10,7 @@ import type { PlannedRequest } from './build-request.js';
 import { executorError } from './executor-error.js';
 import {
   declaredLengthTooLarge,
+  discardBody,
   planBodyRead,
   readResponseBody,
   tooLargeError,
@@ -107,13 +108,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const headers = response.headers as ResponseHeaders;
       logger?.debug('api response', { method: plannedRequest.method, path: new URL(plannedRequest.url).pathname, status });
       if (isRedirect(status)) {
-        response.body.destroy();
+        discardBody(response.body);
         throw redirectRefused(status, headerText(headers['location']), plannedRequest.url);
       }
       const contentType = headerText(headers['content-type']);
       const plan = planBodyRead(status, contentType, limits);
       if (declaredLengthTooLarge(status, headerText(headers['content-length']), plan)) {
-        response.body.destroy();
+        discardBody(response.body);
         throw tooLargeError(plan.maxBytes);
       }
       const body = await readResponseBody(response.body, headerText(headers['content-encoding']), plan);

@@ -52,7 +52,7 @@ export async function readResponseBody(
 ): Promise<ReadBody> {
   const decoders = decodersFor(contentEncoding);
   if (decoders === undefined) {
-    body.destroy();
+    discardBody(body);
     throw executorError('API_RESPONSE_UNREADABLE', `The response uses an unsupported content encoding (${JSON.stringify(contentEncoding)}).`, {
       hint: 'Report this to the school; the API should answer in gzip, deflate, br or plain.',
     });
@@ -78,10 +78,19 @@ export async function readResponseBody(
     }
     throw error;
   } finally {
-    decoded.destroy();
-    body.destroy();
+    discardBody(decoded);
+    discardBody(body);
   }
   return { bytes: Buffer.concat(chunks), truncated: false };
+}
+
+/**
+ * Stops reading and closes the connection. A body destroyed before its end emits an abort error
+ * that nobody waits for any more; it is expected, so it is swallowed.
+ */
+export function discardBody(body: Readable): void {
+  body.on('error', () => {});
+  body.destroy();
 }
 
 /** Decoders in the order to apply them: the reverse of the `Content-Encoding` list (RFC 9110 §8.4). */
