@@ -1,0 +1,72 @@
+/**
+ * Shared set-up for the sign-in tests: a temporary store directory, a collecting logger, a
+ * sandbox school over real HTTP, and sessions on them; everything is torn down after each test.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, type Logger } from '../../../src/log.js';
+import { createOAuthSession, type FetchLike, type OAuthSession, type OAuthSessionConfig } from '../../../src/oauth/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+
+export interface Harness {
+  dir: string;
+  lines: string[];
+  logger: Logger;
+  sandbox(options?: SandboxOptions): Promise<RunningSandbox>;
+  session(overrides: Partial<OAuthSessionConfig> & Pick<OAuthSessionConfig, 'prompter' | 'schoolUrl'>): OAuthSession;
+  cleanup(): Promise<void>;
+}
+
+export async function createHarness(): Promise<Harness> {
+  const dir = await mkdtemp(join(tmpdir(), 'school-mcp-oauth-'));
+  const lines: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
+  const sandboxes: RunningSandbox[] = [];
+  const sessions: OAuthSession[] = [];
+  return {
+    dir,
+    lines,
+    logger,
+    async sandbox(options = {}) {
+      const sandbox = await startSandbox(options);
+      sandboxes.push(sandbox);
+      return sandbox;
+    },
+    session(overrides) {
+      const session = createOAuthSession({ storeDir: join(dir, 'store'), logger, consentTimeoutMs: 20_000, ...overrides });
+      sessions.push(session);
+      return session;
+    },
+    async cleanup() {
+      await Promise.allSettled(sessions.map((session) => session.close()));
+      await Promise.allSettled(sandboxes.map((sandbox) => sandbox.close()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The usual request of a read tool. */
+export const READ_COURSES = { scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] } as const;
+
+export interface RecordedCall {
+  method: string;
+  url: string;
+  /** The form or JSON body as sent. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** A transport that records what the session sends, then sends it for real. */
+export function recordingFetch(): { fetch: FetchLike; calls: RecordedCall[]; bodiesTo(path: string): URLSearchParams[] } {
+  const calls: RecordedCall[] = [];
+  return {
+    calls,
+    fetch: async (url, init) => {
+      const body = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : '';
+      calls.push({ method: init.method ?? 'GET', url, body, headers: { ...init.headers } });
+      return fetch(url, init as RequestInit);
+    },
+    bodiesTo: (path) => calls.filter((call) => new URL(call.url).pathname === path).map((call) => new URLSearchParams(call.body)),
+  };
+}
