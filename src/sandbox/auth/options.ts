@@ -41,8 +41,11 @@ export interface AuthServerOptions {
   clientMetadataTimeoutMs?: number;
   /** Size limit of a Client ID Metadata Document in bytes (default 5120, as the draft recommends). */
   clientMetadataMaxBytes?: number;
-  /** The clock, in milliseconds since the epoch; tests move it to expire codes and tokens. */
-  now?: () => number;
+  /**
+   * The clock; tests move it to expire codes and tokens. Same signature as the business API's
+   * option, so one clock drives the whole sandbox.
+   */
+  now?: () => Date;
   faults?: AuthFaultOptions;
 }
 
@@ -62,7 +65,7 @@ export interface AuthSettings {
 }
 
 export function resolveAuthSettings(options: AuthServerOptions): AuthSettings {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => new Date());
   return {
     autoApprove: options.autoApprove ?? false,
     exactRedirectPort: options.exactRedirectPort ?? false,
@@ -72,7 +75,7 @@ export function resolveAuthSettings(options: AuthServerOptions): AuthSettings {
     allowInsecureClientMetadataUrls: options.allowInsecureClientMetadataUrls ?? false,
     clientMetadataTimeoutMs: positive(options.clientMetadataTimeoutMs, 5000, 'clientMetadataTimeoutMs'),
     clientMetadataMaxBytes: positive(options.clientMetadataMaxBytes, 5120, 'clientMetadataMaxBytes'),
-    nowSeconds: () => Math.floor(now() / 1000),
+    nowSeconds: () => Math.floor(now().getTime() / 1000),
     faults: { ...options.faults },
   };
 }
