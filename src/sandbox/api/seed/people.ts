@@ -17,7 +17,7 @@ export function seedMembers(state: SchoolState, random: SeededRandom, clock: See
     const age = index < 180 ? 400 - index * 2.05 : random.int(0, 29) + random.next();
     const member: Member = {
       id: allocateId(state.id_counters, 'mem'),
-      email: `${first.toLowerCase()}.${last.toLowerCase().replace('ü', 'ue')}${index}@example.com`,
+      email: `${asciiName(first)}.${asciiName(last)}${index}@example.com`,
       name: `${first} ${last}`,
       tags: random.chance(0.3) ? [random.pick(TAGS)] : [],
       created_at: clock.daysAgo(age),
@@ -44,4 +44,9 @@ export function enrol(state: SchoolState, random: SeededRandom, clock: SeedClock
     last_lecture_id: completed.at(-1) ?? null,
     completed_at: done === lectures.length && lectures.length > 0 ? clock.daysAgo(Math.max(0, age - random.int(3, 40))) : null,
   });
+}
+
+/** `García` → `garcia`, `Müller` → `muller`: email local parts stay plain ASCII. */
+function asciiName(name: string): string {
+  return name.normalize('NFKD').replace(/[^A-Za-z]/g, '').toLowerCase();
 }
