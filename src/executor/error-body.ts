@@ -22,11 +22,15 @@ const MAX_FIELDS = 20;
 export function summarizeErrorBody(content: ResponseContent, contentType: string | undefined): ErrorBodySummary {
   if (content.kind === 'json') return summarizeJson(content.value);
   if (content.kind === 'text') {
-    const visible = isHtml(content.text, contentType) ? htmlToText(content.text) : content.text;
-    const excerpt = excerptOf(visible, EXCERPT_BYTES);
+    const excerpt = visibleExcerpt(content.text, contentType);
     return excerpt === '' ? { fields: [] } : { fields: [], excerpt };
   }
   return { fields: [] };
+}
+
+/** The visible text of a body (markup, scripts and styles removed), cut to `EXCERPT_BYTES`. */
+export function visibleExcerpt(text: string, contentType: string | undefined): string {
+  return excerptOf(isHtml(text, contentType) ? htmlToText(text) : text, EXCERPT_BYTES);
 }
 
 export function isHtml(text: string, contentType: string | undefined): boolean {
@@ -87,7 +91,7 @@ function htmlToText(html: string): string {
 }
 
 /** At most `maxBytes` of UTF-8, cut on a character boundary, with `…` when cut. */
-export function excerptOf(text: string, maxBytes: number): string {
+function excerptOf(text: string, maxBytes: number): string {
   const cleaned = clean(text);
   if (Buffer.byteLength(cleaned, 'utf8') <= maxBytes) return cleaned;
   let excerpt = '';

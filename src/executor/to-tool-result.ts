@@ -5,7 +5,7 @@
  * is never passed on as data (ERR-04).
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { summarizeErrorBody, isHtml, excerptOf, EXCERPT_BYTES } from './error-body.js';
+import { isHtml, summarizeErrorBody, visibleExcerpt } from './error-body.js';
 import type { ExecutorErrorCode } from './executor-error.js';
 import type { ErrorOutcome, ExecutionOutcome, InsufficientScopeOutcome, ResponseOutcome } from './execution-outcome.js';
 
@@ -43,7 +43,7 @@ function success(outcome: ResponseOutcome, maxTextChars: number): CallToolResult
     if (isHtml(content.text, outcome.contentType)) {
       return failure('API_UNEXPECTED_CONTENT', outcome.call.toolName, [
         `The school answered HTTP ${outcome.status} with an HTML page instead of data (a login page or a proxy in between?).`,
-        `It starts: "${excerptOf(content.text, EXCERPT_BYTES)}"`,
+        `It starts: "${visibleExcerpt(content.text, outcome.contentType)}"`,
       ], 'Check the school URL and that the API is reachable without a browser.');
     }
     return { content: [{ type: 'text', text: capText(content.text, maxTextChars) + sizeNote }] };

@@ -26,7 +26,9 @@ export interface RecordingServer {
 export async function startRecordingServer(): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
   const closed: Promise<void>[] = [];
-  let handler: Handler = (_request, response) => response.end();
+  let handler: Handler = (_request, response) => {
+    response.end();
+  };
 
   const server = createServer((request, response) => {
     closed.push(new Promise((resolve) => request.socket.once('close', () => resolve())));

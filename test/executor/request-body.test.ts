@@ -19,7 +19,7 @@ function codeOf(run: () => unknown): string | undefined {
 
 /** Parses the built body with the platform's own multipart parser. */
 async function parseMultipart(built: ReturnType<typeof buildRequest>): Promise<FormData> {
-  const body = built.body instanceof Uint8Array ? built.body : Buffer.from(built.body ?? '');
+  const body = new Uint8Array(built.body instanceof Uint8Array ? built.body : Buffer.from(built.body ?? ''));
   return new Response(body, { headers: { 'content-type': built.headers['content-type'] ?? '' } }).formData();
 }
 
@@ -72,7 +72,7 @@ describe('multipart/form-data uploads', () => {
     [{ filename: 'a.png', content_base64: '', content_type: 'image/png\r\nX: y' }, 'a header injection in the type'],
     [{ filename: 'a.png' }, 'no content'],
     ['a string', 'not a file object'],
-  ])('refuses %j (%s) as an input error', (file) => {
+  ])('refuses %j (%s) as an input error', (file, _reason) => {
     expect(codeOf(() => buildRequest(uploadFile, { file }, API))).toBe('API_INPUT_INVALID');
   });
 });
