@@ -21,7 +21,7 @@ import type { DeclaredParameter } from './parameters.js';
 import type { JsonSchema, OperationBody, OperationParameter } from './operation.js';
 import type { DeclaredBody } from './request-body.js';
 import { isRecord } from './json-value.js';
-import { isObjectSchema, mergeObjectSchemas } from './schema-converter.js';
+import { isObjectSchema } from './schema-converter.js';
 
 export interface ToolInput {
   readonly inputSchema: JsonSchema;
@@ -122,20 +122,23 @@ function mergeableBodySchema(schema: JsonSchema): JsonSchema | undefined {
   return schema;
 }
 
+/** Keywords a union variant may carry and still be flattened into its properties. */
+const FLATTENABLE_VARIANT_KEYS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title']);
+
 function unionOfVariants(schema: JsonSchema, variants: unknown[]): JsonSchema | undefined {
-  let merged: JsonSchema | undefined = { type: 'object' };
+  const properties: Record<string, unknown> = {};
   for (const variant of variants) {
-    if (!isRecord(variant) || !isObjectSchema(variant)) return undefined;
-    const { required: _required, ...optional } = variant;
+    if (!isRecord(variant) || !isObjectSchema(variant) || !isRecord(variant['properties'])) return undefined;
+    if (Object.keys(variant).some((key) => !FLATTENABLE_VARIANT_KEYS.has(key))) return undefined;
     // The first variant that names a property keeps its schema for it.
-    merged = merged && mergeObjectSchemas(optional, merged);
-    if (!merged) return undefined;
+    for (const [name, property] of Object.entries(variant['properties'])) {
+      if (!Object.hasOwn(properties, name)) properties[name] = property;
+    }
   }
-  if (!merged || !isRecord(merged['properties'])) return undefined;
+  if (Object.keys(properties).length === 0) return undefined;
   const note = `One of ${variants.length} shapes: give the properties of one of them.`;
   const description = typeof schema['description'] === 'string' ? `${schema['description']} ${note}` : note;
-  const { required: _required, additionalProperties: _extra, ...rest } = merged;
-  return { ...rest, description };
+  return { type: 'object', description, properties };
 }
 
 function renamedSchema(schema: JsonSchema, wireName: string, where: string): JsonSchema {

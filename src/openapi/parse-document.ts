@@ -51,12 +51,24 @@ export function sniffFormat(text: string): DocumentFormat {
   return /^\s*\{/.test(text) ? 'json' : 'yaml';
 }
 
-/** The format a file name or media type announces, if any. */
-export function formatFromName(name: string): DocumentFormat | undefined {
+/** The format a file name announces, if any. */
+export function formatFromFileName(name: string): DocumentFormat | undefined {
   const lower = name.toLowerCase();
-  if (lower.endsWith('.json') || /[/+]json\b/.test(lower)) return 'json';
-  if (/\.ya?ml$/.test(lower) || /[/+-]yaml\b/.test(lower)) return 'yaml';
+  if (lower.endsWith('.json')) return 'json';
+  if (lower.endsWith('.yaml') || lower.endsWith('.yml')) return 'yaml';
   return undefined;
+}
+
+/**
+ * What a response's `Content-Type` allows: JSON or YAML, `sniff` for the vague types servers
+ * often send for static files, `refused` for anything else (an HTML login or error page, say).
+ */
+export function formatFromMediaType(contentType: string | null): DocumentFormat | 'sniff' | 'refused' {
+  const essence = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (essence === '' || essence === 'text/plain' || essence === 'application/octet-stream') return 'sniff';
+  if (essence === 'application/json' || essence.endsWith('+json')) return 'json';
+  if (/^(application|text)\/(x-)?yaml$/.test(essence) || essence.endsWith('+yaml') || essence === 'application/vnd.oai.openapi') return 'yaml';
+  return 'refused';
 }
 
 export function validateDocumentShape(value: unknown, source: string): OpenApiDocument {

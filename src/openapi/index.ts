@@ -1,0 +1,33 @@
+/**
+ * The OpenAPI part: the school's document in, a catalogue of operations out. It knows nothing of
+ * OAuth, MCP or how requests are sent.
+ */
+export type {
+  FileArgument,
+  HttpMethod,
+  JsonSchema,
+  Operation,
+  OperationBody,
+  OperationParameter,
+  ParameterLocation,
+  ToolAnnotations,
+} from './operation.js';
+export type { OpenApiErrorCode } from './openapi-error.js';
+export {
+  DEFAULT_DOCUMENT_TIMEOUT_MS,
+  documentTarget,
+  loadDocument,
+  type DocumentSource,
+  type FetchLike,
+  type LoadDocumentOptions,
+  type LoadedDocument,
+} from './load-document.js';
+export { MAX_DOCUMENT_BYTES, parseDocumentText, type OpenApiDocument, type ParsedDocument } from './parse-document.js';
+export { dereferenceDocument } from './dereference.js';
+export { DEFAULT_MAX_OPERATIONS, buildCatalog, type CatalogOptions, type ToolCatalog } from './catalog.js';
+export { selectOperations, type OperationSelection } from './select-operations.js';
+export { DEFAULT_SEARCH_LIMIT, searchOperations, type SearchResult } from './search.js';
+export { resolveApiBase, type ApiBase } from './server-base.js';
+export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from './tool-names.js';
+export { PUBLIC_TOOLSET, isReadScope, isWriteScope, scopeGroup } from './toolsets.js';
+export { FILE_ARGUMENT_SCHEMA } from './request-body.js';

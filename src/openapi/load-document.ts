@@ -1,0 +1,208 @@
+/**
+ * Reads the school's OpenAPI document: `{school}/openapi.json` without a token, or `--openapi`
+ * FILE|URL. Network reads go only to the school's origin, follow no redirect, time out, are
+ * capped at 5 MiB and must be JSON or YAML (API-08). With a cache directory, the last good copy
+ * is revalidated with its `ETag`/`Last-Modified`, and used (with a warning) when the school
+ * cannot be reached or answers 5xx.
+ * @see ../shared/research/security.md API-08
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isSchoolMcpError } from '../errors.js';
+import { readCachedDocument, writeCachedDocument, type CachedDocument } from './document-cache.js';
+import { openApiError } from './openapi-error.js';
+import {
+  MAX_DOCUMENT_BYTES,
+  formatFromFileName,
+  formatFromMediaType,
+  parseDocumentText,
+  type OpenApiDocument,
+} from './parse-document.js';
+import { readCappedText } from './read-capped-body.js';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export type DocumentSource = 'network' | 'revalidated' | 'cache-fallback' | 'file';
+
+export interface LoadDocumentOptions {
+  readonly schoolUrl: string;
+  /** `--openapi`: a file path, a `file:` URL, or an http(s) URL on the school's origin. */
+  readonly openapi?: string;
+  /** undici's `fetch` in production; called with `redirect: 'manual'`. */
+  readonly fetch: FetchLike;
+  /** Where the last good copy is kept; no caching without it. */
+  readonly cacheDirectory?: string;
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** For the cache's `storedAt`; tests pass a fixed clock. */
+  readonly now?: () => Date;
+}
+
+export interface LoadedDocument {
+  readonly document: OpenApiDocument;
+  readonly source: DocumentSource;
+  /** The URL or file path it was read from. */
+  readonly location: string;
+  readonly warnings: readonly string[];
+}
+
+export const DEFAULT_DOCUMENT_TIMEOUT_MS = 15_000;
+
+export async function loadDocument(options: LoadDocumentOptions): Promise<LoadedDocument> {
+  const target = documentTarget(options.schoolUrl, options.openapi);
+  if (target.kind === 'file') return loadFile(target.path);
+  return loadUrl(target.url, options);
+}
+
+type DocumentTarget = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'url'; readonly url: string };
+
+/** Pure: where the document comes from, refusing a URL on another origin than the school's. */
+export function documentTarget(schoolUrl: string, openapi: string | undefined): DocumentTarget {
+  const school = parseUrl(schoolUrl);
+  if (!school || (school.protocol !== 'https:' && school.protocol !== 'http:')) {
+    throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL ${JSON.stringify(schoolUrl)} is not an http(s) URL.`, 'Pass the school as https://host.');
+  }
+  if (openapi === undefined) return { kind: 'url', url: `${school.origin}${school.pathname.replace(/\/+$/, '')}/openapi.json` };
+  const given = parseUrl(openapi);
+  if (given?.protocol === 'file:') return { kind: 'file', path: fileURLToPath(given) };
+  if (given?.protocol !== 'https:' && given?.protocol !== 'http:') return { kind: 'file', path: resolvePath(openapi) };
+  if (given.origin !== school.origin) {
+    throw openApiError(
+      'OPENAPI_FOREIGN_ORIGIN',
+      `The OpenAPI URL ${given.origin} is not on the school's origin ${school.origin}.`,
+      'Download the document and pass it as a file: --openapi ./openapi.json.',
+    );
+  }
+  return { kind: 'url', url: given.href };
+}
+
+async function loadFile(path: string): Promise<LoadedDocument> {
+  let text: string;
+  try {
+    const info = await stat(path);
+    if (info.size > MAX_DOCUMENT_BYTES) {
+      throw openApiError('OPENAPI_TOO_LARGE', `${path} is ${info.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte cap.`, 'Pass a smaller document.');
+    }
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (isSchoolMcpError(error)) throw error;
+    throw openApiError('OPENAPI_FILE_UNREADABLE', `Cannot read the OpenAPI file ${path}.`, 'Check the path given to --openapi.', error);
+  }
+  const format = formatFromFileName(path);
+  const parsed = parseDocumentText(text, format === undefined ? { source: path } : { source: path, format });
+  return { document: parsed.document, source: 'file', location: path, warnings: parsed.warnings };
+}
+
+async function loadUrl(url: string, options: LoadDocumentOptions): Promise<LoadedDocument> {
+  const cached = options.cacheDirectory === undefined ? undefined : await readCachedDocument(options.cacheDirectory, url);
+  const headers: Record<string, string> = { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1' };
+  if (cached?.etag) headers['if-none-match'] = cached.etag;
+  if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+
+  let response: Response;
+  let body: string;
+  try {
+    response = await options.fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
+    if (response.status === 304) return fromCache(cached, url, 'revalidated', []);
+    if (response.status >= 500) {
+      await response.body?.cancel().catch(() => undefined);
+      return fromCache(cached, url, 'cache-fallback', [`answered HTTP ${response.status}`]);
+    }
+    refuseUnusable(response, url);
+    body = await readCappedText(response, MAX_DOCUMENT_BYTES, url);
+  } catch (error) {
+    if (isSchoolMcpError(error)) throw error;
+    return fromCache(cached, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], error);
+  }
+
+  const format = formatFromMediaType(response.headers.get('content-type'));
+  const parsed = parseDocumentText(body, format === 'json' || format === 'yaml' ? { source: url, format } : { source: url });
+  const warnings = [...parsed.warnings];
+  if (options.cacheDirectory !== undefined) {
+    const entry: CachedDocument = {
+      url,
+      etag: response.headers.get('etag') ?? undefined,
+      lastModified: response.headers.get('last-modified') ?? undefined,
+      storedAt: (options.now?.() ?? new Date()).toISOString(),
+      body,
+    };
+    await writeCachedDocument(options.cacheDirectory, entry).catch((error: unknown) => {
+      warnings.push(`The OpenAPI document could not be cached in ${options.cacheDirectory}: ${describeFailure(error)}.`);
+    });
+  }
+  return { document: parsed.document, source: 'network', location: url, warnings };
+}
+
+/** Redirects, client errors and non-JSON/YAML answers end the load (no cache fallback: the school answered). */
+function refuseUnusable(response: Response, url: string): void {
+  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+    void response.body?.cancel().catch(() => undefined);
+    const location = response.headers.get('location');
+    throw openApiError(
+      'OPENAPI_REDIRECT',
+      `${url} answered with a redirect${location ? ` to ${location.slice(0, 200)}` : ''}; redirects are not followed.`,
+      'Pass the final URL of the document on the school origin, or the document itself with --openapi FILE.',
+    );
+  }
+  if (response.status !== 200) {
+    void response.body?.cancel().catch(() => undefined);
+    throw openApiError(
+      'OPENAPI_HTTP_STATUS',
+      `${url} answered HTTP ${response.status}.`,
+      response.status === 404 ? 'This school publishes no /openapi.json; pass the document with --openapi FILE.' : 'Check the school URL.',
+    );
+  }
+  if (formatFromMediaType(response.headers.get('content-type')) === 'refused') {
+    void response.body?.cancel().catch(() => undefined);
+    throw openApiError(
+      'OPENAPI_CONTENT_TYPE',
+      `${url} answered with ${JSON.stringify(response.headers.get('content-type'))}, not JSON or YAML.`,
+      'Check that the school URL is right; a login or error page is not an API description.',
+    );
+  }
+}
+
+/** The cached copy when the network could not give one, with a warning saying so. */
+function fromCache(
+  cached: CachedDocument | undefined,
+  url: string,
+  source: 'revalidated' | 'cache-fallback',
+  failure: readonly string[],
+  cause?: unknown,
+): LoadedDocument {
+  if (!cached) {
+    const reason = failure[0] ?? 'answered 304 Not Modified to a request without validators';
+    throw openApiError(
+      source === 'revalidated' ? 'OPENAPI_HTTP_STATUS' : 'OPENAPI_FETCH_FAILED',
+      `The school's OpenAPI document ${url} ${reason}, and no cached copy exists.`,
+      'Check the school URL and your network, then try again; or pass the document with --openapi FILE.',
+      cause,
+    );
+  }
+  const parsed = parseDocumentText(cached.body, { source: `the cached copy of ${url}` });
+  const warnings = [...parsed.warnings];
+  if (source === 'cache-fallback') {
+    warnings.unshift(`The school ${failure.join(', ')}; using the copy of ${url} cached at ${cached.storedAt}.`);
+  }
+  return { document: parsed.document, source, location: url, warnings };
+}
+
+function describeFailure(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'timed out';
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`.slice(0, 200);
+  }
+  return String(error).slice(0, 200);
+}
+
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
