@@ -5,7 +5,7 @@
  * @see ../../../shared/research/security.md API-02, API-03, API-04, API-05
  */
 import { randomBytes } from 'node:crypto';
-import type { Operation, OperationParameter } from '../openapi/operation.js';
+import type { Operation, OperationParameter } from '../openapi/index.js';
 import { executorError, inputError } from './executor-error.js';
 import { encodePathSegment, serializeHeaderValue, serializePathValue, serializeQueryValue } from './parameter-style.js';
 import { collectBodyValue, encodeBody } from './request-body.js';

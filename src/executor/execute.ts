@@ -7,7 +7,7 @@
 import type { Dispatcher } from 'undici';
 import { isSchoolMcpError, type SchoolMcpError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
-import type { Operation } from '../openapi/operation.js';
+import type { Operation } from '../openapi/index.js';
 import type { AccessTokenSource } from './access-token-source.js';
 import { buildRequest, DEFAULT_MAX_UPLOAD_BYTES, parseApiBase, type PlannedRequest } from './build-request.js';
 import { executorError } from './executor-error.js';
@@ -61,20 +61,22 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const clock = options.clock ?? systemClock;
   const maxUploadBytes = options.limits?.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
 
-  async function execute(operation: Operation, args: Readonly<Record<string, unknown>> | undefined, { signal }: ExecuteOptions = {}): Promise<ExecutionOutcome> {
+  async function execute(
+    operation: Operation,
+    args: Readonly<Record<string, unknown>> | undefined,
+    { signal }: ExecuteOptions = {},
+  ): Promise<ExecutionOutcome> {
     const call: CallSummary = { toolName: operation.toolName, method: operation.method.toUpperCase(), pathTemplate: operation.pathTemplate };
-    const send = (planned: PlannedRequest) =>
-      sendWithRetries(client, planned, { policy, clock, logger, ...(signal === undefined ? {} : { signal }) });
+    const withSignal = signal === undefined ? {} : { signal };
+    const send = (planned: PlannedRequest) => sendWithRetries(client, planned, { policy, clock, logger, ...withSignal });
     try {
       const planned = buildRequest(operation, args ?? {}, options.apiBaseUrl, { maxUploadBytes });
       // The school serves token-less requests as anonymous and never challenges them, so whether
       // to send a token is decided from the document alone.
       if (operation.scopeAlternatives.length === 0) return interpret(call, operation, await send(planned));
 
-      let token = await fromTokenSource(() =>
-        options.tokens.accessToken({ scopeAlternatives: operation.scopeAlternatives, requiredScopes: operation.requiredScopes, ...(signal === undefined ? {} : { signal }) }),
-        signal,
-      );
+      const { scopeAlternatives, requiredScopes } = operation;
+      let token = await fromTokenSource(() => options.tokens.accessToken({ scopeAlternatives, requiredScopes, ...withSignal }), signal);
       let response = await send(withBearer(planned, token));
       if (isTokenRejection(response)) {
         // ERR-02: the resource server refuses an invalid token before processing the request, so
@@ -145,7 +147,8 @@ function isTokenRejection(response: HttpResponse): boolean {
 
 function rejectedAgain(response: HttpResponse): SchoolMcpError {
   const description = bearerChallenge(response.headers['www-authenticate'])?.errorDescription;
-  return executorError('API_UNAUTHORIZED', `The school rejected the sign-in even after a refresh${description === undefined ? '' : ` (${description.slice(0, 200)})`}.`, {
+  const said = description === undefined ? '' : ` (${description.slice(0, 200)})`;
+  return executorError('API_UNAUTHORIZED', `The school rejected the sign-in even after a refresh${said}.`, {
     hint: 'Sign in again, then call the tool again.',
   });
 }

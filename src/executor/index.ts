@@ -1,6 +1,11 @@
+/**
+ * The executor part: tool arguments become a request on the school's API origin, the answer a
+ * typed outcome and a tool result. It knows nothing of how tokens are obtained (it asks an
+ * `AccessTokenSource`) nor of MCP transports.
+ */
 export type { AccessTokenRequest, AccessTokenSource } from './access-token-source.js';
-export { buildRequest, parseApiBase, DEFAULT_MAX_UPLOAD_BYTES, MAX_PATH_VALUE_BYTES } from './build-request.js';
-export type { ApiBase, BuildRequestOptions, PlannedRequest } from './build-request.js';
+export { buildRequest, DEFAULT_MAX_UPLOAD_BYTES, MAX_PATH_VALUE_BYTES } from './build-request.js';
+export type { BuildRequestOptions, PlannedRequest } from './build-request.js';
 export { createExecutor } from './execute.js';
 export type { ExecuteOptions, Executor, ExecutorLimits, ExecutorOptions } from './execute.js';
 export type {

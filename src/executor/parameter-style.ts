@@ -4,7 +4,7 @@
  * Pure. Names and values are encoded; the style's delimiters are not, so that a comma inside a
  * value stays distinguishable from a comma between values.
  */
-import type { OperationParameter } from '../openapi/operation.js';
+import type { OperationParameter } from '../openapi/index.js';
 
 type Encode = (text: string) => string;
 type Entry = readonly [key: string, value: string];

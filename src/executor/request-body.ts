@@ -2,7 +2,7 @@
  * The request body for an operation's media type: JSON, `application/x-www-form-urlencoded`,
  * `multipart/form-data` (files from base64, for storage uploads), text, or raw bytes. Pure.
  */
-import type { OperationBody } from '../openapi/operation.js';
+import type { OperationBody } from '../openapi/index.js';
 import { inputError } from './executor-error.js';
 import { decodeFileArgument, isFileArgumentShape } from './file-argument.js';
 import { encodeFormComponent } from './parameter-style.js';

@@ -45,9 +45,11 @@ export function parseRetryAfter(value: string | readonly string[] | undefined, n
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+export type NoRetryReason = 'not-retryable' | 'not-idempotent' | 'attempts-exhausted' | 'retry-after-too-long' | 'budget-exhausted';
+
 export type RetryDecision =
   | { readonly retry: true; readonly delayMs: number }
-  | { readonly retry: false; readonly reason: 'not-retryable' | 'not-idempotent' | 'attempts-exhausted' | 'retry-after-too-long' | 'budget-exhausted' };
+  | { readonly retry: false; readonly reason: NoRetryReason };
 
 export interface RetryContext {
   readonly method: string;

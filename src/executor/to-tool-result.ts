@@ -49,7 +49,8 @@ function success(outcome: ResponseOutcome, maxTextChars: number): CallToolResult
     return { content: [{ type: 'text', text: capText(content.text, maxTextChars) + sizeNote }] };
   }
   if (content.kind === 'binary') {
-    return { content: [{ type: 'text', text: `The school answered HTTP ${outcome.status} with ${outcome.byteLength} bytes of ${outcome.contentType ?? 'unlabelled'} content, which is not text and is not shown.` }] };
+    const what = `${outcome.byteLength} bytes of ${outcome.contentType ?? 'unlabelled'} content`;
+    return { content: [{ type: 'text', text: `The school answered HTTP ${outcome.status} with ${what}, which is not text and is not shown.` }] };
   }
   return { content: [{ type: 'text', text: `Done: HTTP ${outcome.status}, no content.` }] };
 }
@@ -73,7 +74,10 @@ function nextStep(outcome: ResponseOutcome, fields: readonly string[]): { code: 
   switch (outcome.status) {
     case 400:
     case 422:
-      return { code: 'API_HTTP_ERROR', hint: fields.length > 0 ? `Fix ${fields.join(', ')} and call the tool again.` : 'Fix the arguments the school complained about and call the tool again.' };
+      return {
+        code: 'API_HTTP_ERROR',
+        hint: `Fix ${fields.length > 0 ? fields.join(', ') : 'the arguments the school complained about'} and call the tool again.`,
+      };
     case 401:
       return { code: 'API_UNAUTHORIZED', hint: 'Sign in again, then call the tool again.' };
     case 403:
@@ -88,7 +92,10 @@ function nextStep(outcome: ResponseOutcome, fields: readonly string[]): { code: 
       return { code: 'API_RATE_LIMITED', hint: `Rate limited: wait ${wait}, then retry.` };
     default:
       if (outcome.status >= 500) {
-        return { code: 'API_HTTP_ERROR', hint: retryAfter === undefined ? 'The school had a problem; try again later.' : `The school is unavailable; retry after ${wait}.` };
+        return {
+          code: 'API_HTTP_ERROR',
+          hint: retryAfter === undefined ? 'The school had a problem; try again later.' : `The school is unavailable; retry after ${wait}.`,
+        };
       }
       return { code: 'API_HTTP_ERROR', hint: 'Check the arguments against the tool description and call again.' };
   }
@@ -100,7 +107,8 @@ function insufficientScope(outcome: InsufficientScopeOutcome): CallToolResult {
   if (outcome.challenge.errorDescription !== undefined) {
     lines.push(`The school said: ${outcome.challenge.errorDescription.slice(0, 500)}`);
   }
-  return failure('API_INSUFFICIENT_SCOPE', outcome.call.toolName, lines, `Ask the user to grant ${scopes || 'the missing scope'} by signing in again, then call the tool again.`);
+  const hint = `Ask the user to grant ${scopes || 'the missing scope'} by signing in again, then call the tool again.`;
+  return failure('API_INSUFFICIENT_SCOPE', outcome.call.toolName, lines, hint);
 }
 
 function localFailure(outcome: ErrorOutcome): CallToolResult {

@@ -1,5 +1,5 @@
 /** Small hand-built operations, so executor tests depend on nothing but the `Operation` type. */
-import type { Operation, OperationBody, OperationParameter } from '../../src/openapi/operation.js';
+import type { Operation, OperationBody, OperationParameter } from '../../src/openapi/index.js';
 
 export function parameter(fields: Partial<OperationParameter> & Pick<OperationParameter, 'name' | 'in'>): OperationParameter {
   return { argument: fields.name, required: fields.in === 'path', schema: { type: 'string' }, ...fields };
