@@ -42,13 +42,14 @@ interface Conversion {
   readonly direction: SchemaDirection;
   readonly budget: SchemaBudget;
   readonly references: Map<string, number>;
-  readonly ancestors: Set<object>;
+  /** How often each document object is being converted on the current path (references revisit them). */
+  readonly ancestors: Map<object, number>;
   nodes: number;
 }
 
 /** Converts one schema; `root` is the dereferenced document that leftover `$ref`s point into. */
 export function convertSchema(schema: unknown, root: JsonRecord, direction: SchemaDirection, budget: SchemaBudget): JsonSchema {
-  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Set(), nodes: 0 };
+  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), nodes: 0 };
   return convert(conversion, schema, 0);
 }
 
@@ -82,16 +83,18 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
   if (schema === false) return { not: {} };
   if (!isRecord(schema)) return {};
   if (typeof schema['$ref'] === 'string') return convertReference(conversion, schema, schema['$ref'], depth);
-  if (conversion.ancestors.has(schema)) return openSchema(schema, 'Recursive structure; not expanded further.');
+  const visits = conversion.ancestors.get(schema) ?? 0;
+  // A guard of last resort: the document is acyclic by now, so only references revisit objects.
+  if (visits > MAX_REFERENCE_RECURSION) return openSchema(schema, 'Recursive structure; not expanded further.');
   conversion.nodes += 1;
   if (depth > conversion.budget.maxDepth || conversion.nodes > conversion.budget.maxNodes) {
     return openSchema(schema, 'Nested structure not expanded here.');
   }
-  conversion.ancestors.add(schema);
+  conversion.ancestors.set(schema, visits + 1);
   try {
     return convertKeywords(conversion, schema, depth);
   } finally {
-    conversion.ancestors.delete(schema);
+    conversion.ancestors.set(schema, visits);
   }
 }
 

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, selectOperations, type ToolCatalog } from '../../src/openapi/index.js';
+import { leastPrivilege, scopeAlternatives, scopeGroup } from '../../src/openapi/toolsets.js';
+import { documentWith, oauthSchemes } from './fixtures/minimal-document.js';
+
+const ok = { '200': { description: 'OK' } };
+
+function schoolDocument() {
+  return documentWith(
+    {
+      '/courses': {
+        get: { operationId: 'listCourses', summary: 'List courses', security: [{ school: ['courses:write'] }, { school: ['courses:read'] }], responses: ok },
+        post: { operationId: 'createCourse', summary: 'Create a course', security: [{ school: ['courses:write'] }], responses: ok },
+      },
+      '/courses/{id}': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        put: { operationId: 'replaceCourse', security: [{ school: ['courses:write'] }], responses: ok },
+        delete: { operationId: 'deleteCourse', security: [{ school: ['courses:write'] }], responses: ok },
+      },
+      '/coupons': { post: { operationId: 'createCoupon', responses: ok } },
+      '/catalogue': { get: { operationId: 'publicCatalogue', security: [], responses: ok } },
+      '/reports': { get: { operationId: 'report', security: [{}, { school: ['students:read'] }], responses: ok } },
+      '/legacy': { get: { operationId: 'legacy', security: [{ legacyKey: [] }, { school: ['students:read'] }], responses: ok } },
+      '/enrolments': { get: { operationId: 'enrolments', security: [{ school: ['students:read', 'courses:read'] }], responses: ok } },
+    },
+    { components: oauthSchemes, security: [{ school: ['coupons:write'] }] },
+  );
+}
+
+describe('scopes and toolsets', () => {
+  it.each([
+    ['courses:read', 'courses'],
+    ['courses:write', 'courses'],
+    ['membership_plans:write', 'membership_plans'],
+    ['write:org', 'org'],
+    ['openid', 'openid'],
+  ])('puts %s in the group %s', (scope, group) => {
+    expect(scopeGroup(scope)).toBe(group);
+  });
+
+  it('understands OR of requirement objects, AND within one, root security, and public alternatives', async () => {
+    const catalog = await buildCatalog(schoolDocument());
+    const view = Object.fromEntries(catalog.operations.map((operation) => [operation.toolName, [operation.scopeAlternatives, operation.requiredScopes, operation.toolset]]));
+    expect(view).toEqual({
+      list_courses: [[['courses:write'], ['courses:read']], ['courses:read'], 'courses'],
+      create_course: [[['courses:write']], ['courses:write'], 'courses'],
+      replace_course: [[['courses:write']], ['courses:write'], 'courses'],
+      delete_course: [[['courses:write']], ['courses:write'], 'courses'],
+      create_coupon: [[['coupons:write']], ['coupons:write'], 'coupons'],
+      public_catalogue: [[], [], 'public'],
+      report: [[], [], 'public'],
+      legacy: [[['students:read']], ['students:read'], 'students'],
+      enrolments: [[['students:read', 'courses:read']], ['students:read', 'courses:read'], 'students'],
+    });
+    expect(catalog.scopeDescriptions['coupons:write']).toBe('Write access to coupons');
+  });
+
+  it('takes the fewest scopes, preferring read scopes for reads, keeping document order otherwise', () => {
+    expect(leastPrivilege([['a:write'], ['a:read']], 'get')).toEqual(['a:read']);
+    expect(leastPrivilege([['a:write'], ['a:read']], 'post')).toEqual(['a:write']);
+    expect(leastPrivilege([['a:read', 'b:read'], ['c:write']], 'get')).toEqual(['c:write']);
+    expect(scopeAlternatives(undefined, [{ bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([[]]);
+    expect(scopeAlternatives(undefined, [{ basic: [] }], { basic: { type: 'http', scheme: 'basic' } })).toEqual([[]]);
+  });
+
+  it('ends descriptions with the scope needed, or says the tool is public', async () => {
+    const catalog = await buildCatalog(schoolDocument());
+    expect(catalog.byName.get('create_coupon')?.description).toBe('Create coupon.\n\nRequires scope: coupons:write.');
+    expect(catalog.byName.get('list_courses')?.description).toBe('List courses.\n\nRequires scope: courses:read. Also accepted: courses:write.');
+    expect(catalog.byName.get('public_catalogue')?.description.endsWith('Public: no sign-in needed.')).toBe(true);
+  });
+
+  it('API-09 annotates reads, destructive writes and idempotent methods', async () => {
+    const catalog = await buildCatalog(schoolDocument());
+    expect(catalog.byName.get('list_courses')?.annotations).toEqual({ title: 'List courses', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
+    expect(catalog.byName.get('create_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(catalog.byName.get('replace_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, title: 'Replace course' });
+    expect(catalog.byName.get('delete_course')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+  });
+});
+
+describe('selection', () => {
+  let catalog: ToolCatalog;
+  const names = (selected: ToolCatalog) => selected.operations.map((operation) => operation.toolName);
+
+  it('selects toolsets by name, or all', async () => {
+    catalog = await buildCatalog(schoolDocument());
+    expect(names(selectOperations(catalog, { toolsets: ['coupons', 'public'] }))).toEqual(['create_coupon', 'public_catalogue', 'report']);
+    expect(names(selectOperations(catalog, { toolsets: 'all' }))).toEqual(names(catalog));
+  });
+
+  it('API-09 read-only keeps reads and drops write scopes from their alternatives', async () => {
+    catalog = await buildCatalog(schoolDocument());
+    const selected = selectOperations(catalog, { readOnly: true });
+    expect(names(selected)).toEqual(['list_courses', 'public_catalogue', 'report', 'legacy', 'enrolments']);
+    const listCourses = selected.byName.get('list_courses');
+    expect(listCourses?.scopeAlternatives).toEqual([['courses:read']]);
+    expect(listCourses?.description.endsWith('Requires scope: courses:read.')).toBe(true);
+    const requested = selected.operations.flatMap((operation) => operation.scopeAlternatives.flat());
+    expect(requested.every((scope) => scope.endsWith(':read'))).toBe(true);
+  });
+
+  it('API-09 lets an exact tool list win over toolsets and applies exclusions last', async () => {
+    catalog = await buildCatalog(schoolDocument());
+    expect(names(selectOperations(catalog, { toolsets: ['public'], tools: ['create_coupon', 'delete_course'] }))).toEqual(['delete_course', 'create_coupon']);
+    expect(names(selectOperations(catalog, { toolsets: ['courses'], excludeTools: ['delete_course'] }))).toEqual(['list_courses', 'create_course', 'replace_course']);
+  });
+
+  it('refuses unknown toolsets and tools, naming the valid ones', async () => {
+    catalog = await buildCatalog(schoolDocument());
+    expect(() => selectOperations(catalog, { toolsets: ['courses', 'grades'] })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOLSET', hint: expect.stringContaining('coupons, courses, public, students') }),
+    );
+    expect(() => selectOperations(catalog, { tools: ['create_coupons'] })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL', hint: expect.stringContaining('create_coupon') }),
+    );
+    expect(() => selectOperations(catalog, { excludeTools: ['nope'] })).toThrow(expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL' }));
+  });
+});
