@@ -7,6 +7,7 @@ import { ApiError, errorResponse, invalidInput, notFound } from './api-error.js'
 import { paginate, paginationQuery } from './pagination.js';
 import { decideAccess, type Caller, type ProtectionConfig } from './protect.js';
 import { Reply, routeQuerySchema, type ApiRoute } from './route.js';
+import type { JsonSchema } from './schema.js';
 import type { SchoolStore } from './store/index.js';
 import { readQuery, validateValue, type Components, type FieldProblem } from './validate.js';
 
@@ -87,7 +88,7 @@ async function readBody(route: ApiRoute, request: Request, components: Component
 }
 
 /** An inline body schema with no required field may be left out entirely, e.g. a deployment note. */
-function bodyIsOptional(schema: ApiRoute['body'] extends infer B ? (B extends { schema: infer S } ? S : never) : never): boolean {
+function bodyIsOptional(schema: JsonSchema): boolean {
   return schema.$ref === undefined && (schema.required ?? []).length === 0;
 }
 
