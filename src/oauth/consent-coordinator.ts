@@ -184,12 +184,14 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
 
   async function waitFor(flow: PendingFlow, deadline: number, signal?: AbortSignal): Promise<TokenSet> {
     const remaining = deadline - options.now();
+    // Waiting as long as the flow lives: its own outcome (approved, denied, timed out) is the answer.
+    const outlivesFlow = remaining >= flow.startedAt + options.maxFlowMs - options.now();
     const stop = new AbortController();
     const abort = signal ? AbortSignal.any([signal, stop.signal, closing.signal]) : AbortSignal.any([stop.signal, closing.signal]);
     try {
       return await Promise.race([
         flow.result,
-        sleep(Math.max(0, remaining), undefined, { signal: abort }).then(
+        sleep(outlivesFlow ? options.maxFlowMs + 60_000 : Math.max(0, remaining), undefined, { signal: abort }).then(
           () => {
             throw consentPendingError({ url: flow.url ?? '', scopes: flow.scopes, startedAt: flow.startedAt });
           },

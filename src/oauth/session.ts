@@ -188,7 +188,8 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
     const scopes = consentScopes({ granted, required, policy: resolved.scopePolicy, readOnly: resolved.readOnly });
     const tokens = await coordinator.consent(scopes, {
       granted,
-      waitMs: Math.min(options.waitMs ?? resolved.consentTimeoutMs, resolved.consentTimeoutMs),
+      // No wait given: the call waits for the flow's own outcome, whatever it is.
+      waitMs: options.waitMs === undefined ? Number.POSITIVE_INFINITY : Math.min(options.waitMs, resolved.consentTimeoutMs),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     lastGranted = tokens.scopes;

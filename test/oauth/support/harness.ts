@@ -70,3 +70,11 @@ export function recordingFetch(): { fetch: FetchLike; calls: RecordedCall[]; bod
     bodiesTo: (path) => calls.filter((call) => new URL(call.url).pathname === path).map((call) => new URLSearchParams(call.body)),
   };
 }
+
+/** Polls until the condition holds (a few seconds at most): for effects that happen in the background. */
+export async function until(condition: () => boolean, what = 'condition'): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
