@@ -58,17 +58,29 @@ export interface RecordedCall {
 }
 
 /** A transport that records what the session sends, then sends it for real. */
-export function recordingFetch(): { fetch: FetchLike; calls: RecordedCall[]; bodiesTo(path: string): URLSearchParams[] } {
+export interface Recorder {
+  fetch: FetchLike;
+  calls: RecordedCall[];
+  bodiesTo(path: string): URLSearchParams[];
+  /** Answers instead of the school when it returns a response (fault injection). */
+  intercept?: (call: RecordedCall) => Response | undefined;
+}
+
+export function recordingFetch(): Recorder {
   const calls: RecordedCall[] = [];
-  return {
+  const recorder: Recorder = {
     calls,
     fetch: async (url, init) => {
       const body = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : '';
-      calls.push({ method: init.method ?? 'GET', url, body, headers: { ...init.headers } });
+      const call = { method: init.method ?? 'GET', url, body, headers: { ...init.headers } };
+      calls.push(call);
+      const faked = recorder.intercept?.(call);
+      if (faked) return faked;
       return fetch(url, init as RequestInit);
     },
     bodiesTo: (path) => calls.filter((call) => new URL(call.url).pathname === path).map((call) => new URLSearchParams(call.body)),
   };
+  return recorder;
 }
 
 /** Polls until the condition holds (a few seconds at most): for effects that happen in the background. */
