@@ -1,0 +1,2 @@
+export { configDirectory, createSchoolSession, openSchool, type OpenSchool, type OpenSchoolOptions } from './open-school.js';
+export { startDemoSchool, type DemoSchool } from './demo-school.js';

@@ -1,0 +1,132 @@
+/**
+ * Everything one school needs at run time, wired from the config: its API description as a
+ * catalogue, the sign-in session, the executor, and the tool plan. The parts stay ignorant of one
+ * another; this is where they meet.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fetch as undiciFetch } from 'undici';
+import type { Config } from '../config.js';
+import { createExecutor, toToolResult, type AccessTokenSource, type Executor } from '../executor/index.js';
+import type { Logger } from '../log.js';
+import { createBrowserPrompter, createOAuthSession, defaultConfigDir, type OAuthSession } from '../oauth/index.js';
+import { buildCatalog, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
+import { planTools, type AccountService, type OperationCaller, type ToolPlan, type ToolsetChoice } from '../server/index.js';
+
+export interface OpenSchool {
+  readonly schoolUrl: URL;
+  /** The whole catalogue, before the user's selection. */
+  readonly fullCatalog: ToolCatalog;
+  /** The user's selection: read-only, toolsets, exact lists. */
+  readonly catalog: ToolCatalog;
+  readonly plan: ToolPlan;
+  readonly session: OAuthSession;
+  readonly executor: Executor;
+  readonly account: AccountService;
+  /** The plain caller: one tool call, one executor run, one tool result. */
+  readonly call: OperationCaller;
+  close(): Promise<void>;
+}
+
+export interface OpenSchoolOptions {
+  readonly config: Config;
+  readonly schoolUrl: URL;
+  readonly logger: Logger;
+  /** Where tokens and the document cache live; the config's or the platform's default. */
+  readonly configDir: string;
+}
+
+export function configDirectory(config: Config): string {
+  return config.configDir ?? defaultConfigDir({ platform: process.platform, env: config.environment, homedir: homedir() });
+}
+
+export async function openSchool({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): Promise<OpenSchool> {
+  const fetch = undiciFetch as unknown as FetchLike;
+  const loaded = await loadDocument({
+    schoolUrl: schoolUrl.href,
+    ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
+    fetch,
+    cacheDirectory: join(configDir, 'openapi-cache'),
+  });
+  if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
+  for (const warning of loaded.warnings) logger.warn(warning);
+
+  const fullCatalog = await buildCatalog(loaded.document, { schoolUrl: schoolUrl.href });
+  for (const warning of fullCatalog.warnings) logger.warn(warning);
+  const choice: ToolsetChoice = config.toolsets ?? { mode: 'default' };
+  const catalog = selectOperations(fullCatalog, {
+    ...(choice.mode === 'toolsets' ? { toolsets: choice.toolsets } : {}),
+    readOnly: config.readOnly,
+    ...(config.tools === undefined ? {} : { tools: config.tools }),
+    excludeTools: config.excludeTools,
+  });
+  for (const warning of catalog.warnings) logger.warn(warning);
+  const plan = planTools(catalog, choice, config.tools !== undefined);
+
+  const session = createSchoolSession({ config, schoolUrl, logger, configDir });
+
+  // A tool call waits for consent only as long as the user configured; the flow itself stays
+  // open longer, and the next call picks it up.
+  const tokens: AccessTokenSource = {
+    accessToken: (request) => session.accessToken({ ...request, waitMs: config.consentWaitMs }),
+    refreshAfterRejection: (rejected, signal) => session.refreshAfterRejection(rejected, signal),
+  };
+  const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
+  const executor = createExecutor({ apiBaseUrl, tokens, logger });
+
+  const account: AccountService = {
+    async status() {
+      const status = await session.status();
+      return {
+        signedIn: status.signedIn,
+        issuer: status.issuer,
+        clientId: status.clientId,
+        user: status.user
+          ? {
+              sub: status.user.sub,
+              ...(status.user.name ? { name: status.user.name } : {}),
+              ...(status.user.email ? { email: status.user.email } : {}),
+              ...(status.user.org_id ? { orgId: status.user.org_id } : {}),
+              ...(status.user.roles ? { roles: status.user.roles } : {}),
+            }
+          : undefined,
+        scopes: status.scopes,
+        expiresAt: status.expiresAt,
+      };
+    },
+    signOut: () => session.revoke(),
+  };
+
+  const call: OperationCaller = async (operation, args, context) =>
+    toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+
+  return {
+    schoolUrl,
+    fullCatalog,
+    catalog,
+    plan,
+    session,
+    executor,
+    account,
+    call,
+    async close() {
+      await Promise.allSettled([session.close(), executor.close()]);
+    },
+  };
+}
+
+/** The sign-in session alone, for `login`, `logout` and `status`, which need no API description. */
+export function createSchoolSession({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): OAuthSession {
+  return createOAuthSession({
+    schoolUrl,
+    storeDir: configDir,
+    ...(config.clientId === undefined ? {} : { clientId: config.clientId }),
+    ...(config.clientSecret === undefined ? {} : { clientSecret: config.clientSecret }),
+    ...(config.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: config.clientMetadataUrl }),
+    ...(config.callbackPort === undefined ? {} : { callbackPort: config.callbackPort }),
+    prompter: createBrowserPrompter({ logger, env: config.environment, disabled: !config.openBrowser }),
+    scopePolicy: config.scopes === undefined ? { mode: 'least' } : { mode: 'fixed', scopes: [...config.scopes] },
+    readOnly: config.readOnly,
+    logger,
+  });
+}

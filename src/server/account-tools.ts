@@ -1,0 +1,62 @@
+/** The server's own tools: who is signed in, and signing out. */
+import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
+import { isSchoolMcpError } from '../errors.js';
+import type { AccountService } from './account.js';
+
+export const WHO_AM_I_TOOL = 'who_am_i';
+export const SIGN_OUT_TOOL = 'sign_out';
+
+const noInput = fromJsonSchema({ type: 'object', properties: {}, additionalProperties: false });
+
+export function registerAccountTools(server: McpServer, account: AccountService): void {
+  server.registerTool(
+    WHO_AM_I_TOOL,
+    {
+      title: 'Who am I',
+      description: 'Shows which school and user this server is signed in as, the permissions (scopes) granted so far, and when the access expires. Does not start a sign-in.',
+      inputSchema: noInput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    async () => {
+      try {
+        const status = await account.status();
+        const structured = {
+          signedIn: status.signedIn,
+          school: status.issuer,
+          user: status.user ?? null,
+          scopes: [...status.scopes],
+          expiresAt: status.expiresAt === undefined ? null : new Date(status.expiresAt).toISOString(),
+        };
+        const text = status.signedIn
+          ? `Signed in to ${status.issuer}${status.user ? ` as ${status.user.name ?? status.user.sub}${status.user.email ? ` <${status.user.email}>` : ''}` : ''}. Granted scopes: ${status.scopes.join(' ') || '(none)'}.`
+          : `Not signed in to ${status.issuer} yet. The first tool call that needs access starts the sign-in.`;
+        return { content: [{ type: 'text', text }], structuredContent: structured };
+      } catch (error) {
+        return failure(error, 'The sign-in status could not be read');
+      }
+    },
+  );
+
+  server.registerTool(
+    SIGN_OUT_TOOL,
+    {
+      title: 'Sign out',
+      description: 'Revokes this server\'s access to the school and forgets its tokens. The next call that needs access asks the user to sign in again.',
+      inputSchema: noInput,
+      annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    async () => {
+      try {
+        const outcome = await account.signOut();
+        return { content: [{ type: 'text', text: outcome.message }], structuredContent: { revoked: outcome.revoked } };
+      } catch (error) {
+        return failure(error, 'Signing out failed');
+      }
+    },
+  );
+}
+
+function failure(error: unknown, what: string) {
+  const detail = isSchoolMcpError(error) ? `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ''}` : 'an unexpected error';
+  return { isError: true, content: [{ type: 'text' as const, text: `${what}: ${detail}` }] };
+}

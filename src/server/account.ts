@@ -1,0 +1,18 @@
+/**
+ * What the server needs from sign-in for its own tools: who is signed in, and signing out. The
+ * server never sees a token; `main.ts` wires the OAuth session to this.
+ */
+export interface AccountStatus {
+  readonly signedIn: boolean;
+  readonly issuer: string;
+  readonly clientId: string | undefined;
+  readonly user: { readonly sub: string; readonly name?: string; readonly email?: string; readonly orgId?: string; readonly roles?: readonly string[] } | undefined;
+  readonly scopes: readonly string[];
+  /** Milliseconds since the epoch. */
+  readonly expiresAt: number | undefined;
+}
+
+export interface AccountService {
+  status(): Promise<AccountStatus>;
+  signOut(): Promise<{ readonly revoked: boolean; readonly message: string }>;
+}

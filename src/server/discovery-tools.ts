@@ -1,0 +1,119 @@
+/**
+ * Three tools that reach every operation of the catalogue without listing each one: search,
+ * describe, call. For hosts that cap tool counts or context; the same executor runs the call.
+ */
+import { fromJsonSchema, type CallToolResult, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
+import { compileOperationTool, type CompiledOperationTool, type OperationCaller } from './operation-tools.js';
+
+export const SEARCH_TOOL = 'search_operations';
+export const DESCRIBE_TOOL = 'describe_operation';
+export const CALL_TOOL = 'call_operation';
+
+const searchInput = fromJsonSchema({
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'What you want to do, in a few words, e.g. "cancel subscription" or "form submissions".', maxLength: 200 },
+    toolset: { type: 'string', description: 'Only operations of this toolset (scope group), e.g. "events".' },
+    limit: { type: 'integer', minimum: 1, maximum: 25, default: 10 },
+  },
+  required: ['query'],
+  additionalProperties: false,
+});
+
+const describeInput = fromJsonSchema({
+  type: 'object',
+  properties: { name: { type: 'string', description: 'An operation name from search_operations.' } },
+  required: ['name'],
+  additionalProperties: false,
+});
+
+const callInput = fromJsonSchema({
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'An operation name from search_operations.' },
+    arguments: { type: 'object', description: 'The arguments, as describe_operation shows them.', additionalProperties: true },
+  },
+  required: ['name'],
+  additionalProperties: false,
+});
+
+export function registerDiscoveryTools(server: McpServer, catalog: ToolCatalog, call: OperationCaller, compiled: Map<string, CompiledOperationTool>): void {
+  server.registerTool(
+    SEARCH_TOOL,
+    {
+      title: 'Search school operations',
+      description:
+        'Finds operations of the school API that are not listed as tools of their own. Returns names to use with describe_operation and call_operation.',
+      inputSchema: searchInput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args: unknown) => {
+      const { query, toolset, limit } = args as { query: string; toolset?: string; limit?: number };
+      const scope = toolset === undefined ? catalog : { ...catalog, operations: catalog.toolsets.get(toolset) ?? [] };
+      const results = searchOperations(scope, query, limit ?? 10).map(({ operation }) => summary(operation));
+      const structured = { results, toolsets: [...catalog.toolsets.keys()] };
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    },
+  );
+
+  server.registerTool(
+    DESCRIBE_TOOL,
+    {
+      title: 'Describe a school operation',
+      description: 'Shows what an operation does, the scope it needs, and the exact arguments call_operation takes for it.',
+      inputSchema: describeInput,
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args: unknown) => {
+      const operation = catalog.byName.get((args as { name: string }).name);
+      if (!operation) return unknownOperation((args as { name: string }).name);
+      const structured = { ...summary(operation), description: operation.description, inputSchema: operation.inputSchema, annotations: operation.annotations };
+      return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+    },
+  );
+
+  server.registerTool(
+    CALL_TOOL,
+    {
+      title: 'Call a school operation',
+      description: 'Runs an operation found with search_operations, with arguments shaped as describe_operation shows. Signs in or asks for a missing permission when needed.',
+      inputSchema: callInput,
+      annotations: { destructiveHint: true, openWorldHint: true },
+    },
+    async (args: unknown, context: ServerContext) => {
+      const { name, arguments: operationArgs } = args as { name: string; arguments?: Record<string, unknown> };
+      const operation = catalog.byName.get(name);
+      if (!operation) return unknownOperation(name);
+      let tool = compiled.get(name);
+      if (!tool) {
+        tool = compileOperationTool(operation);
+        compiled.set(name, tool);
+      }
+      const verdict = await tool.inputSchema['~standard'].validate(operationArgs ?? {});
+      if ('issues' in verdict && verdict.issues !== undefined) {
+        const problems = verdict.issues.map((issue) => issue.message).join('; ');
+        return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
+      }
+      return call(operation, operationArgs ?? {}, context);
+    },
+  );
+}
+
+function summary(operation: Operation) {
+  return {
+    name: operation.toolName,
+    title: operation.title,
+    toolset: operation.toolset,
+    readOnly: operation.annotations.readOnlyHint === true,
+    requiredScopes: [...operation.requiredScopes],
+  };
+}
+
+function unknownOperation(name: string): CallToolResult {
+  return errorResult(`There is no operation named ${JSON.stringify(name)}. Use ${SEARCH_TOOL} to find operation names.`);
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}

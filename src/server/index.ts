@@ -1,0 +1,7 @@
+export type { AccountService, AccountStatus } from './account.js';
+export { SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
+export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL } from './discovery-tools.js';
+export { createSchoolServerFactory, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
+export { serverInstructions } from './instructions.js';
+export { SCOPES_META_KEY, TOOLSET_META_KEY, type OperationCaller } from './operation-tools.js';
+export { DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';

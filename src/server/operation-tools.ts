@@ -1,0 +1,70 @@
+/**
+ * Operations as MCP tools. The JSON Schemas are compiled once per catalogue (compiling costs far
+ * more than registering), and every server instance registers the same compiled objects.
+ */
+import { fromJsonSchema, type CallToolResult, type McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { Operation } from '../openapi/index.js';
+
+/** Where a tool's toolset and the scopes it asks for are listed, for hosts and people who group tools. */
+export const TOOLSET_META_KEY = 'school-mcp/toolset';
+export const SCOPES_META_KEY = 'school-mcp/scopes';
+
+export interface CompiledOperationTool {
+  readonly operation: Operation;
+  readonly inputSchema: StandardSchemaWithJSON;
+  readonly outputSchema: StandardSchemaWithJSON | undefined;
+}
+
+/** Runs one operation for one tool call; the server supplies the MCP request's context. */
+export type OperationCaller = (operation: Operation, args: Record<string, unknown>, context: ServerContext) => Promise<CallToolResult>;
+
+export function compileOperationTool(operation: Operation): CompiledOperationTool {
+  return {
+    operation,
+    inputSchema: fromJsonSchema(operation.inputSchema),
+    outputSchema: operation.outputSchema === undefined ? undefined : fromJsonSchema(operation.outputSchema),
+  };
+}
+
+export function registerOperationTool(server: McpServer, tool: CompiledOperationTool, call: OperationCaller): void {
+  const { operation } = tool;
+  server.registerTool(
+    operation.toolName,
+    {
+      title: operation.title,
+      description: operation.description,
+      inputSchema: tool.inputSchema,
+      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+      annotations: { ...operation.annotations },
+      _meta: { [TOOLSET_META_KEY]: operation.toolset, [SCOPES_META_KEY]: [...operation.requiredScopes] },
+    },
+    async (args: unknown, context: ServerContext) => {
+      const result = await call(operation, (args ?? {}) as Record<string, unknown>, context);
+      return checkOutput(tool, result);
+    },
+  );
+}
+
+/**
+ * A school whose answer does not match the output schema its own document declares would make
+ * the SDK fail the whole call; the agent gets the data instead, flagged, so nothing is lost.
+ */
+export async function checkOutput(tool: CompiledOperationTool, result: CallToolResult): Promise<CallToolResult> {
+  if (tool.outputSchema === undefined || result.isError || 'resultType' in result) return result;
+  if (result.structuredContent !== undefined) {
+    const verdict = await tool.outputSchema['~standard'].validate(result.structuredContent);
+    if (!('issues' in verdict) || verdict.issues === undefined) return result;
+  }
+  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text',
+        text:
+          `The school answered, but the answer does not match the output schema that its OpenAPI document declares for ${tool.operation.toolName}; ` +
+          `the data is below as the school sent it. Treat field names and types with care.\n${text}`,
+      },
+    ],
+  };
+}

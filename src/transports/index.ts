@@ -1,0 +1,1 @@
+export { serveOverStdio, type StdioHandle } from './stdio.js';

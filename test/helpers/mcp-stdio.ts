@@ -1,0 +1,95 @@
+/**
+ * The real thing for end-to-end tests: `school-mcp` (the built `dist/`) as a child process over
+ * stdio, driven by the SDK's own client. Its stderr is collected line by line, so tests can read
+ * the sign-in link the server printed and play the user who opens it.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+
+export const MAIN_JS = resolve(import.meta.dirname, '../../dist/src/main.js');
+
+export interface StdioServer {
+  readonly client: Client;
+  readonly configDir: string;
+  /** Every line the server wrote to stderr so far. */
+  readonly stderr: string[];
+  /** Resolves with the next stderr line matching `pattern` (including lines already seen, once). */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface StdioServerOptions {
+  readonly args: readonly string[];
+  readonly era?: 'legacy' | 'modern';
+  readonly capabilities?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { capabilities?: infer C } ? C : never) : never;
+  readonly configDir?: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export async function startStdioServer(options: StdioServerOptions): Promise<StdioServer> {
+  const ownDir = options.configDir === undefined;
+  const configDir = options.configDir ?? (await mkdtemp(join(tmpdir(), 'school-mcp-e2e-')));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN_JS, '--config-dir', configDir, ...options.args],
+    stderr: 'pipe',
+    env: { PATH: process.env.PATH ?? '', HOME: configDir, ...options.env },
+  });
+  const stderr: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void; from: number }[] = [];
+  const consumed = new Set<number>();
+  const deliver = () => {
+    for (const waiter of [...waiters]) {
+      const index = stderr.findIndex((line, i) => i >= waiter.from && !consumed.has(i) && waiter.pattern.test(line));
+      if (index >= 0) {
+        consumed.add(index);
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(stderr[index]!);
+      }
+    }
+  };
+  let partial = '';
+  (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
+    partial += chunk.toString('utf8');
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    stderr.push(...lines);
+    deliver();
+  });
+
+  const client = new Client(
+    { name: 'school-mcp-e2e', version: '1.0.0' },
+    {
+      capabilities: options.capabilities ?? {},
+      ...(options.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+    },
+  );
+  await client.connect(transport);
+  return {
+    client,
+    configDir,
+    stderr,
+    waitForLine(pattern, timeoutMs = 20_000) {
+      return new Promise((resolveLine, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no stderr line matched ${pattern} in ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)), timeoutMs);
+        waiters.push({ pattern, from: 0, resolve: (line) => (clearTimeout(timer), resolveLine(line)) });
+        deliver();
+      });
+    },
+    async close() {
+      await client.close().catch(() => undefined);
+      if (ownDir) await rm(configDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The sign-in link a server printed, from one of its stderr lines. */
+export function linkIn(line: string): string {
+  const match = /(https?:\/\/\S+\/oauth\/authorize\?\S+)/.exec(line);
+  if (!match) throw new Error(`no authorization link in: ${line}`);
+  return match[1]!;
+}

@@ -1,0 +1,121 @@
+/**
+ * `npm run demo`: a scripted agent session against the embedded sandbox school. It starts the
+ * sandbox, runs school-mcp as a real stdio child process with the SDK's client, plays the user who
+ * approves sign-in in the browser, and prints each step: discovery, registration, consent, the
+ * tools per toolset, a few administrator tasks, sign-out.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { completeConsent, startSandbox } from '../src/sandbox/index.js';
+
+type ToolResult = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+const MAIN_JS = resolve(import.meta.dirname, '../src/main.js');
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const step = (title: string) => out(`\n== ${title}`);
+
+async function main(): Promise<void> {
+  out('school-mcp demo: an agent session against the sandbox school');
+  const sandbox = await startSandbox({ autoApprove: true });
+  const configDir = await mkdtemp(join(tmpdir(), 'school-mcp-demo-'));
+  step('The sandbox school');
+  out(`school:       ${sandbox.url}`);
+  out(`metadata:     ${sandbox.url}/.well-known/oauth-authorization-server`);
+  out(`API document: ${sandbox.url}/openapi.json`);
+  out('(consent is approved automatically in this demo; `school-mcp --demo` shows the real consent page)');
+
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN_JS, '--school', sandbox.url, '--config-dir', configDir, '--no-browser'],
+    stderr: 'pipe',
+  });
+  // The server prints the sign-in link on stderr; this demo plays the user who opens it.
+  let pendingConsents = Promise.resolve();
+  let partial = '';
+  (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
+    partial += chunk.toString('utf8');
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      out(`   | ${line}`);
+      const link = /(https?:\/\/\S+\/oauth\/authorize\?\S+)/.exec(line)?.[1];
+      if (link) pendingConsents = pendingConsents.then(() => approve(link));
+    }
+  });
+
+  const client = new Client({ name: 'school-mcp-demo', version: '1.0.0' });
+  try {
+    step('Start school-mcp over stdio and list its tools');
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    const byToolset = new Map<string, string[]>();
+    for (const tool of tools) {
+      const toolset = String((tool._meta as Record<string, unknown> | undefined)?.['school-mcp/toolset'] ?? 'server');
+      byToolset.set(toolset, [...(byToolset.get(toolset) ?? []), tool.name]);
+    }
+    out(`${tools.length} tools`);
+    for (const [toolset, names] of byToolset) out(`  ${toolset.padEnd(18)} ${names.join(', ')}`);
+
+    const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> => {
+      out(`-> ${name} ${JSON.stringify(args)}`);
+      const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+      const text = result.content?.map((block) => block.text ?? '').join(' ') ?? '';
+      out(`<- ${result.isError ? 'ERROR ' : ''}${text.length > 300 ? `${text.slice(0, 300)}...` : text}`);
+      return result;
+    };
+
+    step('Who am I? (nothing is signed in yet)');
+    await call('who_am_i');
+
+    step('A public read needs no sign-in');
+    await call('get_school');
+
+    step('"How did the last 30 days go?" - the first call that needs access signs in');
+    const to = new Date();
+    const from = new Date(to.getTime() - 30 * 24 * 3600 * 1000);
+    await call('get_revenue_summary', { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) });
+
+    step('A call needing one more permission asks for just that one');
+    await call('list_orders', { per_page: 3, state: 'paid' });
+
+    step('"Enroll jane.doe@example.com in the first course"');
+    const courses = await call('list_courses', { per_page: 1 });
+    const course = (courses.structuredContent?.['items'] as { id: string }[] | undefined)?.[0];
+    const member = await call('create_member', { email: 'jane.doe@example.com', name: 'Jane Doe' });
+    const memberId = (member.structuredContent as { id?: string } | undefined)?.id;
+    if (course && memberId) {
+      await call('create_enrollment', { course_id: course.id, member_id: memberId });
+      await call('create_enrollment', { course_id: course.id, member_id: memberId });
+      out('   (the second enrolment returns the existing one: no duplicate)');
+    }
+
+    step('Who am I now?');
+    await call('who_am_i');
+
+    step('Sign out: both tokens are revoked at the school');
+    await call('sign_out');
+    await call('who_am_i');
+  } finally {
+    await client.close().catch(() => undefined);
+    await pendingConsents.catch(() => undefined);
+    await sandbox.close();
+    await rm(configDir, { recursive: true, force: true });
+  }
+  out('\nDone.');
+}
+
+async function approve(link: string): Promise<void> {
+  out('   [user] opens the link and approves');
+  const callback = await completeConsent(link, 'allow');
+  const response = await fetch(callback);
+  await response.text();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`demo failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
