@@ -1,0 +1,24 @@
+// A separate school-mcp process asking for a token: prints each consent prompt and the token it
+// ends with as JSON lines on stdout, for the two-process test to read.
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [built, school, storeDir] = process.argv.slice(2);
+const { createOAuthSession } = await import(pathToFileURL(join(built, 'src/oauth/index.js')).href);
+const { createLogger } = await import(pathToFileURL(join(built, 'src/log.js')).href);
+
+const say = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const session = createOAuthSession({
+  schoolUrl: new URL(school),
+  storeDir,
+  logger: createLogger({ level: 'warn' }),
+  consentTimeoutMs: 20_000,
+  prompter: { present: async (prompt) => say({ prompt: prompt.url }) },
+});
+try {
+  say({ token: await session.accessToken({ scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] }) });
+} catch (error) {
+  say({ error: error.code ?? String(error) });
+}
+await session.close();
+process.exit(0);

@@ -1,0 +1,95 @@
+/**
+ * Two real processes share one token store and ask for consent at the same time: one browser
+ * opening, both end signed in (DESIGN: no login-tab storms). The sign-in part is compiled on its
+ * own first, so the children run plain Node.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { completeConsent } from '../../src/sandbox/index.js';
+import { createHarness, type Harness } from './support/harness.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const built = join(root, 'node_modules', '.cache', `school-mcp-oauth-test-${process.pid}`);
+const child = fileURLToPath(new URL('./support/consent-child.mjs', import.meta.url));
+
+beforeAll(() => {
+  const tsc = join(root, 'node_modules', '.bin', 'tsc');
+  const result = spawnSync(
+    tsc,
+    ['--ignoreConfig', '--outDir', built, '--rootDir', root, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--lib', 'es2023,dom', '--declaration', 'false', 'src/oauth/index.ts'],
+    { cwd: root, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`compiling src/oauth failed: ${result.stdout}${result.stderr}`);
+}, 60_000);
+afterAll(async () => {
+  await rm(built, { recursive: true, force: true });
+});
+
+let harness: Harness;
+beforeEach(async () => {
+  harness = await createHarness();
+});
+afterEach(async () => {
+  await harness.cleanup();
+});
+
+interface ChildLine {
+  prompt?: string;
+  token?: string;
+  error?: string;
+}
+
+function run(school: string, storeDir: string, onPrompt: (url: string) => void): Promise<ChildLine[]> {
+  const process = spawn('node', [child, built, school, storeDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines: ChildLine[] = [];
+  createInterface({ input: process.stdout }).on('line', (line) => {
+    const parsed = JSON.parse(line) as ChildLine;
+    lines.push(parsed);
+    if (parsed.prompt) onPrompt(parsed.prompt);
+  });
+  return new Promise((resolve, reject) => {
+    process.on('error', reject);
+    process.on('exit', () => resolve(lines));
+  });
+}
+
+describe('two processes', () => {
+  it('RF-02 AZ-02 two processes asking at once share one consent: one browser opening, both signed in', async () => {
+    const sandbox = await harness.sandbox({ autoApprove: true });
+    const storeDir = join(harness.dir, 'shared-store');
+    const prompts: string[] = [];
+    const approve = (url: string) => {
+      prompts.push(url);
+      void completeConsent(url, 'allow').then((callback) => fetch(callback)).then((response) => response.text());
+    };
+    const [a, b] = await Promise.all([run(sandbox.url, storeDir, approve), run(sandbox.url, storeDir, approve)]);
+    expect(prompts).toHaveLength(1);
+    const tokens = [...a, ...b].filter((line) => line.token).map((line) => line.token);
+    expect(tokens).toHaveLength(2);
+    expect(tokens[0]).toBe(tokens[1]);
+    expect(sandbox.countRequests('/api/oauth/register', 'POST')).toBe(1);
+    expect(sandbox.countRequests('/oauth/authorize')).toBe(1);
+    expect(sandbox.countRequests('/api/oauth/token', 'POST')).toBe(1);
+  });
+
+  it('a waiting process learns that the other process was denied, without opening a tab itself', async () => {
+    const sandbox = await harness.sandbox();
+    const storeDir = join(harness.dir, 'shared-store');
+    const prompts: string[] = [];
+    // The user takes a moment to decide, long enough for the second process to be waiting.
+    const deny = (url: string) => {
+      prompts.push(url);
+      void new Promise((resolve) => setTimeout(resolve, 1500))
+        .then(() => completeConsent(url, 'deny'))
+        .then((callback) => fetch(callback))
+        .then((response) => response.text());
+    };
+    const [a, b] = await Promise.all([run(sandbox.url, storeDir, deny), run(sandbox.url, storeDir, deny)]);
+    expect(prompts).toHaveLength(1);
+    expect([...a, ...b].filter((line) => line.error).map((line) => line.error)).toEqual(['OAUTH_ACCESS_DENIED', 'OAUTH_ACCESS_DENIED']);
+  });
+});
