@@ -31,7 +31,9 @@ export function htmlResponse(html: string, init: { status?: number; headers?: Re
       // No form-action: browsers apply it to the redirect that follows the form, i.e. the client's.
       'x-frame-options': 'DENY',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-      'referrer-policy': 'no-referrer',
+      // same-origin, not no-referrer: the latter makes browsers send `Origin: null` with the consent
+      // form, which the decision endpoint must refuse.
+      'referrer-policy': 'same-origin',
       ...init.headers,
     },
   });
