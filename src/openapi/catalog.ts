@@ -6,11 +6,11 @@
 import { dereferenceDocument } from './dereference.js';
 import { recordOr } from './json-value.js';
 import type { Operation } from './operation.js';
-import { buildOperation, enumerateOperations, sourceScopeAlternatives, type OperationSource } from './operations.js';
+import { buildOperation, enumerateOperations, sourceSecurity, type OperationSource } from './operations.js';
 import type { OpenApiDocument } from './parse-document.js';
 import { resolveApiBase, type ApiBase } from './server-base.js';
 import { assignToolNames } from './tool-names.js';
-import { scopeDescriptions, type ScopeAlternatives } from './toolsets.js';
+import { scopeDescriptions, type SecurityRequirements } from './toolsets.js';
 
 export interface ToolCatalog {
   /** Document order (paths, then methods in OpenAPI order): stable for a given document. */
@@ -37,6 +37,8 @@ export const DEFAULT_MAX_OPERATIONS = 5_000;
 /** The same warning is reported once, and at most this many distinct ones are kept. */
 const MAX_WARNINGS = 100;
 
+const PUBLIC: SecurityRequirements = { alternatives: [], anonymousAccess: false };
+
 export async function buildCatalog(document: OpenApiDocument, options: CatalogOptions = {}): Promise<ToolCatalog> {
   const warnings = new Set<string>();
   const warn = (message: string) => {
@@ -49,13 +51,13 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
   const security = { rootSecurity: root['security'], securitySchemes: components['securitySchemes'] };
 
   const sources = enumerateOperations(root, options.maxOperations ?? DEFAULT_MAX_OPERATIONS, warn);
-  const alternatives = sources.map((source) => sourceScopeAlternatives(source, security));
-  const documentHasScopes = alternatives.some((list) => list.some((alternative) => alternative.length > 0));
+  const requirements = sources.map((source) => sourceSecurity(source, security));
+  const documentHasScopes = requirements.some(({ alternatives }) => alternatives.some((alternative) => alternative.length > 0));
   const names = assignToolNames(sources.map(namingInput));
 
   const operations: Operation[] = [];
   sources.forEach((source, index) => {
-    const operation = tryBuild(source, names[index] ?? '', alternatives[index] ?? [], { root, documentHasScopes, warn });
+    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, warn });
     if (operation) operations.push(operation);
   });
 
@@ -91,11 +93,11 @@ function namingInput(source: OperationSource) {
 function tryBuild(
   source: OperationSource,
   toolName: string,
-  alternatives: ScopeAlternatives,
+  requirements: SecurityRequirements,
   context: Parameters<typeof buildOperation>[3],
 ): Operation | undefined {
   try {
-    return buildOperation(source, toolName, alternatives, context);
+    return buildOperation(source, toolName, requirements, context);
   } catch (error) {
     context.warn(`Skipped ${source.method.toUpperCase()} ${source.pathTemplate}: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;

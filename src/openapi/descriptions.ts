@@ -12,6 +12,7 @@ const MAX_TITLE_LENGTH = 80;
 const MAX_SUMMARY_LENGTH = 200;
 const MAX_DETAIL_LENGTH = 600;
 const PARAGRAPH = '\n\n';
+const SCOPE_PARAGRAPH = /^(requires? (the )?(oauth )?scopes?|required scopes?|scopes?)\b[^:]*:/i;
 
 export interface DescriptionInput {
   readonly toolName: string;
@@ -20,6 +21,7 @@ export interface DescriptionInput {
   readonly deprecated: boolean;
   readonly scopeAlternatives: ScopeAlternatives;
   readonly requiredScopes: readonly string[];
+  readonly anonymousAccess: boolean;
 }
 
 export function titleFor(summary: string | undefined, toolName: string): string {
@@ -33,23 +35,36 @@ export function describeOperation(input: DescriptionInput): string {
   const paragraphs: string[] = [];
   if (input.deprecated) paragraphs.push('Deprecated by the API.');
   const summary = input.summary === undefined ? '' : plainText(input.summary, MAX_SUMMARY_LENGTH);
-  const detail = input.description === undefined ? '' : leadingParagraphs(input.description, MAX_DETAIL_LENGTH);
+  const detail = input.description === undefined ? '' : leadingParagraphs(withoutScopeParagraphs(input.description), MAX_DETAIL_LENGTH);
   const detailRepeatsSummary = summary !== '' && detail.toLowerCase().startsWith(summary.replace(/\.$/, '').toLowerCase());
   if (summary !== '' && !detailRepeatsSummary) paragraphs.push(/[.!?…]$/.test(summary) ? summary : `${summary}.`);
   if (detail !== '') paragraphs.push(detail);
   if (summary === '' && detail === '') paragraphs.push(`${titleFor(undefined, input.toolName)}.`);
-  paragraphs.push(scopeLine(input.scopeAlternatives, input.requiredScopes));
+  paragraphs.push(scopeLine(input.scopeAlternatives, input.requiredScopes, input.anonymousAccess));
   return paragraphs.join(PARAGRAPH);
 }
 
-/** The same description with its final scope paragraph rewritten for narrowed scopes. */
-export function withScopeLine(description: string, alternatives: ScopeAlternatives, requiredScopes: readonly string[]): string {
-  const cut = description.lastIndexOf(PARAGRAPH);
-  const body = cut === -1 ? '' : description.slice(0, cut + PARAGRAPH.length);
-  return body + scopeLine(alternatives, requiredScopes);
+/** The document's own words on scopes give way to the generated last line, which is always present. */
+function withoutScopeParagraphs(description: string): string {
+  return description
+    .split(/\n\s*\n/)
+    .filter((paragraph) => !SCOPE_PARAGRAPH.test(paragraph.trim()))
+    .join('\n\n');
 }
 
-export function scopeLine(alternatives: ScopeAlternatives, requiredScopes: readonly string[]): string {
+/** The same description with its final scope paragraph rewritten for narrowed scopes. */
+export function withScopeLine(description: string, alternatives: ScopeAlternatives, requiredScopes: readonly string[], anonymousAccess: boolean): string {
+  const cut = description.lastIndexOf(PARAGRAPH);
+  const body = cut === -1 ? '' : description.slice(0, cut + PARAGRAPH.length);
+  return body + scopeLine(alternatives, requiredScopes, anonymousAccess);
+}
+
+export function scopeLine(alternatives: ScopeAlternatives, requiredScopes: readonly string[], anonymousAccess = false): string {
+  const line = accessLine(alternatives, requiredScopes);
+  return anonymousAccess ? `${line} Without sign-in, only the public view is served.` : line;
+}
+
+function accessLine(alternatives: ScopeAlternatives, requiredScopes: readonly string[]): string {
   if (alternatives.length === 0) return 'Public: no sign-in needed.';
   if (requiredScopes.length === 0) return 'Requires sign-in.';
   const required = `Requires scope${requiredScopes.length > 1 ? 's' : ''}: ${requiredScopes.join(', ')}.`;

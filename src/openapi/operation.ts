@@ -83,6 +83,12 @@ export interface Operation {
   readonly scopeAlternatives: readonly (readonly string[])[];
   /** The alternative to ask for when none is granted yet (least privilege). `[]` when public. */
   readonly requiredScopes: readonly string[];
+  /**
+   * True when the document also lets the operation be called without a token (an empty `{}`
+   * security alternative beside scoped ones): the school then serves its public view. The
+   * scoped alternatives are kept, so the bridge signs in and administrators see everything.
+   */
+  readonly anonymousAccess?: boolean;
   /** The toolset (scope group, `public`, or a tag when the document has no scopes). */
   readonly toolset: string;
   readonly inputSchema: JsonSchema;

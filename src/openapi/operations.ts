@@ -13,7 +13,7 @@ import { declaredParameters } from './parameters.js';
 import { pathTemplateProblem } from './path-template.js';
 import { declaredBody } from './request-body.js';
 import { resolveSchema } from './schema-converter.js';
-import { leastPrivilege, scopeAlternatives, toolsetOf, type ScopeAlternatives } from './toolsets.js';
+import { leastPrivilege, securityRequirements, toolsetOf, type SecurityRequirements } from './toolsets.js';
 
 /** OpenAPI Path Item Object fields that hold operations, in the specification's order. */
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -54,10 +54,10 @@ export interface SecurityContext {
   readonly securitySchemes: unknown;
 }
 
-/** Scope alternatives of a source; computed before the operations are built so toolsets can ask whether any scope exists. */
-export function sourceScopeAlternatives(source: OperationSource, security: SecurityContext): ScopeAlternatives {
+/** Security of a source; computed before the operations are built so toolsets can ask whether any scope exists. */
+export function sourceSecurity(source: OperationSource, security: SecurityContext): SecurityRequirements {
   const own = 'security' in source.operation ? source.operation['security'] : undefined;
-  return scopeAlternatives(own, security.rootSecurity, security.securitySchemes);
+  return securityRequirements(own, security.rootSecurity, security.securitySchemes);
 }
 
 export interface BuildContext {
@@ -66,8 +66,9 @@ export interface BuildContext {
   readonly warn: (message: string) => void;
 }
 
-export function buildOperation(source: OperationSource, toolName: string, alternatives: ScopeAlternatives, context: BuildContext): Operation {
+export function buildOperation(source: OperationSource, toolName: string, security: SecurityRequirements, context: BuildContext): Operation {
   const { method, pathTemplate, pathItem, operation } = source;
+  const { alternatives, anonymousAccess } = security;
   const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], context.root, context.warn);
   const input = buildToolInput(parameters, declaredBody(operation['requestBody'], context.root));
   const requiredScopes = leastPrivilege(alternatives, method);
@@ -88,12 +89,14 @@ export function buildOperation(source: OperationSource, toolName: string, altern
       deprecated,
       scopeAlternatives: alternatives,
       requiredScopes,
+      anonymousAccess,
     }),
     tags,
     parameters: input.parameters,
     body: input.body,
     scopeAlternatives: alternatives,
     requiredScopes,
+    ...(anonymousAccess ? { anonymousAccess: true } : {}),
     toolset: toolsetOf({ scopeAlternatives: alternatives, requiredScopes, tags }, context.documentHasScopes),
     inputSchema: input.inputSchema,
     outputSchema: buildOutputSchema(recordOr(operation['responses']), context.root),

@@ -77,7 +77,7 @@ export function readOnlyVariant(operation: Operation): Operation | undefined {
     ...operation,
     scopeAlternatives: alternatives,
     requiredScopes,
-    description: withScopeLine(operation.description, alternatives, requiredScopes),
+    description: withScopeLine(operation.description, alternatives, requiredScopes, operation.anonymousAccess === true),
   };
 }
 

@@ -2,8 +2,11 @@
  * Security requirements to OAuth scopes, and scopes to toolsets.
  *
  * `security` is an OR of requirement objects, each an AND over schemes (OpenAPI 3.x Security
- * Requirement Object). The operation's own `security` replaces the root one; `[]` or an empty
- * alternative `{}` makes the operation public. Scopes come from `oauth2` and `openIdConnect`
+ * Requirement Object). The operation's own `security` replaces the root one; `[]` makes the
+ * operation public, and so does an empty alternative `{}` unless a scoped alternative stands
+ * beside it: then the school serves anonymous callers a public view only (the school contract:
+ * token-less requests are served as anonymous), so the scopes are kept for sign-in and the
+ * operation is marked `anonymousAccess`. Scopes come from `oauth2` and `openIdConnect`
  * schemes. The bridge can only present a bearer token, so alternatives that need an `apiKey`,
  * `http basic` or mutual-TLS scheme are dropped; when no alternative is left, the operation
  * still needs sign-in (`[[]]`).
@@ -26,24 +29,39 @@ const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', '
 const READ_ACTIONS = new Set(['read', 'readonly']);
 const BEARER_SCHEME_TYPES = new Set(['oauth2', 'openidconnect']);
 
+export interface SecurityRequirements {
+  readonly alternatives: ScopeAlternatives;
+  /** An empty alternative `{}` stood beside scoped ones: anonymous callers get a public view. */
+  readonly anonymousAccess: boolean;
+}
+
 /** The scope alternatives of one operation; `operationSecurity` is undefined when it declares none. */
-export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unknown, securitySchemes: unknown): ScopeAlternatives {
+export function securityRequirements(operationSecurity: unknown, rootSecurity: unknown, securitySchemes: unknown): SecurityRequirements {
   const effective = operationSecurity !== undefined ? operationSecurity : rootSecurity;
-  if (!Array.isArray(effective) || effective.length === 0) return [];
+  if (!Array.isArray(effective) || effective.length === 0) return { alternatives: [], anonymousAccess: false };
   const schemes = recordOr(securitySchemes);
   const alternatives: string[][] = [];
+  let anonymous = false;
   let bearerUsable = false;
   for (const requirement of effective) {
     if (!isRecord(requirement)) continue;
     const entries = Object.entries(requirement);
-    if (entries.length === 0) return [];
-    if (!entries.every(([scheme]) => presentsBearerToken(schemes[scheme]))) continue;
+    if (entries.length === 0) anonymous = true;
+    if (entries.length === 0 || !entries.every(([scheme]) => presentsBearerToken(schemes[scheme]))) continue;
     bearerUsable = true;
     const scopes = entries.flatMap(([scheme, listed]) => (hasScopes(schemes[scheme]) ? arrayOr(listed).filter((scope): scope is string => typeof scope === 'string') : []));
     alternatives.push([...new Set(scopes)]);
   }
-  if (!bearerUsable) return [[]];
-  return dedupeAlternatives(alternatives);
+  const scoped = dedupeAlternatives(alternatives.filter((alternative) => alternative.length > 0));
+  // Anonymous access with nothing to gain from a token is simply public.
+  if (anonymous) return scoped.length === 0 ? { alternatives: [], anonymousAccess: false } : { alternatives: scoped, anonymousAccess: true };
+  if (!bearerUsable) return { alternatives: [[]], anonymousAccess: false };
+  return { alternatives: dedupeAlternatives(alternatives), anonymousAccess: false };
+}
+
+/** Shorthand for `securityRequirements(...).alternatives`. */
+export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unknown, securitySchemes: unknown): ScopeAlternatives {
+  return securityRequirements(operationSecurity, rootSecurity, securitySchemes).alternatives;
 }
 
 /** The alternative to ask for: fewest scopes; for reads, the one with more read scopes; then document order. */

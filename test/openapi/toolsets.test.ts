@@ -48,11 +48,19 @@ describe('scopes and toolsets', () => {
       delete_course: [[['courses:write']], ['courses:write'], 'courses'],
       create_coupon: [[['coupons:write']], ['coupons:write'], 'coupons'],
       public_catalogue: [[], [], 'public'],
-      report: [[], [], 'public'],
+      report: [[['students:read']], ['students:read'], 'students'],
       legacy: [[['students:read']], ['students:read'], 'students'],
       enrolments: [[['students:read', 'courses:read']], ['students:read', 'courses:read'], 'students'],
     });
     expect(catalog.scopeDescriptions['coupons:write']).toBe('Write access to coupons');
+  });
+
+  it('keeps the scopes of an operation that anonymous callers may also use, so administrators sign in for the full view', async () => {
+    const catalog = await buildCatalog(schoolDocument());
+    expect(catalog.byName.get('report')?.anonymousAccess).toBe(true);
+    expect(catalog.byName.get('report')?.description).toBe('Report.\n\nRequires scope: students:read. Without sign-in, only the public view is served.');
+    expect(catalog.byName.get('public_catalogue')?.anonymousAccess).toBeUndefined();
+    expect(scopeAlternatives(undefined, [{}, { bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([]);
   });
 
   it('takes the fewest scopes, preferring read scopes for reads, keeping document order otherwise', () => {
@@ -85,7 +93,7 @@ describe('selection', () => {
 
   it('selects toolsets by name, or all', async () => {
     catalog = await buildCatalog(schoolDocument());
-    expect(names(selectOperations(catalog, { toolsets: ['coupons', 'public'] }))).toEqual(['create_coupon', 'public_catalogue', 'report']);
+    expect(names(selectOperations(catalog, { toolsets: ['coupons', 'public'] }))).toEqual(['create_coupon', 'public_catalogue']);
     expect(names(selectOperations(catalog, { toolsets: 'all' }))).toEqual(names(catalog));
   });
 
