@@ -1,0 +1,1 @@
+export { formatStatus, runLogin, runLogout, runStatus, type LineWriter } from './auth-commands.js';
