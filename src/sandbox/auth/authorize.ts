@@ -46,19 +46,19 @@ export function handleConsentDecision(context: AuthContext): (request: Request) 
     if (origin !== null && origin !== new URL(context.issuer).origin) {
       return errorPageResponse(SANDBOX_SCHOOL.name, 'the consent form was submitted from another site', 403);
     }
-    let form;
-    try {
-      form = await readFormParameters(request);
-    } catch (error) {
-      if (error instanceof OAuthError) return errorPageResponse(SANDBOX_SCHOOL.name, error.message);
+    const form = await readFormParameters(request).catch((error: unknown) => {
+      if (error instanceof OAuthError) return undefined;
       throw error;
+    });
+    const decision = form?.get('decision');
+    if (!form || (decision !== 'allow' && decision !== 'deny')) {
+      return errorPageResponse(SANDBOX_SCHOOL.name, 'the consent form must be posted with decision=allow or decision=deny');
     }
     const id = form.get('interaction') ?? '';
     const interaction = context.interactions.take(id, form.get('csrf_token') ?? '', readCookie(request, CONSENT_COOKIE_PREFIX + id));
     if (!interaction) {
       return errorPageResponse(SANDBOX_SCHOOL.name, 'this consent request has expired, was already answered, or its form was not genuine; start the sign-in again');
     }
-    const decision = form.get('decision');
     const { request: authorization } = interaction;
     const location =
       decision === 'allow'

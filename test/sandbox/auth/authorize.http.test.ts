@@ -124,7 +124,7 @@ describe('consent page over HTTP', () => {
     expect(html).toMatch(/data-scope="courses:write">/);
   });
 
-  it('refuses a decision without the page\'s CSRF cookie, or with a wrong token, or twice', async () => {
+  it('refuses a decision without the page\'s CSRF cookie, with a wrong token, from another site, without a choice, or twice', async () => {
     const { base, client, pkce } = await setUp({});
     const page = await fetch(authorizationUrl(base, authorizationParams(client.clientId, pkce)));
     const html = await page.text();
@@ -141,6 +141,9 @@ describe('consent page over HTTP', () => {
     expect(wrongToken.headers.get('location')).toBeNull();
     const foreign = await decide({ interaction, csrf_token: csrf, decision: 'allow' }, { cookie, origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
+
+    const undecided = await decide({ interaction, csrf_token: csrf, decision: 'maybe' }, { cookie });
+    expect(undecided.headers.get('location')).toBeNull();
 
     const genuine = await decide({ interaction, csrf_token: csrf, decision: 'allow' }, { cookie });
     expect(genuine.status).toBe(303);
