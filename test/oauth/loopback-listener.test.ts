@@ -83,6 +83,13 @@ describe('callback listener', () => {
     expect(redirectUriFor('::1', 4000)).toBe('http://[::1]:4000/callback');
   });
 
+  it('LB-03 binds ::1 with a bracketed redirect URI when that is the loopback on offer', async () => {
+    const listener = await startCallbackListener({ logger, hosts: ['::1'] }).catch(() => undefined);
+    if (!listener) return; // no IPv6 loopback on this machine
+    listeners.push(listener);
+    expect(listener.redirectUri).toBe(`http://[::1]:${listener.port}/callback`);
+  });
+
   it('LB-03 a busy fixed port is a clear error, not a redirect to a port we do not own', async () => {
     const first = await listen();
     await expect(startCallbackListener({ logger, port: first.port })).rejects.toMatchObject({ code: 'OAUTH_CALLBACK_PORT_BUSY' });

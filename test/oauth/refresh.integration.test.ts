@@ -6,7 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenStore } from '../../src/oauth/token-store.js';
 import type { OAuthSession } from '../../src/oauth/index.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, type RunningSandbox } from '../../src/sandbox/index.js';
 import { fakeBrowser, type FakeBrowser } from './support/fake-browser.js';
 import { createHarness, READ_COURSES, recordingFetch, type Harness, type Recorder } from './support/harness.js';
 import { join } from 'node:path';
@@ -164,6 +164,38 @@ describe('refresh', () => {
     await expect(one.accessToken({ scopeAlternatives: [['coupons:write']], requiredScopes: ['coupons:write'] })).rejects.toMatchObject({ code: 'OAUTH_READ_ONLY' });
     await expect(one.stepUp(['coupons:write'])).rejects.toMatchObject({ code: 'OAUTH_READ_ONLY' });
     expect(browser.prompts).toEqual([]);
+  });
+});
+
+describe('code exchange', () => {
+  it('TK-03 a lost code-exchange response is never retried; the next attempt starts over with a new state', async () => {
+    recorder.intercept = (call) => {
+      if (call.url.endsWith(TOKEN)) throw new TypeError('socket hang up');
+      return undefined;
+    };
+    const one = session();
+    await expect(one.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_NETWORK' });
+    expect(recorder.bodiesTo(TOKEN)).toHaveLength(1);
+    expect((await storeOf().read()).tokens).toBeUndefined();
+    recorder.intercept = undefined;
+    await expect(one.accessToken(READ_COURSES)).resolves.toMatch(/\S+/);
+    const [first, second] = browser.prompts.map((prompt) => new URL(prompt.url).searchParams.get('state'));
+    expect(first).not.toBe(second);
+    expect(recorder.bodiesTo(TOKEN)[0]!.get('code')).not.toBe(recorder.bodiesTo(TOKEN)[1]!.get('code'));
+  });
+
+  it('CB-05 a code from another flow, delivered with this flow\'s state and iss, fails cleanly and stores nothing', async () => {
+    const other = harness.session({ schoolUrl: new URL(sandbox.url), prompter: fakeBrowser({ idle: true }), storeDir: join(harness.dir, 'other') });
+    const otherPending = other.accessToken({ ...READ_COURSES, waitMs: 50 }).catch(() => undefined);
+    await otherPending;
+    const injected = await completeConsent(other.pendingConsent()!.url, 'allow');
+    const victim = harness.session({
+      schoolUrl: new URL(sandbox.url),
+      prompter: fakeBrowser({ tamper: (callback) => void callback.searchParams.set('code', injected.searchParams.get('code')!) }),
+      fetch: recorder.fetch,
+    });
+    await expect(victim.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_TOKEN_EXCHANGE_FAILED' });
+    expect((await storeOf().read()).tokens).toBeUndefined();
   });
 });
 

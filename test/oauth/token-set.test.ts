@@ -91,3 +91,13 @@ describe('registration', () => {
     expect(registrationFits({ ...stored, kind: 'static' }, 'http://127.0.0.1:50002/callback')).toBe(true);
   });
 });
+
+describe('PKCE', () => {
+  it('AZ-01 S256 of the RFC 7636 Appendix B verifier, and fresh 43-character verifiers', async () => {
+    const client = await import('openid-client');
+    await expect(client.calculatePKCECodeChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).resolves.toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    const verifiers = Array.from({ length: 1000 }, () => client.randomPKCECodeVerifier());
+    expect(verifiers.every((verifier) => /^[A-Za-z0-9_-]{43}$/.test(verifier))).toBe(true);
+    expect(new Set(verifiers).size).toBe(1000);
+  });
+});
