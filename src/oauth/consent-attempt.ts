@@ -86,6 +86,8 @@ export async function startConsentAttempt(input: ConsentAttemptInput): Promise<C
     const cancelled = new Promise<never>((_, reject) => {
       cancel = reject;
     });
+    // A cancel after the attempt settled has nobody to tell.
+    cancelled.catch(() => undefined);
     const result = runAttempt(input, listener, config, stored, { verifier, state }, cancelled);
     return { url: url.href, scopes: [...input.scopes], startedAt: input.now(), client: stored, result, cancel };
   } catch (error) {
