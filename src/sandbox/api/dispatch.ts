@@ -6,7 +6,7 @@ import type { RouteHandler } from '../http/router.js';
 import { ApiError, errorResponse, invalidInput, notFound } from './api-error.js';
 import { paginate, paginationQuery } from './pagination.js';
 import { decideAccess, type Caller, type ProtectionConfig } from './protect.js';
-import { Reply, routeQuerySchema, type ApiRoute } from './route.js';
+import { Reply, routeQuerySchema, wireParamName, type ApiRoute } from './route.js';
 import type { JsonSchema } from './schema.js';
 import type { SchoolStore } from './store/index.js';
 import { readQuery, validateValue, type Components, type FieldProblem } from './validate.js';
@@ -57,7 +57,7 @@ function anonymousAnswer(route: ApiRoute, query: Readonly<Record<string, unknown
 function checkParams(route: ApiRoute, params: Readonly<Record<string, string>>, components: Components): FieldProblem[] {
   return Object.entries(params).flatMap(([name, value]) => {
     const schema = route.params?.[name];
-    return schema ? validateValue(value, schema, components, name) : [];
+    return schema ? validateValue(value, schema, components, wireParamName(name)) : [];
   });
 }
 

@@ -8,7 +8,7 @@
 import { SCOPES } from '../scopes.js';
 import { pageSchema, paginationQuery } from './pagination.js';
 import { refName, s, type JsonSchema } from './schema.js';
-import { openApiPath, pathParamNames, type ApiRoute, type RouteFamily } from './route.js';
+import { openApiPath, pathParamNames, wireParamName, type ApiRoute, type RouteFamily } from './route.js';
 
 export interface OpenApiDocumentConfig {
   baseUrl: string;
@@ -135,7 +135,7 @@ function pathParameters(route: ApiRoute): JsonObject[] {
   return pathParamNames(route.path).map((name) => {
     const schema = route.params?.[name];
     if (!schema) throw new Error(`route ${route.operationId} does not describe its path parameter ${name}`);
-    return { name, in: 'path', required: true, description: schema.description, schema };
+    return { name: wireParamName(name), in: 'path', required: true, description: schema.description, schema };
   });
 }
 

@@ -98,9 +98,17 @@ export interface RouteFamily {
   readonly routes: readonly ApiRoute[];
 }
 
-/** `/api/v1/courses/:courseId` → `/api/v1/courses/{courseId}`. */
+/**
+ * Path parameters are camelCase inside the sandbox and snake_case on the wire, like every query
+ * and body field, so an agent sees one naming style: `courseId` → `course_id`.
+ */
+export function wireParamName(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** `/api/v1/courses/:courseId` → `/api/v1/courses/{course_id}`. */
 export function openApiPath(path: string): string {
-  return path.replace(/:([A-Za-z_]+)/g, '{$1}');
+  return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => `{${wireParamName(name)}}`);
 }
 
 export function pathParamNames(path: string): string[] {

@@ -86,7 +86,7 @@ describe('input validation', () => {
   it('refuses a malformed id in the path before looking anything up', async () => {
     const answer = await school()('GET', '/courses/..%2Fadmin');
     expect(answer.status).toBe(400);
-    expect(answer.body.fields[0].field).toBe('courseId');
+    expect(answer.body.fields[0].field).toBe('course_id');
   });
 });
 
