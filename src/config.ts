@@ -44,7 +44,23 @@ export interface Config {
   readonly http: HttpConfig | undefined;
   /** Arguments after `sandbox`, passed through to the sandbox command. */
   readonly sandboxArgs: readonly string[];
+  /** The few environment variables other parts may consult (config dir, display, SSH, TLS). */
+  readonly environment: Readonly<Record<string, string | undefined>>;
 }
+
+/** Everything else in the environment stays unread. */
+const ENVIRONMENT_KEYS = [
+  'SCHOOL_MCP_CONFIG_DIR',
+  'XDG_CONFIG_HOME',
+  'APPDATA',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'SSH_CONNECTION',
+  'SSH_CLIENT',
+  'SSH_TTY',
+  'CI',
+  'NODE_TLS_REJECT_UNAUTHORIZED',
+] as const;
 
 const ENV_PREFIX = 'SCHOOL_MCP_';
 
@@ -86,7 +102,8 @@ export function usage(): string {
 /** Pure: parses argv (without node and script) and an environment into a frozen Config. */
 export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Config {
   const [first, ...rest] = argv;
-  if (first === 'sandbox') return freeze(defaults('sandbox', { sandboxArgs: rest }));
+  const environment = Object.fromEntries(ENVIRONMENT_KEYS.map((key) => [key, env[key]]));
+  if (first === 'sandbox') return freeze(defaults('sandbox', { sandboxArgs: rest, environment }));
   const subcommand = first === 'login' || first === 'logout' || first === 'status' ? first : undefined;
   const args = subcommand ? rest : [...argv];
 
@@ -127,8 +144,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     throw configError(error instanceof Error ? error.message : String(error));
   }
   const values = parsed.values;
-  if (values.help) return freeze(defaults('help'));
-  if (values.version) return freeze(defaults('version'));
+  if (values.help) return freeze(defaults('help', { environment }));
+  if (values.version) return freeze(defaults('version', { environment }));
 
   const fromEnv = (name: string) => nonEmpty(env[ENV_PREFIX + name]);
   const demo = values.demo === true;
@@ -147,7 +164,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   }
 
   return freeze({
-    ...defaults(subcommand ?? 'serve'),
+    ...defaults(subcommand ?? 'serve', { environment }),
     schoolUrl,
     demo,
     openapiSource: values.openapi,
@@ -189,6 +206,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     logLevel: 'info',
     http: undefined,
     sandboxArgs: [],
+    environment: {},
     ...overrides,
   };
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+/**
+ * The command line entry: reads the config, then runs one command. Only this file touches
+ * `process.argv`, `process.env` and the exit code.
+ */
+import { createRequire } from 'node:module';
+import { configDirectory, createSchoolSession, openSchool, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
+import { runLogin, runLogout, runStatus } from './cli/index.js';
+import { loadConfig, usage, type Config } from './config.js';
+import { isSchoolMcpError } from './errors.js';
+import { createLogger, type Logger } from './log.js';
+import { runSandboxCommand } from './sandbox/index.js';
+import { createSchoolServerFactory } from './server/index.js';
+import { serveOverStdio } from './transports/index.js';
+
+const packageJson = createRequire(import.meta.url)('../../package.json') as { version: string };
+
+async function main(): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`school-mcp: ${describe(error)}\n`);
+    return 2;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  if (config.environment['NODE_TLS_REJECT_UNAUTHORIZED'] === '0') {
+    // NET-06: certificate checks are never turned off by school-mcp; say loudly that they are off.
+    logger.warn('NODE_TLS_REJECT_UNAUTHORIZED=0 is set: TLS certificates are NOT being verified for any connection');
+  }
+  switch (config.command) {
+    case 'help':
+      process.stdout.write(usage());
+      return 0;
+    case 'version':
+      process.stdout.write(`${packageJson.version}\n`);
+      return 0;
+    case 'sandbox':
+      await runSandboxCommand([...config.sandboxArgs]);
+      return 0;
+    case 'login':
+    case 'logout':
+    case 'status':
+      return runAccountCommand(config, logger);
+    case 'serve':
+      return serve(config, logger);
+  }
+}
+
+interface SchoolTarget {
+  readonly schoolUrl: URL;
+  readonly configDir: string;
+}
+
+/** Runs with the configured school, or with a demo school started for the run. */
+async function withTarget<T>(config: Config, logger: Logger, run: (target: SchoolTarget) => Promise<T>): Promise<T> {
+  let demo: DemoSchool | undefined;
+  if (config.demo) {
+    demo = await startDemoSchool({ autoApprove: false });
+    logger.info('demo school started', { url: demo.schoolUrl.href });
+  }
+  try {
+    return await run({
+      schoolUrl: demo?.schoolUrl ?? config.schoolUrl!,
+      configDir: config.configDir ?? demo?.configDir ?? configDirectory(config),
+    });
+  } finally {
+    await demo?.close();
+  }
+}
+
+async function withSchool<T>(config: Config, logger: Logger, run: (school: OpenSchool) => Promise<T>): Promise<T> {
+  return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
+    const school = await openSchool({ config, schoolUrl, logger, configDir });
+    try {
+      return await run(school);
+    } finally {
+      await school.close();
+    }
+  });
+}
+
+async function serve(config: Config, logger: Logger): Promise<number> {
+  return withSchool(config, logger, async (school) => {
+    const factory = createSchoolServerFactory({
+      catalog: school.catalog,
+      plan: school.plan,
+      call: school.call,
+      account: school.account,
+      schoolName: school.schoolUrl.host,
+      version: packageJson.version,
+    });
+    logger.info('serving over stdio', {
+      school: school.schoolUrl.origin,
+      tools: school.plan.direct.length,
+      discovery: school.plan.discovery,
+    });
+    const stdio = serveOverStdio(factory, logger);
+    const stop = () => void stdio.close();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await stdio.closed;
+    return 0;
+  });
+}
+
+async function runAccountCommand(config: Config, logger: Logger): Promise<number> {
+  const write = (line: string) => process.stdout.write(`${line}\n`);
+  return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
+    const session = createSchoolSession({ config, schoolUrl, logger, configDir });
+    try {
+      if (config.command === 'login') await runLogin(session, config.scopes === undefined ? {} : { scopes: [...config.scopes] }, write);
+      else if (config.command === 'logout') await runLogout(session, write);
+      else await runStatus(session, write);
+      return 0;
+    } finally {
+      await session.close();
+    }
+  });
+}
+
+function describe(error: unknown): string {
+  if (isSchoolMcpError(error)) return `${error.message}${error.hint ? `\n  ${error.hint}` : ''} [${error.code}]`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`school-mcp: ${describe(error)}\n`);
+    process.exit(1);
+  },
+);
