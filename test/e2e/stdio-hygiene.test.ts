@@ -1,0 +1,130 @@
+/**
+ * The stdio transport's hygiene, checked on the raw child process rather than through a client
+ * that might tolerate noise: stdout carries JSON-RPC only, a pending sign-in does not hang the
+ * agent, and closing stdin ends the process.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { MAIN_JS } from '../helpers/mcp-stdio.js';
+
+let sandbox: RunningSandbox;
+let configDir: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  configDir = await mkdtemp(join(tmpdir(), 'school-mcp-hygiene-'));
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  await rm(configDir, { recursive: true, force: true });
+});
+
+interface RawServer {
+  child: ChildProcessWithoutNullStreams;
+  stdout: string[];
+  stderr: string[];
+  request(id: number, method: string, params?: unknown): Promise<Record<string, any>>;
+  exited: Promise<number | null>;
+}
+
+function spawnRaw(args: string[]): RawServer {
+  const child = spawn(process.execPath, [MAIN_JS, '--config-dir', configDir, ...args], {
+    env: { PATH: process.env.PATH ?? '', HOME: configDir },
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const waiting = new Map<number, (message: Record<string, any>) => void>();
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let newline: number;
+    while ((newline = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      stdout.push(line);
+      try {
+        const message = JSON.parse(line) as Record<string, any>;
+        if (typeof message['id'] === 'number') waiting.get(message['id'])?.(message);
+      } catch {
+        // kept in `stdout` for the assertion that every line is JSON-RPC
+      }
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    stdout,
+    stderr,
+    exited,
+    request(id, method, params) {
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`);
+      });
+    },
+  };
+}
+
+async function initialize(server: RawServer): Promise<void> {
+  await server.request(1, 'initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  });
+  server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+}
+
+describe('stdio hygiene', () => {
+  it('STDIO-01 and STDIO-04: stdout is JSON-RPC only, and a call that needs sign-in answers within the wait with the link', async () => {
+    const server = spawnRaw(['--school', sandbox.url, '--no-browser', '--consent-wait', '1']);
+    await initialize(server);
+    const listed = await server.request(2, 'tools/list');
+    expect(listed['result']['tools'].length).toBeGreaterThan(5);
+    const answer = await server.request(3, 'tools/call', { name: 'list_orders', arguments: {} });
+    const text = answer['result']['content'].map((block: { text: string }) => block.text).join(' ');
+    expect(text).toContain(`${sandbox.url}/oauth/authorize?`);
+    server.child.stdin.end();
+    await server.exited;
+    expect(server.stdout.length).toBeGreaterThanOrEqual(3);
+    for (const line of server.stdout.filter((line) => line.length > 0)) {
+      expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    }
+    // The link and the logs went to stderr.
+    expect(server.stderr.join('\n')).toContain('/oauth/authorize?');
+  });
+
+  it('STDIO-03: closing stdin during a pending sign-in ends the process, and no token was stored', async () => {
+    const server = spawnRaw(['--school', sandbox.url, '--no-browser', '--consent-wait', '30']);
+    await initialize(server);
+    const pending = server.request(2, 'tools/call', { name: 'list_orders', arguments: {} });
+    void pending;
+    await new Promise<void>((resolve) => {
+      const check = () => (server.stderr.some((line) => line.includes('/oauth/authorize?')) ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    server.child.stdin.end();
+    const code = await Promise.race([server.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5_000))]);
+    expect(code).not.toBe('hung');
+    const stores = (await readdir(configDir)).filter((file) => /^tokens-[0-9a-f]+\.json$/.test(file));
+    for (const store of stores) {
+      // The registration may be kept for next time; tokens cannot exist without an approval.
+      expect(JSON.parse(await readFile(join(configDir, store), 'utf8'))).not.toHaveProperty('tokens');
+    }
+  });
+
+  it('writes usage to stdout for --help and a clear error with a code for a bad flag', async () => {
+    const help = spawnRaw(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.stdout.join('\n')).toContain('school-mcp --school URL');
+    const bad = spawnRaw(['--school', 'http://evil.example']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.stdout.join('')).toBe('');
+    expect(bad.stderr.join('\n')).toMatch(/https.*\[CONFIG_INVALID\]/s);
+  });
+});
