@@ -1,0 +1,62 @@
+/**
+ * Dynamic mode end to end: with only the discovery tools listed, an agent finds an operation,
+ * reads its schema and calls it, with the same sign-in and the same executor as direct tools.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
+
+type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+
+let sandbox: RunningSandbox;
+let server: StdioServer;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ autoApprove: true });
+  server = await startStdioServer({ args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'dynamic'] });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await sandbox?.close();
+});
+
+const call = async (name: string, args: Record<string, unknown>) => (await server.client.callTool({ name, arguments: args })) as Result;
+
+describe('--toolsets dynamic', () => {
+  it('lists the three discovery tools and the account tools only', async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['call_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+  });
+
+  it('finds, describes and calls an operation', async () => {
+    const found = await call('search_operations', { query: 'past due subscriptions' });
+    const names = found.structuredContent!['results'].map((result: { name: string }) => result.name);
+    expect(names).toContain('list_subscriptions');
+
+    const described = await call('describe_operation', { name: 'list_subscriptions' });
+    expect(described.structuredContent!['inputSchema']['properties']).toHaveProperty('state');
+    expect(described.structuredContent!['requiredScopes']).toEqual(['subscriptions:read']);
+
+    const answer = call('call_operation', { name: 'list_subscriptions', arguments: { state: 'past_due', per_page: 5 } });
+    const link = linkIn(await server.waitForLine(/\/oauth\/authorize\?/));
+    await (await fetch(await completeConsent(link, 'allow'))).text();
+    const result = await answer;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent!['items'].every((item: { state: string }) => item.state === 'past_due')).toBe(true);
+  });
+
+  it('refuses arguments that do not fit the operation, before anything is sent', async () => {
+    const before = sandbox.countRequests('/api/v1/subscriptions');
+    const result = await call('call_operation', { name: 'list_subscriptions', arguments: { state: 'sleeping' } });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/not valid.*describe_operation/s);
+    expect(sandbox.countRequests('/api/v1/subscriptions')).toBe(before);
+  });
+
+  it('names the search tool when the operation is unknown', async () => {
+    const result = await call('call_operation', { name: 'drop_database' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('search_operations');
+  });
+});
