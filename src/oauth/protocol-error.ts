@@ -6,7 +6,7 @@
 import * as client from 'openid-client';
 import { OAuthError, isOAuthError } from './oauth-error.js';
 
-export type ProtocolStep = 'discovery' | 'registration' | 'token' | 'refresh' | 'revocation' | 'userinfo';
+export type ProtocolStep = 'discovery' | 'registration' | 'token' | 'refresh' | 'revocation' | 'userinfo' | 'introspection';
 
 const STEP_NAMES: Record<ProtocolStep, string> = {
   discovery: 'reading the school metadata',
@@ -15,6 +15,7 @@ const STEP_NAMES: Record<ProtocolStep, string> = {
   refresh: 'refreshing the access token',
   revocation: 'revoking the tokens',
   userinfo: 'reading the signed-in user',
+  introspection: 'checking the access token with the school',
 };
 
 export function findOAuthError(error: unknown): OAuthError | undefined {

@@ -1,11 +1,14 @@
 /**
  * Sign-out (RFC 7009): the refresh token first (revoking it should end the whole grant, §2.1),
  * then the access token. Tokens are forgotten locally before any request, and a refresh token
- * whose revocation was not confirmed is kept aside to be retried, never used again (RV-03).
+ * whose revocation was not confirmed is kept aside to be retried, never used again (RV-03). A 503
+ * or a network failure is tried once more, after the school's `Retry-After` when it gives one
+ * (RFC 7009 §2.2.1, RV-02, NET-05).
  */
 import * as client from 'openid-client';
 import type { Logger } from '../log.js';
-import { oauthErrorCodeOf } from './protocol-error.js';
+import { oauthErrorCodeOf, toOAuthError } from './protocol-error.js';
+import { isTransient, parseRetryAfter, realSleep, retryAfterHeaderOf, retryDelayMs, type Sleep } from './retry-policy.js';
 import type { PendingRevocation } from './store-record.js';
 
 export interface RevocationOutcome {
@@ -21,10 +24,18 @@ export function revocationQueue(input: { accessToken?: string; refreshToken?: st
   return queue;
 }
 
+export interface RevocationOptions {
+  logger: Logger;
+  /** The wait before the one retry, and the clock an HTTP-date `Retry-After` is read against. */
+  sleep?: Sleep;
+  now?: () => number;
+  random?: () => number;
+}
+
 export async function revokeAll(
   queue: readonly PendingRevocation[],
   configurationFor: (clientId: string) => client.Configuration | undefined,
-  logger: Logger,
+  options: RevocationOptions,
 ): Promise<RevocationOutcome> {
   const outcome: RevocationOutcome = { confirmed: [], unconfirmed: [] };
   for (const item of queue) {
@@ -33,19 +44,43 @@ export async function revokeAll(
       outcome.unconfirmed.push(item);
       continue;
     }
-    try {
-      await client.tokenRevocation(config, item.token, { token_type_hint: item.hint });
-      outcome.confirmed.push(item);
-    } catch (error) {
-      // RFC 7009 §2.2.1: an access token the school cannot revoke on its own still dies with
-      // its refresh token, which was sent first.
-      if (oauthErrorCodeOf(error) === 'unsupported_token_type' && item.hint === 'access_token') {
-        outcome.confirmed.push(item);
-        continue;
-      }
-      logger.warn('a token could not be revoked', { kind: item.hint, error });
-      outcome.unconfirmed.push(item);
-    }
+    if (await revokeOne(config, item, options)) outcome.confirmed.push(item);
+    else outcome.unconfirmed.push(item);
   }
   return outcome;
+}
+
+/** True when the school confirmed (RFC 7009 §2.2: 200, also for a token it no longer knows). */
+async function revokeOne(config: client.Configuration, item: PendingRevocation, options: RevocationOptions): Promise<boolean> {
+  const attempt = () => client.tokenRevocation(config, item.token, { token_type_hint: item.hint });
+  try {
+    await attempt();
+    return true;
+  } catch (error) {
+    if (acceptedRefusal(error, item)) return true;
+    const wait = isTransient(toOAuthError(error, 'revocation'))
+      ? retryDelayMs(parseRetryAfter(retryAfterHeaderOf(error), (options.now ?? Date.now)()), (options.random ?? Math.random)())
+      : undefined;
+    if (wait === undefined) {
+      options.logger.warn('a token could not be revoked', { kind: item.hint, error });
+      return false;
+    }
+    await (options.sleep ?? realSleep)(wait);
+    try {
+      await attempt();
+      return true;
+    } catch (second) {
+      if (acceptedRefusal(second, item)) return true;
+      options.logger.warn('a token could not be revoked, also on the second try', { kind: item.hint, error: second });
+      return false;
+    }
+  }
+}
+
+/**
+ * RFC 7009 §2.2.1: a school that cannot revoke access tokens on their own answers
+ * `unsupported_token_type`; the access token still dies with its refresh token, which was sent first.
+ */
+function acceptedRefusal(error: unknown, item: PendingRevocation): boolean {
+  return oauthErrorCodeOf(error) === 'unsupported_token_type' && item.hint === 'access_token';
 }

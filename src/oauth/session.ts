@@ -19,6 +19,8 @@ import { createTokenRefresher } from './token-refresher.js';
 import { needsRefresh, type TokenSet } from './token-set.js';
 import { createTokenStore } from './token-store.js';
 import { fetchSignedInUser, type SignedInUser } from './user-info.js';
+import { schoolViewOf, type IntrospectedToken } from './token-introspection.js';
+import { createUnrevokedRetry } from './unrevoked-tokens.js';
 
 export interface AccessTokenRequest {
   /** Any one of these sets, wholly granted, is enough. Empty: any valid token will do. */
@@ -37,6 +39,8 @@ export interface SessionStatus {
   scopes: string[];
   expiresAt: number | undefined;
   signedIn: boolean;
+  /** The school's own view (RFC 7662) when it offers introspection; scopes and expiry then come from it. */
+  introspection?: 'active' | 'inactive';
 }
 
 export interface OAuthSession {
@@ -70,7 +74,11 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
 
   const metadata = (): Promise<SchoolMetadata> => {
     metadataPromise ??= discoverSchool(target, fetch, logger).then(
-      (discovered) => (known = discovered),
+      (discovered) => {
+        known = discovered;
+        unrevoked.start(discovered);
+        return discovered;
+      },
       (error: unknown) => {
         metadataPromise = undefined; // a failed discovery is retried on the next call
         throw error;
@@ -101,6 +109,8 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
     if (!known) throw new OAuthError('OAUTH_DISCOVERY_FAILED', 'The school metadata is not loaded.', { hint: 'Try again.' });
     return clientConfiguration({ target, metadata: known, fetch }, stored);
   };
+
+  const unrevoked = createUnrevokedRetry({ store, logger, now, staticClient: staticClient(), configuration: configurationFor });
 
   const registeredPort = (record: StoreRecord): number | undefined => {
     const uri = record.client?.kind === 'dynamic' ? record.client.redirectUris[0] : undefined;
@@ -262,6 +272,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
       let tokens = usableTokens(record);
       const active = activeClient(record);
       let user: SignedInUser | undefined;
+      let checked: IntrospectedToken | undefined;
       if (tokens && active) {
         try {
           if (needsRefresh(tokens, now()) && tokens.refreshToken) tokens = (await refreshed(tokens.accessToken)) ?? tokens;
@@ -269,14 +280,16 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
         } catch (error) {
           logger.warn('could not read the signed-in user', { error: toOAuthError(error, 'userinfo').message });
         }
+        checked = await schoolViewOf(configurationFor(active), tokens.accessToken, logger);
       }
       return {
         issuer: meta.issuer,
         clientId: active?.clientId,
         user,
-        scopes: tokens?.scopes ?? [],
-        expiresAt: tokens?.expiresAt,
+        scopes: (checked?.active ? checked.scopes : undefined) ?? tokens?.scopes ?? [],
+        expiresAt: (checked?.active ? checked.expiresAt : undefined) ?? tokens?.expiresAt,
         signedIn: tokens !== undefined,
+        ...(checked ? { introspection: checked.active ? 'active' : 'inactive' } : {}),
       };
     },
 
@@ -307,7 +320,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
         const candidate = [staticClient(), before?.client].find((stored) => stored?.clientId === clientId);
         return meta?.server.revocation_endpoint && candidate ? configurationFor(candidate) : undefined;
       };
-      const outcome = await revokeAll(queue, configFor, logger);
+      const outcome = await revokeAll(queue, configFor, { logger, now });
       const keep = outcome.unconfirmed.filter((item) => item.hint === 'refresh_token');
       await store.update((record) => {
         const next = { ...record };
@@ -316,10 +329,10 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
         return next;
       });
       if (outcome.unconfirmed.length === 0) return { revoked: true, message: 'Signed out: the school revoked the tokens and they were removed from this computer.' };
-      const why = !meta ? 'the school could not be reached' : !meta.server.revocation_endpoint ? 'the school offers no revocation endpoint' : 'the school did not confirm the revocation';
+      const why = !meta ? 'the school could not be reached' : !meta.server.revocation_endpoint ? 'the school offers no revocation endpoint' : 'revocation not confirmed by the school';
       return {
         revoked: false,
-        message: `Signed out on this computer, but ${why}: the tokens may stay valid at the school until they expire.${keep.length > 0 ? ' Revocation will be retried at the next sign-out.' : ''}`,
+        message: `Signed out on this computer, but ${why}: the tokens may stay valid at the school until they expire.${keep.length > 0 ? ' Revocation will be retried the next time school-mcp starts.' : ''}`,
       };
     },
 
@@ -327,6 +340,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
       closed = true;
       coordinator.close();
       await Promise.allSettled([...attempts].map((attempt) => attempt.result));
+      await unrevoked.settled();
     },
   };
 }

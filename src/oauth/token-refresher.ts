@@ -2,13 +2,15 @@
  * Refresh, single-flight within the process (one promise) and across processes (a lock file,
  * then a fresh read of the store: whoever comes second finds the new tokens and does not
  * refresh again). A rotated refresh token is on disk before the new access token is handed out
- * (RF-01..RF-03, RF-05).
+ * (RF-01..RF-03, RF-05). A transient failure (network, timeout, 500/502/503/504) is retried
+ * once after a short backoff and never turns into a new sign-in (RF-05, NET-05).
  */
 import * as client from 'openid-client';
 import type { Logger } from '../log.js';
 import { acquireLock } from './file-lock.js';
 import { OAuthError } from './oauth-error.js';
 import { oauthErrorCodeOf, toOAuthError } from './protocol-error.js';
+import { isTransient, parseRetryAfter, realSleep, retryAfterHeaderOf, retryDelayMs, type Sleep } from './retry-policy.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { needsRefresh, tokenSetFromResponse, type TokenSet } from './token-set.js';
 import type { TokenStore } from './token-store.js';
@@ -23,6 +25,9 @@ export interface TokenRefresherOptions {
   configuration(stored: StoredClient): Promise<client.Configuration>;
   /** How long to wait for another process's refresh. */
   lockWaitMs?: number;
+  /** The backoff's wait and jitter; real ones by default. */
+  sleep?: Sleep;
+  random?: () => number;
 }
 
 export interface TokenRefresher {
@@ -54,17 +59,16 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       if (!tokens.refreshToken || !stored) throw signInRequired('there is no refresh token');
       options.logger.redact(tokens.refreshToken);
       const config = await options.configuration(stored);
-      let response: client.TokenEndpointResponse;
-      try {
-        // RF-07: no `scope` (the grant keeps its scopes); the same `resource` as before (AZ-05).
-        response = await client.refreshTokenGrant(config, tokens.refreshToken, { resource: tokens.resource });
-      } catch (error) {
+      const refreshToken = tokens.refreshToken;
+      // RF-07: no `scope` (the grant keeps its scopes); the same `resource` as before (AZ-05).
+      const grant = () => client.refreshTokenGrant(config, refreshToken, { resource: tokens.resource });
+      const failed = async (error: unknown): Promise<never> => {
         const code = oauthErrorCodeOf(error);
         if (code === 'invalid_grant' || code === 'invalid_client') {
           // RF-05/RF-06: the grant is dead (expired, revoked, or reuse was detected); drop it once.
           await options.store.update((current) => {
             const next = { ...current };
-            if (next.tokens?.refreshToken === tokens.refreshToken) delete next.tokens;
+            if (next.tokens?.refreshToken === refreshToken) delete next.tokens;
             if (code === 'invalid_client' && next.client?.kind === 'dynamic') delete next.client;
             return next;
           });
@@ -72,6 +76,17 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
           throw signInRequired(code === 'invalid_grant' ? 'the school ended the previous grant' : 'the school no longer knows this client');
         }
         throw toOAuthError(error, 'refresh');
+      };
+      let response: client.TokenEndpointResponse;
+      try {
+        response = await grant();
+      } catch (error) {
+        const wait = retryDelayAfter(error);
+        if (wait === undefined) return failed(error);
+        options.logger.info('the refresh failed for a passing reason; trying once more', { error: toOAuthError(error, 'refresh').code, waitMs: wait });
+        await (options.sleep ?? realSleep)(wait);
+        // NET-05: at most one retry; a second failure is reported as it is.
+        response = await grant().catch(failed);
       }
       const next = tokenSetFromResponse(response as unknown as Record<string, unknown>, {
         requestedScopes: tokens.scopes,
@@ -89,6 +104,12 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
     } finally {
       await lock.release();
     }
+  }
+
+  /** The backoff before the single retry, or `undefined` when this failure is not retried. */
+  function retryDelayAfter(error: unknown): number | undefined {
+    if (!isTransient(toOAuthError(error, 'refresh'))) return undefined;
+    return retryDelayMs(parseRetryAfter(retryAfterHeaderOf(error), options.now()), (options.random ?? Math.random)());
   }
 
   return {
