@@ -37,6 +37,8 @@ export interface Config {
   readonly clientMetadataUrl: string | undefined;
   readonly callbackPort: number | undefined;
   readonly openBrowser: boolean;
+  /** `login --paste`: read the redirected address from the terminal (headless machines; never in serve). */
+  readonly pasteRedirect: boolean;
   /** How long a tool call waits for the user to finish consent before answering "pending". */
   readonly consentWaitMs: number;
   readonly configDir: string | undefined;
@@ -70,6 +72,8 @@ const USAGE = `usage:
   school-mcp --http [--host H] [--port N] --school URL|--demo
                                          serve over Streamable HTTP on 127.0.0.1
   school-mcp login [--scopes "a b"]      sign in now (browser consent)
+  school-mcp login --paste               sign in from a headless machine: open the printed link
+                                         anywhere, then paste the address the browser lands on
   school-mcp logout                      revoke and forget the tokens
   school-mcp status                      who is signed in, with which scopes
   school-mcp sandbox [--port N] [--auto-approve] [--data FILE]
@@ -127,6 +131,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
         'client-metadata-url': { type: 'string' },
         'callback-port': { type: 'string' },
         'no-browser': { type: 'boolean' },
+        paste: { type: 'boolean' },
         'consent-wait': { type: 'string' },
         'config-dir': { type: 'string' },
         'log-level': { type: 'string' },
@@ -158,6 +163,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const logLevel = (values['log-level'] ?? fromEnv('LOG_LEVEL') ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
 
+  // STDIO-02: stdin is the protocol when serving; only the login command may read a pasted address.
+  if (values.paste && subcommand !== 'login') throw configError('--paste goes with the login command only');
+
   const http = values.http ? parseHttp(values, fromEnv('HTTP_SECRET')) : undefined;
   if (!values.http && (values.host || values.port || values['allow-remote'])) {
     throw configError('--host, --port and --allow-remote go with --http');
@@ -178,6 +186,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     clientMetadataUrl: values['client-metadata-url'],
     callbackPort: values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
     openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('NO_BROWSER'))),
+    pasteRedirect: values.paste === true,
     consentWaitMs: values['consent-wait'] === undefined ? 120_000 : parseSeconds(values['consent-wait']) * 1000,
     configDir: values['config-dir'] ?? fromEnv('CONFIG_DIR'),
     logLevel,
@@ -201,6 +210,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     clientMetadataUrl: undefined,
     callbackPort: undefined,
     openBrowser: true,
+    pasteRedirect: false,
     consentWaitMs: 120_000,
     configDir: undefined,
     logLevel: 'info',
