@@ -18,6 +18,8 @@ export interface HttpConfig {
   readonly secret: string | undefined;
   readonly allowRemote: boolean;
   readonly allowedOrigins: readonly string[];
+  /** Names clients may put in `Host` besides the loopback ones (`--allowed-host`). */
+  readonly allowedHosts: readonly string[];
 }
 
 export interface Config {
@@ -97,6 +99,8 @@ options:
   --http-secret S           the bearer secret HTTP clients must send (env SCHOOL_MCP_HTTP_SECRET)
   --allow-remote            allow --host other than loopback (needs --http-secret)
   --allowed-origin O        an Origin allowed to call the HTTP endpoint (repeatable)
+  --allowed-host H[:PORT]   a Host name the HTTP endpoint answers to besides 127.0.0.1,
+                            localhost and [::1] (repeatable; needed with --host 0.0.0.0)
 `;
 
 export function usage(): string {
@@ -141,6 +145,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
         'http-secret': { type: 'string' },
         'allow-remote': { type: 'boolean' },
         'allowed-origin': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -167,8 +172,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (values.paste && subcommand !== 'login') throw configError('--paste goes with the login command only');
 
   const http = values.http ? parseHttp(values, fromEnv('HTTP_SECRET')) : undefined;
-  if (!values.http && (values.host || values.port || values['allow-remote'])) {
-    throw configError('--host, --port and --allow-remote go with --http');
+  if (!values.http && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'])) {
+    throw configError('--host, --port, --allow-remote, --allowed-host and --allowed-origin go with --http');
   }
 
   return freeze({
@@ -250,7 +255,7 @@ function parseToolsets(text: string): ToolsetSelection {
 }
 
 function parseHttp(
-  values: { host?: string; port?: string; 'http-secret'?: string; 'allow-remote'?: boolean; 'allowed-origin'?: string[] },
+  values: { host?: string; port?: string; 'http-secret'?: string; 'allow-remote'?: boolean; 'allowed-origin'?: string[]; 'allowed-host'?: string[] },
   envSecret: string | undefined,
 ): HttpConfig {
   const host = values.host ?? '127.0.0.1';
@@ -266,6 +271,7 @@ function parseHttp(
     secret,
     allowRemote,
     allowedOrigins: values['allowed-origin'] ?? [],
+    allowedHosts: values['allowed-host'] ?? [],
   };
 }
 

@@ -11,7 +11,7 @@ import { isSchoolMcpError } from './errors.js';
 import { createLogger, type Logger } from './log.js';
 import { runSandboxCommand } from './sandbox/index.js';
 import { createSchoolServerFactory } from './server/index.js';
-import { serveOverStdio } from './transports/index.js';
+import { serveOverHttp, serveOverStdio } from './transports/index.js';
 
 const packageJson = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -90,16 +90,21 @@ async function serve(config: Config, logger: Logger): Promise<number> {
       schoolName: school.schoolUrl.host,
       version: packageJson.version,
     });
-    logger.info('serving over stdio', {
-      school: school.schoolUrl.origin,
-      tools: school.plan.direct.length,
-      discovery: school.plan.discovery,
-    });
-    const stdio = serveOverStdio(factory, logger);
-    const stop = () => void stdio.close();
+    const served = { school: school.schoolUrl.origin, tools: school.plan.direct.length, discovery: school.plan.discovery };
+    let transport: { readonly closed: Promise<void>; close(): Promise<void> };
+    if (config.http) {
+      transport = await serveOverHttp(factory, config.http, logger);
+      logger.info('tools ready', served);
+    } else {
+      logger.info('serving over stdio', served);
+      transport = serveOverStdio(factory, logger);
+    }
+    // On a signal the transport closes first (no new calls, open streams end), then `withSchool`
+    // closes the school: pending consents end and their attempts settle before the exit.
+    const stop = () => void transport.close();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await stdio.closed;
+    await transport.closed;
     return 0;
   });
 }

@@ -1,0 +1,50 @@
+/**
+ * The MCP endpoint behind the guards, in the web-standard `fetch` shape: 2026-07-28 requests go to
+ * the SDK's per-request handler (a fresh server for every request, nothing shared between
+ * requests), 2025-11-25 requests to the sessions that era needs for elicitation.
+ * @see ../shared/research/security.md HTTP-06, HTTP-07
+ */
+import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { SchoolServerFactory } from '../server/index.js';
+import { createLegacySessions } from './legacy-sessions.js';
+
+export interface McpEndpointOptions {
+  readonly factory: SchoolServerFactory;
+  /** Bodies above this are answered 413 before anything is parsed. */
+  readonly maxRequestBodySize: number;
+  readonly maxSessions: number;
+  readonly onerror: (error: Error) => void;
+}
+
+export interface McpEndpoint {
+  /** Serves one request that passed the guards; `caller` identifies the secret it presented. */
+  fetch(request: Request, caller: string): Promise<Response>;
+  readonly legacySessionCount: number;
+  close(): Promise<void>;
+}
+
+export function createMcpEndpoint({ factory, maxRequestBodySize, maxSessions, onerror }: McpEndpointOptions): McpEndpoint {
+  const modern = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize, onerror });
+  const legacy = createLegacySessions({ createServer: factory, maxSessions, onerror });
+  return {
+    async fetch(request, caller) {
+      // Routing by hand leaves this check to us (the SDK's `isLegacyRequest` contract).
+      if (request.method === 'POST' && !isJsonContentType(request.headers.get('content-type'))) return unsupportedMediaType();
+      if (await isLegacyRequest(request, undefined, { maxRequestBodySize })) return legacy.handle(request, caller);
+      return modern.fetch(request);
+    },
+    get legacySessionCount() {
+      return legacy.size;
+    },
+    async close() {
+      await Promise.allSettled([modern.close(), legacy.closeAll()]);
+    },
+  };
+}
+
+function unsupportedMediaType(): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' }, id: null },
+    { status: 415 },
+  );
+}
