@@ -11,6 +11,13 @@ export interface FaultOptions extends AuthFaultOptions {
   htmlPaths?: readonly string[];
   /** Paths answered with 429 and this many seconds in `Retry-After`. */
   rateLimitPaths?: Readonly<Record<string, number>>;
+  /**
+   * Requests (`"METHOD /path"`, exact pathname) that carry a bearer token and are answered 403
+   * `insufficient_scope` naming `scope`: when the token lacks one of those scopes (a school that
+   * needs more than its document declares), or always with `evenWhenGranted` (a school that
+   * keeps refusing whatever is granted).
+   */
+  scopeChallenges?: Readonly<Record<string, { readonly scope: string; readonly evenWhenGranted?: boolean }>>;
 }
 
 export interface SandboxOptions extends AuthServerOptions, SchoolApiOptions {

@@ -3,6 +3,7 @@
  * behind the fault knobs, served in-process (`fetch`) or over real HTTP on 127.0.0.1. Every
  * request is recorded, so a test can assert that an endpoint was (or was not) called.
  */
+import type { AccessTokenVerifier } from './access-token.js';
 import { createSchoolApi } from './api/index.js';
 import { createAuthorizationServer } from './auth/index.js';
 import { Router } from './http/router.js';
@@ -44,7 +45,7 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
   authServer.mount(router);
   api.mount(router);
   const requests: RecordedRequest[] = [];
-  const faulted = withFaults(options.faults ?? {}, async (request: Request) => {
+  const faulted = withFaults(options.faults ?? {}, { verifier: authServer, resourceMetadataUrl: `${baseUrl}/.well-known/oauth-protected-resource` }, async (request: Request) => {
     const url = new URL(request.url);
     const { route, allowed } = router.match(request.method, url.pathname);
     if (route) return route.handler(request, { params: route.params, url });
@@ -94,10 +95,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-function withFaults(faults: FaultOptions, handler: FetchHandler): FetchHandler {
+interface FaultContext {
+  readonly verifier: AccessTokenVerifier;
+  readonly resourceMetadataUrl: string;
+}
+
+function withFaults(faults: FaultOptions, context: FaultContext, handler: FetchHandler): FetchHandler {
   return async (request) => {
     if (faults.latencyMs) await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));
     const path = new URL(request.url).pathname;
+    const challenge = faults.scopeChallenges?.[`${request.method.toUpperCase()} ${path}`];
+    if (challenge !== undefined && refusesScope(request, challenge, context.verifier)) {
+      // RFC 6750 §3 with RFC 9728 §5.1, shaped like the API's own challenges.
+      const description = 'injected fault: this request needs more scope';
+      const header = `Bearer error="insufficient_scope", error_description="${description}", scope="${challenge.scope}", resource_metadata="${context.resourceMetadataUrl}"`;
+      return Response.json(
+        { error: 'insufficient_scope', error_description: description, scope: challenge.scope },
+        { status: 403, headers: { 'www-authenticate': header } },
+      );
+    }
     const status = faults.serverErrorPaths?.[path];
     if (status !== undefined) {
       return Response.json({ error: 'server_error', error_description: 'injected fault' }, { status });
@@ -117,4 +133,12 @@ function withFaults(faults: FaultOptions, handler: FetchHandler): FetchHandler {
     }
     return handler(request);
   };
+}
+
+function refusesScope(request: Request, challenge: { readonly scope: string; readonly evenWhenGranted?: boolean }, verifier: AccessTokenVerifier): boolean {
+  const token = /^Bearer +(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  if (token === undefined) return false;
+  if (challenge.evenWhenGranted) return true;
+  const granted = new Set(verifier.verifyAccessToken(token)?.scopes ?? []);
+  return challenge.scope.split(' ').some((scope) => !granted.has(scope));
 }
