@@ -4,11 +4,23 @@
  * prompter on stderr.
  */
 import type { OAuthSession, SessionStatus } from '../oauth/index.js';
+import { pasteLogin } from './paste-login.js';
 
 export type LineWriter = (line: string) => void;
 
-export async function runLogin(session: OAuthSession, options: { scopes?: readonly string[] }, write: LineWriter): Promise<void> {
+export interface LoginOptions {
+  scopes?: readonly string[];
+  /** `login --paste`: the redirected address is read from this terminal input instead of a listener hit. */
+  paste?: { input: NodeJS.ReadableStream };
+}
+
+export async function runLogin(session: OAuthSession, options: LoginOptions, write: LineWriter): Promise<void> {
   const scopes = options.scopes ?? [];
+  if (options.paste) {
+    await pasteLogin(session, scopes, options.paste.input, write);
+    formatStatus(await session.status(), Date.now()).forEach((line) => write(line));
+    return;
+  }
   write(scopes.length > 0 ? `Signing in with ${scopes.join(' ')}; approve the request in your browser.` : 'Signing in; approve the request in your browser.');
   // Only asks when the grant does not cover the scopes yet; a signed-in user is not prompted again.
   await session.accessToken({ scopeAlternatives: [scopes], requiredScopes: scopes });
@@ -38,6 +50,8 @@ export function formatStatus(status: SessionStatus, now: number): string[] {
   if (status.signedIn) {
     lines.push(`Scopes:     ${status.scopes.length > 0 ? status.scopes.join(' ') : '(none)'}`);
     lines.push(`Expires:    ${status.expiresAt === undefined ? 'unknown (refreshed when the school refuses it)' : describeExpiry(status.expiresAt, now)}`);
+    if (status.introspection === 'active') lines.push('Checked:    confirmed by the school just now');
+    if (status.introspection === 'inactive') lines.push('Checked:    the school no longer accepts this access token; it is renewed on next use');
   } else {
     lines.push('Run `school-mcp login` to sign in.');
   }

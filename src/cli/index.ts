@@ -1,1 +1,1 @@
-export { formatStatus, runLogin, runLogout, runStatus, type LineWriter } from './auth-commands.js';
+export { formatStatus, runLogin, runLogout, runStatus, type LineWriter, type LoginOptions } from './auth-commands.js';
