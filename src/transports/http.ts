@@ -117,9 +117,9 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
   return { url, closed, close };
 }
 
+/** The request target's path, compared as sent: no resolution of `..` or of `//authority`. */
 function pathOf(target: string | undefined): string | undefined {
-  if (target === undefined || !target.startsWith('/')) return undefined;
-  return new URL(target, 'http://endpoint.invalid').pathname;
+  return target?.split('?', 1)[0];
 }
 
 /** The name to print: the loopback literal actually bound, or 127.0.0.1 for every-interface binds. */
