@@ -1,52 +1,53 @@
 /**
- * End to end over stdio: the SDK's client spawns the built `school-mcp` as a child process against
- * the sandbox school over real HTTP, and works through the administrator tasks of
- * school-domain.md the way an agent would. The test plays the user who opens the sign-in link.
+ * End to end, once per transport: the SDK's client drives the built `school-mcp` as a child
+ * process (over stdio, then over Streamable HTTP) against the sandbox school over real HTTP, and
+ * works through the administrator tasks of school-domain.md the way an agent would. The test
+ * plays the user who opens the sign-in link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
+import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
-let sandbox: RunningSandbox;
-let server: StdioServer;
-let approvals = 0;
-let stopApproving = false;
+describe.each(MCP_TRANSPORTS)('administrator tasks through school-mcp over %s', (transport) => {
+  let sandbox: RunningSandbox;
+  let server: McpTestServer;
+  let approvals = 0;
+  let stopApproving = false;
 
-async function approveLinks(): Promise<void> {
-  while (!stopApproving) {
-    const line = await server.waitForLine(/\/oauth\/authorize\?/, 60_000).catch(() => undefined);
-    if (!line || stopApproving) return;
-    const callback = await completeConsent(linkIn(line), 'allow');
-    await (await fetch(callback)).text();
-    approvals += 1;
+  async function approveLinks(): Promise<void> {
+    while (!stopApproving) {
+      const line = await server.waitForLine(/\/oauth\/authorize\?/, 60_000).catch(() => undefined);
+      if (!line || stopApproving) return;
+      const callback = await completeConsent(linkIn(line), 'allow');
+      await (await fetch(callback)).text();
+      approvals += 1;
+    }
   }
-}
 
-async function call(name: string, args: Record<string, unknown> = {}): Promise<Result> {
-  return (await server.client.callTool({ name, arguments: args })) as Result;
-}
+  async function call(name: string, args: Record<string, unknown> = {}): Promise<Result> {
+    return (await server.client.callTool({ name, arguments: args })) as Result;
+  }
 
-async function callOk(name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
-  const result = await call(name, args);
-  expect(result.isError, `${name}: ${result.content.map((block) => block.text).join(' ')}`).toBeFalsy();
-  return result.structuredContent ?? JSON.parse(result.content[0]!.text!);
-}
+  async function callOk(name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
+    const result = await call(name, args);
+    expect(result.isError, `${name}: ${result.content.map((block) => block.text).join(' ')}`).toBeFalsy();
+    return result.structuredContent ?? JSON.parse(result.content[0]!.text!);
+  }
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ autoApprove: true });
-  server = await startStdioServer({ args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all'] });
-  void approveLinks();
-});
+  beforeAll(async () => {
+    sandbox = await startSandbox({ autoApprove: true });
+    server = await startMcpServer({ transport, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all'] });
+    void approveLinks();
+  });
 
-afterAll(async () => {
-  stopApproving = true;
-  await server?.close();
-  await sandbox?.close();
-});
+  afterAll(async () => {
+    stopApproving = true;
+    await server?.close();
+    await sandbox?.close();
+  });
 
-describe('administrator tasks through school-mcp over stdio', () => {
   it('lists every operation as a tool with annotations, before anyone signs in', async () => {
     const { tools } = await server.client.listTools();
     const names = tools.map((tool) => tool.name);
