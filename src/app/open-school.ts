@@ -7,11 +7,28 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fetch as undiciFetch } from 'undici';
 import type { Config } from '../config.js';
-import { createExecutor, toToolResult, type AccessTokenSource, type Executor } from '../executor/index.js';
+import { createExecutor, type AccessTokenSource, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
-import { createBrowserPrompter, createOAuthSession, defaultConfigDir, type OAuthSession } from '../oauth/index.js';
+import {
+  createBrowserPrompter,
+  createOAuthSession,
+  DEFAULT_CONSENT_TIMEOUT_MS,
+  defaultConfigDir,
+  type ConsentPrompter,
+  type OAuthSession,
+} from '../oauth/index.js';
 import { buildCatalog, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
-import { planTools, type AccountService, type OperationCaller, type ToolPlan, type ToolsetChoice } from '../server/index.js';
+import {
+  createConsentCaller,
+  createConsentStateCodec,
+  planTools,
+  type AccountService,
+  type OperationCaller,
+  type ToolPlan,
+  type ToolsetChoice,
+} from '../server/index.js';
+import { createConsentRelay } from './consent-relay.js';
+import { createSessionConsentBroker } from './session-consent-broker.js';
 
 export interface OpenSchool {
   readonly schoolUrl: URL;
@@ -23,7 +40,10 @@ export interface OpenSchool {
   readonly session: OAuthSession;
   readonly executor: Executor;
   readonly account: AccountService;
-  /** The plain caller: one tool call, one executor run, one tool result. */
+  /**
+   * One tool call: the executor run, and when a permission is missing, consent asked for in the
+   * conversation and the run repeated.
+   */
   readonly call: OperationCaller;
   close(): Promise<void>;
 }
@@ -63,13 +83,16 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   for (const warning of catalog.warnings) logger.warn(warning);
   const plan = planTools(catalog, choice, config.tools !== undefined);
 
-  const session = createSchoolSession({ config, schoolUrl, logger, configDir });
+  // The session only prints the link; per tool call the server decides how it reaches the user.
+  const relay = createConsentRelay(createBrowserPrompter({ logger, env: config.environment, disabled: true }));
+  const session = createSchoolSession({ config, schoolUrl, logger, configDir }, relay);
 
-  // A tool call waits for consent only as long as the user configured; the flow itself stays
-  // open longer, and the next call picks it up.
+  // Token requests never wait for consent: a needed consent comes back as pending at once, and
+  // the consent caller shows it and waits, bounded by --consent-wait. The flow stays open longer
+  // than that, and the next call joins it.
   const tokens: AccessTokenSource = {
-    accessToken: (request) => session.accessToken({ ...request, waitMs: config.consentWaitMs }),
-    refreshAfterRejection: (rejected, signal) => session.refreshAfterRejection(rejected, signal),
+    accessToken: (request) => session.accessToken({ ...request, waitMs: 0 }),
+    refreshAfterRejection: (rejected, signal) => session.refreshAfterRejection(rejected, signal, { waitMs: 0 }),
   };
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
   const executor = createExecutor({ apiBaseUrl, tokens, logger });
@@ -97,8 +120,23 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     signOut: () => session.revoke(),
   };
 
-  const call: OperationCaller = async (operation, args, context) =>
-    toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+  const call = createConsentCaller({
+    execute: (operation, args, signal) => executor.execute(operation, args, { signal }),
+    broker: createSessionConsentBroker({
+      session,
+      relay,
+      logger,
+      openBrowser: config.openBrowser,
+      environment: config.environment,
+      flowTimeoutMs: DEFAULT_CONSENT_TIMEOUT_MS,
+    }),
+    scopeDescriptions: fullCatalog.scopeDescriptions,
+    schoolName: schoolUrl.host,
+    waitMs: config.consentWaitMs,
+    // Made at launch: a state minted by an earlier run of school-mcp is refused.
+    requestState: createConsentStateCodec(),
+    logger: logger.child('consent'),
+  });
 
   return {
     schoolUrl,
@@ -115,8 +153,11 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   };
 }
 
-/** The sign-in session alone, for `login`, `logout` and `status`, which need no API description. */
-export function createSchoolSession({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): OAuthSession {
+/**
+ * The sign-in session alone, for `login`, `logout` and `status`, which need no API description.
+ * Their consent opens the browser; serving MCP passes its own prompter.
+ */
+export function createSchoolSession({ config, schoolUrl, logger, configDir }: OpenSchoolOptions, prompter?: ConsentPrompter): OAuthSession {
   return createOAuthSession({
     schoolUrl,
     storeDir: configDir,
@@ -124,7 +165,7 @@ export function createSchoolSession({ config, schoolUrl, logger, configDir }: Op
     ...(config.clientSecret === undefined ? {} : { clientSecret: config.clientSecret }),
     ...(config.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: config.clientMetadataUrl }),
     ...(config.callbackPort === undefined ? {} : { callbackPort: config.callbackPort }),
-    prompter: createBrowserPrompter({ logger, env: config.environment, disabled: !config.openBrowser }),
+    prompter: prompter ?? createBrowserPrompter({ logger, env: config.environment, disabled: !config.openBrowser }),
     scopePolicy: config.scopes === undefined ? { mode: 'least' } : { mode: 'fixed', scopes: [...config.scopes] },
     readOnly: config.readOnly,
     logger,

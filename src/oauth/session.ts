@@ -45,7 +45,8 @@ export interface SessionStatus {
 
 export interface OAuthSession {
   accessToken(request: AccessTokenRequest): Promise<string>;
-  refreshAfterRejection(rejectedToken: string, signal?: AbortSignal): Promise<string>;
+  /** `waitMs` bounds the wait for consent when the refresh is refused (default: the flow's timeout). */
+  refreshAfterRejection(rejectedToken: string, signal?: AbortSignal, options?: { waitMs?: number }): Promise<string>;
   stepUp(scopes: readonly string[], options?: { signal?: AbortSignal; waitMs?: number }): Promise<string>;
   pendingConsent(): { url: string; scopes: string[]; startedAt: number } | undefined;
   grantedScopes(): string[];
@@ -241,7 +242,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
       return consentFor(request.requiredScopes, alternatives, request);
     },
 
-    async refreshAfterRejection(rejectedToken, signal) {
+    async refreshAfterRejection(rejectedToken, signal, options = {}) {
       ensureOpen();
       await metadata();
       const current = usableTokens(await store.read());
@@ -249,7 +250,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
       const fresh = await refreshed(rejectedToken, signal);
       if (fresh) return fresh.accessToken;
       const granted = current?.scopes ?? lastGranted;
-      return consentFor(granted, [granted], signal ? { signal } : {});
+      return consentFor(granted, [granted], { ...(signal ? { signal } : {}), ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) });
     },
 
     async stepUp(scopes, options = {}) {

@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../openapi/index.js';
 import type { AccountService } from './account.js';
 import { registerAccountTools, SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
+import { clientConnectionOf } from './consent/index.js';
 import { CALL_TOOL, DESCRIBE_TOOL, registerDiscoveryTools, SEARCH_TOOL } from './discovery-tools.js';
 import { serverInstructions } from './instructions.js';
 import { compileOperationTool, registerOperationTool, type CompiledOperationTool, type OperationCaller } from './operation-tools.js';
@@ -38,9 +39,10 @@ export function createSchoolServerFactory(options: SchoolServerOptions): SchoolS
       { name: 'school-mcp', title: `School: ${options.schoolName}`, version: options.version },
       { instructions, capabilities: { tools: { listChanged: false } } },
     );
+    const connection = clientConnectionOf(server);
     registerAccountTools(server, options.account);
-    for (const tool of directTools) registerOperationTool(server, tool, options.call);
-    if (options.plan.discovery) registerDiscoveryTools(server, options.catalog, options.call, compiled);
+    for (const tool of directTools) registerOperationTool(server, tool, options.call, connection);
+    if (options.plan.discovery) registerDiscoveryTools(server, options.catalog, options.call, compiled, connection);
     return server;
   };
 }

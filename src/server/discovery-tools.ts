@@ -4,6 +4,7 @@
  */
 import { fromJsonSchema, type CallToolResult, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
+import type { ClientConnection } from './consent/index.js';
 import { compileOperationTool, type CompiledOperationTool, type OperationCaller } from './operation-tools.js';
 
 export const SEARCH_TOOL = 'search_operations';
@@ -38,7 +39,13 @@ const callInput = fromJsonSchema({
   additionalProperties: false,
 });
 
-export function registerDiscoveryTools(server: McpServer, catalog: ToolCatalog, call: OperationCaller, compiled: Map<string, CompiledOperationTool>): void {
+export function registerDiscoveryTools(
+  server: McpServer,
+  catalog: ToolCatalog,
+  call: OperationCaller,
+  compiled: Map<string, CompiledOperationTool>,
+  connection?: ClientConnection,
+): void {
   server.registerTool(
     SEARCH_TOOL,
     {
@@ -95,7 +102,7 @@ export function registerDiscoveryTools(server: McpServer, catalog: ToolCatalog, 
         const problems = verdict.issues.map((issue) => issue.message).join('; ');
         return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
       }
-      return call(operation, operationArgs ?? {}, context);
+      return call(operation, operationArgs ?? {}, context, connection);
     },
   );
 }

@@ -1,7 +1,21 @@
 export type { AccountService, AccountStatus } from './account.js';
 export { SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
+export {
+  CONSENT_INPUT_KEY,
+  createConsentCaller,
+  createConsentStateCodec,
+  createStepUpBudget,
+  MAX_STEP_UPS,
+  type ClientConnection,
+  type ConsentBroker,
+  type ConsentCallerOptions,
+  type ConsentOutcome,
+  type ConsentStateCodec,
+  type PendingConsent,
+  type StepUpBudget,
+} from './consent/index.js';
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL } from './discovery-tools.js';
 export { createSchoolServerFactory, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
 export { serverInstructions } from './instructions.js';
-export { SCOPES_META_KEY, TOOLSET_META_KEY, type OperationCaller } from './operation-tools.js';
+export { SCOPES_META_KEY, TOOLSET_META_KEY, type OperationCaller, type OperationResult } from './operation-tools.js';
 export { DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';

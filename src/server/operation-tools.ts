@@ -2,8 +2,17 @@
  * Operations as MCP tools. The JSON Schemas are compiled once per catalogue (compiling costs far
  * more than registering), and every server instance registers the same compiled objects.
  */
-import { fromJsonSchema, type CallToolResult, type McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  fromJsonSchema,
+  isInputRequiredResult,
+  type CallToolResult,
+  type InputRequiredResult,
+  type McpServer,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import type { Operation } from '../openapi/index.js';
+import type { ClientConnection } from './consent/index.js';
 
 /** Where a tool's toolset and the scopes it asks for are listed, for hosts and people who group tools. */
 export const TOOLSET_META_KEY = 'school-mcp/toolset';
@@ -15,8 +24,19 @@ export interface CompiledOperationTool {
   readonly outputSchema: StandardSchemaWithJSON | undefined;
 }
 
-/** Runs one operation for one tool call; the server supplies the MCP request's context. */
-export type OperationCaller = (operation: Operation, args: Record<string, unknown>, context: ServerContext) => Promise<CallToolResult>;
+/** A tool's answer, or (2026-07-28) a request for the user's input before it can answer. */
+export type OperationResult = CallToolResult | InputRequiredResult;
+
+/**
+ * Runs one operation for one tool call; the server supplies the MCP request's context and, to
+ * callers that reach the user (re-consent), what is known of the client on this connection.
+ */
+export type OperationCaller = (
+  operation: Operation,
+  args: Record<string, unknown>,
+  context: ServerContext,
+  connection?: ClientConnection,
+) => Promise<OperationResult>;
 
 export function compileOperationTool(operation: Operation): CompiledOperationTool {
   return {
@@ -26,7 +46,7 @@ export function compileOperationTool(operation: Operation): CompiledOperationToo
   };
 }
 
-export function registerOperationTool(server: McpServer, tool: CompiledOperationTool, call: OperationCaller): void {
+export function registerOperationTool(server: McpServer, tool: CompiledOperationTool, call: OperationCaller, connection?: ClientConnection): void {
   const { operation } = tool;
   server.registerTool(
     operation.toolName,
@@ -39,7 +59,7 @@ export function registerOperationTool(server: McpServer, tool: CompiledOperation
       _meta: { [TOOLSET_META_KEY]: operation.toolset, [SCOPES_META_KEY]: [...operation.requiredScopes] },
     },
     async (args: unknown, context: ServerContext) => {
-      const result = await call(operation, (args ?? {}) as Record<string, unknown>, context);
+      const result = await call(operation, (args ?? {}) as Record<string, unknown>, context, connection);
       return checkOutput(tool, result);
     },
   );
@@ -49,8 +69,8 @@ export function registerOperationTool(server: McpServer, tool: CompiledOperation
  * A school whose answer does not match the output schema its own document declares would make
  * the SDK fail the whole call; the agent gets the data instead, flagged, so nothing is lost.
  */
-export async function checkOutput(tool: CompiledOperationTool, result: CallToolResult): Promise<CallToolResult> {
-  if (tool.outputSchema === undefined || result.isError || 'resultType' in result) return result;
+export async function checkOutput(tool: CompiledOperationTool, result: OperationResult): Promise<OperationResult> {
+  if (isInputRequiredResult(result) || tool.outputSchema === undefined || result.isError) return result;
   if (result.structuredContent !== undefined) {
     const verdict = await tool.outputSchema['~standard'].validate(result.structuredContent);
     if (!('issues' in verdict) || verdict.issues === undefined) return result;

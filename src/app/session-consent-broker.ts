@@ -1,0 +1,91 @@
+/**
+ * The server's `ConsentBroker` on top of the OAuth session: pending consents read from the
+ * session's errors, step-up without waiting, and the outcome of one flow without ever starting
+ * another. This is the seam where the server (which knows MCP) meets sign-in (which knows OAuth).
+ */
+import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
+import type { Logger } from '../log.js';
+import {
+  canLaunchBrowser,
+  createBrowserPrompter,
+  isOAuthError,
+  missingScopes,
+  pendingConsentOf,
+  type OAuthSession,
+  type PendingConsentDetails,
+} from '../oauth/index.js';
+import type { ConsentBroker, ConsentOutcome, PendingConsent } from '../server/index.js';
+import type { ConsentRelay } from './consent-relay.js';
+
+export interface SessionConsentBrokerOptions {
+  readonly session: OAuthSession;
+  readonly relay: ConsentRelay;
+  readonly logger: Logger;
+  /** The user allows a browser to be opened (`--no-browser` turns it off). */
+  readonly openBrowser: boolean;
+  /** Only DISPLAY, WAYLAND_DISPLAY, SSH_* and CI are read. */
+  readonly environment: Readonly<Record<string, string | undefined>>;
+  /** How long a flow waits for the user before it times out. */
+  readonly flowTimeoutMs: number;
+}
+
+export function createSessionConsentBroker(options: SessionConsentBrokerOptions): ConsentBroker {
+  const { session, relay } = options;
+  const outcomes = new Map<string, Promise<ConsentOutcome>>();
+  const browser = createBrowserPrompter({ logger: options.logger, env: options.environment, print: () => undefined });
+
+  const toPending = (details: PendingConsentDetails): PendingConsent => ({
+    url: details.url,
+    scopes: details.scopes,
+    newScopes: missingScopes(session.grantedScopes(), details.scopes),
+    startedAt: details.startedAt,
+    expiresAt: details.startedAt + options.flowTimeoutMs,
+  });
+
+  const settle = (error: unknown): ConsentOutcome => {
+    if (isOAuthError(error, 'OAUTH_ACCESS_DENIED')) return { kind: 'denied' };
+    if (isSchoolMcpError(error)) return { kind: 'failed', error };
+    return { kind: 'failed', error: new SchoolMcpError('OAUTH_AUTHORIZATION_FAILED', 'The approval failed unexpectedly.', { cause: error, hint: 'Call the tool again.' }) };
+  };
+
+  return {
+    pendingOf(error) {
+      const details = pendingConsentOf(error);
+      return details === undefined || details.url === '' ? undefined : toPending(details);
+    },
+
+    async stepUp(scopes) {
+      try {
+        await session.stepUp(scopes, { waitMs: 0 });
+        return 'granted';
+      } catch (error) {
+        const details = pendingConsentOf(error);
+        if (details === undefined || details.url === '') throw error;
+        return toPending(details);
+      }
+    },
+
+    outcome(consent) {
+      const known = outcomes.get(consent.url);
+      if (known) return known;
+      // Joining by scopes would start a new flow once this one is over; only the current one is joined.
+      if (session.pendingConsent()?.url !== consent.url) return Promise.resolve({ kind: 'ended' });
+      const outcome = session.stepUp(consent.scopes).then((): ConsentOutcome => ({ kind: 'granted' }), settle);
+      outcomes.set(consent.url, outcome);
+      void outcome.finally(() => outcomes.delete(consent.url));
+      return outcome;
+    },
+
+    decline(consent) {
+      if (!relay.decline(consent.url)) options.logger.info('the declined approval runs in another process; it ends there on its own');
+    },
+
+    canOpenBrowser: () => options.openBrowser && canLaunchBrowser(process.platform, options.environment),
+
+    async openBrowser(consent) {
+      // A flow run by another school-mcp process was opened there already.
+      const prompt = relay.prompt(consent.url);
+      if (prompt !== undefined) await browser.present(prompt);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * What the server needs from sign-in to ask the user for a permission in the conversation, and
+ * nothing more. The server never sees a token nor how consent runs; the app implements this on
+ * top of the OAuth session.
+ */
+import type { SchoolMcpError } from '../../errors.js';
+
+/** A consent flow that waits for the user: its link, and what approving it grants. */
+export interface PendingConsent {
+  /** The authorization URL the user opens; it carries the flow's `state`. */
+  readonly url: string;
+  /** Everything the flow asks for: what is granted already plus what is new. */
+  readonly scopes: readonly string[];
+  /** What approving adds to what is granted now. */
+  readonly newScopes: readonly string[];
+  /** Milliseconds since the epoch. */
+  readonly startedAt: number;
+  /** When the flow gives up waiting, milliseconds since the epoch. */
+  readonly expiresAt: number;
+}
+
+/** How a consent flow ended. */
+export type ConsentOutcome =
+  | { readonly kind: 'granted' }
+  | { readonly kind: 'denied' }
+  /** Timed out, partly granted, or refused by the school: the error says which. */
+  | { readonly kind: 'failed'; readonly error: SchoolMcpError }
+  /** The flow was no longer the current one when asked; calling again tells what is granted. */
+  | { readonly kind: 'ended' };
+
+export interface ConsentBroker {
+  /** The consent a failed call waits for, when that is why it failed. */
+  pendingOf(error: SchoolMcpError): PendingConsent | undefined;
+  /**
+   * Starts, or joins, a consent for what is granted plus `scopes` (never fewer than granted),
+   * without waiting. `granted` when the session already holds every one of them. Throws a
+   * `SchoolMcpError` when the scopes may not be asked for (read-only mode).
+   */
+  stepUp(scopes: readonly string[]): Promise<PendingConsent | 'granted'>;
+  /** Settles once the flow ends; never starts another flow. */
+  outcome(consent: PendingConsent): Promise<ConsentOutcome>;
+  /** The user declined to open the link: the flow ends as denied. */
+  decline(consent: PendingConsent): void;
+  /** Whether a system browser may be opened here (local, a display, not turned off). */
+  canOpenBrowser(): boolean;
+  /** Opens the link in the system browser, after the sign-in's own checks of the URL. */
+  openBrowser(consent: PendingConsent): Promise<void>;
+}

@@ -1,0 +1,212 @@
+/**
+ * The consent-aware caller: runs an operation, and when it cannot run for want of a permission,
+ * asks the user for exactly that permission in the conversation, then runs it again in the same
+ * call. Two things end in consent:
+ * - the sign-in's answer before any request, when the operation's declared scopes (or any scope,
+ *   on a first call, or a refused refresh) are not granted: a pending consent for granted ∪
+ *   missing, which the session computes;
+ * - a 403 `insufficient_scope` from the school (RFC 6750 §3.1): its challenged scopes are
+ *   authoritative, the union with what is granted is asked for, and the call is retried, at most
+ *   `MAX_STEP_UPS` times per operation and scope set (ERR-03).
+ * How the link reaches the user is chosen per call (see `consent-channel.ts`); the wait is
+ * bounded, and a flow is shown once: later calls join it instead of opening it again.
+ */
+import { randomUUID } from 'node:crypto';
+import { inputRequired, inputResponse, type ServerContext } from '@modelcontextprotocol/server';
+import { isSchoolMcpError } from '../../errors.js';
+import { toToolResult, type ExecutionOutcome } from '../../executor/index.js';
+import type { Logger } from '../../log.js';
+import type { Operation } from '../../openapi/index.js';
+import type { OperationCaller, OperationResult } from '../operation-tools.js';
+import type { ClientConnection } from './client-connection.js';
+import type { ConsentBroker, PendingConsent } from './consent-broker.js';
+import { chooseConsentChannel, type ConsentChannel } from './consent-channel.js';
+import {
+  cancelledResult,
+  consentFailedResult,
+  deniedResult,
+  elicitationMessage,
+  foreignFlowResult,
+  invalidStateResult,
+  pendingResult,
+  stepUpExhaustedResult,
+  waitingMessage,
+  type ConsentWording,
+} from './consent-messages.js';
+import { progressReporter, waitForConsent } from './consent-wait.js';
+import { createConsentStateCodec, flowId, type ConsentStateCodec } from './request-state.js';
+import { createStepUpBudget, stepUpKey, type StepUpBudget } from './step-up-budget.js';
+
+/** The key of the consent request inside an input-required result. */
+export const CONSENT_INPUT_KEY = 'consent';
+
+export interface ConsentCallerOptions {
+  /** Runs the operation once: the executor, with the request's cancellation. */
+  readonly execute: (operation: Operation, args: Record<string, unknown>, signal: AbortSignal) => Promise<ExecutionOutcome>;
+  readonly broker: ConsentBroker;
+  readonly scopeDescriptions: Readonly<Record<string, string>>;
+  /** The school as the user knows it, e.g. its host. */
+  readonly schoolName: string;
+  /** How long one call waits for the user before answering "pending" (`--consent-wait`). */
+  readonly waitMs: number;
+  readonly requestState?: ConsentStateCodec;
+  readonly budget?: StepUpBudget;
+  readonly progressIntervalMs?: number;
+  readonly logger?: Logger;
+}
+
+/** Consent rounds of one call: a sign-in, a declared scope, and the step-ups of ERR-03. */
+const MAX_ROUNDS = 6;
+
+type Resumed = { readonly flow: string; readonly action: 'accept' | 'decline' | 'cancel' };
+
+/** A step that reached the user: go on with the call, or answer with this result. */
+type Reached = 'granted' | OperationResult;
+
+export function createConsentCaller(options: ConsentCallerOptions): OperationCaller {
+  const { broker } = options;
+  const budget = options.budget ?? createStepUpBudget();
+  const codec = options.requestState ?? createConsentStateCodec();
+  const tickMs = options.progressIntervalMs ?? 2_000;
+  /** Flows shown to the user, by link, with the MCP session they were shown to. */
+  const shown = new Map<string, { readonly owner: string | undefined }>();
+
+  async function resumedConsent(operation: Operation, context: ServerContext): Promise<Resumed | 'invalid' | undefined> {
+    const wire = context.mcpReq.requestState();
+    const answer = inputResponse(context.mcpReq.inputResponses, CONSENT_INPUT_KEY);
+    if (wire === undefined && answer.kind === 'missing') return undefined;
+    if (typeof wire !== 'string') return 'invalid';
+    const state = await codec.read(wire, context);
+    if (state === undefined || state.tool !== operation.toolName) return 'invalid';
+    return { flow: state.flow, action: answer.kind === 'elicit' ? answer.action : 'cancel' };
+  }
+
+  /** Shows the consent on the chosen channel (once per flow), then waits a bounded time. */
+  async function reachUser(
+    consent: PendingConsent,
+    channel: ConsentChannel,
+    context: ServerContext,
+    connection: ClientConnection | undefined,
+    wording: ConsentWording,
+    resumed: Resumed | undefined,
+  ): Promise<Reached> {
+    const seen = shown.get(consent.url);
+    // Over HTTP the user who approves must be the one who asked: a flow stays with its session.
+    if (seen !== undefined && seen.owner !== context.sessionId) return foreignFlowResult(wording);
+    if (seen === undefined) {
+      shown.set(consent.url, { owner: context.sessionId });
+      void broker.outcome(consent).finally(() => shown.delete(consent.url));
+    }
+    const firstShowing = seen === undefined;
+
+    if (channel === 'input-required') {
+      if (resumed?.flow === flowId(consent.url)) {
+        if (resumed.action === 'decline') return declined(consent, wording);
+        if (resumed.action === 'cancel') return pendingResult(consent, wording, 0);
+      } else if (firstShowing) {
+        const requestState = await codec.mint({ v: 1, tool: wording.toolName, flow: flowId(consent.url) }, context);
+        return inputRequired({
+          inputRequests: { [CONSENT_INPUT_KEY]: inputRequired.elicitUrl({ message: elicitationMessage(consent, wording), url: consent.url }) },
+          requestState,
+        });
+      }
+    } else if (channel === 'elicit-url' && firstShowing) {
+      const elicitationId = randomUUID();
+      let action: 'accept' | 'decline' | 'cancel';
+      try {
+        const answer = await context.mcpReq.elicitInput(
+          { mode: 'url', elicitationId, url: consent.url, message: elicitationMessage(consent, wording) },
+          { signal: context.mcpReq.signal, timeout: Math.max(1_000, consent.expiresAt - Date.now()) },
+        );
+        action = answer.action;
+      } catch (error) {
+        if (context.mcpReq.signal.aborted) return cancelledResult(wording);
+        options.logger?.warn('the client did not show the approval link; it goes into the tool result', { error: String(error) });
+        return pendingResult(consent, wording, 0);
+      }
+      if (action === 'decline') return declined(consent, wording);
+      if (action === 'cancel') return pendingResult(consent, wording, 0);
+      void broker.outcome(consent).then(async (outcome) => {
+        if (outcome.kind === 'granted') await connection?.elicitationComplete(elicitationId);
+      }).catch(() => undefined);
+    } else if (channel === 'browser' && firstShowing) {
+      await broker.openBrowser(consent).catch((error: unknown) => options.logger?.warn('the browser could not be opened', { error: String(error) }));
+    }
+
+    const waited = await waitForConsent(broker.outcome(consent), {
+      waitMs: options.waitMs,
+      signal: context.mcpReq.signal,
+      tickMs,
+      ...optionalTick(progressReporter(context, options.waitMs, waitingMessage(consent, wording))),
+    });
+    switch (waited.kind) {
+      case 'granted':
+      case 'ended':
+        return 'granted';
+      case 'pending':
+        return pendingResult(consent, wording, options.waitMs);
+      case 'denied':
+        return deniedResult(consent, wording, 'denied');
+      case 'failed':
+        return consentFailedResult(wording, waited.error);
+      case 'cancelled':
+        return cancelledResult(wording);
+    }
+  }
+
+  function declined(consent: PendingConsent, wording: ConsentWording): OperationResult {
+    broker.decline(consent);
+    return deniedResult(consent, wording, 'declined');
+  }
+
+  return async (operation, args, context, connection) => {
+    const wording: ConsentWording = { toolName: operation.toolName, school: options.schoolName, scopeDescriptions: options.scopeDescriptions };
+    const resumed = await resumedConsent(operation, context);
+    if (resumed === 'invalid') return invalidStateResult(wording);
+    const channel = chooseConsentChannel({
+      era: connection?.era(context) ?? 'legacy',
+      clientCapabilities: connection?.capabilities(context),
+      browser: broker.canOpenBrowser(),
+    });
+    const stepUps: string[] = [];
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const outcome = await options.execute(operation, args, context.mcpReq.signal);
+      let consent: PendingConsent;
+      if (outcome.kind === 'insufficient_scope') {
+        const key = stepUpKey(operation.toolName, outcome.requiredScopes);
+        if (!budget.spend(key)) return stepUpExhaustedResult(wording, outcome.requiredScopes);
+        stepUps.push(key);
+        let next: PendingConsent | 'granted';
+        try {
+          next = await broker.stepUp(outcome.requiredScopes);
+        } catch (error) {
+          return isSchoolMcpError(error) ? consentFailedResult(wording, error) : toToolResult(outcome);
+        }
+        // Granted already, yet refused: retried within the budget, so a school that keeps refusing stops.
+        if (next === 'granted') continue;
+        consent = next;
+      } else {
+        const pending = outcome.kind === 'error' ? broker.pendingOf(outcome.error) : undefined;
+        if (pending === undefined) {
+          if (outcome.kind === 'response' && outcome.status < 400) for (const key of stepUps) budget.settle(key);
+          return toToolResult(outcome);
+        }
+        consent = pending;
+      }
+      const reached = await reachUser(consent, channel, context, connection, wording, resumed);
+      if (reached !== 'granted') return reached;
+    }
+    return consentFailedResultForRounds(wording);
+  };
+}
+
+function optionalTick(onTick: ((waitedMs: number) => void) | undefined): { onTick?: (waitedMs: number) => void } {
+  return onTick === undefined ? {} : { onTick };
+}
+
+function consentFailedResultForRounds(wording: ConsentWording): OperationResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${wording.toolName} did not run: it kept needing new permissions at ${wording.school} after ${MAX_ROUNDS} approvals, so school-mcp stopped asking.\nNext step: call it again; if this repeats, report it.` }],
+  };
+}
