@@ -82,7 +82,7 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
         response = await grant();
       } catch (error) {
         const wait = retryDelayAfter(error);
-        if (wait === undefined) return failed(error);
+        if (wait === undefined) return await failed(error);
         options.logger.info('the refresh failed for a passing reason; trying once more', { error: toOAuthError(error, 'refresh').code, waitMs: wait });
         await (options.sleep ?? realSleep)(wait);
         // NET-05: at most one retry; a second failure is reported as it is.
