@@ -7,14 +7,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { rm } from 'node:fs/promises';
+import { access, rm, writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeConsent } from '../../src/sandbox/index.js';
-import { createHarness, type Harness } from './support/harness.js';
+import { createTokenStore } from '../../src/oauth/token-store.js';
+import { fakeBrowser } from './support/fake-browser.js';
+import { createHarness, READ_COURSES, type Harness } from './support/harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const built = join(root, 'node_modules', '.cache', `school-mcp-oauth-test-${process.pid}`);
 const child = fileURLToPath(new URL('./support/consent-child.mjs', import.meta.url));
+const holderChild = fileURLToPath(new URL('./support/refresh-holder-child.mjs', import.meta.url));
+const HOUR = 3600_000;
 
 beforeAll(() => {
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
@@ -91,5 +95,52 @@ describe('two processes', () => {
     const [a, b] = await Promise.all([run(sandbox.url, storeDir, deny), run(sandbox.url, storeDir, deny)]);
     expect(prompts).toHaveLength(1);
     expect([...a, ...b].filter((line) => line.error).map((line) => line.error)).toEqual(['OAUTH_ACCESS_DENIED', 'OAUTH_ACCESS_DENIED']);
+  });
+});
+
+describe('a refresh lock holder that dies', () => {
+  /** Tokens on disk that are already expired by the real clock. */
+  async function expiredStore() {
+    const sandbox = await harness.sandbox({ autoApprove: true });
+    const storeDir = join(harness.dir, 'shared-store');
+    const past = harness.session({ schoolUrl: new URL(sandbox.url), prompter: fakeBrowser(), storeDir, now: () => Date.now() - 2 * HOUR });
+    const stale = await past.accessToken(READ_COURSES);
+    await past.close();
+    const store = createTokenStore({ dir: storeDir, issuer: sandbox.issuer, logger: harness.logger, now: Date.now });
+    return { sandbox, storeDir, stale, store };
+  }
+
+  it('RF-02 the holder killed with SIGKILL while refreshing: the other process takes the lock over and refreshes once', async () => {
+    const { sandbox, storeDir, stale, store } = await expiredStore();
+    const holder = spawn('node', [holderChild, built, sandbox.url, storeDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => holder.on('exit', (_, signal) => resolve(signal)));
+    await new Promise<void>((resolve, reject) => {
+      holder.on('error', reject);
+      createInterface({ input: holder.stdout }).on('line', (line) => {
+        if ((JSON.parse(line) as { refreshing?: boolean }).refreshing) resolve();
+      });
+    });
+    holder.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    // The lock file of the dead holder is still there.
+    await expect(access(store.lockPath('refresh'))).resolves.toBeUndefined();
+
+    const browser = fakeBrowser();
+    const survivor = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser, storeDir });
+    const fresh = await survivor.accessToken(READ_COURSES);
+    expect(fresh).not.toBe(stale);
+    expect(browser.prompts).toEqual([]);
+    expect(sandbox.countRequests('/api/oauth/token', 'POST')).toBe(2);
+    expect((await store.read()).tokens?.accessToken).toBe(fresh);
+    await expect(access(store.lockPath('refresh'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('RF-02 a live holder that kept the lock past the stale-lock timeout is taken over', async () => {
+    const { sandbox, storeDir, stale, store } = await expiredStore();
+    // A live process (our parent) named as holder, 31 s ago: older than the 30 s stale age.
+    await writeFile(store.lockPath('refresh'), JSON.stringify({ id: 'hung-holder', pid: process.ppid, at: Date.now() - 31_000 }), { mode: 0o600 });
+    const survivor = harness.session({ schoolUrl: new URL(sandbox.url), prompter: fakeBrowser(), storeDir });
+    expect(await survivor.accessToken(READ_COURSES)).not.toBe(stale);
+    expect(sandbox.countRequests('/api/oauth/token', 'POST')).toBe(2);
   });
 });
