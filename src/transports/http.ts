@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { HttpConfig } from '../config.js';
+import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { SchoolServerFactory } from '../server/index.js';
 import { bearerTokenOf, generateSecret, secretFingerprint, secretMatches } from './bearer-secret.js';
@@ -53,8 +54,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
     maxSessions: MAX_LEGACY_SESSIONS,
     onerror: (error) => log.debug('MCP request failed', { error: error.message }),
   });
-  const adapt = (request: Request) => endpoint.fetch(request, caller);
-  const toNode = toNodeHandler({ fetch: adapt }, {
+  const toNode = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller) }, {
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
     onerror: (error) => log.warn('MCP request could not be served', { error: error.message }),
   });
@@ -79,13 +79,21 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
     void toNode(req, res);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(policy.port, policy.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(policy.port, policy.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await endpoint.close();
+    throw new SchoolMcpError('HTTP_LISTEN_FAILED', `cannot listen on ${policy.host}:${policy.port}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+      hint: 'choose another --port, or leave it out to take any free port',
+    });
+  }
   const address = server.address() as AddressInfo;
   allowedHosts = hostAllowList({ bindHost: policy.host, port: address.port, extraHosts: policy.extraHosts });
   const url = `http://${urlHost(policy.host, address)}:${address.port}${MCP_PATH}`;

@@ -38,6 +38,11 @@ describe('HTTP-01 loopback by default', () => {
     await expect(startEchoEndpoint({ host: '0.0.0.0' })).rejects.toMatchObject({ code: 'HTTP_BIND_REFUSED' });
     await expect(startEchoEndpoint({ host: '0.0.0.0', allowRemote: true, allowedHosts: ['mcp.example'] })).rejects.toMatchObject({ code: 'HTTP_BIND_REFUSED' });
   });
+
+  it('HTTP-01 says which port is taken instead of crashing', async () => {
+    const first = await start();
+    await expect(startEchoEndpoint({ port: first.port })).rejects.toMatchObject({ code: 'HTTP_LISTEN_FAILED', hint: expect.stringContaining('--port') });
+  });
 });
 
 describe('HTTP-02 Host allow-list', () => {
