@@ -28,6 +28,7 @@ import {
   type ToolsetChoice,
 } from '../server/index.js';
 import { createConsentRelay } from './consent-relay.js';
+import { oneAtATime } from './one-at-a-time.js';
 import { createSessionConsentBroker } from './session-consent-broker.js';
 
 export interface OpenSchool {
@@ -90,9 +91,10 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   // Token requests never wait for consent: a needed consent comes back as pending at once, and
   // the consent caller shows it and waits, bounded by --consent-wait. The flow stays open longer
   // than that, and the next call joins it.
+  const tokenQueue = oneAtATime();
   const tokens: AccessTokenSource = {
-    accessToken: (request) => session.accessToken({ ...request, waitMs: 0 }),
-    refreshAfterRejection: (rejected, signal) => session.refreshAfterRejection(rejected, signal, { waitMs: 0 }),
+    accessToken: (request) => tokenQueue(() => session.accessToken({ ...request, waitMs: 0 })),
+    refreshAfterRejection: (rejected, signal) => tokenQueue(() => session.refreshAfterRejection(rejected, signal, { waitMs: 0 })),
   };
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
   const executor = createExecutor({ apiBaseUrl, tokens, logger });
@@ -124,6 +126,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     execute: (operation, args, signal) => executor.execute(operation, args, { signal }),
     broker: createSessionConsentBroker({
       session,
+      tokenQueue,
       relay,
       logger,
       openBrowser: config.openBrowser,

@@ -16,10 +16,13 @@ import {
 } from '../oauth/index.js';
 import type { ConsentBroker, ConsentOutcome, PendingConsent } from '../server/index.js';
 import type { ConsentRelay } from './consent-relay.js';
+import type { TaskQueue } from './one-at-a-time.js';
 
 export interface SessionConsentBrokerOptions {
   readonly session: OAuthSession;
   readonly relay: ConsentRelay;
+  /** The queue the token requests go through, so that a step-up never races them to open a flow. */
+  readonly tokenQueue: TaskQueue;
   readonly logger: Logger;
   /** The user allows a browser to be opened (`--no-browser` turns it off). */
   readonly openBrowser: boolean;
@@ -29,8 +32,12 @@ export interface SessionConsentBrokerOptions {
   readonly flowTimeoutMs: number;
 }
 
+/** Flows are one at a time; a few ended ones are plenty to answer late askers. */
+const KEPT_OUTCOMES = 16;
+
 export function createSessionConsentBroker(options: SessionConsentBrokerOptions): ConsentBroker {
   const { session, relay } = options;
+  /** By link, kept after the flow ended: a call may ask after the end, and must learn how it ended. */
   const outcomes = new Map<string, Promise<ConsentOutcome>>();
   const browser = createBrowserPrompter({ logger: options.logger, env: options.environment, print: () => undefined });
 
@@ -48,6 +55,20 @@ export function createSessionConsentBroker(options: SessionConsentBrokerOptions)
     return { kind: 'failed', error: new SchoolMcpError('OAUTH_AUTHORIZATION_FAILED', 'The approval failed unexpectedly.', { cause: error, hint: 'Call the tool again.' }) };
   };
 
+  const outcomeOf = (consent: PendingConsent): Promise<ConsentOutcome> => {
+    const known = outcomes.get(consent.url);
+    if (known) return known;
+    // Joining by scopes would start a new flow once this one is over; only the current one is joined.
+    if (session.pendingConsent()?.url !== consent.url) return Promise.resolve({ kind: 'ended' });
+    const outcome = session.stepUp(consent.scopes).then((): ConsentOutcome => ({ kind: 'granted' }), settle);
+    outcomes.set(consent.url, outcome);
+    for (const url of outcomes.keys()) {
+      if (outcomes.size <= KEPT_OUTCOMES) break;
+      outcomes.delete(url);
+    }
+    return outcome;
+  };
+
   return {
     pendingOf(error) {
       const details = pendingConsentOf(error);
@@ -56,7 +77,7 @@ export function createSessionConsentBroker(options: SessionConsentBrokerOptions)
 
     async stepUp(scopes) {
       try {
-        await session.stepUp(scopes, { waitMs: 0 });
+        await options.tokenQueue(() => session.stepUp(scopes, { waitMs: 0 }));
         return 'granted';
       } catch (error) {
         const details = pendingConsentOf(error);
@@ -65,19 +86,12 @@ export function createSessionConsentBroker(options: SessionConsentBrokerOptions)
       }
     },
 
-    outcome(consent) {
-      const known = outcomes.get(consent.url);
-      if (known) return known;
-      // Joining by scopes would start a new flow once this one is over; only the current one is joined.
-      if (session.pendingConsent()?.url !== consent.url) return Promise.resolve({ kind: 'ended' });
-      const outcome = session.stepUp(consent.scopes).then((): ConsentOutcome => ({ kind: 'granted' }), settle);
-      outcomes.set(consent.url, outcome);
-      void outcome.finally(() => outcomes.delete(consent.url));
-      return outcome;
-    },
+    outcome: outcomeOf,
 
-    decline(consent) {
+    async decline(consent) {
+      const ending = outcomeOf(consent);
       if (!relay.decline(consent.url)) options.logger.info('the declined approval runs in another process; it ends there on its own');
+      else await ending;
     },
 
     canOpenBrowser: () => options.openBrowser && canLaunchBrowser(process.platform, options.environment),

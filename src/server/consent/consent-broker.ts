@@ -39,8 +39,8 @@ export interface ConsentBroker {
   stepUp(scopes: readonly string[]): Promise<PendingConsent | 'granted'>;
   /** Settles once the flow ends; never starts another flow. */
   outcome(consent: PendingConsent): Promise<ConsentOutcome>;
-  /** The user declined to open the link: the flow ends as denied. */
-  decline(consent: PendingConsent): void;
+  /** The user declined to open the link: the flow ends as denied; settles once it has ended. */
+  decline(consent: PendingConsent): Promise<void>;
   /** Whether a system browser may be opened here (local, a display, not turned off). */
   canOpenBrowser(): boolean;
   /** Opens the link in the system browser, after the sign-in's own checks of the URL. */

@@ -154,8 +154,9 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     }
   }
 
-  function declined(consent: PendingConsent, wording: ConsentWording): OperationResult {
-    broker.decline(consent);
+  /** Answers only once the flow is over, so that the next call starts afresh instead of joining it. */
+  async function declined(consent: PendingConsent, wording: ConsentWording): Promise<OperationResult> {
+    await broker.decline(consent);
     return deniedResult(consent, wording, 'declined');
   }
 

@@ -1,0 +1,197 @@
+/**
+ * Re-consent end to end: the SDK's client spawns the built `school-mcp` over stdio against the
+ * sandbox school (with its real consent page), on both protocol eras, with and without URL-mode
+ * elicitation. The test plays the user: it answers the elicitation, or picks the link from
+ * stderr, and approves or denies on the consent page. A missing permission must become one
+ * prompt, and the call that needed it must finish in the same call once it is granted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
+
+type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Decision = 'allow' | 'deny' | 'later' | 'decline';
+
+interface Combination {
+  readonly era: 'legacy' | 'modern';
+  readonly elicitation: boolean;
+}
+
+const COMBINATIONS: readonly Combination[] = [
+  { era: 'legacy', elicitation: true },
+  { era: 'legacy', elicitation: false },
+  { era: 'modern', elicitation: true },
+  { era: 'modern', elicitation: false },
+];
+
+/** Long enough for a played user who answers at once; a user who answers "later" makes it run out. */
+const CONSENT_WAIT_SECONDS = 4;
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ autoApprove: false });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/** The user at the consent page: Allow or Deny, then the browser follows the redirect home. */
+async function answerConsentPage(url: string, decision: 'allow' | 'deny'): Promise<void> {
+  const callback = await completeConsent(url, decision);
+  await (await fetch(callback)).text();
+}
+
+function scopesOf(link: string): string[] {
+  return (new URL(link).searchParams.get('scope') ?? '').split(' ').filter(Boolean).sort();
+}
+
+function textOf(result: Result): string {
+  return result.content.map((block) => block.text ?? '').join('\n');
+}
+
+describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $elicitation', ({ era, elicitation }) => {
+  let server: StdioServer;
+  /** What the played user does with the next consent shown to them. */
+  let decision: Decision = 'allow';
+  /** Every consent link the user was shown, in order (elicitation or stderr). */
+  const shown: string[] = [];
+  const elicitations: { url: string; message: string; elicitationId?: string }[] = [];
+  const completions: string[] = [];
+  let watching = true;
+
+  async function play(url: string): Promise<'accept' | 'decline'> {
+    shown.push(url);
+    if (decision === 'decline') return 'decline';
+    if (decision === 'allow' || decision === 'deny') await answerConsentPage(url, decision);
+    return 'accept';
+  }
+
+  /** Without elicitation the link reaches the user through the server's stderr line. */
+  async function watchStderr(): Promise<void> {
+    while (watching) {
+      const line = await server.waitForLine(/\/oauth\/authorize\?/, 120_000).catch(() => undefined);
+      if (!line || !watching) return;
+      await play(linkIn(line)).catch(() => undefined);
+    }
+  }
+
+  async function call(name: string, args: Record<string, unknown> = {}, onprogress?: (progress: { message?: string }) => void): Promise<Result> {
+    return (await server.client.callTool({ name, arguments: args }, onprogress ? { onprogress, resetTimeoutOnProgress: true } : {})) as Result;
+  }
+
+  beforeAll(async () => {
+    server = await startStdioServer({
+      era,
+      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', String(CONSENT_WAIT_SECONDS)],
+      ...(elicitation ? { capabilities: { elicitation: { url: {} } } } : {}),
+    });
+    if (elicitation) {
+      server.client.setRequestHandler('elicitation/create', async (request) => {
+        const params = request.params as { mode?: string; url: string; message: string; elicitationId?: string };
+        expect(params.mode).toBe('url');
+        elicitations.push({ url: params.url, message: params.message, ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}) });
+        return { action: await play(params.url) };
+      });
+      server.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+        completions.push((notification.params as { elicitationId: string }).elicitationId);
+      });
+    } else {
+      void watchStderr();
+    }
+  });
+
+  afterAll(async () => {
+    watching = false;
+    await server?.close();
+  });
+
+  it('starts with read access only: the first read signs in for coupons:read, nothing more', async () => {
+    decision = 'allow';
+    const result = await call('list_coupons');
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(Array.isArray(result.structuredContent?.['items'])).toBe(true);
+    expect(shown).toHaveLength(1);
+    expect(scopesOf(shown[0]!)).toContain('coupons:read');
+    expect(scopesOf(shown[0]!).filter((scope) => scope.endsWith(':write'))).toEqual([]);
+    expect(server.client.getProtocolEra?.() ?? era).toBe(era);
+  });
+
+  it('AZ-06 ERR-03 create_coupon asks for granted ∪ coupons:write and creates the coupon in the same call', async () => {
+    decision = 'allow';
+    const code = `RECONSENT-${era}-${elicitation ? 'E' : 'L'}`.toUpperCase();
+    const result = await call('create_coupon', { code, discount_type: 'percent', percent_off: 15 });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent?.['code']).toBe(code);
+    expect(shown).toHaveLength(2);
+    expect(scopesOf(shown[1]!)).toEqual(expect.arrayContaining(['coupons:read', 'coupons:write', 'openid', 'profile']));
+    if (elicitation) {
+      expect(elicitations.at(-1)!.message).toContain('coupons:write (Write access to coupons)');
+      expect(elicitations.at(-1)!.url).toBe(shown[1]);
+    }
+    if (elicitation && era === 'legacy') {
+      const id = elicitations.at(-1)!.elicitationId;
+      expect(id).toBeTruthy();
+      await expect.poll(() => completions, { timeout: 5_000 }).toContain(id);
+    }
+    const stored = await call('get_coupon_by_code', { code });
+    expect(stored.structuredContent?.['percent_off']).toBe(15);
+  });
+
+  it('a denial on the consent page answers what was denied and how to ask again; nothing is created', async () => {
+    decision = 'deny';
+    const before = shown.length;
+    const result = await call('create_member', { email: `denied.${era}.${elicitation}@example.com`, name: 'Denied Person' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/did not approve members:write \(Write access to members\)/);
+    expect(textOf(result)).toMatch(/call create_member again/);
+    expect(shown).toHaveLength(before + 1);
+    decision = 'allow';
+    const listed = await call('list_members', { email: `denied.${era}.${elicitation}@example.com` });
+    expect(listed.structuredContent?.['total']).toBe(0);
+  });
+
+  it.runIf(elicitation)('declining the elicitation ends the approval as denied', async () => {
+    decision = 'decline';
+    const result = await call('create_post', { title: 'Declined', body: 'Never posted.' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/declined to open the approval link for posts:write/);
+  });
+
+  it('after the wait runs out the result shows the link; the next call reuses the same pending flow', async () => {
+    decision = 'later';
+    const before = shown.length;
+    const registrations = sandbox.countRequests(AUTH_PATHS.registration);
+    const progress: string[] = [];
+    const pending = await call('create_course', { title: `Pending ${era} ${elicitation}` }, (update) => progress.push(update.message ?? ''));
+    expect(pending.isError).toBe(true);
+    expect(shown).toHaveLength(before + 1);
+    const link = shown.at(-1)!;
+    expect(textOf(pending)).toContain(link);
+    expect(textOf(pending)).toMatch(/courses:write \(Write access to courses\)/);
+    expect(textOf(pending)).toMatch(/call create_course again with the same arguments and it continues/);
+    expect(progress.some((message) => message.includes('courses:write'))).toBe(true);
+
+    await answerConsentPage(link, 'allow');
+    decision = 'allow';
+    const done = await call('create_course', { title: `Pending ${era} ${elicitation}` });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(done.structuredContent?.['title']).toBe(`Pending ${era} ${elicitation}`);
+    expect(shown).toHaveLength(before + 1);
+    expect(sandbox.countRequests(AUTH_PATHS.registration)).toBe(registrations);
+  });
+
+  it('two calls that need the same new scope at the same time share one consent', async () => {
+    decision = 'allow';
+    const before = shown.length;
+    const [first, second] = await Promise.all([
+      call('create_lecturer', { name: 'Ada Parallel', email: `ada.${era}.${elicitation}@example.com` }),
+      call('create_lecturer', { name: 'Bob Parallel', email: `bob.${era}.${elicitation}@example.com` }),
+    ]);
+    expect(first.isError, textOf(first)).toBeFalsy();
+    expect(second.isError, textOf(second)).toBeFalsy();
+    expect(shown).toHaveLength(before + 1);
+    expect(scopesOf(shown.at(-1)!)).toContain('lecturers:write');
+  });
+});
