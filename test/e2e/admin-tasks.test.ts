@@ -1,8 +1,8 @@
 /**
- * End to end, once per transport: the SDK's client drives the built `school-mcp` as a child
- * process (over stdio, then over Streamable HTTP) against the sandbox school over real HTTP, and
- * works through the administrator tasks of school-domain.md the way an agent would. The test
- * plays the user who opens the sign-in link.
+ * End to end, once per transport and protocol era: the SDK's client drives the built `school-mcp`
+ * as a child process (over stdio, then over Streamable HTTP; 2025-11-25, then 2026-07-28) against
+ * the sandbox school over real HTTP, and works through the administrator tasks of
+ * school-domain.md the way an agent would. The test plays the user who opens the sign-in link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -10,7 +10,9 @@ import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../h
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
-describe.each(MCP_TRANSPORTS)('administrator tasks through school-mcp over %s', (transport) => {
+const RUNS = MCP_TRANSPORTS.flatMap((transport) => (['legacy', 'modern'] as const).map((era) => ({ transport, era })));
+
+describe.each(RUNS)('administrator tasks through school-mcp over $transport ($era era)', ({ transport, era }) => {
   let sandbox: RunningSandbox;
   let server: McpTestServer;
   let approvals = 0;
@@ -38,7 +40,7 @@ describe.each(MCP_TRANSPORTS)('administrator tasks through school-mcp over %s', 
 
   beforeAll(async () => {
     sandbox = await startSandbox({ autoApprove: true });
-    server = await startMcpServer({ transport, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all'] });
+    server = await startMcpServer({ transport, era, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all'] });
     void approveLinks();
   });
 
@@ -49,6 +51,7 @@ describe.each(MCP_TRANSPORTS)('administrator tasks through school-mcp over %s', 
   });
 
   it('lists every operation as a tool with annotations, before anyone signs in', async () => {
+    expect(server.client.getProtocolEra()).toBe(era);
     const { tools } = await server.client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['who_am_i', 'sign_out', 'list_courses', 'create_coupon', 'upload_file']));
