@@ -1,9 +1,9 @@
 /**
- * Operations as MCP tools. The JSON Schemas are compiled once per catalogue (compiling costs far
- * more than registering), and every server instance registers the same compiled objects.
+ * Operations as MCP tools. The JSON Schemas are compiled at most once per catalogue, on a tool's
+ * first call (compiling costs far more than registering), and every server instance registers the
+ * same objects.
  */
 import {
-  fromJsonSchema,
   isInputRequiredResult,
   type CallToolResult,
   type InputRequiredResult,
@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Operation } from '../openapi/index.js';
 import type { ClientConnection } from './consent/index.js';
+import { lazyJsonSchema } from './lazy-json-schema.js';
 
 /** Where a tool's toolset and the scopes it asks for are listed, for hosts and people who group tools. */
 export const TOOLSET_META_KEY = 'school-mcp/toolset';
@@ -41,8 +42,8 @@ export type OperationCaller = (
 export function compileOperationTool(operation: Operation): CompiledOperationTool {
   return {
     operation,
-    inputSchema: fromJsonSchema(operation.inputSchema),
-    outputSchema: operation.outputSchema === undefined ? undefined : fromJsonSchema(operation.outputSchema),
+    inputSchema: lazyJsonSchema(operation.inputSchema),
+    outputSchema: operation.outputSchema === undefined ? undefined : lazyJsonSchema(operation.outputSchema),
   };
 }
 
