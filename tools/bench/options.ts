@@ -1,0 +1,71 @@
+/** The bench's command line. Pure. */
+
+export interface BenchCounts {
+  /** Cold starts per server and document (interleaved, so drift hits every server alike). */
+  readonly coldStartRuns: number;
+  readonly coldStartRunsLarge: number;
+  /** Rounds of the latency measurement; each round gives one p50 and one p99. */
+  readonly latencyRounds: number;
+  readonly latencyWarmup: number;
+  readonly latencyCalls: number;
+  /** Calls between the resident-set readings of the memory row. */
+  readonly memoryCalls: number;
+  readonly scaleRuns: number;
+  readonly scaleSizes: readonly number[];
+}
+
+export interface BenchOptions {
+  readonly counts: BenchCounts;
+  readonly quick: boolean;
+  /** Measure the peers too (installs the bench's manifest on first use). */
+  readonly peers: boolean;
+  /** Where the report is written. */
+  readonly out: string;
+}
+
+export const FULL_COUNTS: BenchCounts = {
+  coldStartRuns: 9,
+  coldStartRunsLarge: 5,
+  latencyRounds: 3,
+  latencyWarmup: 200,
+  latencyCalls: 1_000,
+  memoryCalls: 10_000,
+  scaleRuns: 5,
+  scaleSizes: [10, 100, 1_000, 3_000],
+};
+
+export const QUICK_COUNTS: BenchCounts = {
+  coldStartRuns: 1,
+  coldStartRunsLarge: 1,
+  latencyRounds: 1,
+  latencyWarmup: 2,
+  latencyCalls: 16,
+  memoryCalls: 32,
+  scaleRuns: 1,
+  scaleSizes: [10, 100, 1_000, 3_000],
+};
+
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--out FILE]
+
+  --quick      tiny counts: checks that every row can be produced, measures nothing reliably
+  --no-peers   school-mcp, the bare SDK server and the direct call only (no install)
+  --out FILE   where to write the report (default BENCHMARKS.md in the project)
+`;
+
+export function parseBenchArgs(args: readonly string[], defaultOut: string): BenchOptions | { help: true } | { error: string } {
+  let quick = false;
+  let peers = true;
+  let out = defaultOut;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    if (arg === '--quick') quick = true;
+    else if (arg === '--no-peers') peers = false;
+    else if (arg === '--help' || arg === '-h') return { help: true };
+    else if (arg === '--out') {
+      const value = args[++index];
+      if (value === undefined || value.startsWith('--')) return { error: '--out needs a file' };
+      out = value;
+    } else return { error: `unknown argument ${arg}` };
+  }
+  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out };
+}

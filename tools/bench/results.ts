@@ -1,0 +1,68 @@
+/** What one bench run measured; `report.ts` renders it. */
+import type { Machine } from './machine.js';
+import type { Spread } from './stats.js';
+
+export type ContenderId = 'school-mcp' | 'bare-sdk' | 'ivotoby' | 'generated' | 'direct';
+
+/** A figure, or why there is none. */
+export type Measured<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+export interface ColdStartRow {
+  readonly scenario: string;
+  readonly cells: Readonly<Partial<Record<ContenderId, Measured<Spread & { tools: number }>>>>;
+}
+
+export interface ContextCell {
+  readonly tools: number;
+  readonly bytes: number;
+  readonly tokens: number | undefined;
+  /** How the peer was configured for the same capability. */
+  readonly as: string;
+}
+
+export interface ContextRow {
+  readonly configuration: string;
+  readonly cells: Readonly<Partial<Record<ContenderId, Measured<ContextCell>>>>;
+}
+
+export interface LatencyCell {
+  readonly p50: Spread;
+  readonly p99: Spread;
+  readonly calls: number;
+}
+
+export interface LatencyRow {
+  readonly transport: 'stdio' | 'HTTP';
+  readonly concurrency: number;
+  readonly cells: Readonly<Partial<Record<ContenderId, Measured<LatencyCell>>>>;
+}
+
+export interface MemoryCell {
+  readonly afterStart: number;
+  readonly afterHalf: number;
+  readonly afterAll: number;
+  readonly calls: number;
+}
+
+export interface ScaleRow {
+  readonly document: string;
+  readonly result: Measured<{ operations: number; parseMs: Spread; buildMs: Spread; compileMs: Spread; peakBytes: Spread; baselinePeakBytes: number }>;
+}
+
+export interface BenchResults {
+  readonly machine: Machine;
+  readonly startedAt: string;
+  readonly durationS: number;
+  readonly quick: boolean;
+  readonly versions: Readonly<Record<string, string>>;
+  readonly tokenizer: string | undefined;
+  readonly readOperation: string;
+  readonly coldStart: readonly ColdStartRow[];
+  readonly context: readonly ContextRow[];
+  readonly latency: readonly LatencyRow[];
+  readonly memory: Readonly<Partial<Record<ContenderId, Measured<MemoryCell>>>>;
+  readonly scale: readonly ScaleRow[];
+  /** Why a peer could not be measured at all, when it could not. */
+  readonly peerProblems: readonly string[];
+  readonly notes: readonly string[];
+}
