@@ -1,0 +1,188 @@
+/**
+ * The consent-aware caller in-process, against a scripted executor and broker: what it asks for,
+ * how often, on which channel, and what it answers. The real thing over stdio is in
+ * test/e2e/reconsent*.test.ts.
+ */
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { SchoolMcpError } from '../../src/errors.js';
+import type { ExecutionOutcome } from '../../src/executor/index.js';
+import {
+  CONSENT_INPUT_KEY,
+  createConsentCaller,
+  type ClientConnection,
+  type ConsentBroker,
+  type ConsentOutcome,
+  type PendingConsent,
+} from '../../src/server/consent/index.js';
+import { createCoupon } from '../executor/operation-fixtures.js';
+
+const CALL = { toolName: 'create_coupon', method: 'POST', pathTemplate: '/api/v1/coupons' };
+const OK: ExecutionOutcome = { kind: 'response', call: CALL, status: 201, contentType: 'application/json', content: { kind: 'json', value: { id: 'c1' } }, byteLength: 11, truncated: false };
+const PENDING_ERROR = new SchoolMcpError('OAUTH_CONSENT_PENDING', 'pending');
+const CONSENT: PendingConsent = { url: 'https://school.example/oauth/authorize?state=s1', scopes: ['coupons:write', 'openid'], newScopes: ['coupons:write'], startedAt: 0, expiresAt: Date.now() + 300_000 };
+
+function insufficientScope(scopes: string[]): ExecutionOutcome {
+  const challenge = { error: 'insufficient_scope', scope: scopes };
+  return { kind: 'insufficient_scope', call: CALL, requiredScopes: scopes, scopeSource: 'challenge', challenge, response: { ...OK, status: 403, challenge } } as ExecutionOutcome;
+}
+
+/** A broker whose flows end when the test says so. */
+function scriptedBroker(overrides: Partial<ConsentBroker> = {}) {
+  const log = { stepUps: [] as string[][], declined: 0, opened: 0 };
+  let finish: (outcome: ConsentOutcome) => void = () => undefined;
+  const outcome = new Promise<ConsentOutcome>((resolve) => (finish = resolve));
+  const broker: ConsentBroker = {
+    pendingOf: (error) => (error === PENDING_ERROR ? CONSENT : undefined),
+    async stepUp(scopes) {
+      log.stepUps.push([...scopes]);
+      return CONSENT;
+    },
+    outcome: () => outcome,
+    async decline() {
+      log.declined += 1;
+      finish({ kind: 'denied' });
+    },
+    canOpenBrowser: () => false,
+    async openBrowser() {
+      log.opened += 1;
+    },
+    ...overrides,
+  };
+  return { broker, log, finish };
+}
+
+function scriptedExecutor(outcomes: ExecutionOutcome[]) {
+  let calls = 0;
+  return {
+    get calls() {
+      return calls;
+    },
+    execute: async () => outcomes[Math.min(calls++, outcomes.length - 1)]!,
+  };
+}
+
+interface ContextOptions {
+  readonly progressToken?: number;
+  readonly sessionId?: string;
+  readonly requestState?: string;
+  readonly inputResponses?: Record<string, unknown>;
+  readonly elicit?: () => Promise<{ action: 'accept' | 'decline' | 'cancel' }>;
+}
+
+function context(options: ContextOptions = {}) {
+  const notices: unknown[] = [];
+  const elicited: unknown[] = [];
+  const ctx = {
+    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
+    mcpReq: {
+      id: 1,
+      method: 'tools/call',
+      signal: new AbortController().signal,
+      ...(options.progressToken === undefined ? {} : { _meta: { progressToken: options.progressToken } }),
+      ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
+      requestState: () => options.requestState,
+      notify: async (notice: unknown) => void notices.push(notice),
+      elicitInput: async (params: unknown) => {
+        elicited.push(params);
+        return (await options.elicit?.()) ?? { action: 'accept' };
+      },
+    },
+  } as unknown as ServerContext;
+  return { ctx, notices, elicited };
+}
+
+function connection(era: 'legacy' | 'modern', url: boolean): ClientConnection & { completed: string[] } {
+  const completed: string[] = [];
+  return {
+    completed,
+    era: () => era,
+    capabilities: () => (url ? { elicitation: { url: {} } } : {}),
+    elicitationComplete: async (id) => void completed.push(id),
+  };
+}
+
+const textOf = (result: unknown) => JSON.stringify(result);
+
+describe('consent-aware caller', () => {
+  it('ERR-03 asks for the challenged scopes, retries, and stops after three step-ups of a school that keeps refusing', async () => {
+    const executor = scriptedExecutor([insufficientScope(['coupons:write', 'analytics:read'])]);
+    const { broker, log } = scriptedBroker({ stepUp: async (scopes) => (log.stepUps.push([...scopes]), 'granted') });
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000 });
+    const result = await call(createCoupon, {}, context().ctx);
+    expect(log.stepUps).toEqual([
+      ['coupons:write', 'analytics:read'],
+      ['coupons:write', 'analytics:read'],
+      ['coupons:write', 'analytics:read'],
+    ]);
+    expect(executor.calls).toBe(4);
+    expect(textOf(result)).toContain('will not ask again');
+
+    const again = await call(createCoupon, {}, context().ctx);
+    expect(log.stepUps).toHaveLength(3);
+    expect(textOf(again)).toContain('will not ask again');
+  });
+
+  it('waits for a pending consent with progress notices, then runs the call again in the same call', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }, OK]);
+    const { broker, finish } = scriptedBroker();
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 10_000, progressIntervalMs: 5 });
+    const { ctx, notices } = context({ progressToken: 7 });
+    const running = call(createCoupon, {}, ctx, connection('legacy', false));
+    await expect.poll(() => notices.length).toBeGreaterThan(1);
+    finish({ kind: 'granted' });
+    const result = await running;
+    expect(result).toMatchObject({ structuredContent: { id: 'c1' } });
+    expect(executor.calls).toBe(2);
+    const progress = notices.map((notice) => (notice as { params: { progressToken: number; progress: number; message: string } }).params);
+    expect(progress.every((params) => params.progressToken === 7 && params.message.includes('coupons:write'))).toBe(true);
+    expect(progress.map((params) => params.progress)).toEqual([...progress.map((params) => params.progress)].sort((a, b) => a - b));
+  });
+
+  it('answers with the link when the wait runs out, and a later call joins the same flow without showing it again', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    const { broker } = scriptedBroker();
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5 });
+    const first = context();
+    expect(textOf(await call(createCoupon, {}, first.ctx, connection('legacy', true)))).toContain(CONSENT.url);
+    expect(first.elicited).toHaveLength(1);
+    const second = context();
+    expect(textOf(await call(createCoupon, {}, second.ctx, connection('legacy', true)))).toContain('still pending');
+    expect(second.elicited).toHaveLength(0);
+  });
+
+  it('a declined URL elicitation ends the flow as denied', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    const { broker, log } = scriptedBroker();
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000 });
+    const result = await call(createCoupon, {}, context({ elicit: async () => ({ action: 'decline' }) }).ctx, connection('legacy', true));
+    expect(log.declined).toBe(1);
+    expect(textOf(result)).toContain('declined to open the approval link for coupons:write');
+  });
+
+  it('on 2026-07-28 returns an input-required URL request, and refuses a retry whose state was tampered with', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    const { broker } = scriptedBroker();
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5 });
+    const first = (await call(createCoupon, {}, context().ctx, connection('modern', true))) as { resultType?: string; inputRequests?: Record<string, { params?: { url?: string } }>; requestState?: string };
+    expect(first.resultType).toBe('input_required');
+    expect(first.inputRequests?.[CONSENT_INPUT_KEY]?.params?.url).toBe(CONSENT.url);
+    expect(first.requestState).toMatch(/^v1\./);
+
+    const accepted = { [CONSENT_INPUT_KEY]: { action: 'accept' } };
+    const honest = await call(createCoupon, {}, context({ requestState: first.requestState!, inputResponses: accepted }).ctx, connection('modern', true));
+    expect(textOf(honest)).toContain('still pending');
+    const tampered = await call(createCoupon, {}, context({ requestState: `${first.requestState}A`, inputResponses: accepted }).ctx, connection('modern', true));
+    expect(textOf(tampered)).toContain('was refused');
+  });
+
+  it('over HTTP, a flow shown to one MCP session is not shown to another', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    const { broker } = scriptedBroker();
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5 });
+    await call(createCoupon, {}, context({ sessionId: 'alice' }).ctx, connection('legacy', false));
+    const other = await call(createCoupon, {}, context({ sessionId: 'mallory' }).ctx, connection('legacy', false));
+    expect(textOf(other)).toContain('another connection is waiting');
+    expect(textOf(other)).not.toContain(CONSENT.url);
+  });
+});
