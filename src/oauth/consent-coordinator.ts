@@ -42,6 +42,8 @@ export interface ConsentCoordinator {
   consent(scopes: string[], options: { granted: readonly string[]; waitMs: number; signal?: AbortSignal }): Promise<TokenSet>;
   pending(): PendingFlow | undefined;
   close(): void;
+  /** Resolves once every local flow has finished its own bookkeeping (store writes, lock release). */
+  settled(): Promise<void>;
 }
 
 /** A remote flow ended without a result we can use: try again (maybe running the flow ourselves). */
@@ -56,6 +58,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
   const closing = new AbortController();
   let current: PendingFlow | undefined;
   let cancelLocal: ((error: OAuthError) => void) | undefined;
+  const localFlows = new Set<Promise<unknown>>();
 
   const satisfied = async (scopes: string[]): Promise<TokenSet | undefined> => {
     const tokens = options.usableTokens(await options.store.read());
@@ -91,6 +94,12 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
         cancelLocal = undefined;
         await lock.release();
       });
+    const bookkeeping = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    localFlows.add(bookkeeping);
+    void bookkeeping.finally(() => localFlows.delete(bookkeeping));
     const flow: PendingFlow = { url: attempt.url, scopes: attempt.scopes, startedAt: attempt.startedAt, remote: false, result };
     void present(attempt, granted, flowEnded.signal);
     return flow;
@@ -243,6 +252,9 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     close() {
       closing.abort();
       cancelLocal?.(new OAuthError('OAUTH_CLOSED', 'The sign-in was stopped because school-mcp is shutting down.', { hint: 'Start it again to sign in.' }));
+    },
+    async settled() {
+      await Promise.allSettled([...localFlows]);
     },
   };
 }

@@ -341,6 +341,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
       closed = true;
       coordinator.close();
       await Promise.allSettled([...attempts].map((attempt) => attempt.result));
+      await coordinator.settled();
       await unrevoked.settled();
     },
   };
