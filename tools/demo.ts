@@ -1,7 +1,8 @@
 /**
  * `npm run demo`: a scripted agent session against the embedded sandbox school. It starts the
- * sandbox, runs school-mcp as a real stdio child process with the SDK's client, plays the user who
- * approves sign-in in the browser, and prints each step: discovery, registration, consent, the
+ * sandbox, runs school-mcp as a real stdio child process with the SDK's client, which declares
+ * URL-mode elicitation, plays the user who approves each permission on the school's consent page
+ * when the client shows the link, and prints each step: discovery, registration, consent, the
  * tools per toolset, a few administrator tasks, sign-out.
  */
 import { Client } from '@modelcontextprotocol/client';
@@ -20,34 +21,42 @@ const step = (title: string) => out(`\n== ${title}`);
 
 async function main(): Promise<void> {
   out('school-mcp demo: an agent session against the sandbox school');
-  const sandbox = await startSandbox({ autoApprove: true });
+  const sandbox = await startSandbox({ autoApprove: false });
   const configDir = await mkdtemp(join(tmpdir(), 'school-mcp-demo-'));
   step('The sandbox school');
   out(`school:       ${sandbox.url}`);
   out(`metadata:     ${sandbox.url}/.well-known/oauth-authorization-server`);
   out(`API document: ${sandbox.url}/openapi.json`);
-  out('(consent is approved automatically in this demo; `school-mcp --demo` shows the real consent page)');
+  out('(the demo plays the user: it answers the consent page the way a click on Allow would)');
 
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [MAIN_JS, '--school', sandbox.url, '--config-dir', configDir, '--no-browser'],
     stderr: 'pipe',
   });
-  // The server prints the sign-in link on stderr; this demo plays the user who opens it.
-  let pendingConsents = Promise.resolve();
+  // The server also prints each link on stderr, for the host's log; the user gets it from the client.
   let partial = '';
   (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
     partial += chunk.toString('utf8');
     const lines = partial.split('\n');
     partial = lines.pop() ?? '';
-    for (const line of lines) {
-      out(`   | ${line}`);
-      const link = /(https?:\/\/\S+\/oauth\/authorize\?\S+)/.exec(line)?.[1];
-      if (link) pendingConsents = pendingConsents.then(() => approve(link));
-    }
+    for (const line of lines) out(`   | ${line}`);
   });
 
-  const client = new Client({ name: 'school-mcp-demo', version: '1.0.0' });
+  const client = new Client({ name: 'school-mcp-demo', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  // What a host with URL elicitation does: show the message and the full URL, and open it only
+  // once the user agrees; here the user always agrees and approves.
+  client.setRequestHandler('elicitation/create', async (request) => {
+    const { message, url } = request.params as { message: string; url: string };
+    out(`   [client] the server asks: ${message}`);
+    out(`   [client] link: ${new URL(url).origin}${new URL(url).pathname}?...`);
+    out('   [user] opens the link and clicks Allow');
+    await approve(url);
+    return { action: 'accept' };
+  });
+  client.setNotificationHandler('notifications/elicitation/complete', () => {
+    out('   [client] the server reports the approval complete');
+  });
   try {
     step('Start school-mcp over stdio and list its tools');
     await client.connect(transport);
@@ -71,16 +80,19 @@ async function main(): Promise<void> {
     step('Who am I? (nothing is signed in yet)');
     await call('who_am_i');
 
-    step('A public read needs no sign-in');
+    step('The first call signs in: the client shows the link, the user approves at the school');
     await call('get_school');
 
-    step('"How did the last 30 days go?" - the first call that needs access signs in');
+    step('"How did the last 30 days go?" - a new permission is asked for in the conversation');
     const to = new Date();
     const from = new Date(to.getTime() - 30 * 24 * 3600 * 1000);
     await call('get_revenue_summary', { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) });
 
-    step('A call needing one more permission asks for just that one');
+    step('Each call needing one more permission asks for just that one');
     await call('list_orders', { per_page: 3, state: 'paid' });
+
+    step('A change needs a write permission: asked for, granted, and the coupon created in the same call');
+    await call('create_coupon', { code: 'DEMO20', discount_type: 'percent', percent_off: 20 });
 
     step('"Enroll jane.doe@example.com in the first course"');
     const courses = await call('list_courses', { per_page: 1 });
@@ -101,7 +113,6 @@ async function main(): Promise<void> {
     await call('who_am_i');
   } finally {
     await client.close().catch(() => undefined);
-    await pendingConsents.catch(() => undefined);
     await sandbox.close();
     await rm(configDir, { recursive: true, force: true });
   }
@@ -109,7 +120,6 @@ async function main(): Promise<void> {
 }
 
 async function approve(link: string): Promise<void> {
-  out('   [user] opens the link and approves');
   const callback = await completeConsent(link, 'allow');
   const response = await fetch(callback);
   await response.text();
