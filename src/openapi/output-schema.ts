@@ -1,6 +1,10 @@
 /**
  * The tool's output schema: declared only when the operation's success response is a JSON object,
  * since MCP requires `outputSchema` to describe an object and `structuredContent` to match it.
+ * It carries the structure only (types, properties, items, required, enums, formats): every host
+ * receives every listed tool's output schema in `tools/list`, and the documentation keywords
+ * (descriptions, examples, bounds, patterns) made them most of that answer's tokens while telling
+ * the model nothing the result itself does not show.
  */
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
@@ -13,7 +17,27 @@ export function buildOutputSchema(responses: unknown, root: JsonRecord): JsonSch
   if (!json || !isRecord(json[1]) || !('schema' in json[1])) return undefined;
   const schema = convertSchema(json[1]['schema'], root, 'output', OUTPUT_BUDGET);
   if (!isObjectSchema(schema) || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'not' in schema) return undefined;
-  return { ...schema, type: 'object' };
+  return { ...structureOnly(schema), type: 'object' };
+}
+
+const STRUCTURE_KEYWORDS = new Set(['type', 'format', 'enum', 'const', 'required', 'additionalProperties', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'not']);
+
+/** Pure: a converted schema without its documentation keywords, at every depth. */
+export function structureOnly(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (!STRUCTURE_KEYWORDS.has(key)) continue;
+    if (key === 'properties' && isRecord(value)) {
+      out[key] = Object.fromEntries(entriesOf(value).map(([name, property]) => [name, isRecord(property) ? structureOnly(property) : property]));
+    } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isRecord(value)) {
+      out[key] = structureOnly(value);
+    } else if ((key === 'prefixItems' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
+      out[key] = value.map((variant: unknown) => (isRecord(variant) ? structureOnly(variant) : variant));
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 /** The lowest explicit 2xx status with a body, else `2XX`; `default` usually describes errors. */
