@@ -114,9 +114,21 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
   return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
     const session = createSchoolSession({ config, schoolUrl, logger, configDir });
     try {
-      if (config.command === 'login') await runLogin(session, config.scopes === undefined ? {} : { scopes: [...config.scopes] }, write);
-      else if (config.command === 'logout') await runLogout(session, write);
-      else await runStatus(session, write);
+      if (config.command === 'login') {
+        // `--paste` is a terminal command: stdin here is the user's, not an MCP client's (STDIO-02).
+        await runLogin(
+          session,
+          {
+            ...(config.scopes === undefined ? {} : { scopes: [...config.scopes] }),
+            ...(config.pasteRedirect ? { paste: { input: process.stdin } } : {}),
+          },
+          write,
+        );
+      } else if (config.command === 'logout') {
+        await runLogout(session, write);
+      } else {
+        await runStatus(session, write);
+      }
       return 0;
     } finally {
       await session.close();
