@@ -1,0 +1,126 @@
+/**
+ * The bench cannot rot: its harness runs end to end for school-mcp alone (no peers, nothing
+ * installed, tiny counts) and writes a report with every row. Timings are not asserted.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countOperations, syntheticDocument } from '../../tools/bench/synthetic-document.js';
+import { linearFit, percentile, spreadOf } from '../../tools/bench/stats.js';
+import { parseBenchArgs, QUICK_COUNTS } from '../../tools/bench/options.js';
+
+const RUN_JS = resolve(import.meta.dirname, '../../dist/tools/bench/run.js');
+
+describe('the bench harness, quick and without peers', () => {
+  let directory: string;
+  let report: string;
+  let stderr = '';
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'school-mcp-bench-smoke-'));
+    const child = spawn(process.execPath, [RUN_JS, '--quick', '--no-peers', '--out', join(directory, 'BENCHMARKS.md')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code, stderr).toBe(0);
+    report = await readFile(join(directory, 'BENCHMARKS.md'), 'utf8');
+  }, 240_000);
+
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('names the machine and Node version and marks the run as quick', () => {
+    expect(report).toContain(`Node ${process.version}`);
+    expect(report).toMatch(/- Machine: .+, \d+ cores/);
+    expect(report).toContain('Quick run (`--quick`)');
+  });
+
+  it('has a cold-start row for the sandbox document cached and not cached and for the GitHub document, with the bare SDK server beside school-mcp', () => {
+    const section = sectionOf(report, 'Cold start');
+    for (const scenario of ['sandbox document, not cached', 'sandbox document, cached', 'GitHub REST document, 623 operations']) {
+      const row = section.split('\n').find((line) => line.startsWith(`| ${scenario}`));
+      expect(row, scenario).toBeDefined();
+      const cells = row!.split('|').map((cell) => cell.trim());
+      expect(cells[2], `school-mcp, ${scenario}`).toMatch(/^\d[\d.]*, \d+ tools$/);
+      expect(cells[3], `bare SDK, ${scenario}`).toMatch(/^\d[\d.]*, \d+ tools$/);
+      expect(cells[4], `peers are marked as not measured, ${scenario}`).toContain('--no-peers');
+    }
+  });
+
+  it('has a context-cost row for default, all, read-only and dynamic, with sizes that differ as the configurations do', () => {
+    const section = sectionOf(report, 'Context cost');
+    const tools = (configuration: string) => {
+      const row = section.split('\n').find((line) => line.startsWith(`| ${configuration} |`));
+      expect(row, configuration).toBeDefined();
+      return Number(/\| (\d+) tools, [\d.]+ KiB/.exec(row!)?.[1]);
+    };
+    expect(tools('`--toolsets all`')).toBeGreaterThan(tools('default'));
+    expect(tools('`--read-only`')).toBeLessThan(tools('`--toolsets all`'));
+    expect(tools('`--toolsets dynamic`')).toBeLessThan(tools('default'));
+  });
+
+  it('has latency rows over stdio and HTTP at concurrency 1 and 16 for school-mcp and the direct request', () => {
+    const section = sectionOf(report, 'Added latency');
+    for (const transport of ['stdio', 'HTTP']) {
+      for (const concurrency of [1, 16]) {
+        const rows = section.split('\n').filter((line) => line.startsWith(`| ${transport}, ${concurrency} |`));
+        expect(rows.find((line) => line.includes('| direct undici request | ')), `${transport} ${concurrency} direct`).toMatch(/\| \d[\d.]* \| \d[\d.]* \|/);
+        expect(rows.find((line) => line.includes('| school-mcp | ')), `${transport} ${concurrency} school-mcp`).toBeDefined();
+      }
+    }
+    const stdio = section.split('\n').find((line) => line.startsWith('| stdio, 1 | school-mcp |'))!;
+    expect(stdio).toMatch(/\| school-mcp \| \d[\d.]* \| \d[\d.]* \| -?\d[\d.]* \|/);
+  });
+
+  it('has memory readings after start and after the calls, and a scale row per document with a linear fit', () => {
+    expect(sectionOf(report, 'Memory')).toMatch(/\| school-mcp \| [\d.]+ MiB \| [\d.]+ MiB \(\d+ calls\) \| [\d.]+ MiB \(\d+ calls\)/);
+    const scale = sectionOf(report, 'Scale');
+    for (const size of QUICK_COUNTS.scaleSizes) expect(scale).toContain(`| generated, ${size} operations | ${size} |`);
+    for (const name of ['thinkific-admin-v1', 'lifterlms-rest-v1', 'github-rest-2020-07-30']) expect(scale).toContain(`| ${name}.openapi.yaml |`);
+    expect(scale).toMatch(/build time ≈ .* µs × operations \(least squares, R² = [\d.]+\)/);
+  });
+
+  it('has the summary, the aims and the list of places behind a peer', () => {
+    expect(report).toContain('## Summary');
+    expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);
+    expect(report).toContain('## Where school-mcp is behind a peer in this run');
+  });
+});
+
+describe('the bench\'s pure parts', () => {
+  it('generates documents with exactly the operations asked for', () => {
+    for (const size of [1, 7, 10, 101]) expect(countOperations(syntheticDocument(size))).toBe(size);
+  });
+
+  it('summarizes samples as median, min and max, and takes nearest-rank percentiles', () => {
+    expect(spreadOf([5, 1, 3])).toEqual({ median: 3, min: 1, max: 5, runs: 3 });
+    expect(spreadOf([1, 2, 3, 10]).median).toBe(2.5);
+    const hundred = Array.from({ length: 100 }, (_, index) => index + 1);
+    expect(percentile(hundred, 0.5)).toBe(50);
+    expect(percentile(hundred, 0.99)).toBe(99);
+  });
+
+  it('fits a line and says how well it fits', () => {
+    const fit = linearFit([[10, 12], [100, 102], [1000, 1002]]);
+    expect(fit.slope).toBeCloseTo(1);
+    expect(fit.intercept).toBeCloseTo(2);
+    expect(fit.r2).toBeCloseTo(1);
+  });
+
+  it('reads --quick, --no-peers and --out, and refuses what it does not know', () => {
+    expect(parseBenchArgs(['--quick', '--no-peers', '--out', 'x.md'], 'B.md')).toMatchObject({ quick: true, peers: false, out: 'x.md', counts: QUICK_COUNTS });
+    expect(parseBenchArgs([], 'B.md')).toMatchObject({ quick: false, peers: true, out: 'B.md' });
+    expect(parseBenchArgs(['--fast'], 'B.md')).toEqual({ error: 'unknown argument --fast' });
+    expect(parseBenchArgs(['--out'], 'B.md')).toEqual({ error: '--out needs a file' });
+  });
+});
+
+function sectionOf(text: string, heading: string): string {
+  const start = text.indexOf(`## ${heading}`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const end = text.indexOf('\n## ', start + 3);
+  return text.slice(start, end < 0 ? undefined : end);
+}
