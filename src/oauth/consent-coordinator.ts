@@ -121,6 +121,9 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
   }
 
   async function recordFailure(error: unknown): Promise<void> {
+    // A flow ended by this process shutting down says nothing about the user's answer; a waiting
+    // process should start its own flow rather than inherit a failure, and the store stays as it was.
+    if (isOAuthError(error, 'OAUTH_CLOSED') || isOAuthError(error, 'OAUTH_ABORTED')) return;
     const invalidClient = isOAuthError(error) && error.details?.invalidClient === true;
     const code = isOAuthError(error) ? error.code : 'OAUTH_AUTHORIZATION_FAILED';
     await options.store.update((record) => {
