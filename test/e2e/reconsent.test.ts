@@ -7,25 +7,26 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
+import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer, type McpTransport } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 type Decision = 'allow' | 'deny' | 'later' | 'decline';
 
 interface Combination {
+  readonly transport: McpTransport;
   readonly era: 'legacy' | 'modern';
   readonly elicitation: boolean;
 }
 
-const COMBINATIONS: readonly Combination[] = [
-  { era: 'legacy', elicitation: true },
-  { era: 'legacy', elicitation: false },
-  { era: 'modern', elicitation: true },
-  { era: 'modern', elicitation: false },
-];
+const COMBINATIONS: readonly Combination[] = MCP_TRANSPORTS.flatMap((transport) => [
+  { transport, era: 'legacy' as const, elicitation: true },
+  { transport, era: 'legacy' as const, elicitation: false },
+  { transport, era: 'modern' as const, elicitation: true },
+  { transport, era: 'modern' as const, elicitation: false },
+]);
 
 /** Long enough for a played user who answers at once; a user who answers "later" makes it run out. */
-const CONSENT_WAIT_SECONDS = 4;
+const CONSENT_WAIT_SECONDS = 10;
 
 let sandbox: RunningSandbox;
 
@@ -51,8 +52,8 @@ function textOf(result: Result): string {
   return result.content.map((block) => block.text ?? '').join('\n');
 }
 
-describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $elicitation', ({ era, elicitation }) => {
-  let server: StdioServer;
+describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, URL elicitation: $elicitation', ({ transport, era, elicitation }) => {
+  let server: McpTestServer;
   /** What the played user does with the next consent shown to them. */
   let decision: Decision = 'allow';
   /** Every consent link the user was shown, in order (elicitation or stderr). */
@@ -82,7 +83,8 @@ describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $
   }
 
   beforeAll(async () => {
-    server = await startStdioServer({
+    server = await startMcpServer({
+      transport,
       era,
       args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', String(CONSENT_WAIT_SECONDS)],
       ...(elicitation ? { capabilities: { elicitation: { url: {} } } } : {}),
@@ -120,7 +122,7 @@ describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $
 
   it('AZ-06 ERR-03 create_coupon asks for granted ∪ coupons:write and creates the coupon in the same call', async () => {
     decision = 'allow';
-    const code = `RECONSENT-${era}-${elicitation ? 'E' : 'L'}`.toUpperCase();
+    const code = `RECONSENT-${transport}-${era}-${elicitation ? 'E' : 'L'}`.toUpperCase();
     const result = await call('create_coupon', { code, discount_type: 'percent', percent_off: 15 });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent?.['code']).toBe(code);
@@ -142,13 +144,13 @@ describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $
   it('a denial on the consent page answers what was denied and how to ask again; nothing is created', async () => {
     decision = 'deny';
     const before = shown.length;
-    const result = await call('create_member', { email: `denied.${era}.${elicitation}@example.com`, name: 'Denied Person' });
+    const result = await call('create_member', { email: `denied.${transport}-${era}.${elicitation}@example.com`, name: 'Denied Person' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/did not approve members:write \(Write access to members\)/);
     expect(textOf(result)).toMatch(/call create_member again/);
     expect(shown).toHaveLength(before + 1);
     decision = 'allow';
-    const listed = await call('list_members', { email: `denied.${era}.${elicitation}@example.com` });
+    const listed = await call('list_members', { email: `denied.${transport}-${era}.${elicitation}@example.com` });
     expect(listed.structuredContent?.['total']).toBe(0);
   });
 
@@ -164,7 +166,7 @@ describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $
     const before = shown.length;
     const registrations = sandbox.countRequests(AUTH_PATHS.registration);
     const progress: string[] = [];
-    const pending = await call('create_course', { title: `Pending ${era} ${elicitation}` }, (update) => progress.push(update.message ?? ''));
+    const pending = await call('create_course', { title: `Pending ${transport}-${era} ${elicitation}` }, (update) => progress.push(update.message ?? ''));
     expect(pending.isError).toBe(true);
     expect(shown).toHaveLength(before + 1);
     const link = shown.at(-1)!;
@@ -175,9 +177,9 @@ describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $
 
     await answerConsentPage(link, 'allow');
     decision = 'allow';
-    const done = await call('create_course', { title: `Pending ${era} ${elicitation}` });
+    const done = await call('create_course', { title: `Pending ${transport}-${era} ${elicitation}` });
     expect(done.isError, textOf(done)).toBeFalsy();
-    expect(done.structuredContent?.['title']).toBe(`Pending ${era} ${elicitation}`);
+    expect(done.structuredContent?.['title']).toBe(`Pending ${transport}-${era} ${elicitation}`);
     expect(shown).toHaveLength(before + 1);
     expect(sandbox.countRequests(AUTH_PATHS.registration)).toBe(registrations);
   });
@@ -186,8 +188,8 @@ describe.each(COMBINATIONS)('re-consent on a $era connection, URL elicitation: $
     decision = 'allow';
     const before = shown.length;
     const [first, second] = await Promise.all([
-      call('create_lecturer', { name: 'Ada Parallel', email: `ada.${era}.${elicitation}@example.com` }),
-      call('create_lecturer', { name: 'Bob Parallel', email: `bob.${era}.${elicitation}@example.com` }),
+      call('create_lecturer', { name: 'Ada Parallel', email: `ada.${transport}-${era}.${elicitation}@example.com` }),
+      call('create_lecturer', { name: 'Bob Parallel', email: `bob.${transport}-${era}.${elicitation}@example.com` }),
     ]);
     expect(first.isError, textOf(first)).toBeFalsy();
     expect(second.isError, textOf(second)).toBeFalsy();
