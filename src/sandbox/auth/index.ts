@@ -24,6 +24,7 @@ import { handleUserInfo } from './userinfo.js';
 
 export type { AuthFaultOptions, AuthServerOptions } from './options.js';
 export { completeConsent, type ConsentDecision } from './consent-client.js';
+export { obtainSandboxTokens, type SandboxTokens } from './token-client.js';
 export { PATHS as AUTH_PATHS } from './paths.js';
 
 export interface AuthorizationServer extends AccessTokenVerifier {

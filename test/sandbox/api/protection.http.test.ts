@@ -78,7 +78,7 @@ describe.each(routes.map((route) => [`${route.group} ${route.operationId}`, rout
 
 describe('tokens that stop being valid', () => {
   it('ERR-02 a revoked token gets 401 invalid_token on the next call', async () => {
-    const { obtainTokens } = await import('../../helpers/sandbox-auth.js');
+    const { obtainSandboxTokens: obtainTokens } = await import('../../../src/sandbox/index.js');
     const tokens = await obtainTokens(api.sandbox.url, ['courses:read']);
     expect((await api.get('/courses', { token: tokens.accessToken })).status).toBe(200);
     const revoke = await fetch(`${api.sandbox.url}/api/oauth/revoke`, {

@@ -3,7 +3,7 @@
  * a careful agent makes: `api.get('/courses', { token })`.
  */
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { obtainTokens } from '../../helpers/sandbox-auth.js';
+import { obtainSandboxTokens as obtainTokens } from '../../../src/sandbox/index.js';
 
 export interface ApiAnswer<T = any> {
   status: number;
