@@ -101,7 +101,7 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
     expect(coupon['percent_off']).toBe(20);
   });
 
-  it('task 5: draft a course with a section and a lecture, upload a cover, publish it', async () => {
+  it('task 5 API-07: draft a course, upload a cover whose URL is returned as data and never fetched, publish it', async () => {
     const course = await callOk('create_course', { title: 'Watercolour for beginners', description: 'From the outline.' });
     const section = await callOk('create_section', { course_id: course['id'], title: 'Getting started' });
     await callOk('create_lecture', { course_id: course['id'], section_id: section['id'], title: 'Brushes and paper', kind: 'text', content: 'Round brushes, cold-pressed paper.' });
@@ -109,6 +109,7 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
       file: { filename: 'cover.png', content_base64: Buffer.from('not really a png').toString('base64'), content_type: 'image/png' },
     });
     expect(String(upload['url'])).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(sandbox.countRequests(new URL(String(upload['url'])).pathname)).toBe(0);
     const dryRun = await callOk('update_course', { course_id: course['id'], state: 'published', dry_run: true });
     expect(dryRun['dry_run']).toBe(true);
     const published = await callOk('update_course', { course_id: course['id'], state: 'published', cover_image_url: upload['url'] });

@@ -32,9 +32,9 @@ interface RawServer {
   exited: Promise<number | null>;
 }
 
-function spawnRaw(args: string[]): RawServer {
+function spawnRaw(args: string[], env: Record<string, string> = {}): RawServer {
   const child = spawn(process.execPath, [MAIN_JS, '--config-dir', configDir, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: configDir },
+    env: { PATH: process.env.PATH ?? '', HOME: configDir, ...env },
   });
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -126,5 +126,12 @@ describe('stdio hygiene', () => {
     expect(await bad.exited).toBe(2);
     expect(bad.stdout.join('')).toBe('');
     expect(bad.stderr.join('\n')).toMatch(/https.*\[CONFIG_INVALID\]/s);
+  });
+
+  it('NET-06 says loudly on stderr when TLS verification was turned off in the environment', async () => {
+    const server = spawnRaw(['--version'], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+    expect(await server.exited).toBe(0);
+    expect(server.stderr.join('\n')).toMatch(/NODE_TLS_REJECT_UNAUTHORIZED=0 .*NOT being verified/);
+    expect(server.stdout.join('')).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });

@@ -43,6 +43,17 @@ describe('authorization server metadata', () => {
     });
   }
 
+  it.each([
+    'http://0x7f000001/token',
+    'http://2130706433/token',
+    'http://[::ffff:127.0.0.1]/token',
+    'https://127.0.0.1.nip.io/token',
+    'https://as.example.evil.example/token',
+    'https://as.example@evil.example/token',
+  ])('MD-07 refuses %s by origin, without resolving it', (value) => {
+    expect(() => validateServerMetadata({ ...good, token_endpoint: value }, target)).toThrowError(expect.objectContaining({ code: 'OAUTH_INVALID_METADATA' }));
+  });
+
   it('MD-02 allows plain http endpoints only for a loopback school', () => {
     const sandbox = parseSchoolUrl('http://127.0.0.1:4000');
     const document = { ...good, issuer: 'http://127.0.0.1:4000', authorization_endpoint: 'http://127.0.0.1:4000/a', token_endpoint: 'http://127.0.0.1:4000/t', registration_endpoint: undefined, revocation_endpoint: undefined };

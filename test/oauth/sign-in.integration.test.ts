@@ -42,7 +42,7 @@ describe('sign-in against the sandbox', () => {
     expect(browser.prompts).toHaveLength(1);
   });
 
-  it('RG-01 LB-02 AZ-01 AZ-05 TK-01 the same redirect URI and resource go everywhere, with PKCE S256', async () => {
+  it('RG-01 LB-02 AZ-01 AZ-04 AZ-05 TK-01 the same redirect URI and resource go everywhere, with PKCE S256', async () => {
     const sandbox = await harness.sandbox({ autoApprove: true });
     const recorder = recordingFetch();
     const browser = fakeBrowser();
