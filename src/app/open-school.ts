@@ -20,6 +20,7 @@ import {
 import { buildCatalog, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
 import {
   createConsentCaller,
+  createStepUpBudget,
   createConsentStateCodec,
   planTools,
   type AccountService,
@@ -99,6 +100,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
   const executor = createExecutor({ apiBaseUrl, tokens, logger });
 
+  // Shared with sign-out: refusals recorded for one grant must not outlive it.
+  const stepUpBudget = createStepUpBudget();
   const account: AccountService = {
     async status() {
       const status = await session.status();
@@ -119,10 +122,14 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
         expiresAt: status.expiresAt,
       };
     },
-    signOut: () => session.revoke(),
+    async signOut() {
+      stepUpBudget.clear();
+      return session.revoke();
+    },
   };
 
   const call = createConsentCaller({
+    budget: stepUpBudget,
     execute: (operation, args, signal) => executor.execute(operation, args, { signal }),
     broker: createSessionConsentBroker({
       session,

@@ -55,6 +55,16 @@ describe('step-up budget', () => {
     expect(budget.spend(stepUpKey('t', ['a']))).toBe(true);
     expect(budget.spend(stepUpKey('t', ['a']))).toBe(false);
   });
+
+  it('starts over after sign-out: a refusal recorded for the old grant is forgotten', () => {
+    const budget = createStepUpBudget(1);
+    const key = stepUpKey('create_member', ['members:write']);
+    budget.spend(key);
+    expect(budget.spend(key)).toBe(false);
+    budget.clear();
+    expect(budget.isDenied(key)).toBe(false);
+    expect(budget.spend(key)).toBe(true);
+  });
 });
 
 describe('request state of an input-required result', () => {

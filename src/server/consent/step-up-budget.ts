@@ -15,6 +15,8 @@ export interface StepUpBudget {
   isDenied(key: string): boolean;
   /** The call went through: earlier attempts no longer count against it. */
   settle(key: string): void;
+  /** Signing out starts over: a refusal recorded for the old grant says nothing about the next one. */
+  clear(): void;
 }
 
 /** One operation with one challenged scope set; the set is order-insensitive (RFC 6749 §3.3). */
@@ -40,6 +42,10 @@ export function createStepUpBudget(maxStepUps = MAX_STEP_UPS): StepUpBudget {
     isDenied: (key) => denied.has(key),
     settle(key) {
       spent.delete(key);
+    },
+    clear() {
+      spent.clear();
+      denied.clear();
     },
   };
 }
