@@ -43,6 +43,11 @@ export interface Config {
   readonly pasteRedirect: boolean;
   /** How long a tool call waits for the user to finish consent before answering "pending". */
   readonly consentWaitMs: number;
+  /**
+   * How long a call waits when the link can only go into its result (no URL elicitation, no
+   * browser): 0 answers at once with the link, which is what the user needs to see to approve.
+   */
+  readonly linkWaitMs: number;
   readonly configDir: string | undefined;
   readonly logLevel: LogLevel;
   readonly http: HttpConfig | undefined;
@@ -94,6 +99,8 @@ options:
   --callback-port N         a fixed loopback port for the sign-in redirect
   --no-browser              never open a browser; show the sign-in link instead
   --consent-wait SECONDS    how long a call waits for consent before answering "pending" (default 120)
+  --link-wait SECONDS       the same when the link can only be shown in the tool result (default 0:
+                            answer at once with the link; more if you approve from the server's log)
   --config-dir DIR          where tokens and caches live (env SCHOOL_MCP_CONFIG_DIR)
   --log-level L             debug | info | warn | error (env SCHOOL_MCP_LOG_LEVEL)
   --http-secret S           the bearer secret HTTP clients must send (env SCHOOL_MCP_HTTP_SECRET)
@@ -137,6 +144,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
         'no-browser': { type: 'boolean' },
         paste: { type: 'boolean' },
         'consent-wait': { type: 'string' },
+        'link-wait': { type: 'string' },
         'config-dir': { type: 'string' },
         'log-level': { type: 'string' },
         http: { type: 'boolean' },
@@ -192,7 +200,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     callbackPort: values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
     openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('NO_BROWSER'))),
     pasteRedirect: values.paste === true,
-    consentWaitMs: values['consent-wait'] === undefined ? 120_000 : parseSeconds(values['consent-wait']) * 1000,
+    consentWaitMs: values['consent-wait'] === undefined ? 120_000 : parseSeconds(values['consent-wait'], '--consent-wait', 1) * 1000,
+    linkWaitMs: values['link-wait'] === undefined ? 0 : parseSeconds(values['link-wait'], '--link-wait', 0) * 1000,
     configDir: values['config-dir'] ?? fromEnv('CONFIG_DIR'),
     logLevel,
     http,
@@ -217,6 +226,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     openBrowser: true,
     pasteRedirect: false,
     consentWaitMs: 120_000,
+    linkWaitMs: 0,
     configDir: undefined,
     logLevel: 'info',
     http: undefined,
@@ -281,10 +291,10 @@ function parsePort(text: string, flag: string, minimum: number): number {
   return port;
 }
 
-function parseSeconds(text: string): number {
+function parseSeconds(text: string, flag: string, minimum: number): number {
   const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 600) {
-    throw configError(`--consent-wait must be a number of seconds between 1 and 600, got ${JSON.stringify(text)}`);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds < minimum || seconds > 600) {
+    throw configError(`${flag} must be a number of seconds between ${minimum} and 600, got ${JSON.stringify(text)}`);
   }
   return seconds;
 }

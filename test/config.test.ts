@@ -57,6 +57,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig(['--demo', '--port', '8080'], env)).toThrow(/go with --http/);
   });
 
+  it('answers with the link at once by default when it can only go into the result, and accepts a wait', () => {
+    expect(loadConfig(['--demo'], env).linkWaitMs).toBe(0);
+    expect(loadConfig(['--demo', '--link-wait', '30'], env).linkWaitMs).toBe(30_000);
+    expect(() => loadConfig(['--demo', '--link-wait', '-1'], env)).toThrow(/--link-wait/);
+    expect(() => loadConfig(['--demo', '--consent-wait', '0'], env)).toThrow(/--consent-wait must be a number of seconds between 1 and 600/);
+  });
+
   it('returns a frozen config', () => {
     expect(Object.isFrozen(loadConfig(['--demo'], env))).toBe(true);
   });

@@ -143,6 +143,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     scopeDescriptions: fullCatalog.scopeDescriptions,
     schoolName: schoolUrl.host,
     waitMs: config.consentWaitMs,
+    linkWaitMs: config.linkWaitMs,
     // Made at launch: a state minted by an earlier run of school-mcp is refused.
     requestState: createConsentStateCodec(),
     logger: logger.child('consent'),

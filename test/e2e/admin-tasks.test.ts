@@ -40,7 +40,8 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
 
   beforeAll(async () => {
     sandbox = await startSandbox({ autoApprove: true });
-    server = await startMcpServer({ transport, era, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all'] });
+    // The played user approves from the server's log, so calls wait for the approval (--link-wait).
+    server = await startMcpServer({ transport, era, args: ['--school', sandbox.url, '--no-browser', '--link-wait', '60', '--toolsets', 'all'] });
     void approveLinks();
   });
 

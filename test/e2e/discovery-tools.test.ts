@@ -13,7 +13,8 @@ let server: StdioServer;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ autoApprove: true });
-  server = await startStdioServer({ args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'dynamic'] });
+  // The played user approves from the server's log, so calls wait for the approval (--link-wait).
+  server = await startStdioServer({ args: ['--school', sandbox.url, '--no-browser', '--link-wait', '60', '--toolsets', 'dynamic'] });
 });
 
 afterAll(async () => {

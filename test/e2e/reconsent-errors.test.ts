@@ -50,7 +50,7 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
         htmlPaths: ['/api/v1/forms'],
       },
     });
-    server = await startMcpServer({ transport, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '20'] });
+    server = await startMcpServer({ transport, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '20', '--link-wait', '20'] });
     void approveLinks();
   });
 

@@ -86,7 +86,7 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
     server = await startMcpServer({
       transport,
       era,
-      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', String(CONSENT_WAIT_SECONDS)],
+      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', String(CONSENT_WAIT_SECONDS), '--link-wait', String(CONSENT_WAIT_SECONDS)],
       ...(elicitation ? { capabilities: { elicitation: { url: {} } } } : {}),
     });
     if (elicitation) {

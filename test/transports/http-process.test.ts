@@ -28,7 +28,7 @@ async function school(): Promise<RecordingSchool> {
 }
 
 async function serve(schoolUrl: string, options: Partial<Parameters<typeof startHttpServer>[0]> = {}): Promise<HttpServer> {
-  const server = await startHttpServer({ args: ['--school', schoolUrl, '--no-browser', '--toolsets', 'all'], ...options });
+  const server = await startHttpServer({ args: ['--school', schoolUrl, '--no-browser', '--link-wait', '60', '--toolsets', 'all'], ...options });
   cleanups.push(() => server.close());
   return server;
 }
@@ -103,7 +103,7 @@ describe('school-mcp --http as a process', () => {
 
   it('SIGTERM during a pending consent: exits, closes the port, keeps the token store', async () => {
     const upstream = await school();
-    const server = await serve(upstream.url, { args: ['--school', upstream.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '600'] });
+    const server = await serve(upstream.url, { args: ['--school', upstream.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '600', '--link-wait', '600'] });
     const port = Number(new URL(server.url).port);
     const approving = approveNextLink(server);
     expect(((await server.client.callTool({ name: 'list_orders', arguments: { per_page: 1 } })) as Result).isError).toBeFalsy();

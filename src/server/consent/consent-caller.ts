@@ -49,6 +49,12 @@ export interface ConsentCallerOptions {
   readonly schoolName: string;
   /** How long one call waits for the user before answering "pending" (`--consent-wait`). */
   readonly waitMs: number;
+  /**
+   * The same when the link can only go into the result (`--link-wait`). The user sees the link
+   * only once the call answers, so by default it answers at once; the flow stays open for the
+   * next call. Defaults to `waitMs`.
+   */
+  readonly linkWaitMs?: number;
   readonly requestState?: ConsentStateCodec;
   readonly budget?: StepUpBudget;
   readonly progressIntervalMs?: number;
@@ -63,7 +69,17 @@ type Resumed = { readonly flow: string; readonly action: 'accept' | 'decline' | 
 /** A step that reached the user: go on with the call, or answer with this result. */
 type Reached = 'granted' | OperationResult;
 
+/**
+ * A user who calls again after seeing the link has most likely just approved; the flow may still
+ * be exchanging the code, so a repeated showing waits this long before answering "pending" again.
+ */
+const LINK_RECHECK_MS = 3_000;
+
 export function createConsentCaller(options: ConsentCallerOptions): OperationCaller {
+  const linkWait = (firstShowing: boolean) => {
+    const configured = options.linkWaitMs ?? options.waitMs;
+    return firstShowing ? configured : Math.max(configured, LINK_RECHECK_MS);
+  };
   const { broker } = options;
   const budget = options.budget ?? createStepUpBudget();
   const codec = options.requestState ?? createConsentStateCodec();
@@ -133,18 +149,19 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       await broker.openBrowser(consent).catch((error: unknown) => options.logger?.warn('the browser could not be opened', { error: String(error) }));
     }
 
+    const waitMs = channel === 'link' ? linkWait(firstShowing) : options.waitMs;
     const waited = await waitForConsent(broker.outcome(consent), {
-      waitMs: options.waitMs,
+      waitMs,
       signal: context.mcpReq.signal,
       tickMs,
-      ...optionalTick(progressReporter(context, options.waitMs, waitingMessage(consent, wording))),
+      ...optionalTick(progressReporter(context, waitMs, waitingMessage(consent, wording))),
     });
     switch (waited.kind) {
       case 'granted':
       case 'ended':
         return 'granted';
       case 'pending':
-        return pendingResult(consent, wording, options.waitMs);
+        return pendingResult(consent, wording, waitMs);
       case 'denied':
         return deniedResult(consent, wording, 'denied');
       case 'failed':
