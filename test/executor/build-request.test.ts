@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from '../../src/executor/build-request.js';
-import { isSchoolMcpError } from '../../src/errors.js';
-import { operation, parameter } from './operation-fixtures.js';
+import { operation, parameter, refusalCode as refusal } from './operation-fixtures.js';
 
 const API = 'https://api.example';
-
-function refusal(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isSchoolMcpError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 const students = operation({
   pathTemplate: '/courses/{courseId}/students',

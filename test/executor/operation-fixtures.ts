@@ -1,4 +1,5 @@
 /** Small hand-built operations, so executor tests depend on nothing but the `Operation` type. */
+import { isSchoolMcpError } from '../../src/errors.js';
 import type { Operation, OperationBody, OperationParameter } from '../../src/openapi/index.js';
 
 export function parameter(fields: Partial<OperationParameter> & Pick<OperationParameter, 'name' | 'in'>): OperationParameter {
@@ -63,3 +64,14 @@ export const uploadFile = operation({
   requiredScopes: ['storage:write'],
   toolset: 'storage',
 });
+
+/** The error code a pure step refused with, or `undefined` when it did not refuse. */
+export function refusalCode(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    if (isSchoolMcpError(error)) return error.code;
+    throw error;
+  }
+  return undefined;
+}

@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildRequest } from '../../src/executor/build-request.js';
 import { decodeBase64, decodeFileArgument } from '../../src/executor/file-argument.js';
-import { isSchoolMcpError } from '../../src/errors.js';
-import { uploadFile } from './operation-fixtures.js';
+import { refusalCode as codeOf, uploadFile } from './operation-fixtures.js';
 
 const API = 'https://api.example';
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isSchoolMcpError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 /** Parses the built body with the platform's own multipart parser. */
 async function parseMultipart(built: ReturnType<typeof buildRequest>): Promise<FormData> {

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MAIN_JS, type StdioServer, type StdioServerOptions } from './mcp-stdio.js';
+import { collectLines } from './stderr-lines.js';
 
 export interface HttpServer extends StdioServer {
   /** The endpoint, e.g. `http://127.0.0.1:41234/mcp`. */
@@ -45,7 +46,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     },
   });
   const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
-  const lines = collectLines(child);
+  const lines = collectLines(child.stderr);
   const stdout: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk.toString('utf8')));
   const fail = async (error: unknown) => {
@@ -104,46 +105,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
         if (ownDir) await rm(configDir, { recursive: true, force: true });
       })();
       return closing;
-    },
-  };
-}
-
-interface LineCollector {
-  readonly stderr: string[];
-  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
-}
-
-/** The same matching as the stdio helper: each line satisfies one waiter, seen lines included. */
-function collectLines(child: ChildProcess): LineCollector {
-  const stderr: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  const consumed = new Set<number>();
-  const deliver = () => {
-    for (const waiter of [...waiters]) {
-      const index = stderr.findIndex((line, i) => !consumed.has(i) && waiter.pattern.test(line));
-      if (index >= 0) {
-        consumed.add(index);
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(stderr[index]!);
-      }
-    }
-  };
-  let partial = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    partial += chunk.toString('utf8');
-    const lines = partial.split('\n');
-    partial = lines.pop() ?? '';
-    stderr.push(...lines);
-    deliver();
-  });
-  return {
-    stderr,
-    waitForLine(pattern, timeoutMs = 20_000) {
-      return new Promise((resolveLine, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no stderr line matched ${pattern} in ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)), timeoutMs);
-        waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolveLine(line)) });
-        deliver();
-      });
     },
   };
 }

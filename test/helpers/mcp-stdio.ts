@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
+import { collectLines } from './stderr-lines.js';
 
 export const MAIN_JS = resolve(import.meta.dirname, '../../dist/src/main.js');
 
@@ -39,27 +40,7 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Std
     stderr: 'pipe',
     env: { PATH: process.env.PATH ?? '', HOME: configDir, ...options.env },
   });
-  const stderr: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (line: string) => void; from: number }[] = [];
-  const consumed = new Set<number>();
-  const deliver = () => {
-    for (const waiter of [...waiters]) {
-      const index = stderr.findIndex((line, i) => i >= waiter.from && !consumed.has(i) && waiter.pattern.test(line));
-      if (index >= 0) {
-        consumed.add(index);
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(stderr[index]!);
-      }
-    }
-  };
-  let partial = '';
-  (transport.stderr as Readable | null)?.on('data', (chunk: Buffer) => {
-    partial += chunk.toString('utf8');
-    const lines = partial.split('\n');
-    partial = lines.pop() ?? '';
-    stderr.push(...lines);
-    deliver();
-  });
+  const lines = collectLines(transport.stderr as Readable | null);
 
   const client = new Client(
     { name: 'school-mcp-e2e', version: '1.0.0' },
@@ -72,14 +53,8 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Std
   return {
     client,
     configDir,
-    stderr,
-    waitForLine(pattern, timeoutMs = 20_000) {
-      return new Promise((resolveLine, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no stderr line matched ${pattern} in ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)), timeoutMs);
-        waiters.push({ pattern, from: 0, resolve: (line) => (clearTimeout(timer), resolveLine(line)) });
-        deliver();
-      });
-    },
+    stderr: lines.stderr,
+    waitForLine: lines.waitForLine,
     async close() {
       await client.close().catch(() => undefined);
       if (ownDir) await rm(configDir, { recursive: true, force: true });
