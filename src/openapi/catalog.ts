@@ -3,7 +3,7 @@
  * tool name and its toolsets. Built once per document; each step is linear in the number of
  * operations (schemas are converted per operation within fixed budgets).
  */
-import { dereferenceDocument } from './dereference.js';
+import { copyCheckingReferences } from './check-references.js';
 import { recordOr } from './json-value.js';
 import type { Operation } from './operation.js';
 import { buildOperation, enumerateOperations, sourceSecurity, type OperationSource } from './operations.js';
@@ -44,9 +44,11 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
   const warn = (message: string) => {
     if (warnings.size < MAX_WARNINGS) warnings.add(message);
   };
-  const dereferenced = await dereferenceDocument(document);
-  dereferenced.warnings.forEach(warn);
-  const root = dereferenced.document;
+  // References are followed where the conversion meets them; the checked copy guarantees that
+  // each one is local and that the document holds no object cycle (API-08).
+  const checked = copyCheckingReferences(document);
+  checked.warnings.forEach(warn);
+  const root = checked.copy;
   const components = recordOr(root['components']);
   const security = { rootSecurity: root['security'], securitySchemes: components['securitySchemes'] };
 

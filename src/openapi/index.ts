@@ -23,7 +23,6 @@ export {
   type LoadedDocument,
 } from './load-document.js';
 export { MAX_DOCUMENT_BYTES, parseDocumentText, type OpenApiDocument, type ParsedDocument } from './parse-document.js';
-export { dereferenceDocument } from './dereference.js';
 export { DEFAULT_MAX_OPERATIONS, buildCatalog, type CatalogOptions, type ToolCatalog } from './catalog.js';
 export { selectOperations, type OperationSelection } from './select-operations.js';
 export { DEFAULT_SEARCH_LIMIT, searchOperations, type SearchResult } from './search.js';

@@ -1,17 +1,26 @@
 /**
- * Local JSON Pointers (`#/components/schemas/Course`) as OpenAPI `$ref`s use them.
+ * Local JSON Pointers (`#/components/schemas/Course`) as OpenAPI `$ref`s use them, resolved on
+ * read: the catalogue follows a reference where it meets one instead of rewriting the document
+ * first, so only what the listed operations use is ever looked up.
  * @see RFC 6901 §3-§6 (`~1` is `/`, `~0` is `~`, the fragment is percent-decoded)
  */
 import { isRecord } from './json-value.js';
 
-export type PointerResult =
-  | { readonly found: true; readonly value: unknown }
-  /** A `$ref` sat on the way: only a resolver that follows references can say. */
-  | { readonly found: 'through-reference' }
-  | { readonly found: false };
+export type PointerResult = { readonly found: true; readonly value: unknown } | { readonly found: false };
 
+/**
+ * References followed for one lookup: a `$ref` met on the way (`#/components/responses/Ok/content`
+ * where `Ok` is itself a reference) counts one hop. Ends reference loops (`A` → `B` → `A`).
+ */
+export const MAX_REFERENCE_HOPS = 32;
+
+/** The value `reference` points at in `root`, following any `$ref` met on the way. */
 export function resolvePointer(root: unknown, reference: string): PointerResult {
-  if (!reference.startsWith('#')) return { found: false };
+  return follow(root, reference, 0);
+}
+
+function follow(root: unknown, reference: string, hops: number): PointerResult {
+  if (hops > MAX_REFERENCE_HOPS || !reference.startsWith('#')) return { found: false };
   let fragment: string;
   try {
     fragment = decodeURIComponent(reference.slice(1));
@@ -22,7 +31,11 @@ export function resolvePointer(root: unknown, reference: string): PointerResult 
   if (!fragment.startsWith('/')) return { found: false };
   let node: unknown = root;
   for (const token of fragment.slice(1).split('/')) {
-    if (isRecord(node) && typeof node['$ref'] === 'string') return { found: 'through-reference' };
+    if (isRecord(node) && typeof node['$ref'] === 'string') {
+      const through = follow(root, node['$ref'], hops + 1);
+      if (!through.found) return through;
+      node = through.value;
+    }
     const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
     if (Array.isArray(node) && /^\d+$/.test(key)) node = node[Number(key)];
     else if (isRecord(node) && Object.hasOwn(node, key)) node = node[key];

@@ -8,12 +8,12 @@
  * - `example` becomes `examples: [example]`.
  * - Input leaves `readOnly` properties out, output leaves `writeOnly` properties out.
  * - `allOf` of object schemas is merged into one object.
- * - References the dereferencer left (cycles) are inlined until a reference recurs
+ * - References are resolved here, on read, and inlined until a reference recurs
  *   `MAX_REFERENCE_RECURSION` times inside itself; the next level becomes a permissive schema with
  *   a note, as does anything past the depth or size budget. No output object is ever shared with
  *   the document, and no cycle can be produced.
  */
-import { resolvePointer } from './json-pointer.js';
+import { MAX_REFERENCE_HOPS, resolvePointer } from './json-pointer.js';
 import { arrayOr, entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { plainText } from './plain-text.js';
@@ -47,19 +47,29 @@ interface Conversion {
   nodes: number;
 }
 
-/** Converts one schema; `root` is the dereferenced document that leftover `$ref`s point into. */
+/** Converts one schema; `root` is the checked document its `$ref`s point into. */
 export function convertSchema(schema: unknown, root: JsonRecord, direction: SchemaDirection, budget: SchemaBudget): JsonSchema {
   const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), nodes: 0 };
   return convert(conversion, schema, 0);
 }
 
-/** The schema a leftover `$ref` names, with the reference's own sibling keywords laid over it. */
+/**
+ * The object a `$ref` names (a schema, parameter, request body or response), with the reference's
+ * own sibling keywords laid over it (OpenAPI 3.1: a `description` or `summary` beside a `$ref`
+ * overrides the target's). Chains of references are followed, outermost siblings winning.
+ */
 export function resolveSchema(schema: unknown, root: JsonRecord): unknown {
-  if (!isRecord(schema) || typeof schema['$ref'] !== 'string') return schema;
-  const target = resolvePointer(root, schema['$ref']);
-  if (target.found !== true || !isRecord(target.value)) return schema;
-  const { $ref: _reference, ...siblings } = schema;
-  return { ...target.value, ...siblings };
+  let resolved = schema;
+  const layers: JsonRecord[] = [];
+  for (let hops = 0; isRecord(resolved) && typeof resolved['$ref'] === 'string' && hops <= MAX_REFERENCE_HOPS; hops++) {
+    const target = resolvePointer(root, resolved['$ref']);
+    if (!target.found || !isRecord(target.value)) break;
+    const { $ref: _reference, ...siblings } = resolved;
+    layers.push(siblings);
+    resolved = target.value;
+  }
+  if (layers.length === 0) return schema;
+  return layers.reduceRight<unknown>((inner, siblings) => (Object.keys(siblings).length === 0 ? inner : { ...(inner as JsonRecord), ...siblings }), resolved);
 }
 
 export function isObjectSchema(schema: JsonSchema): boolean {
@@ -84,7 +94,7 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
   if (!isRecord(schema)) return {};
   if (typeof schema['$ref'] === 'string') return convertReference(conversion, schema, schema['$ref'], depth);
   const visits = conversion.ancestors.get(schema) ?? 0;
-  // A guard of last resort: the document is acyclic by now, so only references revisit objects.
+  // A guard of last resort: the checked copy has no object cycle, so only references revisit objects.
   if (visits > MAX_REFERENCE_RECURSION) return openSchema(schema, 'Recursive structure; not expanded further.');
   conversion.nodes += 1;
   if (depth > conversion.budget.maxDepth || conversion.nodes > conversion.budget.maxNodes) {
@@ -101,7 +111,7 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
 function convertReference(conversion: Conversion, schema: JsonRecord, reference: string, depth: number): JsonSchema {
   const target = resolvePointer(conversion.root, reference);
   const name = reference.slice(reference.lastIndexOf('/') + 1);
-  if (target.found !== true) return openSchema(schema, `Unresolved reference ${name}.`);
+  if (!target.found) return openSchema(schema, `Unresolved reference ${name}.`);
   const seen = conversion.references.get(reference) ?? 0;
   if (seen > MAX_REFERENCE_RECURSION) return openSchema(isRecord(target.value) ? target.value : {}, `Recursive ${name}; not expanded further.`);
   conversion.references.set(reference, seen + 1);
