@@ -4,10 +4,11 @@
  * operations (schemas are converted per operation within fixed budgets).
  */
 import { copyCheckingReferences } from './check-references.js';
-import { recordOr } from './json-value.js';
+import { entriesOf, recordOr } from './json-value.js';
 import type { Operation } from './operation.js';
 import { buildOperation, enumerateOperations, sourceSecurity, type OperationSource } from './operations.js';
 import type { OpenApiDocument } from './parse-document.js';
+import { resolveSchema } from './schema-converter.js';
 import { resolveApiBase, type ApiBase } from './server-base.js';
 import { assignToolNames } from './tool-names.js';
 import { scopeDescriptions, type SecurityRequirements } from './toolsets.js';
@@ -50,7 +51,8 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
   checked.warnings.forEach(warn);
   const root = checked.copy;
   const components = recordOr(root['components']);
-  const security = { rootSecurity: root['security'], securitySchemes: components['securitySchemes'] };
+  const securitySchemes = Object.fromEntries(entriesOf(components['securitySchemes']).map(([name, scheme]) => [name, resolveSchema(scheme, root)]));
+  const security = { rootSecurity: root['security'], securitySchemes };
 
   const sources = enumerateOperations(root, options.maxOperations ?? DEFAULT_MAX_OPERATIONS, warn);
   const requirements = sources.map((source) => sourceSecurity(source, security));
@@ -65,7 +67,7 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
 
   const apiBase = options.schoolUrl === undefined ? undefined : resolveApiBase(root, options.schoolUrl);
   apiBase?.warnings.forEach(warn);
-  return catalogOf(operations, scopeDescriptions(components['securitySchemes']), apiBase, [...warnings]);
+  return catalogOf(operations, scopeDescriptions(securitySchemes), apiBase, [...warnings]);
 }
 
 /** A catalogue over a list of operations (also used for selections of a catalogue). */

@@ -91,7 +91,7 @@ function toDeclared(parameter: JsonRecord, name: string, location: DeclaredParam
   const description = stringOr(parameter['description']);
   if (description !== undefined && plainText(description, 1) !== '') schema['description'] = plainText(description, 300);
   if (parameter['deprecated'] === true) schema['deprecated'] = true;
-  const examples = parameterExamples(parameter);
+  const examples = parameterExamples(parameter, root);
   if (examples.length > 0) schema['examples'] = examples;
   return {
     name,
@@ -112,10 +112,14 @@ function parameterSchema(parameter: JsonRecord): unknown {
   return first && isRecord(first[1]) ? first[1]['schema'] : undefined;
 }
 
-function parameterExamples(parameter: JsonRecord): unknown[] {
+/** `example`, or the values of `examples` (Example Objects, which may be `$ref`s to `components/examples`). */
+function parameterExamples(parameter: JsonRecord, root: JsonRecord): unknown[] {
   if ('example' in parameter) return [parameter['example']];
   return entriesOf(parameter['examples'])
-    .map(([, example]) => (isRecord(example) ? example['value'] : undefined))
+    .map(([, raw]) => {
+      const example = resolveSchema(raw, root);
+      return isRecord(example) ? example['value'] : undefined;
+    })
     .filter((value) => value !== undefined)
     .slice(0, 3);
 }

@@ -108,3 +108,34 @@ describe('a catalogue over references of every kind', () => {
     expect(JSON.stringify(operation)).not.toContain('$ref');
   });
 });
+
+describe('references outside schemas', () => {
+  it('reads parameter examples and security schemes that are references', async () => {
+    const document = documentWith(
+      {
+        '/courses': {
+          get: {
+            operationId: 'listCourses',
+            security: [{ school: ['courses:read'] }],
+            parameters: [{ name: 'q', in: 'query', schema: { type: 'string' }, examples: { word: { $ref: '#/components/examples/Word' } } }],
+            responses: { '200': { description: 'OK' } },
+          },
+        },
+      },
+      {
+        components: {
+          examples: { Word: { value: 'piano' } },
+          securitySchemes: {
+            school: { $ref: '#/components/securitySchemes/real' },
+            real: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://s.example/a', tokenUrl: 'https://s.example/t', scopes: { 'courses:read': 'Read courses.' } } } },
+          },
+        },
+      },
+    );
+    const catalog = await buildCatalog(document);
+    const [operation] = catalog.operations;
+    expect((operation?.inputSchema['properties'] as Record<string, unknown>)['q']).toMatchObject({ examples: ['piano'] });
+    expect(operation?.requiredScopes).toEqual(['courses:read']);
+    expect(catalog.scopeDescriptions).toMatchObject({ 'courses:read': 'Read courses.' });
+  });
+});
