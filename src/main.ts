@@ -5,11 +5,9 @@
  */
 import { createRequire } from 'node:module';
 import { configDirectory, createSchoolSession, openSchool, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
-import { runLogin, runLogout, runStatus } from './cli/index.js';
 import { loadConfig, usage, type Config } from './config.js';
 import { isSchoolMcpError } from './errors.js';
 import { createLogger, type Logger } from './log.js';
-import { runSandboxCommand } from './sandbox/index.js';
 import { createSchoolServerFactory } from './server/index.js';
 import { serveOverHttp, serveOverStdio } from './transports/index.js';
 
@@ -35,9 +33,12 @@ async function main(): Promise<number> {
     case 'version':
       process.stdout.write(`${packageJson.version}\n`);
       return 0;
-    case 'sandbox':
+    case 'sandbox': {
+      // Each command loads the parts it needs; a stdio start, which a host waits on, loads the fewest.
+      const { runSandboxCommand } = await import('./sandbox/index.js');
       await runSandboxCommand([...config.sandboxArgs]);
       return 0;
+    }
     case 'login':
     case 'logout':
     case 'status':
@@ -111,6 +112,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
 
 async function runAccountCommand(config: Config, logger: Logger): Promise<number> {
   const write = (line: string) => process.stdout.write(`${line}\n`);
+  const { runLogin, runLogout, runStatus } = await import('./cli/index.js');
   return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
     const session = createSchoolSession({ config, schoolUrl, logger, configDir });
     try {

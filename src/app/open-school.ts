@@ -5,7 +5,6 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fetch as undiciFetch } from 'undici';
 import type { Config } from '../config.js';
 import { createExecutor, type AccessTokenSource, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
@@ -63,7 +62,10 @@ export function configDirectory(config: Config): string {
 }
 
 export async function openSchool({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): Promise<OpenSchool> {
-  const fetch = undiciFetch as unknown as FetchLike;
+  // The document is one unauthenticated GET made before `tools/list` can be answered: Node's own
+  // fetch (undici 6, already in the binary) spares the start the loading of undici 7, which the
+  // API and sign-in requests load on their first use.
+  const fetch: FetchLike = (input, init) => globalThis.fetch(input, init);
   const loaded = await loadDocument({
     schoolUrl: schoolUrl.href,
     ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),

@@ -4,7 +4,7 @@
  * for the API origin, and a body cap after decompression.
  * @see ../../../shared/research/security.md API-01, API-06, NET-01, NET-02, NET-03
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import type { PlannedRequest } from './build-request.js';
 import { executorError } from './executor-error.js';
@@ -83,11 +83,20 @@ export function assertCredentialOrigin(plannedRequest: PlannedRequest, apiOrigin
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
-  const ownDispatcher = options.dispatcher === undefined
-    ? new Agent({ connect: { timeout: limits.connectTimeoutMs }, headersTimeout: limits.headersTimeoutMs, bodyTimeout: limits.bodyTimeoutMs })
-    : undefined;
-  const dispatcher = options.dispatcher ?? ownDispatcher!;
   const logger = options.logger;
+  // undici is loaded on the first request rather than at start: it is the largest module of the
+  // start-up path, and a host waits for `tools/list` before any tool is called.
+  let ownDispatcher: Dispatcher | undefined;
+  let undici: Promise<typeof import('undici')> | undefined;
+  const loadUndici = async () => {
+    const module = await (undici ??= import('undici'));
+    const dispatcher = options.dispatcher ?? (ownDispatcher ??= new module.Agent({
+      connect: { timeout: limits.connectTimeoutMs },
+      headersTimeout: limits.headersTimeoutMs,
+      bodyTimeout: limits.bodyTimeoutMs,
+    }));
+    return { request: module.request, dispatcher };
+  };
 
   async function send(plannedRequest: PlannedRequest, signal?: AbortSignal): Promise<HttpResponse> {
     assertCredentialOrigin(plannedRequest, options.apiOrigin);
@@ -95,6 +104,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const timer = setTimeout(() => deadline.abort(), limits.deadlineMs);
     const combined = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
     try {
+      const { request, dispatcher } = await loadUndici();
       const response = await request(plannedRequest.url, {
         dispatcher,
         method: plannedRequest.method as Dispatcher.HttpMethod,

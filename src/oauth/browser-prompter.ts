@@ -2,7 +2,6 @@
  * The consent prompter for a local terminal: prints the URL to stderr, always, and opens the
  * system browser when one is available, through `open` (argv, no shell) after our own checks.
  */
-import open from 'open';
 import type { Logger } from '../log.js';
 import { canLaunchBrowser, launchableUrl } from './browser-url.js';
 import type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
@@ -22,6 +21,7 @@ export interface BrowserPrompterOptions {
 
 /** BR-03: `open` spawns the platform launcher with the URL as one argv element, never via `sh -c`. */
 async function openWithSystem(url: string): Promise<void> {
+  const { default: open } = await import('open');
   const child = await open(url, { wait: false });
   // A missing launcher surfaces as an 'error' event after spawn; it must not crash the process.
   child.once('error', () => undefined);

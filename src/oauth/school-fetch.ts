@@ -3,7 +3,7 @@
  * redirects followed (MD-03), bodies capped (MD-04, NET-03), a time limit on every request.
  * openid-client receives it through `customFetch`.
  */
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import { OAuthError } from './oauth-error.js';
 
 /** The shape openid-client's `customFetch` calls, which is also what we call ourselves. */
@@ -26,11 +26,14 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 
 let sharedAgent: Agent | undefined;
 
+/** undici is loaded on the first request: a signed-in start makes none, and it is a large module. */
 function defaultFetch(): FetchLike {
-  sharedAgent ??= new Agent({ connect: { timeout: 5_000 }, headersTimeout: 15_000, bodyTimeout: 15_000 });
-  const dispatcher = sharedAgent;
-  return (url, init) =>
-    undiciFetch(url, { ...(init as Record<string, unknown>), dispatcher } as Parameters<typeof undiciFetch>[1]) as unknown as Promise<Response>;
+  return async (url, init) => {
+    const undici = await import('undici');
+    sharedAgent ??= new undici.Agent({ connect: { timeout: 5_000 }, headersTimeout: 15_000, bodyTimeout: 15_000 });
+    const options = { ...(init as Record<string, unknown>), dispatcher: sharedAgent } as Parameters<typeof undici.fetch>[1];
+    return undici.fetch(url, options) as unknown as Promise<Response>;
+  };
 }
 
 export function createSchoolFetch(options: SchoolFetchOptions = {}): FetchLike {

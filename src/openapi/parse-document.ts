@@ -4,7 +4,7 @@
  * stays an inert string; aliases are bounded against expansion attacks.
  * @see ../shared/research/security.md API-08
  */
-import { parseDocument as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { isRecord, type JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
 
@@ -101,8 +101,13 @@ function parseJson(text: string, source: string): { value: unknown; warnings: st
   }
 }
 
+// Loaded only for a YAML document: schools serve JSON, and the YAML parser is a large module.
+const requireModule = createRequire(import.meta.url);
+let yamlModule: typeof import('yaml') | undefined;
+
 function parseYamlText(text: string, source: string): { value: unknown; warnings: string[] } {
-  const yaml = parseYaml(text, { schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false });
+  yamlModule ??= requireModule('yaml') as typeof import('yaml');
+  const yaml = yamlModule.parseDocument(text, { schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false });
   const firstError = yaml.errors[0];
   if (firstError) {
     throw openApiError(

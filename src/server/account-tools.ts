@@ -1,12 +1,13 @@
 /** The server's own tools: who is signed in, and signing out. */
-import { fromJsonSchema, type McpServer } from '@modelcontextprotocol/server';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { isSchoolMcpError } from '../errors.js';
 import type { AccountService } from './account.js';
+import { lazyJsonSchema } from './lazy-json-schema.js';
 
 export const WHO_AM_I_TOOL = 'who_am_i';
 export const SIGN_OUT_TOOL = 'sign_out';
 
-const noInput = fromJsonSchema({ type: 'object', properties: {}, additionalProperties: false });
+const noInput = lazyJsonSchema({ type: 'object', properties: {}, additionalProperties: false });
 
 export function registerAccountTools(server: McpServer, account: AccountService): void {
   server.registerTool(

@@ -2,16 +2,17 @@
  * Three tools that reach every operation of the catalogue without listing each one: search,
  * describe, call. For hosts that cap tool counts or context; the same executor runs the call.
  */
-import { fromJsonSchema, type CallToolResult, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
 import type { ClientConnection } from './consent/index.js';
+import { lazyJsonSchema } from './lazy-json-schema.js';
 import { compileOperationTool, type CompiledOperationTool, type OperationCaller } from './operation-tools.js';
 
 export const SEARCH_TOOL = 'search_operations';
 export const DESCRIBE_TOOL = 'describe_operation';
 export const CALL_TOOL = 'call_operation';
 
-const searchInput = fromJsonSchema({
+const searchInput = lazyJsonSchema({
   type: 'object',
   properties: {
     query: { type: 'string', description: 'What you want to do, in a few words, e.g. "cancel subscription" or "form submissions".', maxLength: 200 },
@@ -22,14 +23,14 @@ const searchInput = fromJsonSchema({
   additionalProperties: false,
 });
 
-const describeInput = fromJsonSchema({
+const describeInput = lazyJsonSchema({
   type: 'object',
   properties: { name: { type: 'string', description: 'An operation name from search_operations.' } },
   required: ['name'],
   additionalProperties: false,
 });
 
-const callInput = fromJsonSchema({
+const callInput = lazyJsonSchema({
   type: 'object',
   properties: {
     name: { type: 'string', description: 'An operation name from search_operations.' },

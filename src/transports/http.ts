@@ -19,12 +19,9 @@ import { bearerTokenOf, generateSecret, secretFingerprint, secretMatches } from 
 import { bindPolicy } from './http-bind-policy.js';
 import { checkHost, checkOrigin, hostAllowList, isWildcardAddress } from './http-guards.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS, type RefusalStatus } from './http-refusal.js';
+import { MAX_REQUEST_BODY_BYTES, MCP_PATH } from './http-limits.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 
-export const MCP_PATH = '/mcp';
-
-/** HTTP-06: far above any tool call's arguments, far below what could exhaust memory. */
-export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 const MAX_LEGACY_SESSIONS = 64;
 
