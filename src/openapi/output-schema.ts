@@ -1,10 +1,14 @@
 /**
  * The tool's output schema: declared only when the operation's success response is a JSON object,
  * since MCP requires `outputSchema` to describe an object and `structuredContent` to match it.
- * It carries the structure only (types, properties, items, required, enums, formats): every host
- * receives every listed tool's output schema in `tools/list`, and the documentation keywords
- * (descriptions, examples, bounds, patterns) made them most of that answer's tokens while telling
- * the model nothing the result itself does not show.
+ *
+ * It carries the shape only (types, properties, items, formats), and it is tolerant:
+ * - every host receives every listed tool's output schema in `tools/list`, and the documentation
+ *   keywords (descriptions, examples, bounds, patterns) made them most of that answer's tokens
+ *   while telling the model nothing the result itself does not show;
+ * - `structuredContent` must match the schema, so a closed object (`additionalProperties: false`),
+ *   an `enum` or a `required` list would turn a school's additive change (a new field, a new
+ *   state, a field it leaves out when empty) into a failed call. Only a wrong type still fails.
  */
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
@@ -20,15 +24,17 @@ export function buildOutputSchema(responses: unknown, root: JsonRecord): JsonSch
   return { ...structureOnly(schema), type: 'object' };
 }
 
-const STRUCTURE_KEYWORDS = new Set(['type', 'format', 'enum', 'const', 'required', 'additionalProperties', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'not']);
+const STRUCTURE_KEYWORDS = new Set(['type', 'format', 'const', 'additionalProperties', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'not']);
 
-/** Pure: a converted schema without its documentation keywords, at every depth. */
+/** Pure: a converted schema without its documentation and closing keywords, at every depth. */
 export function structureOnly(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (!STRUCTURE_KEYWORDS.has(key)) continue;
     if (key === 'properties' && isRecord(value)) {
       out[key] = Object.fromEntries(entriesOf(value).map(([name, property]) => [name, isRecord(property) ? structureOnly(property) : property]));
+    } else if (key === 'additionalProperties' && !isRecord(value)) {
+      continue;
     } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isRecord(value)) {
       out[key] = structureOnly(value);
     } else if ((key === 'prefixItems' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {

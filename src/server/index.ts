@@ -17,5 +17,5 @@ export {
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL } from './discovery-tools.js';
 export { createSchoolServerFactory, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
 export { serverInstructions } from './instructions.js';
-export { SCOPES_META_KEY, TOOLSET_META_KEY, type OperationCaller, type OperationResult } from './operation-tools.js';
+export { TOOLSET_META_KEY, type OperationCaller, type OperationResult } from './operation-tools.js';
 export { DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';

@@ -15,9 +15,11 @@ import type { Operation } from '../openapi/index.js';
 import type { ClientConnection } from './consent/index.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 
-/** Where a tool's toolset and the scopes it asks for are listed, for hosts and people who group tools. */
+/**
+ * Where a tool's toolset is listed, for hosts and people who group tools. The scopes a tool asks
+ * for are in its description, which every host shows the model; they are not repeated here.
+ */
 export const TOOLSET_META_KEY = 'school-mcp/toolset';
-export const SCOPES_META_KEY = 'school-mcp/scopes';
 
 export interface CompiledOperationTool {
   readonly operation: Operation;
@@ -57,7 +59,7 @@ export function registerOperationTool(server: McpServer, tool: CompiledOperation
       inputSchema: tool.inputSchema,
       ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
       annotations: { ...operation.annotations },
-      _meta: { [TOOLSET_META_KEY]: operation.toolset, [SCOPES_META_KEY]: [...operation.requiredScopes] },
+      _meta: { [TOOLSET_META_KEY]: operation.toolset },
     },
     async (args: unknown, context: ServerContext) => {
       const result = await call(operation, (args ?? {}) as Record<string, unknown>, context, connection);
