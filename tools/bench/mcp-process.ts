@@ -1,7 +1,10 @@
 /**
  * One MCP server as a child process over stdio, driven by the SDK's client the way a host drives
- * it. Starting one times the cold start: from spawn to the answer of the first `tools/list`.
+ * it. Starting one times the cold start: from spawn to the answer of the first `tools/list`. The
+ * answer is timed as it arrives and then checked the way a host checks it, so a server whose list
+ * a host would reject still gets its time, with the rejection beside it.
  */
+import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readFile } from 'node:fs/promises';
@@ -27,6 +30,8 @@ export interface RunningMcpServer {
   /** Milliseconds from spawn to the answer of the first `tools/list`. */
   readonly coldStartMs: number;
   readonly firstList: ToolList;
+  /** Why the SDK's client refuses that answer, when it does (a host would then list no tools). */
+  readonly listRejected: string | undefined;
   close(): Promise<void>;
 }
 
@@ -43,14 +48,20 @@ export async function startMcpServer(spec: LaunchSpec): Promise<RunningMcpServer
   const started = performance.now();
   try {
     await client.connect(transport);
-    const firstList = (await client.listTools()) as ToolList;
+    const firstList = (await client.request({ method: 'tools/list', params: {} }, ANY_RESULT)) as ToolList;
     const coldStartMs = performance.now() - started;
+    if (!Array.isArray(firstList?.tools)) throw new Error('the tools/list answer has no tools array');
+    const listRejected = await client.listTools().then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300),
+    );
     return {
       client,
       pid: transport.pid ?? -1,
       stderr,
       coldStartMs,
       firstList,
+      listRejected,
       close: () => client.close().catch(() => undefined),
     };
   } catch (error) {
@@ -58,6 +69,9 @@ export async function startMcpServer(spec: LaunchSpec): Promise<RunningMcpServer
     throw new Error(`${spec.script} did not serve tools/list: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`);
   }
 }
+
+/** Accepts any result: the answer is timed first and validated apart. */
+const ANY_RESULT: StandardSchemaV1 = { '~standard': { version: 1, vendor: 'school-mcp-bench', validate: (value: unknown) => ({ value }) } };
 
 /** The resident set of a process in bytes, from /proc (Linux). */
 export async function residentBytes(pid: number): Promise<number> {

@@ -1,5 +1,5 @@
 /** The results of a run as BENCHMARKS.md. Pure: the same results give the same text. */
-import type { BenchResults, ColdStartRow, ContenderId, ContextCell, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell, ScaleRow } from './results.js';
+import type { BenchResults, ColdStartCell, ColdStartRow, ContenderId, ContextCell, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell, ScaleRow } from './results.js';
 import { linearFit, type Spread } from './stats.js';
 
 const NAMES: Record<ContenderId, string> = {
@@ -123,8 +123,13 @@ function coldStartTable(rows: readonly ColdStartRow[]): string[] {
   return [
     `| Scenario | ${ids.map((id) => NAMES[id]).join(' | ')} |`,
     `|---|${ids.map(() => '---:').join('|')}|`,
-    ...rows.map((row) => `| ${row.scenario} | ${ids.map((id) => describe(row.cells[id], (cell) => `${spread(cell, ms)}, ${cell.tools} tools`)).join(' | ')} |`),
+    ...rows.map((row) => `| ${row.scenario} | ${ids.map((id) => describe(row.cells[id], coldStartText)).join(' | ')} |`),
   ];
+}
+
+function coldStartText(cell: ColdStartCell): string {
+  const timed = `${spread(cell, ms)}, ${cell.tools} tools`;
+  return cell.listRejected === undefined ? timed : `${timed}, **but the MCP client rejects the list** (${cell.listRejected.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 160)})`;
 }
 
 function contextTable(rows: readonly ContextRow[]): string[] {

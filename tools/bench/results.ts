@@ -7,9 +7,15 @@ export type ContenderId = 'school-mcp' | 'bare-sdk' | 'ivotoby' | 'generated' | 
 /** A figure, or why there is none. */
 export type Measured<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
+export interface ColdStartCell extends Spread {
+  readonly tools: number;
+  /** Why a host's MCP client refuses the `tools/list` answer that was timed, when it does. */
+  readonly listRejected?: string;
+}
+
 export interface ColdStartRow {
   readonly scenario: string;
-  readonly cells: Readonly<Partial<Record<ContenderId, Measured<Spread & { tools: number }>>>>;
+  readonly cells: Readonly<Partial<Record<ContenderId, Measured<ColdStartCell>>>>;
 }
 
 export interface ContextCell {

@@ -5,8 +5,8 @@
 import type { LaunchSpec, ToolList } from './mcp-process.js';
 import { startMcpServer } from './mcp-process.js';
 import { reasonOf } from './latency.js';
-import type { ColdStartRow, ContenderId, ContextCell, Measured } from './results.js';
-import { spreadOf, type Spread } from './stats.js';
+import type { ColdStartCell, ColdStartRow, ContenderId, ContextCell, Measured } from './results.js';
+import { spreadOf } from './stats.js';
 import type { TokenCounter } from './token-count.js';
 
 export interface StartEntry {
@@ -18,9 +18,10 @@ export interface StartEntry {
 }
 
 /** Starts every entry `runs` times, round-robin, after one untimed start each. */
-export async function timeColdStarts(entries: readonly StartEntry[], runs: number): Promise<Map<string, Measured<Spread & { tools: number }>>> {
+export async function timeColdStarts(entries: readonly StartEntry[], runs: number): Promise<Map<string, Measured<ColdStartCell>>> {
   const samples = new Map<string, number[]>();
   const tools = new Map<string, number>();
+  const rejected = new Map<string, string>();
   const failed = new Map<string, string>();
   for (const entry of entries) if (!entry.launch.ok) failed.set(entry.key, entry.launch.reason);
   for (let run = -1; run < runs; run++) {
@@ -33,21 +34,24 @@ export async function timeColdStarts(entries: readonly StartEntry[], runs: numbe
         if (run < 0) continue;
         samples.set(entry.key, [...(samples.get(entry.key) ?? []), server.coldStartMs]);
         tools.set(entry.key, server.firstList.tools.length);
+        if (server.listRejected !== undefined) rejected.set(entry.key, server.listRejected);
       } catch (error) {
         failed.set(entry.key, reasonOf(error));
       }
     }
   }
-  const results = new Map<string, Measured<Spread & { tools: number }>>();
+  const results = new Map<string, Measured<ColdStartCell>>();
   for (const entry of entries) {
     const reason = failed.get(entry.key);
-    results.set(entry.key, reason !== undefined ? { ok: false, reason } : { ok: true, value: { ...spreadOf(samples.get(entry.key) ?? []), tools: tools.get(entry.key) ?? 0 } });
+    const listRejected = rejected.get(entry.key);
+    const cell: ColdStartCell = { ...spreadOf(samples.get(entry.key) ?? []), tools: tools.get(entry.key) ?? 0, ...(listRejected === undefined ? {} : { listRejected }) };
+    results.set(entry.key, reason !== undefined ? { ok: false, reason } : { ok: true, value: cell });
   }
   return results;
 }
 
-export function coldStartRow(scenario: string, measured: Map<string, Measured<Spread & { tools: number }>>, keys: Readonly<Partial<Record<ContenderId, string>>>): ColdStartRow {
-  const cells: Partial<Record<ContenderId, Measured<Spread & { tools: number }>>> = {};
+export function coldStartRow(scenario: string, measured: Map<string, Measured<ColdStartCell>>, keys: Readonly<Partial<Record<ContenderId, string>>>): ColdStartRow {
+  const cells: Partial<Record<ContenderId, Measured<ColdStartCell>>> = {};
   for (const [id, key] of Object.entries(keys) as [ContenderId, string][]) {
     const cell = measured.get(key);
     if (cell) cells[id] = cell;
