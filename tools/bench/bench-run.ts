@@ -14,7 +14,7 @@ import { describeMachine } from './machine.js';
 import type { LaunchSpec, ToolList } from './mcp-process.js';
 import type { BenchOptions } from './options.js';
 import { PROJECT_ROOT, REAL_DOCUMENTS_DIR } from './paths.js';
-import { GENERATOR_PACKAGE, IVOTOBY_PACKAGE, generatePeer, generatedLaunch, installPeers, installedVersion, ivotobyLaunch } from './peers.js';
+import { GENERATOR_PACKAGE, IVOTOBY_PACKAGE, generatePeer, generatedHttpSdkVersion, generatedLaunch, installPeers, installedVersion, ivotobyLaunch } from './peers.js';
 import type { BenchResults, ContenderId, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell } from './results.js';
 import { measureScale } from './scale.js';
 import { bareLaunch, connectOverHttp, directCaller, freePort, READ_OPERATION, readToolName, schoolMcpLaunch, spawnServer, toolCaller } from './servers.js';
@@ -69,10 +69,12 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const ivotoby = (spec: string, extra: readonly string[] = []): Measured<LaunchSpec> => (peersReady ? ok(ivotobyLaunch(spec, url, token, extra)) : peerSkipped);
     let generatedSandbox: Measured<LaunchSpec> = peerSkipped;
     let generatedGithub: Measured<LaunchSpec> = githubThere ? peerSkipped : githubMissing;
+    let generatedHttpScript: Measured<string> = peerSkipped;
     if (peersReady) {
       progress('generating and building the openapi-mcp-generator servers');
       generatedSandbox = await generated(`${url}/openapi.json`, join(scratch, 'generated-sandbox'), url, token);
       if (githubThere) generatedGithub = await generated(GITHUB_DOCUMENT, join(scratch, 'generated-github'), url, token);
+      generatedHttpScript = await generatedScript(`${url}/openapi.json`, join(scratch, 'generated-sandbox-http'), url, 'streamable-http');
     }
 
     progress('listing tools once per configuration');
@@ -151,7 +153,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       const httpServers = {
         'school-mcp': await schoolOverHttp(url, configDir),
         ivotoby: peersReady ? await ivotobyOverHttp(`${url}/openapi.json`, url, token) : peerSkipped,
-        generated: failed('not measured over HTTP: its HTTP flavour is a separate generated project (`--transport streamable-http`) with dependencies outside the pinned manifest'),
+        generated: generatedHttpScript.ok ? await generatedOverHttp(generatedHttpScript.value, join(scratch, 'generated-sandbox-http'), url, token) : generatedHttpScript,
       };
       try {
         latency.push(...(await latencyRows('HTTP', direct.call, httpServers, plan)));
@@ -183,6 +185,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         [IVOTOBY_PACKAGE]: installedVersion(IVOTOBY_PACKAGE),
         [GENERATOR_PACKAGE]: installedVersion(GENERATOR_PACKAGE),
         '@modelcontextprotocol/sdk (peers)': installedVersion('@modelcontextprotocol/sdk'),
+        '@modelcontextprotocol/sdk (generated HTTP server)': generatedHttpSdkVersion(),
       },
       tokenizer: countTokens ? TOKENIZER : undefined,
       readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
@@ -201,8 +204,13 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
 }
 
 async function generated(input: string, directory: string, url: string, token: string): Promise<Measured<LaunchSpec>> {
+  const script = await generatedScript(input, directory, url, 'stdio');
+  return script.ok ? ok(generatedLaunch(script.value, directory, url, token)) : script;
+}
+
+async function generatedScript(input: string, directory: string, url: string, transport: 'stdio' | 'streamable-http'): Promise<Measured<string>> {
   try {
-    return ok(generatedLaunch(await generatePeer(input, directory, url), directory, url, token));
+    return ok(await generatePeer(input, directory, url, transport));
   } catch (error) {
     return failed(`generation or build failed: ${reasonOf(error)}`);
   }
@@ -250,6 +258,19 @@ async function ivotobyOverHttp(spec: string, url: string, token: string): Promis
   const port = await freePort();
   const launch = ivotobyLaunch(spec, url, token, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(port), '--path', '/mcp']);
   const child = spawnServer(launch);
+  try {
+    const server = await connectOverHttp(child, `http://127.0.0.1:${port}/mcp`, {}, 15_000);
+    const list = (await server.client.listTools()) as ToolList;
+    return ok({ call: toolCaller(server.client, readToolName(list)), close: server.close });
+  } catch (error) {
+    return failed(reasonOf(error));
+  }
+}
+
+/** The generated Streamable HTTP project listens on `PORT` at `/mcp`, without authentication of its own. */
+async function generatedOverHttp(script: string, directory: string, url: string, token: string): Promise<CallServer> {
+  const port = await freePort();
+  const child = spawnServer(generatedLaunch(script, directory, url, token, port));
   try {
     const server = await connectOverHttp(child, `http://127.0.0.1:${port}/mcp`, {}, 15_000);
     const list = (await server.client.listTools()) as ToolList;
