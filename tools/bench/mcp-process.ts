@@ -32,6 +32,11 @@ export interface RunningMcpServer {
   readonly firstList: ToolList;
   /** Why the SDK's client refuses that answer, when it does (a host would then list no tools). */
   readonly listRejected: string | undefined;
+  /**
+   * The list as the SDK's client hands it to a host: fields outside the MCP schema dropped. The
+   * wire answer when the client refuses it.
+   */
+  readonly hostList: ToolList;
   close(): Promise<void>;
 }
 
@@ -51,10 +56,11 @@ export async function startMcpServer(spec: LaunchSpec): Promise<RunningMcpServer
     const firstList = (await client.request({ method: 'tools/list', params: {} }, ANY_RESULT)) as ToolList;
     const coldStartMs = performance.now() - started;
     if (!Array.isArray(firstList?.tools)) throw new Error('the tools/list answer has no tools array');
-    const listRejected = await client.listTools().then(
-      () => undefined,
-      (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 300),
+    const checked = await client.listTools().then(
+      (list) => ({ hostList: list as ToolList, listRejected: undefined }),
+      (error: unknown) => ({ hostList: firstList, listRejected: (error instanceof Error ? error.message : String(error)).slice(0, 300) }),
     );
+    const { hostList, listRejected } = checked;
     return {
       client,
       pid: transport.pid ?? -1,
@@ -62,6 +68,7 @@ export async function startMcpServer(spec: LaunchSpec): Promise<RunningMcpServer
       coldStartMs,
       firstList,
       listRejected,
+      hostList,
       close: () => client.close().catch(() => undefined),
     };
   } catch (error) {

@@ -37,7 +37,12 @@ export function renderReport(results: BenchResults, findings: string): string {
   if (findings.trim() !== '') push(findings.trim(), '');
   push('## Cold start', '', 'Spawn of the server process to the answer of its first `tools/list` over stdio (initialize included), after sign-in is done. The bare SDK server lists exactly the tools school-mcp lists in the same scenario (`McpServer` + `fromJsonSchema`, no sign-in, no document, no catalogue): it is the floor. The peers list every operation of the document.', '');
   push(...coldStartTable(results.coldStart), '');
-  push('## Context cost', '', 'The `tools/list` answer as a host receives it, which a host puts (mostly) into the model\'s context.', '');
+  push(
+    '## Context cost',
+    '',
+    'The `tools/list` answer as the SDK\'s client hands it to a host (fields outside the MCP schema dropped), all of which some hosts put into the model\'s context. A tool definition in the model APIs that hosts call (Anthropic\'s and OpenAI\'s alike) has a name, a description and an input schema only; that part is also counted on its own, "to the model".',
+    '',
+  );
   push(...contextTable(results.context), '');
   push('## Added latency', '', `p50 and p99 of one call, per round of ${latencyCalls(results)} calls; [min–max] across rounds. "Added" is the p50 minus the direct request's p50 in the same row.`, '');
   push(...latencyTable(results.latency), '');
@@ -64,6 +69,12 @@ function summaryTable(results: BenchResults): string[] {
     const ours = value(row.cells['school-mcp'], (cell) => cell.tokens ?? cell.bytes);
     const unit = (cell: Measured<ContextCell> | undefined) => value(cell, (c) => c.tokens ?? c.bytes);
     rows.push([`tools/list ${results.tokenizer ? 'tokens' : 'bytes'}, ${row.configuration}`, count(ours), ...peers.map((id) => count(unit(row.cells[id]))), ...peers.map((id) => ratio(ours, unit(row.cells[id]))), '']);
+  }
+  const defaultRow = results.context.find((row) => row.configuration === 'default');
+  if (defaultRow && results.tokenizer) {
+    const modelPart = (cell: Measured<ContextCell> | undefined) => value(cell, (c) => c.modelTokens);
+    const ours = modelPart(defaultRow.cells['school-mcp']);
+    rows.push(['tokens given to the model (name, description, input schema), default', count(ours), ...peers.map((id) => count(modelPart(defaultRow.cells[id]))), ...peers.map((id) => ratio(ours, modelPart(defaultRow.cells[id]))), '']);
   }
   for (const row of results.latency) {
     for (const [label, pick] of [['p50', (cell: LatencyCell) => cell.p50.median], ['p99', (cell: LatencyCell) => cell.p99.median]] as const) {
@@ -134,7 +145,8 @@ function coldStartText(cell: ColdStartCell): string {
 
 function contextTable(rows: readonly ContextRow[]): string[] {
   const ids: ContenderId[] = ['school-mcp', 'ivotoby', 'generated'];
-  const show = (cell: ContextCell) => `${cell.tools} tools, ${kb(cell.bytes)}, ${cell.tokens === undefined ? '– tokens' : `${count(cell.tokens)} tokens`}${cell.as === 'default' || cell.as.startsWith('--') ? '' : ` (${cell.as})`}`;
+  const show = (cell: ContextCell) =>
+    `${cell.tools} tools, ${kb(cell.bytes)}, ${cell.tokens === undefined ? '– tokens' : `${count(cell.tokens)} tokens`}${cell.modelTokens === undefined ? '' : ` (${count(cell.modelTokens)} to the model)`}${cell.as === 'default' || cell.as.startsWith('--') ? '' : ` (${cell.as})`}`;
   return [
     `| Configuration | ${ids.map((id) => NAMES[id]).join(' | ')} |`,
     `|---|${ids.map(() => '---:').join('|')}|`,
@@ -188,7 +200,7 @@ function scaleTable(rows: readonly ScaleRow[]): string[] {
   return lines;
 }
 
-function value<T>(cell: Measured<T> | undefined, pick: (value: T) => number): number | undefined {
+function value<T>(cell: Measured<T> | undefined, pick: (value: T) => number | undefined): number | undefined {
   return cell?.ok ? pick(cell.value) : undefined;
 }
 

@@ -22,6 +22,8 @@ export interface ContextCell {
   readonly tools: number;
   readonly bytes: number;
   readonly tokens: number | undefined;
+  /** Tokens of the names, descriptions and input schemas alone: a model API's tool definition. */
+  readonly modelTokens: number | undefined;
   /** How the peer was configured for the same capability. */
   readonly as: string;
 }

@@ -59,19 +59,24 @@ export function coldStartRow(scenario: string, measured: Map<string, Measured<Co
   return { scenario, cells };
 }
 
-/** One `tools/list` answer as a host receives it: its JSON text in bytes and in tokens. */
+/**
+ * One `tools/list` answer as a host receives it: its JSON text in bytes and in tokens, and the
+ * tokens of the part a model API's tool definition holds (each tool's name, description and input
+ * schema), which is what a host that passes only that part spends.
+ */
 export function contextCell(list: ToolList, as: string, countTokens: TokenCounter | undefined): ContextCell {
   const text = JSON.stringify(list);
-  return { tools: list.tools.length, bytes: Buffer.byteLength(text), tokens: countTokens?.(text), as };
+  const modelPart = JSON.stringify(list.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
+  return { tools: list.tools.length, bytes: Buffer.byteLength(text), tokens: countTokens?.(text), modelTokens: countTokens?.(modelPart), as };
 }
 
-/** The first `tools/list` of a server started once, or why it could not start. */
+/** The first `tools/list` of a server started once, as its host gets it, or why it could not start. */
 export async function listOnce(launch: Measured<LaunchSpec>): Promise<Measured<ToolList>> {
   if (!launch.ok) return launch;
   try {
     const server = await startMcpServer(launch.value);
     await server.close();
-    return { ok: true, value: server.firstList };
+    return { ok: true, value: server.hostList };
   } catch (error) {
     return { ok: false, reason: reasonOf(error) };
   }
