@@ -47,12 +47,20 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
   let directoryReady: Promise<void> | undefined;
   const ensureDirectory = () => (directoryReady ??= prepareDirectory(options.dir, options.logger));
 
+  // Every tool call reads the record, so that another process's refresh or sign-out is seen at
+  // once. The file is replaced by rename, never edited in place: an unchanged identity (inode,
+  // size, times) means unchanged content, and the checks of the lstat still run on every read.
+  let last: { readonly identity: string; readonly record: StoreRecord } | undefined;
   const read = async (): Promise<StoreRecord> => {
     await ensureDirectory();
-    const text = await readRecordFile(path, options.logger);
-    if (text === undefined) return emptyRecord(options.issuer);
-    const parsed = parseStoreRecord(text, options.issuer);
-    if (parsed.ok) return parsed.record;
+    const file = await readRecordFile(path, options.logger, last?.identity);
+    if (file === undefined) return emptyRecord(options.issuer);
+    if (file.text === undefined && last !== undefined) return structuredClone(last.record);
+    const parsed = parseStoreRecord(file.text ?? '', options.issuer);
+    if (parsed.ok) {
+      last = { identity: file.identity, record: structuredClone(parsed.record) };
+      return parsed.record;
+    }
     await quarantine(path, options.now(), parsed.reason, options.logger);
     return emptyRecord(options.issuer);
   };
@@ -109,7 +117,11 @@ async function removeStrayTempFiles(dir: string): Promise<void> {
   }
 }
 
-async function readRecordFile(path: string, logger: Logger): Promise<string | undefined> {
+/**
+ * The record file's text, or only its identity when that equals `knownIdentity` (the content is
+ * then the one read before). `undefined` when there is no file.
+ */
+async function readRecordFile(path: string, logger: Logger, knownIdentity?: string): Promise<{ identity: string; text?: string } | undefined> {
   let info;
   try {
     info = await lstat(path);
@@ -124,11 +136,13 @@ async function readRecordFile(path: string, logger: Logger): Promise<string | un
     logger.warn('token file was readable by others; set to 0600', { file: path, mode: (info.mode & 0o777).toString(8) });
     await chmod(path, 0o600);
   }
-  if (info.size > MAX_STORE_BYTES) return '';
+  const identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+  if (identity === knownIdentity) return { identity };
+  if (info.size > MAX_STORE_BYTES) return { identity, text: '' };
   // O_NOFOLLOW closes the window between the lstat above and the open.
   const handle = await open(path, constants.O_RDONLY | (isPosix ? constants.O_NOFOLLOW : 0));
   try {
-    return await handle.readFile('utf8');
+    return { identity, text: await handle.readFile('utf8') };
   } finally {
     await handle.close();
   }

@@ -33,6 +33,31 @@ afterEach(async () => {
 const mode = async (path: string) => (await lstat(path)).mode & 0o777;
 
 describe('token store', () => {
+  it('sees what another process wrote on the very next read, and hands out copies of what it kept', async () => {
+    const dir = join(root, 'cfg');
+    const ours = createTokenStore({ dir, issuer, logger: logger(), now: () => 1 });
+    const theirs = createTokenStore({ dir, issuer, logger: logger(), now: () => 1 });
+    await theirs.update(() => record);
+    expect((await ours.read()).tokens?.accessToken).toBe('AT-CANARY-1');
+    const kept = await ours.read();
+    kept.tokens = undefined;
+    expect((await ours.read()).tokens?.accessToken).toBe('AT-CANARY-1');
+    await theirs.update((current) => ({ ...current, tokens: { ...current.tokens!, accessToken: 'AT-CANARY-2' } }));
+    expect((await ours.read()).tokens?.accessToken).toBe('AT-CANARY-2');
+    await theirs.update((current) => ({ version: current.version, issuer: current.issuer }));
+    expect((await ours.read()).tokens).toBeUndefined();
+  });
+
+  it('ST-04 still sets aside a file corrupted in place after it was read', async () => {
+    const dir = join(root, 'cfg');
+    const store = createTokenStore({ dir, issuer, logger: logger(), now: () => 7 });
+    await store.update(() => record);
+    await store.read();
+    await writeFile(join(dir, storeFileName(issuer)), '{"version":1,', { mode: 0o600 });
+    expect((await store.read()).tokens).toBeUndefined();
+    expect((await readdir(dir)).some((name) => name.includes('.corrupt-7'))).toBe(true);
+  });
+
   it('ST-01 creates a 0700 directory and a 0600 file even under umask 000', async () => {
     const previous = process.umask(0);
     try {
