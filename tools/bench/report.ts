@@ -48,7 +48,7 @@ export function renderReport(results: BenchResults, findings: string): string {
   push(...latencyTable(results.latency), '');
   push('## Memory', '', 'Resident set of the server process (VmRSS), 16 calls at a time.', '');
   push(...memoryTable(results.memory), '');
-  push('## Scale', '', 'Catalogue build (dereference, convert every operation, name, group) in a fresh process per run; parse and schema compile shown apart. Peak is the process\'s maximum resident set, including Node itself (the "before" column).', '');
+  push('## Scale', '', 'Catalogue build (check the references, convert every operation, name, group) in a fresh process per run; parse and schema compile shown apart. Peak is the process\'s maximum resident set, including Node itself (the "before" column).', '');
   push(...scaleTable(results.scale), '');
   if (results.peerProblems.length + results.notes.length > 0) {
     push('## Problems in this run', '');
