@@ -53,7 +53,8 @@ describe('checkOutput', () => {
     const tool = await courseTool();
     const checked = await checkOutput(tool, answer({ id: 42, state: 'draft', labels: { level: 3 } }));
     expect(checked.isError).toBe(true);
-    const text = checked.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+    const content = (checked as { content: { type: string; text?: string }[] }).content;
+    const text = content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
     expect(text).toContain('does not match the output schema');
     expect(text).toContain('"id":42');
     expect(checked).not.toHaveProperty('structuredContent');

@@ -244,35 +244,26 @@ async function schoolOverHttp(url: string, configDir: string): Promise<CallServe
   const secret = randomBytes(24).toString('base64url');
   const launch = schoolMcpLaunch(url, configDir, ['--http', '--host', '127.0.0.1', '--port', String(port)]);
   // The secret goes by environment, as a user keeps it out of the process list.
-  const child = spawnServer({ ...launch, env: { ...launch.env, SCHOOL_MCP_HTTP_SECRET: secret } });
-  try {
-    const server = await connectOverHttp(child, `http://127.0.0.1:${port}/mcp`, { authorization: `Bearer ${secret}` }, 15_000);
-    const list = (await server.client.listTools()) as ToolList;
-    return ok({ call: toolCaller(server.client, readToolName(list)), close: server.close });
-  } catch (error) {
-    return failed(`pending: \`school-mcp --http\` could not be measured: ${reasonOf(error)}`);
-  }
+  const served = await readCallerOverHttp({ ...launch, env: { ...launch.env, SCHOOL_MCP_HTTP_SECRET: secret } }, port, { authorization: `Bearer ${secret}` });
+  return served.ok ? served : failed(`pending: \`school-mcp --http\` could not be measured: ${served.reason}`);
 }
 
 async function ivotobyOverHttp(spec: string, url: string, token: string): Promise<CallServer> {
   const port = await freePort();
-  const launch = ivotobyLaunch(spec, url, token, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(port), '--path', '/mcp']);
-  const child = spawnServer(launch);
-  try {
-    const server = await connectOverHttp(child, `http://127.0.0.1:${port}/mcp`, {}, 15_000);
-    const list = (await server.client.listTools()) as ToolList;
-    return ok({ call: toolCaller(server.client, readToolName(list)), close: server.close });
-  } catch (error) {
-    return failed(reasonOf(error));
-  }
+  return readCallerOverHttp(ivotobyLaunch(spec, url, token, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(port), '--path', '/mcp']), port);
 }
 
 /** The generated Streamable HTTP project listens on `PORT` at `/mcp`, without authentication of its own. */
 async function generatedOverHttp(script: string, directory: string, url: string, token: string): Promise<CallServer> {
   const port = await freePort();
-  const child = spawnServer(generatedLaunch(script, directory, url, token, port));
+  return readCallerOverHttp(generatedLaunch(script, directory, url, token, port), port);
+}
+
+/** Starts a server that listens on `port` at `/mcp` and returns a caller of its read tool. */
+async function readCallerOverHttp(launch: LaunchSpec, port: number, headers: Record<string, string> = {}): Promise<CallServer> {
+  const child = spawnServer(launch);
   try {
-    const server = await connectOverHttp(child, `http://127.0.0.1:${port}/mcp`, {}, 15_000);
+    const server = await connectOverHttp(child, `http://127.0.0.1:${port}/mcp`, headers, 15_000);
     const list = (await server.client.listTools()) as ToolList;
     return ok({ call: toolCaller(server.client, readToolName(list)), close: server.close });
   } catch (error) {
