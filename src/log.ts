@@ -2,7 +2,7 @@
  * The only logger. It writes to stderr (stdout belongs to JSON-RPC in stdio mode), one line per
  * event, and redacts secrets twice over: by field name, and by value for every secret registered
  * with `redact()` (tokens, codes, verifiers, client secrets), wherever that value appears.
- * @see ../shared/research/security.md LOG-01, LOG-02
+ * @see SECURITY.md LOG-01, LOG-02
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

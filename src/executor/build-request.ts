@@ -2,7 +2,7 @@
  * Tool arguments become one HTTP request on the API origin. Pure: nothing is sent, every refusal
  * is thrown before the network is touched. Cookie parameters are never sent: arguments cannot set
  * `Cookie` (API-05). Arguments the operation does not declare are never read.
- * @see ../../../shared/research/security.md API-02, API-03, API-04, API-05
+ * @see SECURITY.md API-02, API-03, API-04, API-05
  */
 import { randomBytes } from 'node:crypto';
 import type { Operation, OperationParameter } from '../openapi/index.js';

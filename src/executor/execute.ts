@@ -2,7 +2,7 @@
  * The executor: one tool call becomes one request to the school (with a token when the operation
  * declares security), and the answer becomes a typed outcome. Every failure is an outcome, never
  * a throw, so the server can always answer the agent.
- * @see ../../../shared/research/security.md ERR-02, ERR-03, LOG-01
+ * @see SECURITY.md ERR-02, ERR-03, LOG-01
  */
 import type { Dispatcher } from 'undici';
 import { isSchoolMcpError, type SchoolMcpError } from '../errors.js';

@@ -2,7 +2,7 @@
  * One HTTP exchange with the school over undici 7: timeouts on every phase and an overall
  * deadline, cancellation from the MCP request, no redirect ever followed, the bearer token only
  * for the API origin, and a body cap after decompression.
- * @see ../../../shared/research/security.md API-01, API-06, NET-01, NET-02, NET-03
+ * @see SECURITY.md API-01, API-06, NET-01, NET-02, NET-03
  */
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.js';

@@ -2,7 +2,7 @@
  * Reading a response body with a cap that applies after decompression, so neither a huge body
  * nor a small gzip bomb can exhaust memory. Reading stops at the cap and the connection is
  * destroyed, which also stops the sender.
- * @see ../../../shared/research/security.md NET-03, ERR-04
+ * @see SECURITY.md NET-03, ERR-04
  */
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';

@@ -1,6 +1,6 @@
 /**
  * When to try a request again, and after how long. Pure.
- * @see ../../../shared/research/security.md NET-04 (RFC 9110 §9.2.2, §10.2.3, §15.6.4; RFC 6585 §4)
+ * @see SECURITY.md NET-04 (RFC 9110 §9.2.2, §10.2.3, §15.6.4; RFC 6585 §4)
  */
 
 export interface RetryPolicy {

@@ -1,7 +1,7 @@
 /**
  * Sending with retries: transient answers (429, 502, 503, 504) and socket resets are repeated for
  * idempotent methods, after `Retry-After` or a full-jitter backoff. A cancellation ends a wait.
- * @see ../../../shared/research/security.md NET-04
+ * @see SECURITY.md NET-04
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { isSchoolMcpError } from '../errors.js';

@@ -1,6 +1,6 @@
 /**
  * A failure below HTTP (abort, timeout, socket) as a coded executor error. Pure.
- * @see ../../../shared/research/security.md NET-01, NET-02, NET-04
+ * @see SECURITY.md NET-01, NET-02, NET-04
  */
 import { isSchoolMcpError, type SchoolMcpError } from '../errors.js';
 import { executorError } from './executor-error.js';

@@ -1,7 +1,7 @@
 /**
  * `WWW-Authenticate` parsing (RFC 9110 §11.6.1) and the Bearer challenge of RFC 6750 §3 with the
  * RFC 9728 §5.1 `resource_metadata` parameter. Pure; the header value is hostile input.
- * @see ../../../shared/research/security.md ERR-01
+ * @see SECURITY.md ERR-01
  */
 
 export interface AuthChallenge {

@@ -3,7 +3,7 @@
  * idempotent). They are hints for the host's confirmation prompts, never a security boundary.
  * DELETE and PUT (which replaces what is there) are marked destructive; POST and PATCH add or
  * change without replacing.
- * @see ../shared/research/security.md API-09
+ * @see SECURITY.md API-09
  */
 import type { HttpMethod, ToolAnnotations } from './operation.js';
 

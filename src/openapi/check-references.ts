@@ -4,7 +4,7 @@
  * names) are refused outright, so resolution can never reach the network or the disk; local ones
  * that point nowhere become empty schemas with a warning. The copy is also the point where object
  * cycles (YAML aliases to an ancestor) and pathological sizes are caught.
- * @see ../shared/research/security.md API-08
+ * @see SECURITY.md API-08
  */
 import { escapePointerToken, resolvePointer } from './json-pointer.js';
 import type { JsonRecord } from './json-value.js';

@@ -3,7 +3,7 @@
  * description, and a last paragraph that names the scope the call needs (or says it is public).
  * That last paragraph is always last, so `withScopeLine` can replace it when a selection narrows
  * the scopes (read-only mode).
- * @see ../shared/research/security.md API-08 (plain text, never evaluated)
+ * @see SECURITY.md API-08 (plain text, never evaluated)
  */
 import { capLength, leadingParagraphs, plainText } from './plain-text.js';
 import type { ScopeAlternatives } from './toolsets.js';

@@ -4,7 +4,7 @@
  * capped at 5 MiB and must be JSON or YAML (API-08). With a cache directory, the last good copy
  * is revalidated with its `ETag`/`Last-Modified`, and used (with a warning) when the school
  * cannot be reached or answers 5xx.
- * @see ../shared/research/security.md API-08
+ * @see SECURITY.md API-08
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';

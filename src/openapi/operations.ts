@@ -1,7 +1,7 @@
 /**
  * The document's paths × methods as `Operation`s. Path templates that could change the request's
  * origin or path once appended (API-02) are skipped with one warning each and never become tools.
- * @see ../shared/research/security.md API-02
+ * @see SECURITY.md API-02
  */
 import { annotationsFor } from './annotations.js';
 import { describeOperation, titleFor } from './descriptions.js';

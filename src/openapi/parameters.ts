@@ -3,7 +3,7 @@
  * with operation parameters (the operation's win for the same name and location, OpenAPI 3.x
  * Path Item Object), cookie parameters and headers that carry credentials or framing left out,
  * and the path template's names reconciled with the declared path parameters.
- * @see ../shared/research/security.md API-05
+ * @see SECURITY.md API-05
  */
 import { arrayOr, entriesOf, isRecord, stringOr, type JsonRecord } from './json-value.js';
 import type { JsonSchema, ParameterLocation } from './operation.js';

@@ -2,7 +2,7 @@
  * Text to an OpenAPI 3.x document object, with no I/O: the pure half of `load-document.ts`.
  * YAML is read with the YAML 1.2 core schema and no custom tags, so a tag such as `!!js/function`
  * stays an inert string; aliases are bounded against expansion attacks.
- * @see ../shared/research/security.md API-08
+ * @see SECURITY.md API-08
  */
 import { createRequire } from 'node:module';
 import { isRecord, type JsonRecord } from './json-value.js';

@@ -3,7 +3,7 @@
  * resolved against it (OpenAPI Paths Object), so a template that a URL parser would reinterpret
  * (`//host`, dot segments, `\`, `?`, `#`, control characters) is refused when the catalogue is
  * built: such an operation never becomes a tool.
- * @see ../shared/research/security.md API-02
+ * @see SECURITY.md API-02
  */
 
 /** RFC 3986 §3.3 `pchar` plus `/` and `{name}` template expressions. */

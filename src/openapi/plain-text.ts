@@ -2,7 +2,7 @@
  * Document prose to short plain text for tool and property descriptions. The text is only ever
  * shown, never evaluated; this keeps it readable and bounded: HTML tags and markdown link syntax
  * go, control characters go, whitespace collapses, length is capped.
- * @see ../shared/research/security.md API-08 (descriptions are plain text)
+ * @see SECURITY.md API-08 (descriptions are plain text)
  */
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };

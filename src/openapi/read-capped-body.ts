@@ -1,7 +1,7 @@
 /**
  * A response body as text, refused past a byte cap. The cap counts bytes after decompression,
  * as `fetch` hands them over, so a small compressed body cannot inflate past it.
- * @see ../shared/research/security.md NET-03, API-08
+ * @see SECURITY.md NET-03, API-08
  */
 import { openApiError } from './openapi-error.js';
 

@@ -3,7 +3,7 @@
  * `--exclude-tools`. An exact `--tools` list wins over toolsets; exclusions apply last. Read-only
  * keeps GET and HEAD operations only and removes every alternative that needs a write scope, so
  * that only read scopes are ever requested. Unknown names are errors that list the valid ones.
- * @see ../shared/research/security.md API-09
+ * @see SECURITY.md API-09
  */
 import { catalogOf, type ToolCatalog } from './catalog.js';
 import { withScopeLine } from './descriptions.js';

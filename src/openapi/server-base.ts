@@ -4,7 +4,7 @@
  * nothing else: an entry on another origin (at the root, on a path item or an operation, or
  * reached through server variables) is ignored with a warning. Relative server URLs are resolved
  * against the school URL, where the document is served (OpenAPI 3.x Server Object).
- * @see ../shared/research/security.md API-01
+ * @see SECURITY.md API-01
  */
 import { HTTP_METHODS } from './operations.js';
 import { arrayOr, entriesOf, isRecord, recordOr, type JsonRecord } from './json-value.js';

@@ -13,7 +13,6 @@
  * - Names that collide all take the same kind of suffix, hashed from `METHOD /path` (unique in
  *   a document), so which one is listed first never decides who keeps the plain name.
  * Names are keys of a map and are never parsed back into a method or path.
- * @see ../shared/research/mission-anchors.md §5.7
  */
 import { createHash } from 'node:crypto';
 import type { HttpMethod } from './operation.js';

@@ -14,7 +14,7 @@
  * A toolset is a scope group: `courses:read` and `courses:write` both belong to `courses`. Public
  * operations form `public`. A document that names no scope at all is grouped by each operation's
  * first tag instead, and `default` collects the rest.
- * @see ../shared/research/security.md API-09
+ * @see SECURITY.md API-09
  */
 import { arrayOr, entriesOf, isRecord, recordOr } from './json-value.js';
 import type { HttpMethod } from './operation.js';

@@ -2,7 +2,7 @@
  * The HTTP endpoint's own credential: one bearer secret per launch, chosen by the user or made
  * here, sent by clients as `Authorization: Bearer <secret>` and compared in constant time.
  * It is never a token of the school, and nothing received in `Authorization` is ever forwarded.
- * @see ../shared/research/security.md HTTP-04, HTTP-08
+ * @see SECURITY.md HTTP-04, HTTP-08
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 

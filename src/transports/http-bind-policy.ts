@@ -2,7 +2,7 @@
  * Pure: what the HTTP endpoint may bind and who it admits, decided before any socket opens. The
  * config refuses the same things; this is the transport's own check, so no other caller of
  * `serveOverHttp` can bind a reachable address without a chosen secret.
- * @see ../shared/research/security.md HTTP-01, HTTP-04, HTTP-09
+ * @see SECURITY.md HTTP-01, HTTP-04, HTTP-09
  */
 import type { HttpConfig } from '../config.js';
 import { SchoolMcpError } from '../errors.js';

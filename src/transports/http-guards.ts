@@ -2,7 +2,7 @@
  * Pure checks of who may talk to the HTTP endpoint, run before anything else sees a request.
  * A DNS-rebound web page reaches our socket with its own name in `Host` and its own origin in
  * `Origin`; both are compared exactly (name and port) against short allow-lists.
- * @see ../shared/research/security.md HTTP-01, HTTP-02, HTTP-03
+ * @see SECURITY.md HTTP-01, HTTP-02, HTTP-03
  */
 import { SchoolMcpError } from '../errors.js';
 

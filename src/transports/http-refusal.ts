@@ -1,7 +1,7 @@
 /**
  * The answers the endpoint gives before any MCP processing: a JSON-RPC error body (the shape the
  * SDK's own guards use, `id: null`), never a CORS header, never a redirect.
- * @see ../shared/research/security.md HTTP-02..HTTP-05, LB-08
+ * @see SECURITY.md HTTP-02..HTTP-05, LB-08
  */
 import type { ServerResponse } from 'node:http';
 

@@ -6,7 +6,7 @@
  * succeeds), the bearer secret (401), the path (404) and the body size (413). No response carries
  * a CORS header or a redirect. What `Authorization` carries is compared with the local secret and
  * goes nowhere else; the school only ever sees the bridge's own token.
- * @see ../shared/research/security.md HTTP-01..HTTP-09, LB-08
+ * @see SECURITY.md HTTP-01..HTTP-09, LB-08
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

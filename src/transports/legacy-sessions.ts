@@ -7,7 +7,7 @@
  *
  * Session ids are 192 random bits and are not credentials: every request still carries the
  * bearer secret, and a session only answers to the caller whose secret opened it.
- * @see ../shared/research/security.md HTTP-06, HTTP-07
+ * @see SECURITY.md HTTP-06, HTTP-07
  */
 import { randomBytes } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server';

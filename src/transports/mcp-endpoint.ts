@@ -2,7 +2,7 @@
  * The MCP endpoint behind the guards, in the web-standard `fetch` shape: 2026-07-28 requests go to
  * the SDK's per-request handler (a fresh server for every request, nothing shared between
  * requests), 2025-11-25 requests to the sessions that era needs for elicitation.
- * @see ../shared/research/security.md HTTP-06, HTTP-07
+ * @see SECURITY.md HTTP-06, HTTP-07
  */
 import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { SchoolServerFactory } from '../server/index.js';

@@ -79,7 +79,7 @@ describe('the bench harness, quick and without peers', () => {
     expect(sectionOf(report, 'Memory')).toMatch(/\| school-mcp \| [\d.]+ MiB \| [\d.]+ MiB \(\d+ calls\) \| [\d.]+ MiB \(\d+ calls\)/);
     const scale = sectionOf(report, 'Scale');
     for (const size of QUICK_COUNTS.scaleSizes) expect(scale).toContain(`| generated, ${size} operations | ${size} |`);
-    for (const name of ['thinkific-admin-v1', 'lifterlms-rest-v1', 'github-rest-2020-07-30']) expect(scale).toContain(`| ${name}.openapi.yaml |`);
+    for (const name of ['thinkific-admin-v1', 'github-rest-2020-07-30']) expect(scale).toContain(`| ${name}.openapi.yaml |`);
     expect(scale).toMatch(/build time ≈ .* µs × operations \(least squares, R² = [\d.]+\)/);
   });
 

@@ -24,4 +24,4 @@ export const BENCH_PACKAGE_DIR = join(PROJECT_ROOT, 'tools/bench');
 export const BENCH_NODE_MODULES = join(BENCH_PACKAGE_DIR, 'node_modules');
 /** The bench's compiled programs that run as child processes. */
 export const BENCH_DIST = join(PROJECT_ROOT, 'dist/tools/bench');
-export const REAL_DOCUMENTS_DIR = join(PROJECT_ROOT, '../shared/openapi');
+export const REAL_DOCUMENTS_DIR = join(PROJECT_ROOT, 'test/fixtures/openapi');

@@ -3,7 +3,7 @@
  * refusal is taken as final. A school that keeps refusing whatever is granted would otherwise
  * make every call loop through consent (MCP 2026-07-28 "Step-Up Authorization Flow": retry "no
  * more than a few times" and track attempts per resource and operation). Pure state, no I/O.
- * @see ../../../../shared/research/security.md ERR-03
+ * @see SECURITY.md ERR-03
  */
 
 export const MAX_STEP_UPS = 3;
