@@ -139,6 +139,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
 
   async function openRemote(scopes: string[]): Promise<PendingFlow> {
     const since = options.now();
+    options.logger.info('another school-mcp process is asking for approval at this school; waiting for its answer');
     // The holder writes the URL once its listener is bound; give it a moment.
     let note = (await readLock(lockPath))?.note;
     for (let waited = 0; typeof note?.url !== 'string' && waited < 5_000; waited += pollMs) {

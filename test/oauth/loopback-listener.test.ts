@@ -102,8 +102,7 @@ describe('callback listener', () => {
     const outcome = await listener.outcome;
     expect(outcome.kind).toBe('code');
     expect(outcome.kind === 'code' && outcome.callbackUrl.searchParams.get('code')).toBe('CODE-CANARY');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await refused(listener.port)).toBe('ECONNREFUSED');
+    await expect.poll(() => refused(listener.port)).toBe('ECONNREFUSED');
   });
 
   it('LB-04 CB-02 a wrong state gets 400 and does not end the flow; the right one still completes', async () => {

@@ -42,18 +42,20 @@ afterEach(async () => {
 });
 
 interface ChildLine {
+  waiting?: boolean;
   prompt?: string;
   token?: string;
   error?: string;
 }
 
-function run(school: string, storeDir: string, onPrompt: (url: string) => void): Promise<ChildLine[]> {
+function run(school: string, storeDir: string, onPrompt: (url: string) => void, onWaiting: () => void = () => undefined): Promise<ChildLine[]> {
   const process = spawn('node', [child, built, school, storeDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: ChildLine[] = [];
   createInterface({ input: process.stdout }).on('line', (line) => {
     const parsed = JSON.parse(line) as ChildLine;
     lines.push(parsed);
     if (parsed.prompt) onPrompt(parsed.prompt);
+    if (parsed.waiting) onWaiting();
   });
   return new Promise((resolve, reject) => {
     process.on('error', reject);
@@ -84,15 +86,17 @@ describe('two processes', () => {
     const sandbox = await harness.sandbox();
     const storeDir = join(harness.dir, 'shared-store');
     const prompts: string[] = [];
-    // The user takes a moment to decide, long enough for the second process to be waiting.
+    // The user decides only once the second process is waiting for the first one's flow.
+    let secondWaits!: () => void;
+    const waiting = new Promise<void>((resolve) => (secondWaits = resolve));
     const deny = (url: string) => {
       prompts.push(url);
-      void new Promise((resolve) => setTimeout(resolve, 1500))
+      void waiting
         .then(() => completeConsent(url, 'deny'))
         .then((callback) => fetch(callback))
         .then((response) => response.text());
     };
-    const [a, b] = await Promise.all([run(sandbox.url, storeDir, deny), run(sandbox.url, storeDir, deny)]);
+    const [a, b] = await Promise.all([run(sandbox.url, storeDir, deny, secondWaits), run(sandbox.url, storeDir, deny, secondWaits)]);
     expect(prompts).toHaveLength(1);
     expect([...a, ...b].filter((line) => line.error).map((line) => line.error)).toEqual(['OAUTH_ACCESS_DENIED', 'OAUTH_ACCESS_DENIED']);
   });

@@ -11,7 +11,12 @@ const say = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const session = createOAuthSession({
   schoolUrl: new URL(school),
   storeDir,
-  logger: createLogger({ level: 'warn' }),
+  // Tells the test when this process waits for the other one's flow, so the played user can
+  // answer only then.
+  logger: createLogger({
+    level: 'info',
+    write: (line) => (line.includes('another school-mcp process is asking') ? say({ waiting: true }) : process.stderr.write(`${line}\n`)),
+  }),
   consentTimeoutMs: 20_000,
   prompter: { present: async (prompt) => say({ prompt: prompt.url }) },
 });
