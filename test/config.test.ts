@@ -61,7 +61,8 @@ describe('loadConfig', () => {
     expect(loadConfig(['--demo'], env).linkWaitMs).toBe(0);
     expect(loadConfig(['--demo', '--link-wait', '30'], env).linkWaitMs).toBe(30_000);
     expect(() => loadConfig(['--demo', '--link-wait', '-1'], env)).toThrow(/--link-wait/);
-    expect(() => loadConfig(['--demo', '--consent-wait', '0'], env)).toThrow(/--consent-wait must be a number of seconds between 1 and 600/);
+    expect(() => loadConfig(['--demo', '--consent-wait', '0'], env)).toThrow(/--consent-wait must be a number of seconds between 0.1 and 600/);
+    expect(loadConfig(['--demo', '--consent-wait', '0.25'], env).consentWaitMs).toBe(250);
   });
 
   it('returns a frozen config', () => {

@@ -5,7 +5,10 @@
  * stderr, and approves or denies on the consent page. A missing permission must become one
  * prompt, and the call that needed it must finish in the same call once it is granted.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeFileName } from '../../src/oauth/token-store.js';
 import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer, type McpTransport } from '../helpers/mcp-server.js';
 
@@ -25,8 +28,14 @@ const COMBINATIONS: readonly Combination[] = MCP_TRANSPORTS.flatMap((transport) 
   { transport, era: 'modern' as const, elicitation: false },
 ]);
 
-/** Long enough for a played user who answers at once; a user who answers "later" makes it run out. */
-const CONSENT_WAIT_SECONDS = 10;
+/**
+ * How long a call waits for the played user, who answers within milliseconds: far more than they
+ * need, so that no scenario depends on the machine's speed. The scenario whose user answers
+ * "later" runs on a second server process over the same token store, whose wait is short: it
+ * waits for that wait to run out, and nothing else does.
+ */
+const CONSENT_WAIT_SECONDS = 60;
+const SHORT_WAIT_SECONDS = 0.3;
 
 let sandbox: RunningSandbox;
 
@@ -44,6 +53,12 @@ async function answerConsentPage(url: string, decision: 'allow' | 'deny'): Promi
   await (await fetch(callback)).text();
 }
 
+/** The scopes of the grant in a server's token store, as another process would read it. */
+async function storedScopes(configDir: string): Promise<string[]> {
+  const record = await readFile(join(configDir, storeFileName(sandbox.issuer)), 'utf8').catch(() => '{}');
+  return (JSON.parse(record) as { tokens?: { scopes?: string[] } }).tokens?.scopes ?? [];
+}
+
 function scopesOf(link: string): string[] {
   return (new URL(link).searchParams.get('scope') ?? '').split(' ').filter(Boolean).sort();
 }
@@ -54,6 +69,8 @@ function textOf(result: Result): string {
 
 describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, URL elicitation: $elicitation', ({ transport, era, elicitation }) => {
   let server: McpTestServer;
+  /** A second process on the same token store whose calls stop waiting almost at once. */
+  let impatientServer: McpTestServer | undefined;
   /** What the played user does with the next consent shown to them. */
   let decision: Decision = 'allow';
   /** Every consent link the user was shown, in order (elicitation or stderr). */
@@ -70,42 +87,49 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
   }
 
   /** Without elicitation the link reaches the user through the server's stderr line. */
-  async function watchStderr(): Promise<void> {
+  async function watchStderr(watched: McpTestServer): Promise<void> {
     while (watching) {
-      const line = await server.waitForLine(/\/oauth\/authorize\?/, 120_000).catch(() => undefined);
+      const line = await watched.waitForLine(/\/oauth\/authorize\?/, 120_000).catch(() => undefined);
       if (!line || !watching) return;
       await play(linkIn(line)).catch(() => undefined);
     }
   }
 
-  async function call(name: string, args: Record<string, unknown> = {}, onprogress?: (progress: { message?: string }) => void): Promise<Result> {
-    return (await server.client.callTool({ name, arguments: args }, onprogress ? { onprogress, resetTimeoutOnProgress: true } : {})) as Result;
-  }
-
-  beforeAll(async () => {
-    server = await startMcpServer({
+  async function startPlayedServer(waitSeconds: number, configDir?: string): Promise<McpTestServer> {
+    const started = await startMcpServer({
       transport,
       era,
-      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', String(CONSENT_WAIT_SECONDS), '--link-wait', String(CONSENT_WAIT_SECONDS)],
+      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', String(waitSeconds), '--link-wait', String(waitSeconds)],
+      ...(configDir === undefined ? {} : { configDir }),
       ...(elicitation ? { capabilities: { elicitation: { url: {} } } } : {}),
     });
     if (elicitation) {
-      server.client.setRequestHandler('elicitation/create', async (request) => {
+      started.client.setRequestHandler('elicitation/create', async (request) => {
         const params = request.params as { mode?: string; url: string; message: string; elicitationId?: string };
         expect(params.mode).toBe('url');
         elicitations.push({ url: params.url, message: params.message, ...(params.elicitationId ? { elicitationId: params.elicitationId } : {}) });
         return { action: await play(params.url) };
       });
-      server.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
+      started.client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
         completions.push((notification.params as { elicitationId: string }).elicitationId);
       });
     } else {
-      void watchStderr();
+      void watchStderr(started);
     }
+    return started;
+  }
+
+  async function call(name: string, args: Record<string, unknown> = {}, onprogress?: (progress: { message?: string }) => void, on = server): Promise<Result> {
+    return (await on.client.callTool({ name, arguments: args }, onprogress ? { onprogress, resetTimeoutOnProgress: true } : {})) as Result;
+  }
+
+  beforeAll(async () => {
+    server = await startPlayedServer(CONSENT_WAIT_SECONDS);
   });
 
   afterAll(async () => {
     watching = false;
+    await impatientServer?.close();
     await server?.close();
   });
 
@@ -162,11 +186,12 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
   });
 
   it('after the wait runs out the result shows the link; the next call reuses the same pending flow', async () => {
+    impatientServer = await startPlayedServer(SHORT_WAIT_SECONDS, server.configDir);
     decision = 'later';
     const before = shown.length;
     const registrations = sandbox.countRequests(AUTH_PATHS.registration);
     const progress: string[] = [];
-    const pending = await call('create_course', { title: `Pending ${transport}-${era} ${elicitation}` }, (update) => progress.push(update.message ?? ''));
+    const pending = await call('create_course', { title: `Pending ${transport}-${era} ${elicitation}` }, (update) => progress.push(update.message ?? ''), impatientServer);
     expect(pending.isError).toBe(true);
     expect(shown).toHaveLength(before + 1);
     const link = shown.at(-1)!;
@@ -177,7 +202,9 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
 
     await answerConsentPage(link, 'allow');
     decision = 'allow';
-    const done = await call('create_course', { title: `Pending ${transport}-${era} ${elicitation}` });
+    // The code is exchanged after the browser got its page: the next call comes once the grant is stored.
+    await expect.poll(() => storedScopes(server.configDir), { timeout: 10_000 }).toContain('courses:write');
+    const done = await call('create_course', { title: `Pending ${transport}-${era} ${elicitation}` }, undefined, impatientServer);
     expect(done.isError, textOf(done)).toBeFalsy();
     expect(done.structuredContent?.['title']).toBe(`Pending ${transport}-${era} ${elicitation}`);
     expect(shown).toHaveLength(before + 1);

@@ -32,6 +32,8 @@ export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: 
         options.signal.addEventListener('abort', onAbort, { once: true });
         if (options.onTick) {
           const tick = options.onTick;
+          // At once, so that a short wait still tells the client what the call waits for.
+          tick(0);
           ticker = setInterval(() => tick(Date.now() - started), options.tickMs);
         }
       }),
