@@ -6,19 +6,18 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { chromiumPath, launchBrowser } from '../helpers/browser.js';
+import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 import { MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
 let browser: Browser;
-describe.each(MCP_TRANSPORTS)('consent in a real browser over %s', (transport) => {
+describeInBrowser('consent in a real browser', () => describe.each(MCP_TRANSPORTS)('over %s', (transport) => {
   let sandbox: RunningSandbox;
   let server: McpTestServer;
   const pages: Page[] = [];
 
   beforeAll(async () => {
-    if (!chromiumPath()) return;
     browser = await launchBrowser();
     sandbox = await startSandbox({ autoApprove: false });
     server = await startMcpServer({
@@ -43,7 +42,7 @@ describe.each(MCP_TRANSPORTS)('consent in a real browser over %s', (transport) =
     await sandbox?.close();
   });
 
-  describe.skipIf(!chromiumPath())('re-consent in a real browser', () => {
+  describe('re-consent in a real browser', () => {
     it('opens the elicited URL, clicks Allow on the consent page, and the coupon is created in the same call', async () => {
       const read = (await server.client.callTool({ name: 'list_coupons', arguments: {} })) as Result;
       expect(read.isError).toBeFalsy();
@@ -61,4 +60,4 @@ describe.each(MCP_TRANSPORTS)('consent in a real browser over %s', (transport) =
       await expect(pages[1]!.locator('h1').textContent()).resolves.toBe('Signed in');
     });
   });
-});
+}));

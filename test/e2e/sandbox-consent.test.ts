@@ -7,19 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { launchBrowser } from '../helpers/browser.js';
+import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 import { authorizationParams, authorizationUrl, exchangeCode, pkcePair, registerClient } from '../sandbox/auth/oauth-flow.js';
 
 let browser: Browser;
 let sandbox: RunningSandbox | undefined;
 const listeners: Server[] = [];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 afterEach(async () => {
   await sandbox?.close();
   sandbox = undefined;
@@ -57,7 +51,14 @@ async function setUp(scope: string) {
   return { base: sandbox.url, client, pkce, redirectUri, callback, url };
 }
 
-describe('consent page in Chromium', () => {
+describeInBrowser('consent page in a real browser', () => {
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it('PLAT-09 names the client, the user and the redirect host, lists scopes in words, and Allow returns a working code', async () => {
     const { base, client, pkce, redirectUri, callback, url } = await setUp('openid profile courses:read orders:read');
     const page = await browser.newPage();

@@ -11,24 +11,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { createOAuthSession, type ConsentPrompt } from '../../src/oauth/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { chromiumPath, launchBrowser } from '../helpers/browser.js';
+import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 
 let browser: Browser;
 let sandbox: RunningSandbox;
 let dir: string;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  sandbox = await startSandbox();
-  dir = await mkdtemp(join(tmpdir(), 'school-mcp-e2e-'));
-});
-afterAll(async () => {
-  await browser?.close();
-  await sandbox?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+describeInBrowser('sign-in in a real browser', () => {
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    sandbox = await startSandbox();
+    dir = await mkdtemp(join(tmpdir(), 'school-mcp-e2e-'));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
-describe.skipIf(!chromiumPath())('sign-in in a real browser', () => {
   it('LB-07 clicking Allow on the consent page signs the session in', async () => {
     let page: Page | undefined;
     const shown: ConsentPrompt[] = [];

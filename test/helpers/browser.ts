@@ -1,21 +1,31 @@
 /**
- * A real headless Chromium (Debian's package) driven by playwright-core, for the consent page.
- * The flags keep Chromium from reaching for the network this machine does not have.
+ * A real headless Chromium-family browser driven by playwright-core, for the consent pages (see
+ * `find-browser.ts` for which one). Without one the browser suites skip, saying how to enable
+ * them; under `CI=true` they fail instead, so CI never passes by skipping. The launch flags keep
+ * the browser from reaching for a network the test machine may not have.
  */
 import { chromium, type Browser } from 'playwright-core';
-import { existsSync } from 'node:fs';
+import { describe, it } from 'vitest';
+import { HOW_TO_ENABLE_BROWSER_TESTS, TEST_BROWSER } from './find-browser.js';
 
-const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+export { TEST_BROWSER } from './find-browser.js';
 
-export function chromiumPath(): string | undefined {
-  return process.env.CHROMIUM_PATH ?? CHROMIUM_PATHS.find((path) => existsSync(path));
+/**
+ * A suite that needs the browser: run where there is one, skipped with the way to enable it where
+ * there is none, and failed under CI, where a skipped browser test would hide a missing install.
+ */
+export function describeInBrowser(name: string, body: () => void): void {
+  if (TEST_BROWSER) describe(name, body);
+  else if (process.env['CI'] === 'true') describe(name, () => it('has a browser to run in', () => {
+    throw new Error(HOW_TO_ENABLE_BROWSER_TESTS);
+  }));
+  else describe.skip(`${name} (skipped: ${HOW_TO_ENABLE_BROWSER_TESTS})`, body);
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = chromiumPath();
-  if (!executablePath) throw new Error('chromium is not installed (apt-get install chromium)');
+  if (!TEST_BROWSER) throw new Error(HOW_TO_ENABLE_BROWSER_TESTS);
   return chromium.launch({
-    executablePath,
+    executablePath: TEST_BROWSER,
     headless: true,
     args: [
       '--no-sandbox',

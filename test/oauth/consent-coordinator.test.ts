@@ -32,7 +32,7 @@ function playedAttempt(url: string): PlayedAttempt {
       url,
       scopes: SCOPES,
       startedAt: Date.now(),
-      client: { kind: 'dynamic', clientId: 'client-1', redirectUri: 'http://127.0.0.1:1/callback' } as ConsentAttempt['client'],
+      client: { kind: 'dynamic', clientId: 'client-1', redirectUris: ['http://127.0.0.1:1/callback'], registeredAt: Date.now() },
       result,
       cancel: (error) => reject(error),
     },
