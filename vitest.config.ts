@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,6 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The suite mostly waits on sockets and child processes, so more files than cores run at once
+    // (vitest's default leaves one core idle, which on a 2-core machine means one file at a time).
+    maxWorkers: Math.max(3, availableParallelism()),
     // Snapshots are reviewed diffs: CI=true makes a missing snapshot fail instead of being written.
     update: false,
   },
