@@ -4,9 +4,12 @@
  * (RF-02: a holder killed with SIGKILL must not block the others forever).
  */
 import { randomUUID } from 'node:crypto';
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OAuthError } from './oauth-error.js';
+
+/** A lock file younger than this may still be being written by its taker. */
+const FRESH_LOCK_MS = 2_000;
 
 export interface LockInfo {
   id: string;
@@ -29,6 +32,8 @@ export interface LockOptions {
   now: () => number;
   /** Liveness of a process id; injectable so tests can simulate a dead holder. */
   isAlive?: (pid: number) => boolean;
+  /** Test seam: runs once a lock was judged stale, just before this process takes it over. */
+  beforeTakeover?: () => Promise<void>;
 }
 
 export function processIsAlive(pid: number): boolean {
@@ -74,14 +79,37 @@ export async function tryAcquireLock(path: string, options: LockOptions, note?: 
     }
     const holder = await readLock(path);
     // A lock file being written right now has no content yet; give its writer a moment.
-    if (!holder && (await fileAgeMs(path)) < 2_000) return undefined;
+    if (!holder && (await fileAgeMs(path)) < FRESH_LOCK_MS) return undefined;
     if (!isStale(holder, options)) return undefined;
-    // Take over only the exact lock we judged stale, not one that replaced it meanwhile.
-    const again = await readLock(path);
-    if (again?.id !== holder?.id) return undefined;
-    await unlink(path).catch(() => undefined);
+    await options.beforeTakeover?.();
+    if (!(await removeIfStill(path, holder))) return undefined;
   }
   return undefined;
+}
+
+/**
+ * Removes the lock at `path` only if it is still the one that was judged (`undefined`: a file
+ * without valid content). Reading and then unlinking would let two takers that judged the same
+ * lock each remove it, the second one removing the lock the first had just put in its place, so
+ * both would win. Moving the file aside is atomic: only one taker gets the judged lock, and one
+ * that got a newer lock puts it back where its holder expects it.
+ */
+async function removeIfStill(path: string, judged: LockInfo | undefined): Promise<boolean> {
+  const aside = `${path}.${randomUUID()}.aside`;
+  try {
+    await rename(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  const moved = await readLock(aside);
+  const same = moved === undefined ? judged === undefined && (await fileAgeMs(aside)) >= FRESH_LOCK_MS : moved.id === judged?.id;
+  if (!same) {
+    // `link` never replaces: if yet another process locked meanwhile, its lock stays.
+    await link(aside, path).catch(() => undefined);
+  }
+  await unlink(aside).catch(() => undefined);
+  return same;
 }
 
 export async function acquireLock(
@@ -132,8 +160,8 @@ function lockHandle(path: string, info: LockInfo): LockHandle {
       }
     },
     async release() {
-      const holder = await readLock(path);
-      if (holder?.id === current.id) await unlink(path).catch(() => undefined);
+      // The lock may have been taken over (judged stale) since it was taken: remove only our own.
+      await removeIfStill(path, current).catch(() => undefined);
     },
   };
 }
