@@ -4,9 +4,8 @@
  * prompter on stderr.
  */
 import type { OAuthSession, SessionStatus } from '../oauth/index.js';
+import type { LineWriter } from './line-writer.js';
 import { pasteLogin } from './paste-login.js';
-
-export type LineWriter = (line: string) => void;
 
 export interface LoginOptions {
   scopes?: readonly string[];

@@ -1,1 +1,2 @@
-export { formatStatus, runLogin, runLogout, runStatus, type LineWriter, type LoginOptions } from './auth-commands.js';
+export { formatStatus, runLogin, runLogout, runStatus, type LoginOptions } from './auth-commands.js';
+export type { LineWriter } from './line-writer.js';

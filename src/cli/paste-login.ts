@@ -7,7 +7,7 @@
  */
 import { createInterface } from 'node:readline';
 import { OAuthError, pendingConsentOf, type OAuthSession } from '../oauth/index.js';
-import type { LineWriter } from './auth-commands.js';
+import type { LineWriter } from './line-writer.js';
 import { pastedRedirect, redirectUriOf } from './pasted-redirect.js';
 
 type Settled = { kind: 'settled'; error?: unknown };

@@ -9,7 +9,8 @@ import { registerAccountTools, SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-to
 import { clientConnectionOf } from './consent/index.js';
 import { CALL_TOOL, DESCRIBE_TOOL, registerDiscoveryTools, SEARCH_TOOL } from './discovery-tools.js';
 import { serverInstructions } from './instructions.js';
-import { compileOperationTool, registerOperationTool, type CompiledOperationTool, type OperationCaller } from './operation-tools.js';
+import type { OperationCaller } from './operation-caller.js';
+import { compileOperationTool, registerOperationTool, type CompiledOperationTool } from './operation-tools.js';
 import type { ToolPlan } from './tool-plan.js';
 
 export interface SchoolServerOptions {

@@ -6,7 +6,8 @@ import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprot
 import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
 import type { ClientConnection } from './consent/index.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
-import { compileOperationTool, type CompiledOperationTool, type OperationCaller } from './operation-tools.js';
+import type { OperationCaller } from './operation-caller.js';
+import { compileOperationTool, type CompiledOperationTool } from './operation-tools.js';
 
 export const SEARCH_TOOL = 'search_operations';
 export const DESCRIBE_TOOL = 'describe_operation';

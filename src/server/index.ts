@@ -17,5 +17,6 @@ export {
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL } from './discovery-tools.js';
 export { createSchoolServerFactory, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
 export { serverInstructions } from './instructions.js';
-export { TOOLSET_META_KEY, type OperationCaller, type OperationResult } from './operation-tools.js';
+export type { OperationCaller, OperationResult } from './operation-caller.js';
+export { TOOLSET_META_KEY } from './operation-tools.js';
 export { DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';

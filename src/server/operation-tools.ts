@@ -3,17 +3,11 @@
  * first call (compiling costs far more than registering), and every server instance registers the
  * same objects.
  */
-import {
-  isInputRequiredResult,
-  type CallToolResult,
-  type InputRequiredResult,
-  type McpServer,
-  type ServerContext,
-  type StandardSchemaWithJSON,
-} from '@modelcontextprotocol/server';
+import { isInputRequiredResult, type McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Operation } from '../openapi/index.js';
 import type { ClientConnection } from './consent/index.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
+import type { OperationCaller, OperationResult } from './operation-caller.js';
 
 /**
  * Where a tool's toolset is listed, for hosts and people who group tools. The scopes a tool asks
@@ -26,20 +20,6 @@ export interface CompiledOperationTool {
   readonly inputSchema: StandardSchemaWithJSON;
   readonly outputSchema: StandardSchemaWithJSON | undefined;
 }
-
-/** A tool's answer, or (2026-07-28) a request for the user's input before it can answer. */
-export type OperationResult = CallToolResult | InputRequiredResult;
-
-/**
- * Runs one operation for one tool call; the server supplies the MCP request's context and, to
- * callers that reach the user (re-consent), what is known of the client on this connection.
- */
-export type OperationCaller = (
-  operation: Operation,
-  args: Record<string, unknown>,
-  context: ServerContext,
-  connection?: ClientConnection,
-) => Promise<OperationResult>;
 
 export function compileOperationTool(operation: Operation): CompiledOperationTool {
   return {

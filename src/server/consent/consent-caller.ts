@@ -17,7 +17,7 @@ import { isSchoolMcpError } from '../../errors.js';
 import { toToolResult, type ExecutionOutcome } from '../../executor/index.js';
 import type { Logger } from '../../log.js';
 import type { Operation } from '../../openapi/index.js';
-import type { OperationCaller, OperationResult } from '../operation-tools.js';
+import type { OperationCaller, OperationResult } from '../operation-caller.js';
 import type { ClientConnection } from './client-connection.js';
 import type { ConsentBroker, PendingConsent } from './consent-broker.js';
 import { chooseConsentChannel, type ConsentChannel } from './consent-channel.js';

@@ -1,0 +1,168 @@
+/**
+ * The structure written in ARCHITECTURE.md, checked against the source: the import table is read
+ * from that page, so the rule lives in one place. Every relative import of `src/` counts, type-only
+ * and dynamic ones included.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SRC = join(ROOT, 'src');
+
+interface Edge {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** `part -> parts it may import`, from the "Allowed imports" table of ARCHITECTURE.md. */
+export function readAllowedImports(markdown: string): Map<string, Set<string>> {
+  const section = markdown.split(/^## /m).find((chunk) => chunk.startsWith('Allowed imports'));
+  if (section === undefined) throw new Error('ARCHITECTURE.md has no "Allowed imports" section');
+  const allowed = new Map<string, Set<string>>();
+  for (const [, part, imports] of section.matchAll(/^\| `(\w+)` \|([^|\n]*)\|$/gm)) {
+    allowed.set(part!, new Set([...imports!.matchAll(/`(\w+)`/g)].map((match) => match[1]!)));
+  }
+  return allowed;
+}
+
+/**
+ * Relative module specifiers of a TypeScript file: static imports and re-exports (type-only too)
+ * and dynamic `import()`. Written by hand because the TypeScript 7 package ships no parser API;
+ * the source is formatted, so import clauses never contain a quote.
+ */
+export function importedSpecifiers(source: string): string[] {
+  const patterns = [
+    /^\s*(?:import|export)\s+(?:type\s+)?[^'";]*?\sfrom\s+['"]([^'"]+)['"]/gm,
+    /^\s*import\s+['"]([^'"]+)['"]/gm,
+    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) => specifier.startsWith('.'));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The part a file of `src/` belongs to: its top folder, or its own name for a root file. */
+function partOf(file: string): string {
+  const [first, ...rest] = relative(SRC, file).split('/');
+  return rest.length > 0 ? first! : first!.replace(/\.ts$/, '');
+}
+
+/** The file a part's neighbours may import: its `index.ts`, or the root file that is the part. */
+function isEntryOf(file: string, part: string): boolean {
+  return file === join(SRC, part, 'index.ts') || file === join(SRC, `${part}.ts`);
+}
+
+function importEdges(): Edge[] {
+  return sourceFiles(SRC).flatMap((from) =>
+    importedSpecifiers(readFileSync(from, 'utf8')).map((specifier) => ({ from, to: resolve(dirname(from), specifier.replace(/\.js$/, '.ts')) })),
+  );
+}
+
+/** The import rules of the table, as messages that name the file and the rule. */
+export function ruleViolations(edges: readonly Edge[], allowed: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const violations: string[] = [];
+  for (const { from, to } of edges) {
+    const [fromPart, toPart] = [partOf(from), partOf(to)];
+    if (fromPart === toPart) continue;
+    const where = `${relative(ROOT, from)} imports ${relative(ROOT, to)}`;
+    const mayImport = allowed.get(fromPart);
+    if (mayImport === undefined) violations.push(`${where}: the part "${fromPart}" is not in ARCHITECTURE.md's import table`);
+    else if (!mayImport.has(toPart)) violations.push(`${where}: "${fromPart}" may not import "${toPart}" (ARCHITECTURE.md, Allowed imports)`);
+    else if (!isEntryOf(to, toPart)) violations.push(`${where}: import "${toPart}" through src/${toPart}/index.ts, not its files`);
+  }
+  return violations;
+}
+
+/** Every cycle's files, found by depth-first search over the file graph. */
+export function importCycles(edges: readonly Edge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    state.set(file, 'open');
+    stack.push(file);
+    for (const target of next.get(file) ?? []) {
+      if (state.get(target) === 'open') cycles.push([...stack.slice(stack.indexOf(target)), target]);
+      else if (state.get(target) === undefined) visit(target);
+    }
+    stack.pop();
+    state.set(file, 'done');
+  };
+  for (const file of next.keys()) if (state.get(file) === undefined) visit(file);
+  return cycles;
+}
+
+describe('architecture', () => {
+  const allowed = readAllowedImports(readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
+  const edges = importEdges();
+
+  it('lists every part of src/ in the import table', () => {
+    const parts = new Set(sourceFiles(SRC).map(partOf));
+    expect([...parts].filter((part) => !allowed.has(part))).toEqual([]);
+  });
+
+  it('keeps every import between parts to the table, through the part index', () => {
+    expect(edges.length).toBeGreaterThan(300);
+    expect(ruleViolations(edges, allowed)).toEqual([]);
+  });
+
+  it('has no import cycle between files, type-only imports included', () => {
+    expect(importCycles(edges).map((cycle) => cycle.map((file) => relative(ROOT, file)).join(' -> '))).toEqual([]);
+  });
+
+  describe('the checks themselves', () => {
+    const file = (path: string) => join(SRC, path);
+
+    it('read imports of every form', () => {
+      const source = [
+        "import { a } from './a.js';",
+        "import type { B } from '../b/index.js';",
+        'import {\n  c,\n  type D,\n} from "./c.js";',
+        "export { e } from './e.js';",
+        "export * from './f.js';",
+        "import './side-effect.js';",
+        "const lazy = await import('./lazy.js');",
+        "import { readFile } from 'node:fs/promises';",
+      ].join('\n');
+      expect(importedSpecifiers(source).sort()).toEqual(['../b/index.js', './a.js', './c.js', './e.js', './f.js', './lazy.js', './side-effect.js']);
+    });
+
+    it('name the file and the rule for a forbidden part, a reach into files, and an unknown part', () => {
+      const table = new Map([['oauth', new Set(['errors'])], ['server', new Set(['openapi'])]]);
+      expect(
+        ruleViolations(
+          [
+            { from: file('oauth/scopes.ts'), to: file('openapi/index.ts') },
+            { from: file('server/tools.ts'), to: file('openapi/operations.ts') },
+            { from: file('extra/thing.ts'), to: file('errors.ts') },
+            { from: file('oauth/scopes.ts'), to: file('errors.ts') },
+          ],
+          table,
+        ),
+      ).toEqual([
+        'src/oauth/scopes.ts imports src/openapi/index.ts: "oauth" may not import "openapi" (ARCHITECTURE.md, Allowed imports)',
+        'src/server/tools.ts imports src/openapi/operations.ts: import "openapi" through src/openapi/index.ts, not its files',
+        'src/extra/thing.ts imports src/errors.ts: the part "extra" is not in ARCHITECTURE.md\'s import table',
+      ]);
+    });
+
+    it('find a cycle through type-only imports', () => {
+      const cycles = importCycles([
+        { from: file('server/a.ts'), to: file('server/b.ts') },
+        { from: file('server/b.ts'), to: file('server/c.ts') },
+        { from: file('server/c.ts'), to: file('server/a.ts') },
+        { from: file('server/c.ts'), to: file('server/d.ts') },
+      ]);
+      expect(cycles.map((cycle) => cycle.map((path) => relative(SRC, path)))).toEqual([['server/a.ts', 'server/b.ts', 'server/c.ts', 'server/a.ts']]);
+    });
+  });
+});
