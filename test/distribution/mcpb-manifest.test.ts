@@ -68,7 +68,7 @@ describe('bundleInputProblems', () => {
     ]);
   });
 
-  it('insists the host runs the bundled file, not one found on its PATH', () => {
+  it('DIST-03 insists the host runs the bundled file, not one found on its PATH', () => {
     const global = { ...manifest, server: { ...manifest.server, mcp_config: { command: 'node', args: ['dist/src/main.js'] } } };
     expect(bundleInputProblems(global, packageJson)).toEqual([expect.stringMatching(/must start with \$\{__dirname\}\/dist\/src\/main\.js/)]);
   });

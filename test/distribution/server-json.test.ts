@@ -70,7 +70,7 @@ describe('server.json', () => {
     expect(loadConfig(['--school', placeholder], {}).schoolUrl?.href).toBe(new URL(placeholder).href);
   });
 
-  it('marks the client secret, and only it, as secret', () => {
+  it('DIST-01 marks the client secret, and only it, as secret', () => {
     const secret = environmentVariables.filter((variable) => variable.isSecret).map((variable) => variable.name);
     expect(secret).toEqual(['SCHOOL_MCP_CLIENT_SECRET']);
   });

@@ -42,7 +42,7 @@ describe('the .mcpb bundle', () => {
     expect(manifest.version).toBe(packageJson.version);
   });
 
-  it('holds the production dependencies and nothing of the development tree', () => {
+  it('DIST-03 holds the production dependencies and nothing of the development tree', () => {
     for (const dependency of ['@modelcontextprotocol/server', 'openid-client', 'undici', 'zod']) {
       expect(existsSync(join(installed, 'node_modules', dependency, 'package.json')), dependency).toBe(true);
     }

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 describe('the packed package', () => {
-  it('ships the built server, README and licence, and no tests, tools, sources or source maps', async () => {
+  it('DIST-02 ships the built server, README and licence, and no tests, tools, sources or source maps', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n').filter(Boolean);
     expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/src/main.js', 'package/README.md', 'package/LICENSE', 'package/mcp.json']));
