@@ -1,60 +1,122 @@
 /**
- * What a user gets from the registry: the packed tarball, run with npx, starts and serves MCP
- * over stdio against a sandbox started by the packed code itself (`--demo`).
+ * What a user downloads: the tarball `npm pack` makes, installed into an empty folder with its
+ * production dependencies only and nothing of this repository beside it, run through its bin.
+ * A file left out of `files`, a dev dependency needed at run time or a broken shebang fails here.
+ * The three install paths of the README (npx, global, one-click bundle in bundle.test.ts) each run.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeConsent } from '../../src/sandbox/index.js';
+import { linkIn } from '../helpers/mcp-stdio.js';
+import { ancestorNodeModules, installGlobally, installLocally, isolatedEnv, packTarball, run, startBin } from '../helpers/packed-package.js';
+import { collectLines } from '../helpers/stderr-lines.js';
 
-const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
 let workDir: string;
 let tarball: string;
+let installDir: string;
+let bin: string;
+let home: string;
+let version: string;
 
 beforeAll(async () => {
+  version = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).version;
   workDir = await mkdtemp(join(tmpdir(), 'school-mcp-pack-'));
-  // dist/ is already built by `pretest`; rebuilding it here would race the other end-to-end
-  // tests that run the same files.
-  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', workDir], { cwd: root });
-  tarball = join(workDir, (await readdir(workDir)).find((name) => name.endsWith('.tgz'))!);
-}, 120_000);
+  tarball = await packTarball(workDir);
+  installDir = join(workDir, 'app');
+  home = join(workDir, 'home');
+  await Promise.all([mkdir(installDir), mkdir(home)]);
+  bin = await installLocally(tarball, installDir);
+}, 300_000);
 
 afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
+  if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
 describe('the packed package', () => {
-  it('runs with npx and prints its version', async () => {
-    const { stdout } = await run('npx', ['--yes', `--package=${tarball}`, 'school-mcp', '--version'], { cwd: workDir });
-    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-  }, 120_000);
-
-  it('ships no tests, tools or source maps', async () => {
+  it('DIST-02 ships the built server, README and licence, and no tests, tools, sources or source maps', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n').filter(Boolean);
-    expect(files).toContain('package/dist/src/main.js');
-    expect(files.filter((file) => /\/test\/|\/tools\/|\.map$/.test(file))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/src/main.js', 'package/README.md', 'package/LICENSE', 'package/mcp.json']));
+    expect(files.filter((file) => /^package\/(test|tools|src)\/|\/dist\/(test|tools)\/|\.map$|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('serves the sandbox school over stdio with --demo', async () => {
+  it('is installed where Node can resolve nothing of this repository', () => {
+    expect(ancestorNodeModules(installDir)).toEqual([]);
+  });
+
+  it('prints its version through the installed bin', async () => {
+    const { stdout } = await run(bin, ['--version'], { env: isolatedEnv(home) });
+    expect(stdout).toBe(`${version}\n`);
+  });
+
+  it('explains the login command', async () => {
+    const { stdout } = await run(bin, ['login', '--help'], { env: isolatedEnv(home) });
+    expect(stdout).toContain('school-mcp login [--scopes');
+    expect(stdout).toContain('--school URL');
+  });
+
+  it('runs the sandbox school, which serves its OpenAPI document', async () => {
+    const child = startBin(bin, ['sandbox', '--port', '0'], home);
+    const exited = once(child, 'exit');
+    try {
+      const lines = collectLines(child.stderr as Readable);
+      const exitedEarly = exited.then(() => Promise.reject(new Error(`the sandbox exited before listening; stderr:\n${lines.stderr.join('\n')}`)));
+      exitedEarly.catch(() => undefined); // the SIGTERM below ends it too, once it has served
+      const listening = await Promise.race([lines.waitForLine(/sandbox school listening on http:\/\//, 60_000), exitedEarly]);
+      const url = /listening on (http:\/\/\S+)/.exec(listening)![1]!;
+      const response = await fetch(new URL('/openapi.json', url));
+      expect(response.status).toBe(200);
+      const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+      expect(document.openapi).toMatch(/^3\./);
+      expect(Object.keys(document.paths)).toContain('/api/v1/courses');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 90_000);
+
+  it('serves the demo school over stdio to the SDK client: tools, sign-in and a call', async () => {
     const transport = new StdioClientTransport({
-      command: 'npx',
-      args: ['--yes', `--package=${tarball}`, 'school-mcp', '--demo', '--no-browser', '--config-dir', workDir],
-      cwd: workDir,
-      stderr: 'ignore',
+      command: bin,
+      args: ['--demo', '--no-browser', '--link-wait', '60'],
+      env: isolatedEnv(home),
+      stderr: 'pipe',
     });
+    const lines = collectLines(transport.stderr as Readable | null);
     const client = new Client({ name: 'pack-test', version: '1.0.0' });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['who_am_i', 'list_courses']));
+      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['who_am_i', 'sign_out', 'list_courses']));
+
+      const answer = client.callTool({ name: 'list_courses', arguments: {} });
+      const link = linkIn(await lines.waitForLine(/\/oauth\/authorize\?/, 60_000));
+      await (await fetch(await completeConsent(link, 'allow'))).text();
+      const result = (await answer) as { isError?: boolean; structuredContent?: { items?: unknown[] } };
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent?.items?.length).toBeGreaterThan(0);
     } finally {
       await client.close();
     }
   }, 120_000);
+
+  it('runs with npx from the tarball, as the README entry runs it from the registry', async () => {
+    const { stdout } = await run('npx', ['--yes', `--package=${tarball}`, 'school-mcp', '--version'], { cwd: workDir, shell: process.platform === 'win32' });
+    expect(stdout).toBe(`${version}\n`);
+  }, 180_000);
+
+  it('runs after a global install', async () => {
+    const prefix = join(workDir, 'global');
+    await mkdir(prefix);
+    const globalBin = await installGlobally(tarball, prefix);
+    const { stdout } = await run(globalBin, ['--version'], { env: isolatedEnv(home) });
+    expect(stdout).toBe(`${version}\n`);
+  }, 180_000);
 });

@@ -1,0 +1,52 @@
+/**
+ * Builds the MCPB archive from what npm would publish: the packed tarball, unpacked, with the
+ * production dependencies of package-lock.json installed beside it and manifest.json on top, then
+ * zipped by the official `mcpb` packer (which validates the manifest first).
+ */
+import { packExtension } from '@anthropic-ai/mcpb';
+import { execFile } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { bundleFileName, bundleInputProblems, type BundleManifest, type BundlePackage } from './bundle-inputs.js';
+
+const run = promisify(execFile);
+// npm is a .cmd script on Windows, which Node starts only through a shell.
+const shell = process.platform === 'win32';
+
+export interface BuildBundleOptions {
+  /** The repository root: package.json, package-lock.json, manifest.json and a built dist/. */
+  readonly root: string;
+  readonly outDir: string;
+}
+
+/** Returns the path of the written `.mcpb`. Expects `dist/` to be built already. */
+export async function buildBundle({ root, outDir }: BuildBundleOptions): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8')) as BundleManifest;
+  const packageJson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as BundlePackage;
+  const problems = bundleInputProblems(manifest, packageJson);
+  if (problems.length > 0) throw new Error(`manifest.json does not fit the package:\n  ${problems.join('\n  ')}`);
+
+  const stage = await mkdtemp(join(tmpdir(), 'school-mcp-bundle-'));
+  try {
+    await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', stage], { cwd: root, shell });
+    const tarball = (await readdir(stage)).find((name) => name.endsWith('.tgz'));
+    if (!tarball) throw new Error('npm pack wrote no tarball');
+    await run('tar', ['-xzf', tarball], { cwd: stage });
+    const extension = join(stage, 'package');
+    await copyFile(join(root, 'package-lock.json'), join(extension, 'package-lock.json'));
+    await copyFile(join(root, 'manifest.json'), join(extension, 'manifest.json'));
+    // The locked versions, production only; no scripts, since `prepare` would need the dev tools.
+    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: extension, shell });
+
+    await mkdir(outDir, { recursive: true });
+    const output = join(outDir, bundleFileName(manifest));
+    if (!(await packExtension({ extensionPath: extension, outputPath: output, silent: true }))) {
+      throw new Error('mcpb pack refused the bundle (its reasons are printed above)');
+    }
+    return output;
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
