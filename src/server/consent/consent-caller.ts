@@ -33,7 +33,7 @@ import {
   waitingMessage,
   type ConsentWording,
 } from './consent-messages.js';
-import { progressReporter, waitForConsent } from './consent-wait.js';
+import { PROGRESS_INTERVAL_MS, progressReporter, waitForConsent } from './consent-wait.js';
 import { createConsentStateCodec, flowId, type ConsentStateCodec } from './request-state.js';
 import { createStepUpBudget, stepUpKey, type StepUpBudget } from './step-up-budget.js';
 
@@ -47,16 +47,20 @@ export interface ConsentCallerOptions {
   readonly scopeDescriptions: Readonly<Record<string, string>>;
   /** The school as the user knows it, e.g. its host. */
   readonly schoolName: string;
-  /** How long one call waits for the user before answering "pending" (`--consent-wait`). */
+  /**
+   * The longest one call waits for the user, over all its consent rounds, before answering
+   * "pending" (`--consent-wait`); the elicitation's own answer counts too.
+   */
   readonly waitMs: number;
   /**
-   * The same when the link can only go into the result (`--link-wait`). The user sees the link
-   * only once the call answers, so by default it answers at once; the flow stays open for the
-   * next call. Defaults to `waitMs`.
+   * How much of `waitMs` a call uses when the link can only go into the result (`--link-wait`).
+   * The user sees the link only once the call answers, so by default it answers at once; the
+   * flow stays open for the next call. Defaults to `waitMs`.
    */
   readonly linkWaitMs?: number;
   readonly requestState?: ConsentStateCodec;
   readonly budget?: StepUpBudget;
+  /** At least this long between two progress notifications; `PROGRESS_INTERVAL_MS` by default. */
   readonly progressIntervalMs?: number;
   readonly logger?: Logger;
 }
@@ -71,19 +75,28 @@ type Reached = 'granted' | OperationResult;
 
 /**
  * A user who calls again after seeing the link has most likely just approved; the flow may still
- * be exchanging the code, so a repeated showing waits this long before answering "pending" again.
+ * be exchanging the code, so a repeated showing waits this long (within `--consent-wait`) before
+ * answering "pending" again.
  */
 const LINK_RECHECK_MS = 3_000;
 
+/** When one call stops waiting for the user, and how long the link channel waits on a first showing. */
+interface CallBudget {
+  readonly deadline: number;
+  readonly firstLinkWaitMs: number;
+}
+
 export function createConsentCaller(options: ConsentCallerOptions): OperationCaller {
-  const linkWait = (firstShowing: boolean) => {
-    const configured = options.linkWaitMs ?? options.waitMs;
-    return firstShowing ? configured : Math.max(configured, LINK_RECHECK_MS);
+  const linkWaitMs = options.linkWaitMs ?? options.waitMs;
+  // `--consent-wait` bounds every call; the link channel uses only part of it (`--link-wait`).
+  const budgetOf = (channel: ConsentChannel, startedAt: number): CallBudget => {
+    const totalMs = channel === 'link' ? Math.min(options.waitMs, Math.max(linkWaitMs, LINK_RECHECK_MS)) : options.waitMs;
+    return { deadline: startedAt + totalMs, firstLinkWaitMs: linkWaitMs };
   };
   const { broker } = options;
   const budget = options.budget ?? createStepUpBudget();
   const codec = options.requestState ?? createConsentStateCodec();
-  const tickMs = options.progressIntervalMs ?? 2_000;
+  const tickMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   /** Flows shown to the user, by link, with the MCP session they were shown to. */
   const shown = new Map<string, { readonly owner: string | undefined }>();
 
@@ -105,7 +118,9 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     connection: ClientConnection | undefined,
     wording: ConsentWording,
     resumed: Resumed | undefined,
+    callBudget: CallBudget,
   ): Promise<Reached> {
+    const remainingMs = () => Math.max(0, callBudget.deadline - Date.now());
     const seen = shown.get(consent.url);
     // Over HTTP the user who approves must be the one who asked: a flow stays with its session.
     if (seen !== undefined && seen.owner !== context.sessionId) return foreignFlowResult(wording);
@@ -132,7 +147,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       try {
         const answer = await context.mcpReq.elicitInput(
           { mode: 'url', elicitationId, url: consent.url, message: elicitationMessage(consent, wording) },
-          { signal: context.mcpReq.signal, timeout: Math.max(1_000, consent.expiresAt - Date.now()) },
+          // The client answers once the user chose; a call waiting for that still counts against the wait.
+          { signal: context.mcpReq.signal, timeout: Math.max(1, Math.min(remainingMs(), consent.expiresAt - Date.now())) },
         );
         action = answer.action;
       } catch (error) {
@@ -149,7 +165,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       await broker.openBrowser(consent).catch((error: unknown) => options.logger?.warn('the browser could not be opened', { error: String(error) }));
     }
 
-    const waitMs = channel === 'link' ? linkWait(firstShowing) : options.waitMs;
+    const waitMs = channel === 'link' && firstShowing ? Math.min(callBudget.firstLinkWaitMs, remainingMs()) : remainingMs();
     const waited = await waitForConsent(broker.outcome(consent), {
       waitMs,
       signal: context.mcpReq.signal,
@@ -186,6 +202,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       clientCapabilities: connection?.capabilities(context),
       browser: broker.canOpenBrowser(),
     });
+    const callBudget = budgetOf(channel, Date.now());
     const stepUps: string[] = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const outcome = await options.execute(operation, args, context.mcpReq.signal);
@@ -211,7 +228,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         }
         consent = pending;
       }
-      const reached = await reachUser(consent, channel, context, connection, wording, resumed);
+      const reached = await reachUser(consent, channel, context, connection, wording, resumed, callBudget);
       if (reached !== 'granted') return reached;
     }
     return consentFailedResultForRounds(wording);

@@ -7,6 +7,12 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ConsentOutcome } from './consent-broker.js';
 
+/**
+ * The least time between two progress notifications of one waiting call: enough for a client
+ * that resets its timeout on progress, few enough not to flood the conversation.
+ */
+export const PROGRESS_INTERVAL_MS = 5_000;
+
 export type WaitResult = ConsentOutcome | { readonly kind: 'pending' } | { readonly kind: 'cancelled' };
 
 export interface WaitOptions {

@@ -16,6 +16,6 @@ export {
   stepUpExhaustedResult,
   type ConsentWording,
 } from './consent-messages.js';
-export { progressReporter, waitForConsent, type WaitOptions, type WaitResult } from './consent-wait.js';
+export { PROGRESS_INTERVAL_MS, progressReporter, waitForConsent, type WaitOptions, type WaitResult } from './consent-wait.js';
 export { createConsentStateCodec, flowId, type ConsentState, type ConsentStateCodec } from './request-state.js';
 export { createStepUpBudget, MAX_STEP_UPS, stepUpKey, type StepUpBudget } from './step-up-budget.js';
