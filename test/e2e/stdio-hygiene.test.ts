@@ -29,6 +29,10 @@ interface RawServer {
   stdout: string[];
   stderr: string[];
   request(id: number, method: string, params?: unknown): Promise<Record<string, any>>;
+  /** Writes one raw line to stdin, newline added. */
+  writeLine(line: string): void;
+  /** The next stdout message (object or batch array) after those already taken, parsed. */
+  nextMessage(): Promise<any>;
   exited: Promise<number | null>;
 }
 
@@ -39,6 +43,9 @@ function spawnRaw(args: string[], env: Record<string, string> = {}): RawServer {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const waiting = new Map<number, (message: Record<string, any>) => void>();
+  const parsed: unknown[] = [];
+  let taken = 0;
+  let onParsed: (() => void) | undefined;
   let buffer = '';
   child.stdout.on('data', (chunk: Buffer) => {
     buffer += chunk.toString('utf8');
@@ -49,6 +56,8 @@ function spawnRaw(args: string[], env: Record<string, string> = {}): RawServer {
       stdout.push(line);
       try {
         const message = JSON.parse(line) as Record<string, any>;
+        parsed.push(message);
+        onParsed?.();
         if (typeof message['id'] === 'number') waiting.get(message['id'])?.(message);
       } catch {
         // kept in `stdout` for the assertion that every line is JSON-RPC
@@ -62,6 +71,20 @@ function spawnRaw(args: string[], env: Record<string, string> = {}): RawServer {
     stdout,
     stderr,
     exited,
+    writeLine(line) {
+      child.stdin.write(`${line}\n`);
+    },
+    nextMessage() {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (taken >= parsed.length) return;
+          onParsed = undefined;
+          resolve(parsed[taken++]);
+        };
+        onParsed = check;
+        check();
+      });
+    },
     request(id, method, params) {
       return new Promise((resolve) => {
         waiting.set(id, resolve);
@@ -71,9 +94,9 @@ function spawnRaw(args: string[], env: Record<string, string> = {}): RawServer {
   };
 }
 
-async function initialize(server: RawServer): Promise<void> {
+async function initialize(server: RawServer, protocolVersion = '2025-11-25'): Promise<void> {
   await server.request(1, 'initialize', {
-    protocolVersion: '2025-11-25',
+    protocolVersion,
     capabilities: {},
     clientInfo: { name: 'raw', version: '1' },
   });
@@ -133,5 +156,56 @@ describe('stdio hygiene', () => {
     expect(await server.exited).toBe(0);
     expect(server.stderr.join('\n')).toMatch(/NODE_TLS_REJECT_UNAUTHORIZED=0 .*NOT being verified/);
     expect(server.stdout.join('')).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+  it('STDIO-05 answers invalid JSON with -32700 and an invalid request with -32600, keeps stdout clean and keeps serving', async () => {
+    const server = spawnRaw(['--school', sandbox.url, '--no-browser']);
+    await initialize(server);
+    await server.nextMessage(); // the initialize result
+
+    server.writeLine('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(await server.nextMessage()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    server.writeLine('{"id": 7, "method": "tools/list"}');
+    expect(await server.nextMessage()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } });
+    server.writeLine('{"jsonrpc": "2.0", "id": 8}');
+    expect(await server.nextMessage()).toMatchObject({ id: 8, error: { code: -32600 } });
+    server.writeLine('42');
+    expect(await server.nextMessage()).toMatchObject({ id: null, error: { code: -32600 } });
+    // 2025-11-25 has no batches: the array is one invalid request, and nothing in it runs.
+    server.writeLine(JSON.stringify([{ jsonrpc: '2.0', id: 9, method: 'tools/list' }]));
+    expect(await server.nextMessage()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('2025-11-25') } });
+
+    const listed = await server.request(10, 'tools/list');
+    expect(listed['result']['tools'].length).toBeGreaterThan(5);
+    server.child.stdin.end();
+    await server.exited;
+    for (const line of server.stdout.filter((line) => line.length > 0)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(server.stdout.some((line) => line.includes('"id":9,"result"'))).toBe(false);
+  });
+
+  it('STDIO-05 answers a batch with one array on 2025-03-26, the only revision that defines batches, and refuses it on 2024-11-05', async () => {
+    const batch = JSON.stringify([
+      { jsonrpc: '2.0', id: 11, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+      { id: 12, method: 'ping' },
+      { jsonrpc: '2.0', id: 13, method: 'tools/list' },
+    ]);
+    const batching = spawnRaw(['--school', sandbox.url, '--no-browser']);
+    await initialize(batching, '2025-03-26');
+    expect(await batching.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2025-03-26' } });
+    batching.writeLine(batch);
+    const answers = (await batching.nextMessage()) as Record<string, any>[];
+    expect(Array.isArray(answers)).toBe(true);
+    expect(answers.map((answer) => answer['id']).sort()).toEqual([11, 12, 13]);
+    expect(answers.find((answer) => answer['id'] === 12)).toMatchObject({ error: { code: -32600 } });
+    expect(answers.find((answer) => answer['id'] === 13)?.['result']['tools'].length).toBeGreaterThan(5);
+    batching.child.stdin.end();
+
+    const older = spawnRaw(['--school', sandbox.url, '--no-browser']);
+    await initialize(older, '2024-11-05');
+    expect(await older.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+    older.writeLine(batch);
+    expect(await older.nextMessage()).toMatchObject({ id: null, error: { code: -32600 } });
+    older.child.stdin.end();
+    await Promise.all([batching.exited, older.exited]);
   });
 });
