@@ -1,15 +1,14 @@
 /**
  * The stdio transport's hygiene, checked on the raw child process rather than through a client
  * that might tolerate noise: stdout carries JSON-RPC only, a pending sign-in does not hang the
- * agent, and closing stdin ends the process.
+ * agent, closing stdin ends the process, and input that is not a message is answered.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { initialize, spawnRaw as spawnRawIn } from '../helpers/raw-stdio.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -24,84 +23,7 @@ afterAll(async () => {
   await rm(configDir, { recursive: true, force: true });
 });
 
-interface RawServer {
-  child: ChildProcessWithoutNullStreams;
-  stdout: string[];
-  stderr: string[];
-  request(id: number, method: string, params?: unknown): Promise<Record<string, any>>;
-  /** Writes one raw line to stdin, newline added. */
-  writeLine(line: string): void;
-  /** The next stdout message (object or batch array) after those already taken, parsed. */
-  nextMessage(): Promise<any>;
-  exited: Promise<number | null>;
-}
-
-function spawnRaw(args: string[], env: Record<string, string> = {}): RawServer {
-  const child = spawn(process.execPath, [MAIN_JS, '--config-dir', configDir, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: configDir, ...env },
-  });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const waiting = new Map<number, (message: Record<string, any>) => void>();
-  const parsed: unknown[] = [];
-  let taken = 0;
-  let onParsed: (() => void) | undefined;
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      stdout.push(line);
-      try {
-        const message = JSON.parse(line) as Record<string, any>;
-        parsed.push(message);
-        onParsed?.();
-        if (typeof message['id'] === 'number') waiting.get(message['id'])?.(message);
-      } catch {
-        // kept in `stdout` for the assertion that every line is JSON-RPC
-      }
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    stdout,
-    stderr,
-    exited,
-    writeLine(line) {
-      child.stdin.write(`${line}\n`);
-    },
-    nextMessage() {
-      return new Promise((resolve) => {
-        const check = () => {
-          if (taken >= parsed.length) return;
-          onParsed = undefined;
-          resolve(parsed[taken++]);
-        };
-        onParsed = check;
-        check();
-      });
-    },
-    request(id, method, params) {
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`);
-      });
-    },
-  };
-}
-
-async function initialize(server: RawServer, protocolVersion = '2025-11-25'): Promise<void> {
-  await server.request(1, 'initialize', {
-    protocolVersion,
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  });
-  server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-}
+const spawnRaw = (args: string[], env: Record<string, string> = {}) => spawnRawIn(configDir, args, env);
 
 describe('stdio hygiene', () => {
   it('STDIO-01 and STDIO-04: stdout is JSON-RPC only, and a call that needs sign-in answers within the wait with the link', async () => {

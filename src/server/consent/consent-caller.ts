@@ -199,6 +199,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     if (resumed === 'invalid') return invalidStateResult(wording);
     const channel = chooseConsentChannel({
       era: connection?.era(context) ?? 'legacy',
+      revision: connection?.revision(context),
       clientCapabilities: connection?.capabilities(context),
       browser: broker.canOpenBrowser(),
     });

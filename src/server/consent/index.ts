@@ -6,7 +6,7 @@ export type { ClientConnection } from './client-connection.js';
 export { clientConnectionOf } from './client-connection.js';
 export { CONSENT_INPUT_KEY, createConsentCaller, type ConsentCallerOptions } from './consent-caller.js';
 export type { ConsentBroker, ConsentOutcome, PendingConsent } from './consent-broker.js';
-export { chooseConsentChannel, supportsUrlElicitation, type ChannelInput, type ConsentChannel, type ProtocolEra } from './consent-channel.js';
+export { chooseConsentChannel, definesUrlElicitation, supportsUrlElicitation, type ChannelInput, type ConsentChannel, type ProtocolEra } from './consent-channel.js';
 export {
   consentFailedResult,
   deniedResult,

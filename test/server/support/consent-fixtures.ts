@@ -89,11 +89,13 @@ export function context(options: ContextOptions = {}) {
   return { ctx, notices, noticedAt, elicited };
 }
 
-export function connection(era: 'legacy' | 'modern', url: boolean): ClientConnection & { completed: string[] } {
+/** A client of this era that declared URL elicitation or not, on the era's latest revision unless told. */
+export function connection(era: 'legacy' | 'modern', url: boolean, revision = era === 'modern' ? '2026-07-28' : '2025-11-25'): ClientConnection & { completed: string[] } {
   const completed: string[] = [];
   return {
     completed,
     era: () => era,
+    revision: () => revision,
     capabilities: () => (url ? { elicitation: { url: {} } } : {}),
     elicitationComplete: async (id) => void completed.push(id),
   };
