@@ -13,6 +13,7 @@ import {
   deniedResult,
   describeScopes,
   elicitationMessage,
+  leavingResult,
   MAX_STEP_UPS,
   pendingResult,
   stepUpKey,
@@ -153,7 +154,26 @@ describe('consent words', () => {
     expect(text).toContain('coupons:write (Write access to coupons)');
     expect(text).toContain('waited 120 s');
     expect(text).toContain('until 09:05 UTC');
-    expect(text).toMatch(/call create_coupon again with the same arguments and it continues/);
+    expect(text).toMatch(/call create_coupon again with the same arguments and it continues, as long as this school-mcp process keeps running/);
+  });
+
+  it('a pending result says the link needs this process, and offers the terminal sign-in with the scopes, or --link-wait', () => {
+    const text = JSON.stringify(pendingResult(CONSENT, { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' }, 0));
+    expect(text).toContain('starts a new school-mcp for every call');
+    expect(text).toContain('`school-mcp login --school https://school.example --scopes \\"coupons:read coupons:write openid profile\\"`');
+    expect(text).toContain('--link-wait');
+    const demo = JSON.stringify(pendingResult(CONSENT, WORDING, 0));
+    expect(demo).not.toContain('school-mcp login');
+    expect(demo).toContain('--link-wait');
+  });
+
+  it('a result of a process going away says why, that the link is dead, and promises no continuation', () => {
+    const closed = JSON.stringify(leavingResult(CONSENT, { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' }, 'input-closed'));
+    expect(closed).toContain('the host closed its connection');
+    expect(closed).toContain('no longer works');
+    expect(closed).toContain('school-mcp login --school https://school.example');
+    expect(closed).not.toMatch(/it continues/);
+    expect(JSON.stringify(leavingResult(undefined, WORDING, 'stopped'))).toContain('asked to stop');
   });
 
   it('on a first sign-in everything the flow asks for is new, and is named', () => {

@@ -124,4 +124,24 @@ describe('the consent wait', () => {
     expect(again.settled).toBe(true);
     expect(textOf(again.value)).toContain(CONSENT.url);
   });
+
+  it('answers a waiting call at once when the process is going away, without promising a continuation', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    const { broker } = scriptedBroker();
+    const leaving = new AbortController();
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 45_000, leaving: leaving.signal, loginCommand: 'school-mcp login --school https://school.example' });
+    const answer = track(call(createCoupon, {}, context().ctx, connection('legacy', false)));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(answer.settled).toBe(false);
+    leaving.abort('input-closed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answer.settled).toBe(true);
+    const text = textOf(answer.value);
+    expect(text).toContain('the host closed its connection');
+    expect(text).toContain('school-mcp login --school https://school.example --scopes');
+    expect(text).not.toContain('it continues');
+
+    const later = await call(createCoupon, {}, context().ctx, connection('legacy', false));
+    expect(textOf(later)).toContain('shutting down');
+  });
 });

@@ -28,10 +28,12 @@ import {
   elicitationMessage,
   foreignFlowResult,
   invalidStateResult,
+  leavingResult,
   pendingResult,
   stepUpExhaustedResult,
   waitingMessage,
   type ConsentWording,
+  type LeavingReason,
 } from './consent-messages.js';
 import { PROGRESS_INTERVAL_MS, progressReporter, waitForConsent } from './consent-wait.js';
 import { createConsentStateCodec, flowId, type ConsentStateCodec } from './request-state.js';
@@ -63,6 +65,13 @@ export interface ConsentCallerOptions {
   /** At least this long between two progress notifications; `PROGRESS_INTERVAL_MS` by default. */
   readonly progressIntervalMs?: number;
   readonly logger?: Logger;
+  /**
+   * Aborted, with a `LeavingReason`, when this process is going away (stdin closed, a signal):
+   * waiting calls answer at once, saying the link died with the process.
+   */
+  readonly leaving?: AbortSignal;
+  /** `school-mcp login ...` for this school, offered when a link cannot outlive the process. */
+  readonly loginCommand?: string;
 }
 
 /** Consent rounds of one call: a sign-in, a declared scope, and the step-ups of ERR-03. */
@@ -111,6 +120,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
   }
 
   /** Shows the consent on the chosen channel (once per flow), then waits a bounded time. */
+  const leavingReason = (): LeavingReason => (options.leaving?.reason === 'input-closed' ? 'input-closed' : 'stopped');
+
   async function reachUser(
     consent: PendingConsent,
     channel: ConsentChannel,
@@ -121,6 +132,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     callBudget: CallBudget,
   ): Promise<Reached> {
     const remainingMs = () => Math.max(0, callBudget.deadline - Date.now());
+    if (options.leaving?.aborted) return leavingResult(consent, wording, leavingReason());
     const seen = shown.get(consent.url);
     // Over HTTP the user who approves must be the one who asked: a flow stays with its session.
     if (seen !== undefined && seen.owner !== context.sessionId) return foreignFlowResult(wording);
@@ -148,11 +160,12 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         const answer = await context.mcpReq.elicitInput(
           { mode: 'url', elicitationId, url: consent.url, message: elicitationMessage(consent, wording) },
           // The client answers once the user chose; a call waiting for that still counts against the wait.
-          { signal: context.mcpReq.signal, timeout: Math.max(1, Math.min(remainingMs(), consent.expiresAt - Date.now())) },
+          { signal: options.leaving === undefined ? context.mcpReq.signal : AbortSignal.any([context.mcpReq.signal, options.leaving]), timeout: Math.max(1, Math.min(remainingMs(), consent.expiresAt - Date.now())) },
         );
         action = answer.action;
       } catch (error) {
         if (context.mcpReq.signal.aborted) return cancelledResult(wording);
+        if (options.leaving?.aborted) return leavingResult(consent, wording, leavingReason());
         options.logger?.warn('the client did not show the approval link; it goes into the tool result', { error: String(error) });
         return pendingResult(consent, wording, 0);
       }
@@ -169,6 +182,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     const waited = await waitForConsent(broker.outcome(consent), {
       waitMs,
       signal: context.mcpReq.signal,
+      ...(options.leaving === undefined ? {} : { leaving: options.leaving }),
       tickMs,
       ...optionalTick(progressReporter(context, waitMs, waitingMessage(consent, wording))),
     });
@@ -184,6 +198,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         return consentFailedResult(wording, waited.error);
       case 'cancelled':
         return cancelledResult(wording);
+      case 'leaving':
+        return leavingResult(consent, wording, leavingReason());
     }
   }
 
@@ -194,7 +210,12 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
   }
 
   return async (operation, args, context, connection) => {
-    const wording: ConsentWording = { toolName: operation.toolName, school: options.schoolName, scopeDescriptions: options.scopeDescriptions };
+    const wording: ConsentWording = {
+      toolName: operation.toolName,
+      school: options.schoolName,
+      scopeDescriptions: options.scopeDescriptions,
+      ...(options.loginCommand === undefined ? {} : { loginCommand: options.loginCommand }),
+    };
     const resumed = await resumedConsent(operation, context);
     if (resumed === 'invalid') return invalidStateResult(wording);
     const channel = chooseConsentChannel({

@@ -13,11 +13,13 @@ import type { ConsentOutcome } from './consent-broker.js';
  */
 export const PROGRESS_INTERVAL_MS = 5_000;
 
-export type WaitResult = ConsentOutcome | { readonly kind: 'pending' } | { readonly kind: 'cancelled' };
+export type WaitResult = ConsentOutcome | { readonly kind: 'pending' } | { readonly kind: 'cancelled' } | { readonly kind: 'leaving' };
 
 export interface WaitOptions {
   readonly waitMs: number;
   readonly signal: AbortSignal;
+  /** Aborted when the process that owns the flow is going away: the flow cannot finish. */
+  readonly leaving?: AbortSignal;
   /** Called every `tickMs` while waiting, with the time waited so far. */
   readonly onTick?: (waitedMs: number) => void;
   readonly tickMs: number;
@@ -25,10 +27,12 @@ export interface WaitOptions {
 
 export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: WaitOptions): Promise<WaitResult> {
   if (options.signal.aborted) return { kind: 'cancelled' };
+  if (options.leaving?.aborted) return { kind: 'leaving' };
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   let ticker: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let onLeaving: (() => void) | undefined;
   try {
     return await Promise.race<WaitResult>([
       outcome,
@@ -36,6 +40,8 @@ export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: 
         timer = setTimeout(() => resolve({ kind: 'pending' }), Math.max(0, options.waitMs));
         onAbort = () => resolve({ kind: 'cancelled' });
         options.signal.addEventListener('abort', onAbort, { once: true });
+        onLeaving = () => resolve({ kind: 'leaving' });
+        options.leaving?.addEventListener('abort', onLeaving, { once: true });
         if (options.onTick) {
           const tick = options.onTick;
           ticker = setInterval(() => tick(Date.now() - started), options.tickMs);
@@ -46,6 +52,7 @@ export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: 
     clearTimeout(timer);
     clearInterval(ticker);
     if (onAbort) options.signal.removeEventListener('abort', onAbort);
+    if (onLeaving) options.leaving?.removeEventListener('abort', onLeaving);
   }
 }
 

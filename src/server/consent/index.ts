@@ -12,9 +12,11 @@ export {
   deniedResult,
   describeScopes,
   elicitationMessage,
+  leavingResult,
   pendingResult,
   stepUpExhaustedResult,
   type ConsentWording,
+  type LeavingReason,
 } from './consent-messages.js';
 export { PROGRESS_INTERVAL_MS, progressReporter, waitForConsent, type WaitOptions, type WaitResult } from './consent-wait.js';
 export { createConsentStateCodec, flowId, type ConsentState, type ConsentStateCodec } from './request-state.js';
