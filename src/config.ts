@@ -57,6 +57,13 @@ export interface Config {
   readonly environment: Readonly<Record<string, string | undefined>>;
 }
 
+/**
+ * How long a tool call waits for the user by default. Under the 60 s after which the MCP
+ * TypeScript SDK 1.x client, embedded by many hosts, times a request out at its default options
+ * (it resets only when asked to and sent progress), with room for sign-in and the call itself.
+ */
+export const DEFAULT_CONSENT_WAIT_MS = 45_000;
+
 /** Everything else in the environment stays unread. */
 const ENVIRONMENT_KEYS = [
   'SCHOOL_MCP_CONFIG_DIR',
@@ -98,9 +105,11 @@ options:
   --client-metadata-url URL a Client ID Metadata Document, when the school supports them
   --callback-port N         a fixed loopback port for the sign-in redirect
   --no-browser              never open a browser; show the sign-in link instead
-  --consent-wait SECONDS    how long a call waits for consent before answering "pending" (default 120)
-  --link-wait SECONDS       the same when the link can only be shown in the tool result (default 0:
-                            answer at once with the link; more if you approve from the server's log)
+  --consent-wait SECONDS    the longest a call waits for consent before answering "pending" (default 45,
+                            under the 60 s after which many hosts give up on a call)
+  --link-wait SECONDS       how much of that wait to use when the link can only be shown in the tool
+                            result (default 0: answer at once with the link; more if you approve
+                            from the server's log, or if your host starts a server per call)
   --config-dir DIR          where tokens and caches live (env SCHOOL_MCP_CONFIG_DIR)
   --log-level L             debug | info | warn | error (env SCHOOL_MCP_LOG_LEVEL)
   --http-secret S           the bearer secret HTTP clients must send (env SCHOOL_MCP_HTTP_SECRET)
@@ -200,8 +209,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     callbackPort: values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
     openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('NO_BROWSER'))),
     pasteRedirect: values.paste === true,
-    consentWaitMs: values['consent-wait'] === undefined ? 120_000 : parseSeconds(values['consent-wait'], '--consent-wait', 0.1) * 1000,
-    linkWaitMs: values['link-wait'] === undefined ? 0 : parseSeconds(values['link-wait'], '--link-wait', 0) * 1000,
+    ...parseWaits(values['consent-wait'], values['link-wait']),
     configDir: values['config-dir'] ?? fromEnv('CONFIG_DIR'),
     logLevel,
     http,
@@ -225,7 +233,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     callbackPort: undefined,
     openBrowser: true,
     pasteRedirect: false,
-    consentWaitMs: 120_000,
+    consentWaitMs: DEFAULT_CONSENT_WAIT_MS,
     linkWaitMs: 0,
     configDir: undefined,
     logLevel: 'info',
@@ -297,6 +305,19 @@ function parseSeconds(text: string, flag: string, minimum: number): number {
     throw configError(`${flag} must be a number of seconds between ${minimum} and 600, got ${JSON.stringify(text)}`);
   }
   return seconds;
+}
+
+/** `--link-wait` is a part of `--consent-wait`, which bounds every call. */
+function parseWaits(consentWait: string | undefined, linkWait: string | undefined): { consentWaitMs: number; linkWaitMs: number } {
+  const consentWaitMs = consentWait === undefined ? DEFAULT_CONSENT_WAIT_MS : Math.round(parseSeconds(consentWait, '--consent-wait', 0.1) * 1000);
+  const linkWaitMs = linkWait === undefined ? 0 : Math.round(parseSeconds(linkWait, '--link-wait', 0) * 1000);
+  if (linkWaitMs > consentWaitMs) {
+    throw configError(
+      `--link-wait (${linkWaitMs / 1000} s) cannot be longer than --consent-wait (${consentWaitMs / 1000} s), which bounds every call; ` +
+        'raise --consent-wait too, if your host waits that long for a call (hosts built on the MCP TypeScript SDK 1.x give up after 60 s)',
+    );
+  }
+  return { consentWaitMs, linkWaitMs };
 }
 
 function splitList(text: string): string[] {

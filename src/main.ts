@@ -98,11 +98,15 @@ async function serve(config: Config, logger: Logger): Promise<number> {
       logger.info('tools ready', served);
     } else {
       logger.info('serving over stdio', served);
-      transport = serveOverStdio(factory, logger);
+      // The host closed stdin: it is done with this server, and a pending link dies with it.
+      transport = serveOverStdio(factory, logger, { onInputEnd: () => school.leave('input-closed') });
     }
     // On a signal the transport closes first (no new calls, open streams end), then `withSchool`
     // closes the school: pending consents end and their attempts settle before the exit.
-    const stop = () => void transport.close();
+    const stop = () => {
+      school.leave('stopped');
+      void transport.close();
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     await transport.closed;

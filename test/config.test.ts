@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, parseSchoolUrl } from '../src/config.js';
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { DEFAULT_CONSENT_WAIT_MS, loadConfig, parseSchoolUrl } from '../src/config.js';
 
 const env = {};
 
@@ -62,7 +63,21 @@ describe('loadConfig', () => {
     expect(loadConfig(['--demo', '--link-wait', '30'], env).linkWaitMs).toBe(30_000);
     expect(() => loadConfig(['--demo', '--link-wait', '-1'], env)).toThrow(/--link-wait/);
     expect(() => loadConfig(['--demo', '--consent-wait', '0'], env)).toThrow(/--consent-wait must be a number of seconds between 0.1 and 600/);
-    expect(loadConfig(['--demo', '--consent-wait', '0.25'], env).consentWaitMs).toBe(250);
+  });
+
+  it('waits 45 s for consent by default, under the request timeout of the SDK 1.x client at its defaults, and accepts tenths', () => {
+    expect(loadConfig(['--demo'], env).consentWaitMs).toBe(45_000);
+    expect(DEFAULT_CONSENT_WAIT_MS).toBe(45_000);
+    expect(DEFAULT_CONSENT_WAIT_MS).toBeLessThan(DEFAULT_REQUEST_TIMEOUT_MSEC);
+    expect(loadConfig(['--demo', '--consent-wait', '0.5'], env).consentWaitMs).toBe(500);
+    expect(loadConfig(['--demo', '--consent-wait', '0.1'], env).consentWaitMs).toBe(100);
+    expect(() => loadConfig(['--demo', '--consent-wait', '0.05'], env)).toThrow(/--consent-wait/);
+  });
+
+  it('keeps --link-wait within --consent-wait, which bounds every call', () => {
+    expect(loadConfig(['--demo', '--link-wait', '45'], env).linkWaitMs).toBe(45_000);
+    expect(() => loadConfig(['--demo', '--link-wait', '120'], env)).toThrow(/--link-wait \(120 s\) cannot be longer than --consent-wait \(45 s\)/);
+    expect(loadConfig(['--demo', '--link-wait', '120', '--consent-wait', '120'], env)).toMatchObject({ linkWaitMs: 120_000, consentWaitMs: 120_000 });
   });
 
   it('returns a frozen config', () => {

@@ -23,11 +23,13 @@ import {
   createConsentStateCodec,
   planTools,
   type AccountService,
+  type LeavingReason,
   type OperationCaller,
   type ToolPlan,
   type ToolsetChoice,
 } from '../server/index.js';
 import { createConsentRelay } from './consent-relay.js';
+import { loginCommandFor } from './login-command.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { createSessionConsentBroker } from './session-consent-broker.js';
 
@@ -46,6 +48,11 @@ export interface OpenSchool {
    * conversation and the run repeated.
    */
   readonly call: OperationCaller;
+  /**
+   * This process is going away: calls waiting for an approval answer now, saying that its link
+   * ends with the process and how to sign in otherwise.
+   */
+  leave(reason: LeavingReason): void;
   close(): Promise<void>;
 }
 
@@ -130,6 +137,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     },
   };
 
+  const leaving = new AbortController();
+  const loginCommand = loginCommandFor(config, schoolUrl);
   const call = createConsentCaller({
     budget: stepUpBudget,
     execute: (operation, args, signal) => executor.execute(operation, args, { signal }),
@@ -149,6 +158,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     // Made at launch: a state minted by an earlier run of school-mcp is refused.
     requestState: createConsentStateCodec(),
     logger: logger.child('consent'),
+    leaving: leaving.signal,
+    ...(loginCommand === undefined ? {} : { loginCommand }),
   });
 
   return {
@@ -160,6 +171,9 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     executor,
     account,
     call,
+    leave(reason) {
+      if (!leaving.signal.aborted) leaving.abort(reason);
+    },
     async close() {
       await Promise.allSettled([session.close(), executor.close()]);
     },

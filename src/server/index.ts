@@ -11,6 +11,7 @@ export {
   type ConsentCallerOptions,
   type ConsentOutcome,
   type ConsentStateCodec,
+  type LeavingReason,
   type PendingConsent,
   type StepUpBudget,
 } from './consent/index.js';

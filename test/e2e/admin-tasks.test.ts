@@ -41,7 +41,7 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
   beforeAll(async () => {
     sandbox = await startSandbox({ autoApprove: true });
     // The played user approves from the server's log, so calls wait for the approval (--link-wait).
-    server = await startMcpServer({ transport, era, args: ['--school', sandbox.url, '--no-browser', '--link-wait', '60', '--toolsets', 'all'] });
+    server = await startMcpServer({ transport, era, args: ['--school', sandbox.url, '--no-browser', '--consent-wait', '60', '--link-wait', '60', '--toolsets', 'all'] });
     void approveLinks();
   });
 

@@ -14,7 +14,7 @@ let server: StdioServer;
 beforeAll(async () => {
   sandbox = await startSandbox({ autoApprove: true });
   // The played user approves from the server's log, so calls wait for the approval (--link-wait).
-  server = await startStdioServer({ args: ['--school', sandbox.url, '--no-browser', '--link-wait', '60', '--toolsets', 'dynamic'] });
+  server = await startStdioServer({ args: ['--school', sandbox.url, '--no-browser', '--consent-wait', '60', '--link-wait', '60', '--toolsets', 'dynamic'] });
 });
 
 afterAll(async () => {

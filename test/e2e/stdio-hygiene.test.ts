@@ -1,15 +1,14 @@
 /**
  * The stdio transport's hygiene, checked on the raw child process rather than through a client
  * that might tolerate noise: stdout carries JSON-RPC only, a pending sign-in does not hang the
- * agent, and closing stdin ends the process.
+ * agent, closing stdin ends the process, and input that is not a message is answered.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { initialize, spawnRaw as spawnRawIn } from '../helpers/raw-stdio.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -24,61 +23,7 @@ afterAll(async () => {
   await rm(configDir, { recursive: true, force: true });
 });
 
-interface RawServer {
-  child: ChildProcessWithoutNullStreams;
-  stdout: string[];
-  stderr: string[];
-  request(id: number, method: string, params?: unknown): Promise<Record<string, any>>;
-  exited: Promise<number | null>;
-}
-
-function spawnRaw(args: string[], env: Record<string, string> = {}): RawServer {
-  const child = spawn(process.execPath, [MAIN_JS, '--config-dir', configDir, ...args], {
-    env: { PATH: process.env.PATH ?? '', HOME: configDir, ...env },
-  });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const waiting = new Map<number, (message: Record<string, any>) => void>();
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    let newline: number;
-    while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      stdout.push(line);
-      try {
-        const message = JSON.parse(line) as Record<string, any>;
-        if (typeof message['id'] === 'number') waiting.get(message['id'])?.(message);
-      } catch {
-        // kept in `stdout` for the assertion that every line is JSON-RPC
-      }
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    stdout,
-    stderr,
-    exited,
-    request(id, method, params) {
-      return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`);
-      });
-    },
-  };
-}
-
-async function initialize(server: RawServer): Promise<void> {
-  await server.request(1, 'initialize', {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '1' },
-  });
-  server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-}
+const spawnRaw = (args: string[], env: Record<string, string> = {}) => spawnRawIn(configDir, args, env);
 
 describe('stdio hygiene', () => {
   it('STDIO-01 and STDIO-04: stdout is JSON-RPC only, and a call that needs sign-in answers within the wait with the link', async () => {
@@ -133,5 +78,56 @@ describe('stdio hygiene', () => {
     expect(await server.exited).toBe(0);
     expect(server.stderr.join('\n')).toMatch(/NODE_TLS_REJECT_UNAUTHORIZED=0 .*NOT being verified/);
     expect(server.stdout.join('')).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+  it('STDIO-05 answers invalid JSON with -32700 and an invalid request with -32600, keeps stdout clean and keeps serving', async () => {
+    const server = spawnRaw(['--school', sandbox.url, '--no-browser']);
+    await initialize(server);
+    await server.nextMessage(); // the initialize result
+
+    server.writeLine('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(await server.nextMessage()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    server.writeLine('{"id": 7, "method": "tools/list"}');
+    expect(await server.nextMessage()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32600 } });
+    server.writeLine('{"jsonrpc": "2.0", "id": 8}');
+    expect(await server.nextMessage()).toMatchObject({ id: 8, error: { code: -32600 } });
+    server.writeLine('42');
+    expect(await server.nextMessage()).toMatchObject({ id: null, error: { code: -32600 } });
+    // 2025-11-25 has no batches: the array is one invalid request, and nothing in it runs.
+    server.writeLine(JSON.stringify([{ jsonrpc: '2.0', id: 9, method: 'tools/list' }]));
+    expect(await server.nextMessage()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('2025-11-25') } });
+
+    const listed = await server.request(10, 'tools/list');
+    expect(listed['result']['tools'].length).toBeGreaterThan(5);
+    server.child.stdin.end();
+    await server.exited;
+    for (const line of server.stdout.filter((line) => line.length > 0)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(server.stdout.some((line) => line.includes('"id":9,"result"'))).toBe(false);
+  });
+
+  it('STDIO-05 answers a batch with one array on 2025-03-26, the only revision that defines batches, and refuses it on 2024-11-05', async () => {
+    const batch = JSON.stringify([
+      { jsonrpc: '2.0', id: 11, method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+      { id: 12, method: 'ping' },
+      { jsonrpc: '2.0', id: 13, method: 'tools/list' },
+    ]);
+    const batching = spawnRaw(['--school', sandbox.url, '--no-browser']);
+    await initialize(batching, '2025-03-26');
+    expect(await batching.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2025-03-26' } });
+    batching.writeLine(batch);
+    const answers = (await batching.nextMessage()) as Record<string, any>[];
+    expect(Array.isArray(answers)).toBe(true);
+    expect(answers.map((answer) => answer['id']).sort()).toEqual([11, 12, 13]);
+    expect(answers.find((answer) => answer['id'] === 12)).toMatchObject({ error: { code: -32600 } });
+    expect(answers.find((answer) => answer['id'] === 13)?.['result']['tools'].length).toBeGreaterThan(5);
+    batching.child.stdin.end();
+
+    const older = spawnRaw(['--school', sandbox.url, '--no-browser']);
+    await initialize(older, '2024-11-05');
+    expect(await older.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+    older.writeLine(batch);
+    expect(await older.nextMessage()).toMatchObject({ id: null, error: { code: -32600 } });
+    older.child.stdin.end();
+    await Promise.all([batching.exited, older.exited]);
   });
 });

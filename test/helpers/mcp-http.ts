@@ -33,7 +33,38 @@ export interface HttpServerOptions extends StdioServerOptions {
 const URL_LINE = /serving over Streamable HTTP url="(http:\/\/[^"]+)"/;
 const SECRET_LINE = /HTTP secret for this launch: (\S+)/;
 
+/** The process alone, listening, before any client connects: for clients other than the SDK's 2.x one. */
+export type HttpProcess = Omit<HttpServer, 'client'>;
+
 export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const server = await spawnHttpServer(options);
+  const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+    requestInit: { headers: { ...options.headers, authorization: `Bearer ${server.secret}` } },
+  });
+  const client = new Client(
+    { name: 'school-mcp-e2e', version: '1.0.0' },
+    {
+      capabilities: options.capabilities ?? {},
+      ...(options.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+    },
+  );
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    ...server,
+    client,
+    async close() {
+      await client.close().catch(() => undefined);
+      await server.close();
+    },
+  };
+}
+
+export async function spawnHttpServer(options: Omit<HttpServerOptions, 'headers' | 'capabilities' | 'era'>): Promise<HttpProcess> {
   const ownDir = options.configDir === undefined;
   const configDir = options.configDir ?? (await mkdtemp(join(tmpdir(), 'school-mcp-e2e-')));
   const child = spawn(process.execPath, [MAIN_JS, '--config-dir', configDir, '--http', '--port', '0', ...options.args], {
@@ -66,25 +97,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     return fail(error);
   }
 
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: { ...options.headers, authorization: `Bearer ${secret}` } },
-  });
-  const client = new Client(
-    { name: 'school-mcp-e2e', version: '1.0.0' },
-    {
-      capabilities: options.capabilities ?? {},
-      ...(options.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
-    },
-  );
-  try {
-    await client.connect(transport);
-  } catch (error) {
-    return fail(error);
-  }
-
   let closing: Promise<void> | undefined;
   return {
-    client,
     configDir,
     stderr: lines.stderr,
     waitForLine: lines.waitForLine,
@@ -95,7 +109,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     exited,
     close() {
       closing ??= (async () => {
-        await client.close().catch(() => undefined);
         if (child.exitCode === null && child.signalCode === null) {
           child.kill('SIGTERM');
           const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

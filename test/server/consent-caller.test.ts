@@ -3,104 +3,10 @@
  * how often, on which channel, and what it answers. The real thing over stdio is in
  * test/e2e/reconsent*.test.ts.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { SchoolMcpError } from '../../src/errors.js';
-import type { ExecutionOutcome } from '../../src/executor/index.js';
-import {
-  CONSENT_INPUT_KEY,
-  createConsentCaller,
-  type ClientConnection,
-  type ConsentBroker,
-  type ConsentOutcome,
-  type PendingConsent,
-} from '../../src/server/consent/index.js';
+import { CONSENT_INPUT_KEY, createConsentCaller } from '../../src/server/consent/index.js';
 import { createCoupon } from '../executor/operation-fixtures.js';
-
-const CALL = { toolName: 'create_coupon', method: 'POST', pathTemplate: '/api/v1/coupons' };
-const OK: ExecutionOutcome = { kind: 'response', call: CALL, status: 201, contentType: 'application/json', content: { kind: 'json', value: { id: 'c1' } }, byteLength: 11, truncated: false };
-const PENDING_ERROR = new SchoolMcpError('OAUTH_CONSENT_PENDING', 'pending');
-const CONSENT: PendingConsent = { url: 'https://school.example/oauth/authorize?state=s1', scopes: ['coupons:write', 'openid'], newScopes: ['coupons:write'], startedAt: 0, expiresAt: Date.now() + 300_000 };
-
-function insufficientScope(scopes: string[]): ExecutionOutcome {
-  const challenge = { error: 'insufficient_scope', scope: scopes };
-  return { kind: 'insufficient_scope', call: CALL, requiredScopes: scopes, scopeSource: 'challenge', challenge, response: { ...OK, status: 403, challenge } } as ExecutionOutcome;
-}
-
-/** A broker whose flows end when the test says so. */
-function scriptedBroker(overrides: Partial<ConsentBroker> = {}) {
-  const log = { stepUps: [] as string[][], declined: 0, opened: 0 };
-  let finish: (outcome: ConsentOutcome) => void = () => undefined;
-  const outcome = new Promise<ConsentOutcome>((resolve) => (finish = resolve));
-  const broker: ConsentBroker = {
-    pendingOf: (error) => (error === PENDING_ERROR ? CONSENT : undefined),
-    async stepUp(scopes) {
-      log.stepUps.push([...scopes]);
-      return CONSENT;
-    },
-    outcome: () => outcome,
-    async decline() {
-      log.declined += 1;
-      finish({ kind: 'denied' });
-    },
-    canOpenBrowser: () => false,
-    async openBrowser() {
-      log.opened += 1;
-    },
-    ...overrides,
-  };
-  return { broker, log, finish };
-}
-
-function scriptedExecutor(outcomes: ExecutionOutcome[]) {
-  let calls = 0;
-  return {
-    get calls() {
-      return calls;
-    },
-    execute: async () => outcomes[Math.min(calls++, outcomes.length - 1)]!,
-  };
-}
-
-interface ContextOptions {
-  readonly progressToken?: number;
-  readonly sessionId?: string;
-  readonly requestState?: string;
-  readonly inputResponses?: Record<string, unknown>;
-  readonly elicit?: () => Promise<{ action: 'accept' | 'decline' | 'cancel' }>;
-}
-
-function context(options: ContextOptions = {}) {
-  const notices: unknown[] = [];
-  const elicited: unknown[] = [];
-  const ctx = {
-    ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-    mcpReq: {
-      id: 1,
-      method: 'tools/call',
-      signal: new AbortController().signal,
-      ...(options.progressToken === undefined ? {} : { _meta: { progressToken: options.progressToken } }),
-      ...(options.inputResponses === undefined ? {} : { inputResponses: options.inputResponses }),
-      requestState: () => options.requestState,
-      notify: async (notice: unknown) => void notices.push(notice),
-      elicitInput: async (params: unknown) => {
-        elicited.push(params);
-        return (await options.elicit?.()) ?? { action: 'accept' };
-      },
-    },
-  } as unknown as ServerContext;
-  return { ctx, notices, elicited };
-}
-
-function connection(era: 'legacy' | 'modern', url: boolean): ClientConnection & { completed: string[] } {
-  const completed: string[] = [];
-  return {
-    completed,
-    era: () => era,
-    capabilities: () => (url ? { elicitation: { url: {} } } : {}),
-    elicitationComplete: async (id) => void completed.push(id),
-  };
-}
+import { CALL, CONSENT, connection, context, insufficientScope, OK, PENDING_ERROR, scriptedBroker, scriptedExecutor } from './support/consent-fixtures.js';
 
 const textOf = (result: unknown) => JSON.stringify(result);
 

@@ -7,11 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
 import {
   chooseConsentChannel,
+  definesUrlElicitation,
   createConsentStateCodec,
   createStepUpBudget,
   deniedResult,
   describeScopes,
   elicitationMessage,
+  leavingResult,
   MAX_STEP_UPS,
   pendingResult,
   stepUpKey,
@@ -99,19 +101,34 @@ describe('request state of an input-required result', () => {
 describe('consent channel', () => {
   it('uses URL elicitation only when the client declared its url mode, as a request on 2025-11-25 and as input-required on 2026-07-28', () => {
     const url = { elicitation: { url: {} } };
-    expect(chooseConsentChannel({ era: 'legacy', clientCapabilities: url, browser: true })).toBe('elicit-url');
-    expect(chooseConsentChannel({ era: 'modern', clientCapabilities: url, browser: true })).toBe('input-required');
+    expect(chooseConsentChannel({ era: 'legacy', revision: '2025-11-25', clientCapabilities: url, browser: true })).toBe('elicit-url');
+    expect(chooseConsentChannel({ era: 'modern', revision: '2026-07-28', clientCapabilities: url, browser: true })).toBe('input-required');
     // An empty elicitation object means form mode only.
     expect(supportsUrlElicitation({ elicitation: {} })).toBe(false);
     expect(supportsUrlElicitation({ elicitation: { form: {} } })).toBe(false);
     expect(supportsUrlElicitation(undefined)).toBe(false);
   });
 
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18'])('uses the browser or the link on %s, which has no URL elicitation, even when the client claims it', (revision) => {
+    const claimed = { elicitation: { url: {} } };
+    expect(chooseConsentChannel({ era: 'legacy', revision, clientCapabilities: claimed, browser: true })).toBe('browser');
+    expect(chooseConsentChannel({ era: 'legacy', revision, clientCapabilities: claimed, browser: false })).toBe('link');
+  });
+
+  it('reads revisions as dates, and an unknown or missing one as defining no URL elicitation', () => {
+    expect(definesUrlElicitation('2025-11-25')).toBe(true);
+    expect(definesUrlElicitation('2026-07-28')).toBe(true);
+    expect(definesUrlElicitation('2025-06-18')).toBe(false);
+    expect(definesUrlElicitation(undefined)).toBe(false);
+    expect(definesUrlElicitation('latest')).toBe(false);
+    expect(chooseConsentChannel({ era: 'legacy', revision: undefined, clientCapabilities: { elicitation: { url: {} } }, browser: false })).toBe('link');
+  });
+
   it('falls back to the browser where one may be opened, else to a link in the result', () => {
-    expect(chooseConsentChannel({ era: 'legacy', clientCapabilities: { elicitation: {} }, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'modern', clientCapabilities: {}, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'modern', clientCapabilities: {}, browser: false })).toBe('link');
-    expect(chooseConsentChannel({ era: 'legacy', clientCapabilities: undefined, browser: false })).toBe('link');
+    expect(chooseConsentChannel({ era: 'legacy', revision: '2025-11-25', clientCapabilities: { elicitation: {} }, browser: true })).toBe('browser');
+    expect(chooseConsentChannel({ era: 'modern', revision: '2026-07-28', clientCapabilities: {}, browser: true })).toBe('browser');
+    expect(chooseConsentChannel({ era: 'modern', revision: '2026-07-28', clientCapabilities: {}, browser: false })).toBe('link');
+    expect(chooseConsentChannel({ era: 'legacy', revision: '2025-11-25', clientCapabilities: undefined, browser: false })).toBe('link');
   });
 });
 
@@ -137,7 +154,26 @@ describe('consent words', () => {
     expect(text).toContain('coupons:write (Write access to coupons)');
     expect(text).toContain('waited 120 s');
     expect(text).toContain('until 09:05 UTC');
-    expect(text).toMatch(/call create_coupon again with the same arguments and it continues/);
+    expect(text).toMatch(/call create_coupon again with the same arguments and it continues, as long as this school-mcp process keeps running/);
+  });
+
+  it('a pending result says the link needs this process, and offers the terminal sign-in with the scopes, or --link-wait', () => {
+    const text = JSON.stringify(pendingResult(CONSENT, { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' }, 0));
+    expect(text).toContain('starts a new school-mcp for every call');
+    expect(text).toContain('`school-mcp login --school https://school.example --scopes \\"coupons:read coupons:write openid profile\\"`');
+    expect(text).toContain('--link-wait');
+    const demo = JSON.stringify(pendingResult(CONSENT, WORDING, 0));
+    expect(demo).not.toContain('school-mcp login');
+    expect(demo).toContain('--link-wait');
+  });
+
+  it('a result of a process going away says why, that the link is dead, and promises no continuation', () => {
+    const closed = JSON.stringify(leavingResult(CONSENT, { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' }, 'input-closed'));
+    expect(closed).toContain('the host closed its connection');
+    expect(closed).toContain('no longer works');
+    expect(closed).toContain('school-mcp login --school https://school.example');
+    expect(closed).not.toMatch(/it continues/);
+    expect(JSON.stringify(leavingResult(undefined, WORDING, 'stopped'))).toContain('asked to stop');
   });
 
   it('on a first sign-in everything the flow asks for is new, and is named', () => {

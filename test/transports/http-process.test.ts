@@ -28,7 +28,7 @@ async function school(): Promise<RecordingSchool> {
 }
 
 async function serve(schoolUrl: string, options: Partial<Parameters<typeof startHttpServer>[0]> = {}): Promise<HttpServer> {
-  const server = await startHttpServer({ args: ['--school', schoolUrl, '--no-browser', '--link-wait', '60', '--toolsets', 'all'], ...options });
+  const server = await startHttpServer({ args: ['--school', schoolUrl, '--no-browser', '--consent-wait', '60', '--link-wait', '60', '--toolsets', 'all'], ...options });
   cleanups.push(() => server.close());
   return server;
 }

@@ -14,6 +14,8 @@ import type { ProtocolEra } from './consent-channel.js';
 
 export interface ClientConnection {
   era(context: ServerContext): ProtocolEra;
+  /** The protocol revision of the request: its envelope's on 2026-07-28, else what `initialize` negotiated. */
+  revision(context: ServerContext): string | undefined;
   /** On 2026-07-28 requests, their own envelope; on 2025-11-25, what `initialize` declared. */
   capabilities(context: ServerContext): ClientCapabilities | undefined;
   /** Sends `notifications/elicitation/complete` for a 2025-11-25 URL elicitation. */
@@ -25,6 +27,10 @@ export function clientConnectionOf(server: McpServer): ClientConnection {
   return {
     // Every 2026-07-28 request carries its protocol version in the envelope; 2025 ones never do.
     era: (context) => (envelopeOf(context)?.[PROTOCOL_VERSION_META_KEY] === undefined ? 'legacy' : 'modern'),
+    revision(context) {
+      const claimed = envelopeOf(context)?.[PROTOCOL_VERSION_META_KEY];
+      return typeof claimed === 'string' ? claimed : server.server.getNegotiatedProtocolVersion();
+    },
     capabilities(context) {
       const envelope = envelopeOf(context);
       if (envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;

@@ -28,12 +28,14 @@ import {
   elicitationMessage,
   foreignFlowResult,
   invalidStateResult,
+  leavingResult,
   pendingResult,
   stepUpExhaustedResult,
   waitingMessage,
   type ConsentWording,
+  type LeavingReason,
 } from './consent-messages.js';
-import { progressReporter, waitForConsent } from './consent-wait.js';
+import { PROGRESS_INTERVAL_MS, progressReporter, waitForConsent } from './consent-wait.js';
 import { createConsentStateCodec, flowId, type ConsentStateCodec } from './request-state.js';
 import { createStepUpBudget, stepUpKey, type StepUpBudget } from './step-up-budget.js';
 
@@ -47,18 +49,29 @@ export interface ConsentCallerOptions {
   readonly scopeDescriptions: Readonly<Record<string, string>>;
   /** The school as the user knows it, e.g. its host. */
   readonly schoolName: string;
-  /** How long one call waits for the user before answering "pending" (`--consent-wait`). */
+  /**
+   * The longest one call waits for the user, over all its consent rounds, before answering
+   * "pending" (`--consent-wait`); the elicitation's own answer counts too.
+   */
   readonly waitMs: number;
   /**
-   * The same when the link can only go into the result (`--link-wait`). The user sees the link
-   * only once the call answers, so by default it answers at once; the flow stays open for the
-   * next call. Defaults to `waitMs`.
+   * How much of `waitMs` a call uses when the link can only go into the result (`--link-wait`).
+   * The user sees the link only once the call answers, so by default it answers at once; the
+   * flow stays open for the next call. Defaults to `waitMs`.
    */
   readonly linkWaitMs?: number;
   readonly requestState?: ConsentStateCodec;
   readonly budget?: StepUpBudget;
+  /** At least this long between two progress notifications; `PROGRESS_INTERVAL_MS` by default. */
   readonly progressIntervalMs?: number;
   readonly logger?: Logger;
+  /**
+   * Aborted, with a `LeavingReason`, when this process is going away (stdin closed, a signal):
+   * waiting calls answer at once, saying the link died with the process.
+   */
+  readonly leaving?: AbortSignal;
+  /** `school-mcp login ...` for this school, offered when a link cannot outlive the process. */
+  readonly loginCommand?: string;
 }
 
 /** Consent rounds of one call: a sign-in, a declared scope, and the step-ups of ERR-03. */
@@ -71,19 +84,28 @@ type Reached = 'granted' | OperationResult;
 
 /**
  * A user who calls again after seeing the link has most likely just approved; the flow may still
- * be exchanging the code, so a repeated showing waits this long before answering "pending" again.
+ * be exchanging the code, so a repeated showing waits this long (within `--consent-wait`) before
+ * answering "pending" again.
  */
 const LINK_RECHECK_MS = 3_000;
 
+/** When one call stops waiting for the user, and how long the link channel waits on a first showing. */
+interface CallBudget {
+  readonly deadline: number;
+  readonly firstLinkWaitMs: number;
+}
+
 export function createConsentCaller(options: ConsentCallerOptions): OperationCaller {
-  const linkWait = (firstShowing: boolean) => {
-    const configured = options.linkWaitMs ?? options.waitMs;
-    return firstShowing ? configured : Math.max(configured, LINK_RECHECK_MS);
+  const linkWaitMs = options.linkWaitMs ?? options.waitMs;
+  // `--consent-wait` bounds every call; the link channel uses only part of it (`--link-wait`).
+  const budgetOf = (channel: ConsentChannel, startedAt: number): CallBudget => {
+    const totalMs = channel === 'link' ? Math.min(options.waitMs, Math.max(linkWaitMs, LINK_RECHECK_MS)) : options.waitMs;
+    return { deadline: startedAt + totalMs, firstLinkWaitMs: linkWaitMs };
   };
   const { broker } = options;
   const budget = options.budget ?? createStepUpBudget();
   const codec = options.requestState ?? createConsentStateCodec();
-  const tickMs = options.progressIntervalMs ?? 2_000;
+  const tickMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   /** Flows shown to the user, by link, with the MCP session they were shown to. */
   const shown = new Map<string, { readonly owner: string | undefined }>();
 
@@ -98,6 +120,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
   }
 
   /** Shows the consent on the chosen channel (once per flow), then waits a bounded time. */
+  const leavingReason = (): LeavingReason => (options.leaving?.reason === 'input-closed' ? 'input-closed' : 'stopped');
+
   async function reachUser(
     consent: PendingConsent,
     channel: ConsentChannel,
@@ -105,7 +129,10 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     connection: ClientConnection | undefined,
     wording: ConsentWording,
     resumed: Resumed | undefined,
+    callBudget: CallBudget,
   ): Promise<Reached> {
+    const remainingMs = () => Math.max(0, callBudget.deadline - Date.now());
+    if (options.leaving?.aborted) return leavingResult(consent, wording, leavingReason());
     const seen = shown.get(consent.url);
     // Over HTTP the user who approves must be the one who asked: a flow stays with its session.
     if (seen !== undefined && seen.owner !== context.sessionId) return foreignFlowResult(wording);
@@ -132,11 +159,13 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       try {
         const answer = await context.mcpReq.elicitInput(
           { mode: 'url', elicitationId, url: consent.url, message: elicitationMessage(consent, wording) },
-          { signal: context.mcpReq.signal, timeout: Math.max(1_000, consent.expiresAt - Date.now()) },
+          // The client answers once the user chose; a call waiting for that still counts against the wait.
+          { signal: options.leaving === undefined ? context.mcpReq.signal : AbortSignal.any([context.mcpReq.signal, options.leaving]), timeout: Math.max(1, Math.min(remainingMs(), consent.expiresAt - Date.now())) },
         );
         action = answer.action;
       } catch (error) {
         if (context.mcpReq.signal.aborted) return cancelledResult(wording);
+        if (options.leaving?.aborted) return leavingResult(consent, wording, leavingReason());
         options.logger?.warn('the client did not show the approval link; it goes into the tool result', { error: String(error) });
         return pendingResult(consent, wording, 0);
       }
@@ -149,10 +178,11 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       await broker.openBrowser(consent).catch((error: unknown) => options.logger?.warn('the browser could not be opened', { error: String(error) }));
     }
 
-    const waitMs = channel === 'link' ? linkWait(firstShowing) : options.waitMs;
+    const waitMs = channel === 'link' && firstShowing ? Math.min(callBudget.firstLinkWaitMs, remainingMs()) : remainingMs();
     const waited = await waitForConsent(broker.outcome(consent), {
       waitMs,
       signal: context.mcpReq.signal,
+      ...(options.leaving === undefined ? {} : { leaving: options.leaving }),
       tickMs,
       ...optionalTick(progressReporter(context, waitMs, waitingMessage(consent, wording))),
     });
@@ -168,6 +198,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         return consentFailedResult(wording, waited.error);
       case 'cancelled':
         return cancelledResult(wording);
+      case 'leaving':
+        return leavingResult(consent, wording, leavingReason());
     }
   }
 
@@ -178,14 +210,21 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
   }
 
   return async (operation, args, context, connection) => {
-    const wording: ConsentWording = { toolName: operation.toolName, school: options.schoolName, scopeDescriptions: options.scopeDescriptions };
+    const wording: ConsentWording = {
+      toolName: operation.toolName,
+      school: options.schoolName,
+      scopeDescriptions: options.scopeDescriptions,
+      ...(options.loginCommand === undefined ? {} : { loginCommand: options.loginCommand }),
+    };
     const resumed = await resumedConsent(operation, context);
     if (resumed === 'invalid') return invalidStateResult(wording);
     const channel = chooseConsentChannel({
       era: connection?.era(context) ?? 'legacy',
+      revision: connection?.revision(context),
       clientCapabilities: connection?.capabilities(context),
       browser: broker.canOpenBrowser(),
     });
+    const callBudget = budgetOf(channel, Date.now());
     const stepUps: string[] = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const outcome = await options.execute(operation, args, context.mcpReq.signal);
@@ -211,7 +250,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         }
         consent = pending;
       }
-      const reached = await reachUser(consent, channel, context, connection, wording, resumed);
+      const reached = await reachUser(consent, channel, context, connection, wording, resumed, callBudget);
       if (reached !== 'granted') return reached;
     }
     return consentFailedResultForRounds(wording);

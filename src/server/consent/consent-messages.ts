@@ -13,7 +13,15 @@ export interface ConsentWording {
   readonly school: string;
   /** Scope → words, from the OpenAPI document's oauth2 flow. */
   readonly scopeDescriptions: Readonly<Record<string, string>>;
+  /**
+   * `school-mcp login ...` for this school, to run in a terminal, without `--scopes`; absent when
+   * a terminal sign-in cannot serve this server (a demo school lives only inside it).
+   */
+  readonly loginCommand?: string;
 }
+
+/** Why the process that owns the approval is going away. */
+export type LeavingReason = 'input-closed' | 'stopped';
 
 /** `coupons:write (Write access to coupons), orders:read (Read access to orders)`. */
 export function describeScopes(scopes: readonly string[], descriptions: Readonly<Record<string, string>>): string {
@@ -49,10 +57,33 @@ export function pendingResult(consent: PendingConsent, wording: ConsentWording, 
     ...(waitedMs > 0 ? [`The approval is still pending (waited ${Math.round(waitedMs / 1000)} s).`] : []),
     'Ask the user to open this link and approve it:',
     consent.url,
-    `Once approved, call ${wording.toolName} again with the same arguments and it continues; ` +
-      `the link stays valid until ${new Date(consent.expiresAt).toISOString().slice(11, 16)} UTC, and calling again before then reuses it. Nothing was changed at the school.`,
+    `Once approved, call ${wording.toolName} again with the same arguments and it continues, as long as this school-mcp process keeps running: ` +
+      `the school sends the approval back to it on this computer. The link stays valid until ${new Date(consent.expiresAt).toISOString().slice(11, 16)} UTC, ` +
+      'and calling again before then reuses it. Nothing was changed at the school.',
+    `If the host starts a new school-mcp for every call (it ends the server after each answer, as the MCP Inspector CLI does), this link cannot complete. ${otherWays(consent, wording)}`,
   ];
   return textResult(lines);
+}
+
+/**
+ * The call stopped because the process that owns the approval is going away; its link dies with
+ * it, so nothing here promises that calling again continues.
+ */
+export function leavingResult(consent: PendingConsent | undefined, wording: ConsentWording, reason: LeavingReason): CallToolResult {
+  const why = reason === 'input-closed' ? 'the host closed its connection to it' : 'it was asked to stop';
+  return textResult([
+    `${wording.toolName} did not run: school-mcp is shutting down (${why}), and the approval at ${wording.school} it was waiting for ends with it; ` +
+      'its link no longer works. Nothing was changed at the school.',
+    otherWays(consent, wording),
+  ]);
+}
+
+/** Sign-in that outlives this process: the terminal command, or a call that waits while the user approves. */
+function otherWays(consent: PendingConsent | undefined, wording: ConsentWording): string {
+  const waiting = "start the server with `--link-wait 40`, so that a call waits while the user approves from the link in the server's log.";
+  if (wording.loginCommand === undefined) return `Instead, ${waiting}`;
+  const scopes = consent === undefined ? '' : ` --scopes "${[...new Set(consent.scopes)].sort().join(' ')}"`;
+  return `Instead, sign in once from a terminal with \`${wording.loginCommand}${scopes}\` and then call ${wording.toolName} again; or ${waiting}`;
 }
 
 export function deniedResult(consent: PendingConsent, wording: ConsentWording, how: 'denied' | 'declined'): CallToolResult {

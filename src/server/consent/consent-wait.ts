@@ -7,11 +7,19 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ConsentOutcome } from './consent-broker.js';
 
-export type WaitResult = ConsentOutcome | { readonly kind: 'pending' } | { readonly kind: 'cancelled' };
+/**
+ * The least time between two progress notifications of one waiting call: enough for a client
+ * that resets its timeout on progress, few enough not to flood the conversation.
+ */
+export const PROGRESS_INTERVAL_MS = 5_000;
+
+export type WaitResult = ConsentOutcome | { readonly kind: 'pending' } | { readonly kind: 'cancelled' } | { readonly kind: 'leaving' };
 
 export interface WaitOptions {
   readonly waitMs: number;
   readonly signal: AbortSignal;
+  /** Aborted when the process that owns the flow is going away: the flow cannot finish. */
+  readonly leaving?: AbortSignal;
   /** Called every `tickMs` while waiting, with the time waited so far. */
   readonly onTick?: (waitedMs: number) => void;
   readonly tickMs: number;
@@ -19,10 +27,12 @@ export interface WaitOptions {
 
 export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: WaitOptions): Promise<WaitResult> {
   if (options.signal.aborted) return { kind: 'cancelled' };
+  if (options.leaving?.aborted) return { kind: 'leaving' };
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   let ticker: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let onLeaving: (() => void) | undefined;
   try {
     return await Promise.race<WaitResult>([
       outcome,
@@ -30,6 +40,8 @@ export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: 
         timer = setTimeout(() => resolve({ kind: 'pending' }), Math.max(0, options.waitMs));
         onAbort = () => resolve({ kind: 'cancelled' });
         options.signal.addEventListener('abort', onAbort, { once: true });
+        onLeaving = () => resolve({ kind: 'leaving' });
+        options.leaving?.addEventListener('abort', onLeaving, { once: true });
         if (options.onTick) {
           const tick = options.onTick;
           // At once, so that a short wait still tells the client what the call waits for.
@@ -42,6 +54,7 @@ export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: 
     clearTimeout(timer);
     clearInterval(ticker);
     if (onAbort) options.signal.removeEventListener('abort', onAbort);
+    if (onLeaving) options.leaving?.removeEventListener('abort', onLeaving);
   }
 }
 
