@@ -25,8 +25,8 @@ export type ScopeAlternatives = readonly (readonly string[])[];
 export const PUBLIC_TOOLSET = 'public';
 export const DEFAULT_TOOLSET = 'default';
 
+/** Words naming an action in a scope, used only to find the scope's group; what a scope allows is decided by operations (scope-roles.ts). */
 const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', 'create', 'update', 'delete', 'all', 'full']);
-const READ_ACTIONS = new Set(['read', 'readonly']);
 const BEARER_SCHEME_TYPES = new Set(['oauth2', 'openidconnect']);
 
 export interface SecurityRequirements {
@@ -64,12 +64,17 @@ export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unkn
   return securityRequirements(operationSecurity, rootSecurity, securitySchemes).alternatives;
 }
 
-/** The alternative to ask for: fewest scopes; for reads, the one with more read scopes; then document order. */
-export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod): readonly string[] {
+/**
+ * The alternative to ask for: fewest scopes; for reads, then the one with fewest scopes that a
+ * writing operation also accepts (`writing`, from `scopeRoles`); then document order.
+ */
+export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod, writing: ReadonlySet<string> = new Set()): readonly string[] {
+  const read = method === 'get' || method === 'head';
+  const writingCount = (scopes: readonly string[]) => scopes.filter((scope) => writing.has(scope)).length;
   let best: readonly string[] | undefined;
   for (const alternative of alternatives) {
     if (best === undefined || alternative.length < best.length) best = alternative;
-    else if (alternative.length === best.length && (method === 'get' || method === 'head') && readCount(alternative) > readCount(best)) best = alternative;
+    else if (alternative.length === best.length && read && writingCount(alternative) < writingCount(best)) best = alternative;
   }
   return best ?? [];
 }
@@ -83,26 +88,6 @@ export function scopeGroup(scope: string): string {
     return toolsetName(group);
   }
   return toolsetName(scope);
-}
-
-/** True for scopes that grant reading only (`courses:read`, `read:org`). */
-export function isReadScope(scope: string): boolean {
-  return scopeAction(scope) !== undefined && READ_ACTIONS.has(scopeAction(scope) ?? '');
-}
-
-/** True for scopes whose action is anything but reading (`courses:write`, `admin:org`). */
-export function isWriteScope(scope: string): boolean {
-  const action = scopeAction(scope);
-  return action !== undefined && !READ_ACTIONS.has(action);
-}
-
-function scopeAction(scope: string): string | undefined {
-  const parts = scope.toLowerCase().split(/[:.]/);
-  if (parts.length !== 2) return undefined;
-  const [first = '', second = ''] = parts;
-  if (SCOPE_ACTIONS.has(second)) return second;
-  if (SCOPE_ACTIONS.has(first)) return first;
-  return undefined;
 }
 
 export interface ToolsetInput {
@@ -149,10 +134,6 @@ function presentsBearerToken(scheme: unknown): boolean {
 
 function hasScopes(scheme: unknown): boolean {
   return isRecord(scheme) && BEARER_SCHEME_TYPES.has(String(scheme['type'] ?? '').toLowerCase());
-}
-
-function readCount(scopes: readonly string[]): number {
-  return scopes.filter(isReadScope).length;
 }
 
 function dedupeAlternatives(alternatives: readonly string[][]): string[][] {
