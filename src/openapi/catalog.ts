@@ -59,11 +59,11 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
   const requirements = sources.map((source) => sourceSecurity(source, security));
   const documentHasScopes = requirements.some(({ alternatives }) => alternatives.some((alternative) => alternative.length > 0));
   const names = assignToolNames(sources.map(namingInput));
-  const { writing: writingScopes } = scopeRoles(sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] })));
+  const { changes } = scopeRoles(sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] })));
 
   const operations: Operation[] = [];
   sources.forEach((source, index) => {
-    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, writingScopes, warn });
+    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, changes, warn });
     if (operation) operations.push(operation);
   });
 

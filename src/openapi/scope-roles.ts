@@ -1,12 +1,15 @@
 /**
- * What a scope lets its holder do, read from the operations that accept it, never from how it is
- * spelled: a school may call its scopes `admin`, `write:org` or `courses.manage`, and a challenge
- * may name any of them. Pure.
+ * What scopes let their holder do, read from the operations that accept them, never from how they
+ * are spelled: a school may call its scopes `admin`, `write:org` or `courses.manage`, and a
+ * challenge may name any of them. Pure.
  *
  * - A scope is *readable* when some read operation (GET, HEAD) accepts it, in any alternative.
- * - A scope is *writing* when some operation that changes data accepts it.
+ * - A set of scopes *enables a change* when it holds every scope of one alternative of some
+ *   operation that changes data. `courses:read` alone changes nothing even where creating a plan
+ *   needs `membership_plans:write courses:read`; a scope that alone lets a DELETE through does.
  * - The *reads* of a toolset are the scopes its read operations ask for (their least-privilege
- *   alternative) that no writing operation accepts: granting them lets nothing be changed.
+ *   alternative), less any that together with the other reads would enable a change: granting
+ *   them up front lets nothing be changed.
  * @see SECURITY.md AZ-08
  */
 import { isReadOnlyMethod } from './annotations.js';
@@ -24,7 +27,8 @@ export interface ToolsetOperation extends ScopedOperation {
 
 export interface ScopeRoles {
   readonly readable: ReadonlySet<string>;
-  readonly writing: ReadonlySet<string>;
+  /** The scoped alternatives of the operations that change data. */
+  readonly changes: readonly (readonly string[])[];
 }
 
 /**
@@ -36,18 +40,31 @@ export interface ConsentScopeFacts {
   readonly readable: readonly string[];
   /** The reads of the enabled toolsets, asked for on the first consent. */
   readonly upFront: readonly string[];
-  /** A writing scope → the reads of the toolsets whose writes accept it, asked for with it. */
+  /**
+   * A scope that some change accepts and that is not a read itself → the reads of the toolsets of
+   * those changes, asked for with it. No read is a key, so asking again for what a consent asked
+   * for adds nothing (a flow that is joined is never widened).
+   */
   readonly readsWith: Readonly<Record<string, readonly string[]>>;
 }
 
 export function scopeRoles(operations: Iterable<ScopedOperation>): ScopeRoles {
   const readable = new Set<string>();
-  const writing = new Set<string>();
+  const changes: (readonly string[])[] = [];
   for (const operation of operations) {
-    const into = isReadOnlyMethod(operation.method) ? readable : writing;
-    for (const alternative of operation.scopeAlternatives) for (const scope of alternative) into.add(scope);
+    if (isReadOnlyMethod(operation.method)) {
+      for (const alternative of operation.scopeAlternatives) for (const scope of alternative) readable.add(scope);
+    } else {
+      changes.push(...operation.scopeAlternatives.filter((alternative) => alternative.length > 0));
+    }
   }
-  return { readable, writing };
+  return { readable, changes };
+}
+
+/** True when holding `scopes` is enough for some operation that changes data. */
+export function enablesChange(scopes: Iterable<string>, changes: readonly (readonly string[])[]): boolean {
+  const held = new Set(scopes);
+  return changes.some((alternative) => alternative.every((scope) => held.has(scope)));
 }
 
 /**
@@ -56,29 +73,40 @@ export function scopeRoles(operations: Iterable<ScopedOperation>): ScopeRoles {
  */
 export function consentScopeFacts(operations: readonly ToolsetOperation[], enabledToolsets: Iterable<string>): ConsentScopeFacts {
   const roles = scopeRoles(operations);
+  const reads = operations.filter((operation) => isReadOnlyMethod(operation.method));
+  const safe = safeReads(new Set(reads.flatMap((operation) => operation.requiredScopes)), roles.changes);
   const readsByToolset = new Map<string, Set<string>>();
-  for (const operation of operations) {
-    if (!isReadOnlyMethod(operation.method)) continue;
-    const reads = readsByToolset.get(operation.toolset) ?? new Set<string>();
-    for (const scope of operation.requiredScopes) if (!roles.writing.has(scope)) reads.add(scope);
-    readsByToolset.set(operation.toolset, reads);
+  for (const operation of reads) {
+    const found = readsByToolset.get(operation.toolset) ?? new Set<string>();
+    for (const scope of operation.requiredScopes) if (safe.has(scope)) found.add(scope);
+    readsByToolset.set(operation.toolset, found);
   }
   const readsOf = (toolset: string): readonly string[] => [...(readsByToolset.get(toolset) ?? [])];
 
-  const withWrite = new Map<string, Set<string>>();
+  const withChange = new Map<string, Set<string>>();
   for (const operation of operations) {
     if (isReadOnlyMethod(operation.method)) continue;
     for (const scope of new Set(operation.scopeAlternatives.flat())) {
-      const reads = withWrite.get(scope) ?? new Set<string>();
-      for (const read of readsOf(operation.toolset)) reads.add(read);
-      withWrite.set(scope, reads);
+      if (safe.has(scope)) continue;
+      const found = withChange.get(scope) ?? new Set<string>();
+      for (const read of readsOf(operation.toolset)) found.add(read);
+      withChange.set(scope, found);
     }
   }
   return {
     readable: sorted(roles.readable),
     upFront: sorted([...enabledToolsets].flatMap(readsOf)),
-    readsWith: Object.fromEntries([...withWrite].filter(([, reads]) => reads.size > 0).map(([scope, reads]) => [scope, sorted(reads)])),
+    readsWith: Object.fromEntries([...withChange].filter(([, found]) => found.size > 0).map(([scope, found]) => [scope, sorted(found)])),
   };
+}
+
+/** The scopes reads ask for, less those of every change they would enable together. */
+function safeReads(asked: ReadonlySet<string>, changes: readonly (readonly string[])[]): ReadonlySet<string> {
+  const safe = new Set(asked);
+  for (const alternative of changes) {
+    if (alternative.every((scope) => asked.has(scope))) for (const scope of alternative) safe.delete(scope);
+  }
+  return safe;
 }
 
 function sorted(scopes: Iterable<string>): string[] {

@@ -1,10 +1,9 @@
 /**
  * The tools a server exposes, from user options: `--toolsets a,b|all`, `--read-only`, `--tools`,
  * `--exclude-tools`. An exact `--tools` list wins over toolsets; exclusions apply last. Read-only
- * keeps GET and HEAD operations only, and of their alternatives those that need no scope an
- * operation changing data also accepts, when there are such (`scope-roles.ts`): every scope asked
- * for is one that a read operation accepts (AZ-08, enforced again at sign-in), and the least
- * powerful of those. Unknown names are errors that list the valid ones.
+ * keeps GET and HEAD operations only, and of their alternatives those whose scopes enable no
+ * change, when there are such (`scope-roles.ts`): every scope asked for is one that a read
+ * operation accepts (AZ-08, enforced again at sign-in), and the least powerful of those. Unknown names are errors that list the valid ones.
  * @see SECURITY.md API-09
  * @see SECURITY.md AZ-08
  */
@@ -14,7 +13,7 @@ import { openApiError } from './openapi-error.js';
 import type { Operation } from './operation.js';
 import { isReadOnlyMethod } from './annotations.js';
 import { searchOperations } from './search.js';
-import { scopeRoles } from './scope-roles.js';
+import { enablesChange, scopeRoles } from './scope-roles.js';
 import { leastPrivilege } from './toolsets.js';
 
 export interface OperationSelection {
@@ -53,30 +52,30 @@ export function selectOperations(catalog: ToolCatalog, selection: OperationSelec
     const excluded = new Set(selection.excludeTools);
     chosen = chosen.filter((operation) => !excluded.has(operation.toolName));
   }
-  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, scopeRoles(catalog.operations).writing, selection.tools !== undefined, warnings);
+  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, scopeRoles(catalog.operations).changes, selection.tools !== undefined, warnings);
   return catalogOf(chosen, catalog.scopeDescriptions, catalog.apiBase, [...catalog.warnings, ...warnings]);
 }
 
-function readOnlyOperations(operations: readonly Operation[], writing: ReadonlySet<string>, listedByName: boolean, warnings: string[]): Operation[] {
+function readOnlyOperations(operations: readonly Operation[], changes: readonly (readonly string[])[], listedByName: boolean, warnings: string[]): Operation[] {
   const result: Operation[] = [];
   for (const operation of operations) {
     if (!isReadOnlyMethod(operation.method)) {
       if (listedByName) warnings.push(`${operation.toolName} is left out: it changes data and read-only mode is on.`);
       continue;
     }
-    result.push(readOnlyVariant(operation, writing));
+    result.push(readOnlyVariant(operation, changes));
   }
   return result;
 }
 
 /**
- * A read operation with the alternatives that need a writing scope removed, unless every
- * alternative needs one: its scopes are still accepted by a read, so read-only may ask for them.
+ * A read operation without the alternatives that would also let data change, unless every
+ * alternative would: its scopes are still accepted by a read, so read-only may ask for them.
  */
-function readOnlyVariant(operation: Operation, writing: ReadonlySet<string>): Operation {
-  const alternatives = operation.scopeAlternatives.filter((alternative) => !alternative.some((scope) => writing.has(scope)));
+function readOnlyVariant(operation: Operation, changes: readonly (readonly string[])[]): Operation {
+  const alternatives = operation.scopeAlternatives.filter((alternative) => !enablesChange(alternative, changes));
   if (alternatives.length === operation.scopeAlternatives.length || alternatives.length === 0) return operation;
-  const requiredScopes = leastPrivilege(alternatives, operation.method, writing);
+  const requiredScopes = leastPrivilege(alternatives, operation.method, changes);
   return {
     ...operation,
     scopeAlternatives: alternatives,

@@ -18,6 +18,7 @@
  */
 import { arrayOr, entriesOf, isRecord, recordOr } from './json-value.js';
 import type { HttpMethod } from './operation.js';
+import { enablesChange } from './scope-roles.js';
 import { snakeCase } from './tool-names.js';
 
 export type ScopeAlternatives = readonly (readonly string[])[];
@@ -65,17 +66,14 @@ export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unkn
 }
 
 /**
- * The alternative to ask for: fewest scopes; for reads, then the one with fewest scopes that a
- * writing operation also accepts (`writing`, from `scopeRoles`); then document order.
+ * The alternative to ask for: fewest scopes, in document order; for a read, first of all one whose
+ * scopes enable no change (`changes`, from `scopeRoles`), even when it names more scopes.
  */
-export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod, writing: ReadonlySet<string> = new Set()): readonly string[] {
+export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod, changes: readonly (readonly string[])[] = []): readonly string[] {
   const read = method === 'get' || method === 'head';
-  const writingCount = (scopes: readonly string[]) => scopes.filter((scope) => writing.has(scope)).length;
+  const cost = (alternative: readonly string[]) => (read && enablesChange(alternative, changes) ? 1_000_000 : 0) + alternative.length;
   let best: readonly string[] | undefined;
-  for (const alternative of alternatives) {
-    if (best === undefined || alternative.length < best.length) best = alternative;
-    else if (alternative.length === best.length && read && writingCount(alternative) < writingCount(best)) best = alternative;
-  }
+  for (const alternative of alternatives) if (best === undefined || cost(alternative) < cost(best)) best = alternative;
   return best ?? [];
 }
 

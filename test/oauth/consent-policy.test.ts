@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { consentScopes, refusedInReadOnly, type ConsentRequest, type DocumentScopes } from '../../src/oauth/consent-policy.js';
+import { buildCatalog, consentScopeFacts, loadDocument, type FetchLike } from '../../src/openapi/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { DEFAULT_TOOLSETS } from '../../src/server/index.js';
 import { resolveSessionConfig } from '../../src/oauth/session-config.js';
 import { createLogger } from '../../src/log.js';
 
@@ -95,5 +98,33 @@ describe('read-only mode', () => {
       mode: 'fixed',
       scopes: ['reports'],
     });
+  });
+});
+
+describe("with the sandbox school's document", () => {
+  async function sandboxScopes(): Promise<{ facts: DocumentScopes; scopes: string[] }> {
+    const school = 'http://127.0.0.1:1';
+    const sandbox = createSandbox(school, {});
+    try {
+      const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
+      const catalog = await buildCatalog((await loadDocument({ schoolUrl: school, fetch: fetchFromSandbox })).document, { schoolUrl: school });
+      const scopes = [...new Set(catalog.operations.flatMap((operation) => operation.scopeAlternatives.flat()))].sort();
+      return { facts: consentScopeFacts(catalog.operations, DEFAULT_TOOLSETS), scopes };
+    } finally {
+      await sandbox.close();
+    }
+  }
+
+  it('the first consent holds the read of each default toolset, and no write', async () => {
+    const { facts } = await sandboxScopes();
+    expect(facts.upFront).toEqual(['analytics:read', 'coupons:read', 'courses:read', 'members:read', 'orders:read', 'school:read', 'students:read']);
+  });
+
+  it('asking again for what a consent asked for adds nothing, so a call that joins a flow never opens a wider one', async () => {
+    const { facts, scopes } = await sandboxScopes();
+    for (const scope of scopes) {
+      const first = ask({ required: [scope], document: facts });
+      expect(ask({ granted: [], required: first, document: facts }), scope).toEqual(first);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, consentScopeFacts, scopeRoles } from '../../src/openapi/index.js';
+import { buildCatalog, consentScopeFacts, enablesChange, scopeRoles } from '../../src/openapi/index.js';
 import { documentWith, oauthSchemes } from './fixtures/minimal-document.js';
 
 const ok = { '200': { description: 'OK' } };
@@ -21,6 +21,7 @@ function schoolDocument() {
         get: { operationId: 'getOrg', security: needs('read:org'), responses: ok },
         patch: { operationId: 'updateOrg', security: needs('read:org', 'write:org'), responses: ok },
       },
+      '/plans': { post: { operationId: 'createPlan', security: needs('plans:write', 'courses:read'), responses: ok } },
       '/reports': { get: { operationId: 'getReports', security: needs('reports'), responses: ok } },
       '/admin': {
         get: { operationId: 'getAdmin', security: needs('admin'), responses: ok },
@@ -33,31 +34,39 @@ function schoolDocument() {
 }
 
 describe('what scopes allow, from the operations', () => {
-  it('AZ-08 a scope is readable when some read operation accepts it, and writing when some change accepts it, whatever its name', async () => {
+  it('AZ-08 a scope is readable when some read operation accepts it, whatever its name', async () => {
     const catalog = await buildCatalog(schoolDocument());
-    const roles = scopeRoles(catalog.operations);
-    expect([...roles.readable].sort()).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
-    expect([...roles.writing].sort()).toEqual(['admin', 'coupons:write', 'courses:write', 'read:org', 'write:org']);
+    expect([...scopeRoles(catalog.operations).readable].sort()).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
   });
 
-  it('the first consent takes the reads of the enabled toolsets, leaving out any scope that a change also accepts', async () => {
+  it('a set of scopes enables a change only when it holds a whole alternative of an operation that changes data', async () => {
+    const { changes } = scopeRoles((await buildCatalog(schoolDocument())).operations);
+    expect(enablesChange(['courses:read'], changes)).toBe(false);
+    expect(enablesChange(['read:org'], changes)).toBe(false);
+    expect(enablesChange(['read:org', 'write:org'], changes)).toBe(true);
+    expect(enablesChange(['admin'], changes)).toBe(true);
+    expect(enablesChange(['courses:read', 'plans:write'], changes)).toBe(true);
+  });
+
+  it('the first consent takes the reads of the enabled toolsets, less any scope that alone lets data change', async () => {
     const catalog = await buildCatalog(schoolDocument());
     const toolsetOf = (name: string) => catalog.byName.get(name)?.toolset;
     expect([toolsetOf('list_courses'), toolsetOf('get_org'), toolsetOf('get_reports'), toolsetOf('get_admin')]).toEqual(['courses', 'org', 'reports', 'admin']);
-    // read:org is also needed to change the org, admin also resets: neither is asked for up front.
-    expect(consentScopeFacts(catalog.operations, ['courses', 'coupons', 'org', 'reports', 'admin', 'public']).upFront).toEqual(['coupons:read', 'courses:read', 'reports']);
+    // admin also resets, so it waits for its first need; courses:read and read:org change nothing on their own.
+    expect(consentScopeFacts(catalog.operations, ['courses', 'coupons', 'org', 'reports', 'admin', 'public']).upFront).toEqual(['coupons:read', 'courses:read', 'read:org', 'reports']);
     expect(consentScopeFacts(catalog.operations, ['coupons']).upFront).toEqual(['coupons:read']);
     expect(consentScopeFacts(catalog.operations, []).upFront).toEqual([]);
   });
 
-  it("names, for each scope that lets data change, the reads of its group to ask for with it", async () => {
+  it('names, for each scope that some change accepts and that is no read itself, the reads of its group to ask for with it', async () => {
     const catalog = await buildCatalog(schoolDocument());
     const facts = consentScopeFacts(catalog.operations, []);
-    expect(facts.readsWith).toEqual({ 'courses:write': ['courses:read'], 'coupons:write': ['coupons:read'] });
+    // courses:read is needed to create a plan, read:org to change the org: they are reads, never keys.
+    expect(facts.readsWith).toEqual({ 'courses:write': ['courses:read'], 'coupons:write': ['coupons:read'], 'write:org': ['read:org'] });
     expect(facts.readable).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
   });
 
-  it('for a read, prefers the alternative with no scope that a change accepts, whatever the spelling', async () => {
+  it('for a read, prefers the alternative that enables no change, whatever the spelling', async () => {
     const catalog = await buildCatalog(
       documentWith(
         {
