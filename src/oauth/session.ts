@@ -189,7 +189,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
     const refused = resolved.readOnly ? refusedInReadOnly(scopes, resolved.documentScopes) : [];
     if (refused.length > 0) {
       throw new OAuthError('OAUTH_READ_ONLY', `This needs ${quotableScopes(refused)}, which no read operation of the school's API accepts, and school-mcp runs read-only: nothing was asked for.`, {
-        hint: 'Use a tool that only reads, or start school-mcp without --read-only to allow changes.',
+        hint: 'Tell the user that the school wants permissions read-only mode never asks for; only starting school-mcp without --read-only allows them.',
         details: { scopes: refused },
       });
     }
