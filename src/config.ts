@@ -32,8 +32,11 @@ export interface Config {
   readonly readOnly: boolean;
   readonly tools: readonly string[] | undefined;
   readonly excludeTools: readonly string[];
-  /** Scopes to ask for up front (`login --scopes`, `--scopes`); least privilege when absent. */
-  readonly scopes: readonly string[] | undefined;
+  /**
+   * `--scopes "a b"`: these up front; `--scopes least`: only what each call needs; absent: the
+   * reads of the enabled toolsets first, each write at its first need.
+   */
+  readonly scopes: readonly string[] | 'least' | undefined;
   readonly clientId: string | undefined;
   readonly clientSecret: string | undefined;
   readonly clientMetadataUrl: string | undefined;
@@ -97,9 +100,10 @@ options:
   --school URL              the school's base URL (env SCHOOL_MCP_SCHOOL); https, or http on loopback
   --openapi FILE|URL        read the API description from here instead of {school}/openapi.json
   --toolsets a,b|all|dynamic  scope groups to serve as tools (env SCHOOL_MCP_TOOLSETS)
-  --read-only               only read operations; only :read scopes are ever requested
+  --read-only               only read operations; only scopes a read operation accepts are requested
   --tools a,b               exactly these tools; --exclude-tools a,b  all but these
-  --scopes "a b"            ask for these scopes up front instead of growing them per call
+  --scopes "a b"|least      ask for these scopes up front; or "least": only what each call needs
+                            (default: the reads of the listed toolsets first, each write when needed)
   --client-id ID            a pre-registered client (env SCHOOL_MCP_CLIENT_ID)
   --client-secret S         its secret, sent as client_secret_post (env SCHOOL_MCP_CLIENT_SECRET)
   --client-metadata-url URL a Client ID Metadata Document, when the school supports them
@@ -202,7 +206,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     readOnly: values['read-only'] === true || isTrue(fromEnv('READ_ONLY')),
     tools: values.tools === undefined ? undefined : splitList(values.tools),
     excludeTools: values['exclude-tools'] === undefined ? [] : splitList(values['exclude-tools']),
-    scopes: values.scopes === undefined ? undefined : splitList(values.scopes),
+    scopes: values.scopes === undefined ? undefined : values.scopes.trim() === 'least' ? 'least' : splitList(values.scopes),
     clientId: values['client-id'] ?? fromEnv('CLIENT_ID'),
     clientSecret: values['client-secret'] ?? fromEnv('CLIENT_SECRET'),
     clientMetadataUrl: values['client-metadata-url'],

@@ -125,7 +125,7 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
         await runLogin(
           session,
           {
-            ...(config.scopes === undefined ? {} : { scopes: [...config.scopes] }),
+            ...(config.scopes === undefined || config.scopes === 'least' ? {} : { scopes: [...config.scopes] }),
             ...(config.pasteRedirect ? { paste: { input: process.stdin } } : {}),
           },
           write,

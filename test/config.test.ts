@@ -44,6 +44,8 @@ describe('loadConfig', () => {
       command: 'login',
       scopes: ['courses:read', 'orders:read'],
     });
+    expect(loadConfig(['--demo', '--scopes', 'least'], env).scopes).toBe('least');
+    expect(loadConfig(['--demo'], env).scopes).toBeUndefined();
     expect(loadConfig(['status', '--school', 'https://a.example'], env).command).toBe('status');
     expect(loadConfig(['sandbox', '--port', '8080', '--auto-approve'], env)).toMatchObject({
       command: 'sandbox',

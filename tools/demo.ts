@@ -3,7 +3,8 @@
  * sandbox, runs school-mcp as a real stdio child process with the SDK's client, which declares
  * URL-mode elicitation, plays the user who approves each permission on the school's consent page
  * when the client shows the link, and prints each step: discovery, registration, consent, the
- * tools per toolset, a few administrator tasks, sign-out.
+ * tools per toolset, a few administrator tasks (`demo-session.ts`), the number of consent prompts
+ * they took, and sign-out.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -12,8 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { completeConsent, startSandbox } from '../src/sandbox/index.js';
-
-type ToolResult = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+import { DEMO_PROMPT_BUDGET, runAdministratorTasks, type ToolResult } from './demo-session.js';
 
 const MAIN_JS = resolve(import.meta.dirname, '../src/main.js');
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -44,10 +44,12 @@ async function main(): Promise<void> {
   });
 
   const client = new Client({ name: 'school-mcp-demo', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  let prompts = 0;
   // What a host with URL elicitation does: show the message and the full URL, and open it only
   // once the user agrees; here the user always agrees and approves.
   client.setRequestHandler('elicitation/create', async (request) => {
     const { message, url } = request.params as { message: string; url: string };
+    prompts += 1;
     out(`   [client] the server asks: ${message}`);
     out(`   [client] link: ${new URL(url).origin}${new URL(url).pathname}?...`);
     out('   [user] opens the link and clicks Allow');
@@ -80,30 +82,9 @@ async function main(): Promise<void> {
     step('Who am I? (nothing is signed in yet)');
     await call('who_am_i');
 
-    step('The first call signs in: the client shows the link, the user approves at the school');
-    await call('get_school');
-
-    step('"How did the last 30 days go?" - a new permission is asked for in the conversation');
-    const to = new Date();
-    const from = new Date(to.getTime() - 30 * 24 * 3600 * 1000);
-    await call('get_revenue_summary', { from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) });
-
-    step('Each call needing one more permission asks for just that one');
-    await call('list_orders', { per_page: 3, state: 'paid' });
-
-    step('A change needs a write permission: asked for, granted, and the coupon created in the same call');
-    await call('create_coupon', { code: 'DEMO20', discount_type: 'percent', percent_off: 20 });
-
-    step('"Enroll jane.doe@example.com in the first course"');
-    const courses = await call('list_courses', { per_page: 1 });
-    const course = (courses.structuredContent?.['items'] as { id: string }[] | undefined)?.[0];
-    const member = await call('create_member', { email: 'jane.doe@example.com', name: 'Jane Doe' });
-    const memberId = (member.structuredContent as { id?: string } | undefined)?.id;
-    if (course && memberId) {
-      await call('create_enrollment', { course_id: course.id, member_id: memberId });
-      await call('create_enrollment', { course_id: course.id, member_id: memberId });
-      out('   (the second enrolment returns the existing one: no duplicate)');
-    }
+    await runAdministratorTasks(call, step, out);
+    out(`\nConsent prompts for the whole session: ${prompts} (budget ${DEMO_PROMPT_BUDGET}: the reads together first, then each write once)`);
+    if (prompts > DEMO_PROMPT_BUDGET) process.exitCode = 1;
 
     step('Who am I now?');
     await call('who_am_i');

@@ -14,9 +14,10 @@ import {
   DEFAULT_CONSENT_TIMEOUT_MS,
   defaultConfigDir,
   type ConsentPrompter,
+  type DocumentScopes,
   type OAuthSession,
 } from '../oauth/index.js';
-import { buildCatalog, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
+import { buildCatalog, consentScopeFacts, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
 import {
   createConsentCaller,
   createStepUpBudget,
@@ -96,7 +97,9 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
 
   // The session only prints the link; per tool call the server decides how it reaches the user.
   const relay = createConsentRelay(createBrowserPrompter({ logger, env: config.environment, disabled: true }));
-  const session = createSchoolSession({ config, schoolUrl, logger, configDir }, relay);
+  // The toolsets listed as tools are the enabled ones: their reads are asked for on the first consent.
+  const documentScopes = consentScopeFacts(fullCatalog.operations, new Set(plan.direct.map((operation) => operation.toolset)));
+  const session = createSchoolSession({ config, schoolUrl, logger, configDir }, relay, documentScopes);
 
   // Token requests never wait for consent: a needed consent comes back as pending at once, and
   // the consent caller shows it and waits, bounded by --consent-wait. The flow stays open longer
@@ -181,10 +184,15 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
 }
 
 /**
- * The sign-in session alone, for `login`, `logout` and `status`, which need no API description.
- * Their consent opens the browser; serving MCP passes its own prompter.
+ * The sign-in session alone, for `login`, `logout` and `status`, which need no API description
+ * (without its `documentScopes`, a consent asks for what is needed, and read-only mode for the
+ * baseline only). Their consent opens the browser; serving MCP passes its own prompter.
  */
-export function createSchoolSession({ config, schoolUrl, logger, configDir }: OpenSchoolOptions, prompter?: ConsentPrompter): OAuthSession {
+export function createSchoolSession(
+  { config, schoolUrl, logger, configDir }: OpenSchoolOptions,
+  prompter?: ConsentPrompter,
+  documentScopes?: DocumentScopes,
+): OAuthSession {
   return createOAuthSession({
     schoolUrl,
     storeDir: configDir,
@@ -193,7 +201,8 @@ export function createSchoolSession({ config, schoolUrl, logger, configDir }: Op
     ...(config.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: config.clientMetadataUrl }),
     ...(config.callbackPort === undefined ? {} : { callbackPort: config.callbackPort }),
     prompter: prompter ?? createBrowserPrompter({ logger, env: config.environment, disabled: !config.openBrowser }),
-    scopePolicy: config.scopes === undefined ? { mode: 'least' } : { mode: 'fixed', scopes: [...config.scopes] },
+    scopePolicy: config.scopes === undefined ? { mode: 'reads-first' } : config.scopes === 'least' ? { mode: 'least' } : { mode: 'fixed', scopes: [...config.scopes] },
+    ...(documentScopes === undefined ? {} : { documentScopes }),
     readOnly: config.readOnly,
     logger,
   });

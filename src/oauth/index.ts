@@ -17,15 +17,14 @@ export {
 } from './oauth-error.js';
 export {
   BASELINE_SCOPES,
-  consentScopes,
   formatScope,
   includesAll,
   missingScopes,
   parseScope,
   satisfiesAny,
   unionScopes,
-  type ScopePolicy,
 } from './scopes.js';
+export { consentScopes, refusedInReadOnly, NO_DOCUMENT, type ConsentRequest, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
 export { isLoopbackHostname, parseSchoolUrl, type SchoolTarget } from './school-url.js';
 export type { FetchLike } from './school-fetch.js';
 export type { SignedInUser } from './user-info.js';

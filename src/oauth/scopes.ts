@@ -1,7 +1,6 @@
 /**
- * Scope algebra (RFC 6749 §3.3: a space-delimited, case-sensitive, unordered set). Pure.
- * Least privilege: a consent asks for what is granted plus what is required plus `openid profile`,
- * so a grant grows by union and is never shrunk by accident (RFC 9700 §2.3).
+ * Scope algebra (RFC 6749 §3.3: a space-delimited, case-sensitive, unordered set). Pure. What a
+ * consent asks for is decided in `consent-policy.ts`; nothing here reads meaning into a scope's name.
  */
 
 export const BASELINE_SCOPES: readonly string[] = ['openid', 'profile'];
@@ -11,6 +10,15 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 export function isScopeToken(value: string): boolean {
   return SCOPE_TOKEN.test(value);
+}
+
+/**
+ * Scopes fit to quote in a message: at most `max` of them, and any that a school sent malformed
+ * or overlong (RFC 6749 §3.3) named as such instead of repeated.
+ */
+export function quotableScopes(scopes: readonly string[], max = 10): string {
+  const named = scopes.slice(0, max).map((scope) => (isScopeToken(scope) && scope.length <= 80 ? scope : '(a malformed scope)'));
+  return scopes.length > max ? `${named.join(' ')} and ${scopes.length - max} more` : named.join(' ');
 }
 
 export function parseScope(value: string | undefined | null): string[] {
@@ -46,27 +54,6 @@ export function includesAll(granted: readonly string[], required: readonly strin
  */
 export function satisfiesAny(granted: readonly string[], alternatives: ReadonlyArray<readonly string[]>): boolean {
   return alternatives.length === 0 || alternatives.some((alternative) => includesAll(granted, alternative));
-}
-
-export function isWriteScope(scope: string): boolean {
-  return scope.endsWith(':write');
-}
-
-export type ScopePolicy = { mode: 'least' } | { mode: 'fixed'; scopes: string[] };
-
-/**
- * The scopes one consent asks for: granted ∪ required ∪ baseline, plus the chosen set when the
- * policy is fixed. In read-only mode no `:write` scope is ever asked for.
- */
-export function consentScopes(input: {
-  granted: readonly string[];
-  required: readonly string[];
-  policy: ScopePolicy;
-  readOnly: boolean;
-}): string[] {
-  const chosen = input.policy.mode === 'fixed' ? input.policy.scopes : [];
-  const wanted = unionScopes(input.granted, input.required, chosen, BASELINE_SCOPES);
-  return input.readOnly ? wanted.filter((scope) => !isWriteScope(scope)) : wanted;
 }
 
 /**

@@ -4,7 +4,8 @@
 import type { Logger } from '../log.js';
 import type { ConsentPrompter } from './consent-prompter.js';
 import { OAuthError } from './oauth-error.js';
-import { isScopeToken, isWriteScope, normalizeScopes, type ScopePolicy } from './scopes.js';
+import { NO_DOCUMENT, refusedInReadOnly, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
+import { isScopeToken, normalizeScopes } from './scopes.js';
 import type { FetchLike } from './school-fetch.js';
 import { parseSchoolUrl, type SchoolTarget } from './school-url.js';
 
@@ -26,8 +27,11 @@ export interface OAuthSessionConfig {
   prompter: ConsentPrompter;
   /** How long one consent flow stays open (default 5 minutes, at most 10). */
   consentTimeoutMs?: number;
+  /** Default: reads-first. */
   scopePolicy?: ScopePolicy;
-  /** Never ask for a `:write` scope. */
+  /** What the API document says about scopes; without it, reads-first asks only for what a call needs. */
+  documentScopes?: DocumentScopes;
+  /** Ask only for scopes that some read operation of the document accepts (AZ-08). */
   readOnly?: boolean;
   logger: Logger;
   fetch?: FetchLike;
@@ -41,6 +45,7 @@ export interface ResolvedSessionConfig {
   target: SchoolTarget;
   consentTimeoutMs: number;
   scopePolicy: ScopePolicy;
+  documentScopes: DocumentScopes;
   readOnly: boolean;
   now: () => number;
 }
@@ -73,18 +78,21 @@ export function resolveSessionConfig(config: OAuthSessionConfig): ResolvedSessio
       throw invalidConfig('The client metadata document URL must be an https URL with a path.', 'Give the https URL where the client metadata document is published.');
     }
   }
-  const scopePolicy = config.scopePolicy ?? { mode: 'least' };
+  const scopePolicy = config.scopePolicy ?? { mode: 'reads-first' };
+  const documentScopes = config.documentScopes ?? NO_DOCUMENT;
   if (scopePolicy.mode === 'fixed') {
     const bad = scopePolicy.scopes.find((scope) => !isScopeToken(scope));
     if (bad !== undefined) throw invalidConfig(`${JSON.stringify(bad)} is not a valid scope.`, 'List scopes separated by spaces or commas.');
-    if (config.readOnly && scopePolicy.scopes.some(isWriteScope)) {
-      throw invalidConfig('Write scopes were requested in read-only mode.', 'Remove the :write scopes or turn read-only mode off.');
+    const refused = config.readOnly ? refusedInReadOnly(scopePolicy.scopes, documentScopes) : [];
+    if (refused.length > 0) {
+      throw invalidConfig(`${refused.join(' ')} cannot be asked for in read-only mode: no read operation of the school's API accepts ${refused.length > 1 ? 'them' : 'it'}.`, 'Remove them from --scopes, or turn read-only mode off.');
     }
   }
   return {
     target,
     consentTimeoutMs,
     scopePolicy: scopePolicy.mode === 'fixed' ? { mode: 'fixed', scopes: normalizeScopes(scopePolicy.scopes) } : scopePolicy,
+    documentScopes,
     readOnly: config.readOnly ?? false,
     now: config.now ?? Date.now,
   };

@@ -12,7 +12,8 @@ import { toOAuthError } from './protocol-error.js';
 import { clientConfiguration, metadataDocumentClient, registerClient, registrationFits } from './registration.js';
 import { revocationQueue, revokeAll } from './revocation.js';
 import { createSchoolFetch } from './school-fetch.js';
-import { consentScopes, isWriteScope, missingScopes, satisfiesAny } from './scopes.js';
+import { consentScopes, refusedInReadOnly } from './consent-policy.js';
+import { missingScopes, quotableScopes, satisfiesAny } from './scopes.js';
 import { resolveSessionConfig, type OAuthSessionConfig } from './session-config.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { createTokenRefresher } from './token-refresher.js';
@@ -183,20 +184,21 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
     if (closed) throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
   };
 
+  /** AZ-08: in read-only mode, a scope that no read operation accepts is refused before any prompt. */
   const readOnlyGuard = (scopes: readonly string[]) => {
-    const writes = resolved.readOnly ? scopes.filter(isWriteScope) : [];
-    if (writes.length > 0) {
-      throw new OAuthError('OAUTH_READ_ONLY', `This needs ${writes.join(' ')}, but school-mcp runs read-only.`, {
-        hint: 'Turn read-only mode off to allow changes.',
-        details: { scopes: writes },
+    const refused = resolved.readOnly ? refusedInReadOnly(scopes, resolved.documentScopes) : [];
+    if (refused.length > 0) {
+      throw new OAuthError('OAUTH_READ_ONLY', `This needs ${quotableScopes(refused)}, which no read operation of the school's API accepts, and school-mcp runs read-only: nothing was asked for.`, {
+        hint: 'Tell the user that the school wants permissions read-only mode never asks for; only starting school-mcp without --read-only allows them.',
+        details: { scopes: refused },
       });
     }
   };
 
-  /** Consent for granted ∪ required ∪ baseline, then the check that what came back is enough (TK-04). */
+  /** Consent for what the policy asks (granted ∪ required ∪ ...), then the check that what came back is enough (TK-04). */
   const consentFor = async (required: readonly string[], alternatives: readonly (readonly string[])[], options: { signal?: AbortSignal; waitMs?: number }) => {
     const granted = usableTokens(await store.read())?.scopes ?? lastGranted;
-    const scopes = consentScopes({ granted, required, policy: resolved.scopePolicy, readOnly: resolved.readOnly });
+    const scopes = consentScopes({ granted, required, policy: resolved.scopePolicy, readOnly: resolved.readOnly, document: resolved.documentScopes });
     const tokens = await coordinator.consent(scopes, {
       granted,
       // No wait given: the call waits for the flow's own outcome, whatever it is.
@@ -228,7 +230,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
     async accessToken(request) {
       ensureOpen();
       const alternatives = resolved.readOnly
-        ? request.scopeAlternatives.filter((alternative) => !alternative.some(isWriteScope))
+        ? request.scopeAlternatives.filter((alternative) => refusedInReadOnly(alternative, resolved.documentScopes).length === 0)
         : request.scopeAlternatives;
       if (alternatives.length === 0 && request.scopeAlternatives.length > 0) readOnlyGuard(request.scopeAlternatives.flat());
       readOnlyGuard(request.requiredScopes);

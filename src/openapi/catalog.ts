@@ -11,6 +11,7 @@ import type { OpenApiDocument } from './parse-document.js';
 import { resolveSchema } from './schema-converter.js';
 import { resolveApiBase, type ApiBase } from './server-base.js';
 import { assignToolNames } from './tool-names.js';
+import { scopeRoles } from './scope-roles.js';
 import { scopeDescriptions, type SecurityRequirements } from './toolsets.js';
 
 export interface ToolCatalog {
@@ -58,10 +59,11 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
   const requirements = sources.map((source) => sourceSecurity(source, security));
   const documentHasScopes = requirements.some(({ alternatives }) => alternatives.some((alternative) => alternative.length > 0));
   const names = assignToolNames(sources.map(namingInput));
+  const { changes } = scopeRoles(sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] })));
 
   const operations: Operation[] = [];
   sources.forEach((source, index) => {
-    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, warn });
+    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, changes, warn });
     if (operation) operations.push(operation);
   });
 

@@ -28,5 +28,6 @@ export { selectOperations, type OperationSelection } from './select-operations.j
 export { DEFAULT_SEARCH_LIMIT, searchOperations, type SearchResult } from './search.js';
 export { resolveApiBase, type ApiBase } from './server-base.js';
 export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from './tool-names.js';
-export { PUBLIC_TOOLSET, isReadScope, isWriteScope, scopeGroup } from './toolsets.js';
+export { PUBLIC_TOOLSET, scopeGroup } from './toolsets.js';
+export { consentScopeFacts, enablesChange, scopeRoles, type ConsentScopeFacts, type ScopeRoles } from './scope-roles.js';
 export { FILE_ARGUMENT_SCHEMA } from './request-body.js';

@@ -63,6 +63,8 @@ export function sourceSecurity(source: OperationSource, security: SecurityContex
 export interface BuildContext {
   readonly root: JsonRecord;
   readonly documentHasScopes: boolean;
+  /** The scoped alternatives of the operations that change data (`scopeRoles`). */
+  readonly changes: readonly (readonly string[])[];
   readonly warn: (message: string) => void;
 }
 
@@ -71,7 +73,7 @@ export function buildOperation(source: OperationSource, toolName: string, securi
   const { alternatives, anonymousAccess } = security;
   const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], context.root, context.warn);
   const input = buildToolInput(parameters, declaredBody(operation['requestBody'], context.root));
-  const requiredScopes = leastPrivilege(alternatives, method);
+  const requiredScopes = leastPrivilege(alternatives, method, context.changes);
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
   const deprecated = operation['deprecated'] === true;

@@ -1,9 +1,11 @@
 /**
  * The tools a server exposes, from user options: `--toolsets a,b|all`, `--read-only`, `--tools`,
  * `--exclude-tools`. An exact `--tools` list wins over toolsets; exclusions apply last. Read-only
- * keeps GET and HEAD operations only and removes every alternative that needs a write scope, so
- * that only read scopes are ever requested. Unknown names are errors that list the valid ones.
+ * keeps GET and HEAD operations only, and of their alternatives those whose scopes enable no
+ * change, when there are such (`scope-roles.ts`): every scope asked for is one that a read
+ * operation accepts (AZ-08, enforced again at sign-in), and the least powerful of those. Unknown names are errors that list the valid ones.
  * @see SECURITY.md API-09
+ * @see SECURITY.md AZ-08
  */
 import { catalogOf, type ToolCatalog } from './catalog.js';
 import { withScopeLine } from './descriptions.js';
@@ -11,7 +13,8 @@ import { openApiError } from './openapi-error.js';
 import type { Operation } from './operation.js';
 import { isReadOnlyMethod } from './annotations.js';
 import { searchOperations } from './search.js';
-import { isWriteScope, leastPrivilege } from './toolsets.js';
+import { enablesChange, scopeRoles } from './scope-roles.js';
+import { leastPrivilege } from './toolsets.js';
 
 export interface OperationSelection {
   readonly toolsets?: readonly string[] | 'all';
@@ -49,30 +52,30 @@ export function selectOperations(catalog: ToolCatalog, selection: OperationSelec
     const excluded = new Set(selection.excludeTools);
     chosen = chosen.filter((operation) => !excluded.has(operation.toolName));
   }
-  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, selection.tools !== undefined, warnings);
+  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, scopeRoles(catalog.operations).changes, selection.tools !== undefined, warnings);
   return catalogOf(chosen, catalog.scopeDescriptions, catalog.apiBase, [...catalog.warnings, ...warnings]);
 }
 
-function readOnlyOperations(operations: readonly Operation[], listedByName: boolean, warnings: string[]): Operation[] {
+function readOnlyOperations(operations: readonly Operation[], changes: readonly (readonly string[])[], listedByName: boolean, warnings: string[]): Operation[] {
   const result: Operation[] = [];
   for (const operation of operations) {
     if (!isReadOnlyMethod(operation.method)) {
       if (listedByName) warnings.push(`${operation.toolName} is left out: it changes data and read-only mode is on.`);
       continue;
     }
-    const narrowed = readOnlyVariant(operation);
-    if (narrowed) result.push(narrowed);
-    else warnings.push(`${operation.toolName} is left out: every way to call it needs a write scope.`);
+    result.push(readOnlyVariant(operation, changes));
   }
   return result;
 }
 
-/** The operation with write-scope alternatives removed; undefined when none is left. */
-export function readOnlyVariant(operation: Operation): Operation | undefined {
-  const alternatives = operation.scopeAlternatives.filter((alternative) => !alternative.some(isWriteScope));
-  if (alternatives.length === operation.scopeAlternatives.length) return operation;
-  if (alternatives.length === 0) return undefined;
-  const requiredScopes = leastPrivilege(alternatives, operation.method);
+/**
+ * A read operation without the alternatives that would also let data change, unless every
+ * alternative would: its scopes are still accepted by a read, so read-only may ask for them.
+ */
+function readOnlyVariant(operation: Operation, changes: readonly (readonly string[])[]): Operation {
+  const alternatives = operation.scopeAlternatives.filter((alternative) => !enablesChange(alternative, changes));
+  if (alternatives.length === operation.scopeAlternatives.length || alternatives.length === 0) return operation;
+  const requiredScopes = leastPrivilege(alternatives, operation.method, changes);
   return {
     ...operation,
     scopeAlternatives: alternatives,

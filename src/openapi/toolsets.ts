@@ -18,6 +18,7 @@
  */
 import { arrayOr, entriesOf, isRecord, recordOr } from './json-value.js';
 import type { HttpMethod } from './operation.js';
+import { enablesChange } from './scope-roles.js';
 import { snakeCase } from './tool-names.js';
 
 export type ScopeAlternatives = readonly (readonly string[])[];
@@ -25,8 +26,8 @@ export type ScopeAlternatives = readonly (readonly string[])[];
 export const PUBLIC_TOOLSET = 'public';
 export const DEFAULT_TOOLSET = 'default';
 
+/** Words naming an action in a scope, used only to find the scope's group; what a scope allows is decided by operations (scope-roles.ts). */
 const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', 'create', 'update', 'delete', 'all', 'full']);
-const READ_ACTIONS = new Set(['read', 'readonly']);
 const BEARER_SCHEME_TYPES = new Set(['oauth2', 'openidconnect']);
 
 export interface SecurityRequirements {
@@ -64,13 +65,15 @@ export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unkn
   return securityRequirements(operationSecurity, rootSecurity, securitySchemes).alternatives;
 }
 
-/** The alternative to ask for: fewest scopes; for reads, the one with more read scopes; then document order. */
-export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod): readonly string[] {
+/**
+ * The alternative to ask for: fewest scopes, in document order; for a read, first of all one whose
+ * scopes enable no change (`changes`, from `scopeRoles`), even when it names more scopes.
+ */
+export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod, changes: readonly (readonly string[])[] = []): readonly string[] {
+  const read = method === 'get' || method === 'head';
+  const cost = (alternative: readonly string[]) => (read && enablesChange(alternative, changes) ? 1_000_000 : 0) + alternative.length;
   let best: readonly string[] | undefined;
-  for (const alternative of alternatives) {
-    if (best === undefined || alternative.length < best.length) best = alternative;
-    else if (alternative.length === best.length && (method === 'get' || method === 'head') && readCount(alternative) > readCount(best)) best = alternative;
-  }
+  for (const alternative of alternatives) if (best === undefined || cost(alternative) < cost(best)) best = alternative;
   return best ?? [];
 }
 
@@ -83,26 +86,6 @@ export function scopeGroup(scope: string): string {
     return toolsetName(group);
   }
   return toolsetName(scope);
-}
-
-/** True for scopes that grant reading only (`courses:read`, `read:org`). */
-export function isReadScope(scope: string): boolean {
-  return scopeAction(scope) !== undefined && READ_ACTIONS.has(scopeAction(scope) ?? '');
-}
-
-/** True for scopes whose action is anything but reading (`courses:write`, `admin:org`). */
-export function isWriteScope(scope: string): boolean {
-  const action = scopeAction(scope);
-  return action !== undefined && !READ_ACTIONS.has(action);
-}
-
-function scopeAction(scope: string): string | undefined {
-  const parts = scope.toLowerCase().split(/[:.]/);
-  if (parts.length !== 2) return undefined;
-  const [first = '', second = ''] = parts;
-  if (SCOPE_ACTIONS.has(second)) return second;
-  if (SCOPE_ACTIONS.has(first)) return first;
-  return undefined;
 }
 
 export interface ToolsetInput {
@@ -149,10 +132,6 @@ function presentsBearerToken(scheme: unknown): boolean {
 
 function hasScopes(scheme: unknown): boolean {
   return isRecord(scheme) && BEARER_SCHEME_TYPES.has(String(scheme['type'] ?? '').toLowerCase());
-}
-
-function readCount(scopes: readonly string[]): number {
-  return scopes.filter(isReadScope).length;
 }
 
 function dedupeAlternatives(alternatives: readonly string[][]): string[][] {

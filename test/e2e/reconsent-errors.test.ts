@@ -42,8 +42,8 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
       autoApprove: false,
       faults: {
         scopeChallenges: {
-          // Needs more than the document declares for create_coupon.
-          'POST /api/v1/coupons': { scope: 'coupons:write analytics:read' },
+          // Needs more than the document declares for create_coupon (a read would be granted with the first consent already).
+          'POST /api/v1/coupons': { scope: 'coupons:write posts:write' },
           // Refuses create_member whatever is granted.
           [`POST ${MEMBERS}`]: { scope: 'members:write', evenWhenGranted: true },
         },
@@ -65,10 +65,10 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
       const result = await call('create_coupon', { code: 'CHALLENGED', discount_type: 'percent', percent_off: 5 });
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(result.structuredContent?.['code']).toBe('CHALLENGED');
-      // One consent for the declared coupons:write, one step-up for the challenged analytics:read.
+      // One consent for the declared coupons:write (with the reads of every toolset), one step-up for the challenged posts:write.
       expect(links).toHaveLength(2);
-      expect(scopesOf(links[0]!)).toContain('coupons:write');
-      expect(scopesOf(links[1]!)).toEqual(expect.arrayContaining(['coupons:write', 'analytics:read', 'openid', 'profile']));
+      expect(scopesOf(links[0]!)).toEqual(expect.arrayContaining(['coupons:write', 'analytics:read']));
+      expect(scopesOf(links[1]!)).toEqual(expect.arrayContaining(['coupons:write', 'posts:write', 'analytics:read', 'openid', 'profile']));
       expect(sandbox.countRequests('/api/v1/coupons', 'POST')).toBe(2);
     });
 
@@ -100,7 +100,7 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
       const consentsBefore = links.length;
       const refreshesBefore = sandbox.countRequests(AUTH_PATHS.token, 'POST');
 
-      // analytics:read was granted above: only the revocation stands between the call and the data.
+      // analytics:read was granted with the first consent: only the revocation stands between the call and the data.
       const today = new Date().toISOString().slice(0, 10);
       const result = await call('get_revenue_summary', { from: today, to: today });
       expect(result.isError, textOf(result)).toBeFalsy();

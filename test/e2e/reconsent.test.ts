@@ -133,13 +133,13 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
     await server?.close();
   });
 
-  it('starts with read access only: the first read signs in for coupons:read, nothing more', async () => {
+  it('starts with read access only: the first read signs in for the reads of every listed toolset, and no write', async () => {
     decision = 'allow';
     const result = await call('list_coupons');
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(Array.isArray(result.structuredContent?.['items'])).toBe(true);
     expect(shown).toHaveLength(1);
-    expect(scopesOf(shown[0]!)).toContain('coupons:read');
+    expect(scopesOf(shown[0]!)).toEqual(expect.arrayContaining(['coupons:read', 'courses:read', 'members:read', 'posts:read']));
     expect(scopesOf(shown[0]!).filter((scope) => scope.endsWith(':write'))).toEqual([]);
     expect(server.client.getProtocolEra?.() ?? era).toBe(era);
   });

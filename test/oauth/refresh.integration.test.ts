@@ -165,6 +165,20 @@ describe('refresh', () => {
     await expect(one.stepUp(['coupons:write'])).rejects.toMatchObject({ code: 'OAUTH_READ_ONLY' });
     expect(browser.prompts).toEqual([]);
   });
+
+  it('AZ-08 read-only refuses a challenge for scopes no read operation accepts before any prompt, and asks for one a read accepts', async () => {
+    const documentScopes = { readable: ['courses:read', 'orders:read'], upFront: ['courses:read'], readsWith: {} };
+    const one = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser, readOnly: true, documentScopes });
+    await one.accessToken(READ_COURSES);
+    expect(browser.prompts).toHaveLength(1);
+    await expect(one.stepUp(['admin', 'courses:delete', 'write:org'])).rejects.toMatchObject({
+      code: 'OAUTH_READ_ONLY',
+      message: expect.stringContaining('admin courses:delete write:org, which no read operation'),
+    });
+    expect(browser.prompts).toHaveLength(1);
+    await one.stepUp(['orders:read']);
+    expect(browser.prompts[1]!.scopes).toEqual(['courses:read', 'openid', 'orders:read', 'profile']);
+  });
 });
 
 describe('code exchange', () => {

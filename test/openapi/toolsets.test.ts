@@ -63,10 +63,13 @@ describe('scopes and toolsets', () => {
     expect(scopeAlternatives(undefined, [{}, { bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([]);
   });
 
-  it('takes the fewest scopes, preferring read scopes for reads, keeping document order otherwise', () => {
-    expect(leastPrivilege([['a:write'], ['a:read']], 'get')).toEqual(['a:read']);
-    expect(leastPrivilege([['a:write'], ['a:read']], 'post')).toEqual(['a:write']);
-    expect(leastPrivilege([['a:read', 'b:read'], ['c:write']], 'get')).toEqual(['c:write']);
+  it('takes the fewest scopes in document order, and for reads first of all scopes that enable no change', () => {
+    const changes = [['a:write'], ['c:write']];
+    expect(leastPrivilege([['a:write'], ['a:read']], 'get', changes)).toEqual(['a:read']);
+    expect(leastPrivilege([['a:write'], ['a:read']], 'get')).toEqual(['a:write']);
+    expect(leastPrivilege([['a:write'], ['a:read']], 'post', changes)).toEqual(['a:write']);
+    expect(leastPrivilege([['a:read', 'b:read'], ['c:write']], 'get', changes)).toEqual(['a:read', 'b:read']);
+    expect(leastPrivilege([['a:read', 'b:read'], ['c:read']], 'get', changes)).toEqual(['c:read']);
     expect(scopeAlternatives(undefined, [{ bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([[]]);
     expect(scopeAlternatives(undefined, [{ basic: [] }], { basic: { type: 'http', scheme: 'basic' } })).toEqual([[]]);
   });
@@ -97,7 +100,7 @@ describe('selection', () => {
     expect(names(selectOperations(catalog, { toolsets: 'all' }))).toEqual(names(catalog));
   });
 
-  it('API-09 read-only keeps reads and drops write scopes from their alternatives', async () => {
+  it('API-09 AZ-08 read-only keeps reads and drops the alternatives that would also let data change', async () => {
     catalog = await buildCatalog(schoolDocument());
     const selected = selectOperations(catalog, { readOnly: true });
     expect(names(selected)).toEqual(['list_courses', 'public_catalogue', 'report', 'legacy', 'enrolments']);
@@ -106,6 +109,23 @@ describe('selection', () => {
     expect(listCourses?.description.endsWith('Requires scope: courses:read.')).toBe(true);
     const requested = selected.operations.flatMap((operation) => operation.scopeAlternatives.flat());
     expect(requested.every((scope) => scope.endsWith(':read'))).toBe(true);
+  });
+
+  it('AZ-08 read-only keeps a read whose every alternative a change also accepts: a read accepts those scopes', async () => {
+    const shared = await buildCatalog(
+      documentWith(
+        {
+          '/stats': {
+            get: { operationId: 'getStats', security: [{ school: ['admin'] }], responses: ok },
+            delete: { operationId: 'resetStats', security: [{ school: ['admin'] }], responses: ok },
+          },
+        },
+        { components: oauthSchemes },
+      ),
+    );
+    const selected = selectOperations(shared, { readOnly: true });
+    expect(names(selected)).toEqual(['get_stats']);
+    expect(selected.byName.get('get_stats')?.requiredScopes).toEqual(['admin']);
   });
 
   it('API-09 lets an exact tool list win over toolsets and applies exclusions last', async () => {

@@ -104,6 +104,10 @@ export function stepUpExhaustedResult(wording: ConsentWording, scopes: readonly 
 }
 
 export function consentFailedResult(wording: ConsentWording, error: SchoolMcpError): CallToolResult {
+  // AZ-08: no approval was attempted, so none "did not succeed".
+  if (error.code === 'OAUTH_READ_ONLY') {
+    return textResult([`${wording.toolName} did not run (${error.code}): ${error.message}`, ...(error.hint === undefined ? [] : [`Next step: ${error.hint}`])]);
+  }
   return textResult([
     `${wording.toolName} did not run: the approval at ${wording.school} did not succeed (${error.code}). ${error.message}`,
     ...(error.hint === undefined ? [] : [`Next step: ${error.hint}`]),

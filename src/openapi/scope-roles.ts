@@ -1,0 +1,114 @@
+/**
+ * What scopes let their holder do, read from the operations that accept them, never from how they
+ * are spelled: a school may call its scopes `admin`, `write:org` or `courses.manage`, and a
+ * challenge may name any of them. Pure.
+ *
+ * - A scope is *readable* when some read operation (GET, HEAD) accepts it, in any alternative.
+ * - A set of scopes *enables a change* when it holds every scope of one alternative of some
+ *   operation that changes data. `courses:read` alone changes nothing even where creating a plan
+ *   needs `membership_plans:write courses:read`; a scope that alone lets a DELETE through does.
+ * - The *reads* of a toolset are the scopes its read operations ask for (their least-privilege
+ *   alternative), less any that together with the other reads would enable a change: granting
+ *   them up front lets nothing be changed.
+ * @see SECURITY.md AZ-08
+ */
+import { isReadOnlyMethod } from './annotations.js';
+import type { HttpMethod } from './operation.js';
+
+export interface ScopedOperation {
+  readonly method: HttpMethod;
+  readonly scopeAlternatives: readonly (readonly string[])[];
+}
+
+export interface ToolsetOperation extends ScopedOperation {
+  readonly requiredScopes: readonly string[];
+  readonly toolset: string;
+}
+
+export interface ScopeRoles {
+  readonly readable: ReadonlySet<string>;
+  /** The scoped alternatives of the operations that change data. */
+  readonly changes: readonly (readonly string[])[];
+}
+
+/**
+ * What sign-in needs to know of the document to decide what a consent asks for. Plain data, so
+ * that the sign-in part can take it without knowing OpenAPI.
+ */
+export interface ConsentScopeFacts {
+  /** Sorted scopes that some read operation accepts: all that a read-only consent may ask for. */
+  readonly readable: readonly string[];
+  /** The reads of the enabled toolsets, asked for on the first consent. */
+  readonly upFront: readonly string[];
+  /**
+   * A scope that some change accepts and that is not a read itself → the reads of the toolsets of
+   * those changes, asked for with it. No read is a key, so asking again for what a consent asked
+   * for adds nothing (a flow that is joined is never widened).
+   */
+  readonly readsWith: Readonly<Record<string, readonly string[]>>;
+}
+
+export function scopeRoles(operations: Iterable<ScopedOperation>): ScopeRoles {
+  const readable = new Set<string>();
+  const changes: (readonly string[])[] = [];
+  for (const operation of operations) {
+    if (isReadOnlyMethod(operation.method)) {
+      for (const alternative of operation.scopeAlternatives) for (const scope of alternative) readable.add(scope);
+    } else {
+      changes.push(...operation.scopeAlternatives.filter((alternative) => alternative.length > 0));
+    }
+  }
+  return { readable, changes };
+}
+
+/** True when holding `scopes` is enough for some operation that changes data. */
+export function enablesChange(scopes: Iterable<string>, changes: readonly (readonly string[])[]): boolean {
+  const held = new Set(scopes);
+  return changes.some((alternative) => alternative.every((scope) => held.has(scope)));
+}
+
+/**
+ * `operations` is the whole document's (a write found through discovery has a group too);
+ * `enabledToolsets` are those whose reads the first consent asks for.
+ */
+export function consentScopeFacts(operations: readonly ToolsetOperation[], enabledToolsets: Iterable<string>): ConsentScopeFacts {
+  const roles = scopeRoles(operations);
+  const reads = operations.filter((operation) => isReadOnlyMethod(operation.method));
+  const safe = safeReads(new Set(reads.flatMap((operation) => operation.requiredScopes)), roles.changes);
+  const readsByToolset = new Map<string, Set<string>>();
+  for (const operation of reads) {
+    const found = readsByToolset.get(operation.toolset) ?? new Set<string>();
+    for (const scope of operation.requiredScopes) if (safe.has(scope)) found.add(scope);
+    readsByToolset.set(operation.toolset, found);
+  }
+  const readsOf = (toolset: string): readonly string[] => [...(readsByToolset.get(toolset) ?? [])];
+
+  const withChange = new Map<string, Set<string>>();
+  for (const operation of operations) {
+    if (isReadOnlyMethod(operation.method)) continue;
+    for (const scope of new Set(operation.scopeAlternatives.flat())) {
+      if (safe.has(scope)) continue;
+      const found = withChange.get(scope) ?? new Set<string>();
+      for (const read of readsOf(operation.toolset)) found.add(read);
+      withChange.set(scope, found);
+    }
+  }
+  return {
+    readable: sorted(roles.readable),
+    upFront: sorted([...enabledToolsets].flatMap(readsOf)),
+    readsWith: Object.fromEntries([...withChange].filter(([, found]) => found.size > 0).map(([scope, found]) => [scope, sorted(found)])),
+  };
+}
+
+/** The scopes reads ask for, less those of every change they would enable together. */
+function safeReads(asked: ReadonlySet<string>, changes: readonly (readonly string[])[]): ReadonlySet<string> {
+  const safe = new Set(asked);
+  for (const alternative of changes) {
+    if (alternative.every((scope) => asked.has(scope))) for (const scope of alternative) safe.delete(scope);
+  }
+  return safe;
+}
+
+function sorted(scopes: Iterable<string>): string[] {
+  return [...new Set(scopes)].sort();
+}
