@@ -32,10 +32,11 @@ const COMBINATIONS: readonly Combination[] = MCP_TRANSPORTS.flatMap((transport) 
  * How long a call waits for the played user, who answers within milliseconds: far more than they
  * need, so that no scenario depends on the machine's speed. The scenario whose user answers
  * "later" runs on a second server process over the same token store, whose wait is short: it
- * waits for that wait to run out, and nothing else does.
+ * waits for that wait to run out, and nothing else does. The wait bounds the whole call, the
+ * client's answer to a URL elicitation included, so it leaves that answer ample time.
  */
 const CONSENT_WAIT_SECONDS = 60;
-const SHORT_WAIT_SECONDS = 0.3;
+const SHORT_WAIT_SECONDS = 1.5;
 
 let sandbox: RunningSandbox;
 
