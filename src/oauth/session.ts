@@ -137,7 +137,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
         if (fixed) return fixed;
         const current = (await store.read()).client;
         if (current?.kind === 'dynamic' && registrationFits(current, redirectUri)) return current;
-        const registered = await registerClient({ target, metadata: meta, fetch, now }, redirectUri, (meta.server.scopes_supported ?? scopes).join(' '));
+        const registered = await registerClient({ target, metadata: meta, fetch, logger, now }, redirectUri);
         logger.redact(registered.clientSecret);
         // Kept at once, so that a restart or another process reuses it (RG-03).
         await store.update((next) => ({ ...next, client: registered }));
