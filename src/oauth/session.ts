@@ -12,7 +12,7 @@ import { toOAuthError } from './protocol-error.js';
 import { clientConfiguration, metadataDocumentClient, registerClient, registrationFits } from './registration.js';
 import { revocationQueue, revokeAll } from './revocation.js';
 import { createSchoolFetch } from './school-fetch.js';
-import { consentScopes, isWriteScope, missingScopes, satisfiesAny } from './scopes.js';
+import { consentScopes, isWriteScope, missingScopes, satisfiesAny, scopesToCheck } from './scopes.js';
 import { resolveSessionConfig, type OAuthSessionConfig } from './session-config.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { createTokenRefresher } from './token-refresher.js';
@@ -204,8 +204,9 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     lastGranted = tokens.scopes;
-    if (!satisfiesAny(tokens.scopes, alternatives)) {
-      const missing = missingScopes(tokens.scopes, alternatives[0] ?? required);
+    const needed = alternatives.map(scopesToCheck);
+    if (!satisfiesAny(tokens.scopes, needed)) {
+      const missing = missingScopes(tokens.scopes, needed[0] ?? scopesToCheck(required));
       throw new OAuthError('OAUTH_SCOPE_NOT_GRANTED', `The school did not grant ${missing.join(' ')}.`, {
         hint: 'Ask again and approve these permissions, or ask the school administrator to allow them.',
         details: { missing },
