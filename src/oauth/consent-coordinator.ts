@@ -10,7 +10,7 @@ import type { ConsentAttempt } from './consent-attempt.js';
 import type { ConsentPrompter } from './consent-prompter.js';
 import { readLock, isStale, tryAcquireLock, type LockHandle } from './file-lock.js';
 import { OAuthError, consentPendingError, isOAuthError, type OAuthErrorCode, type PendingConsentDetails } from './oauth-error.js';
-import { includesAll, missingScopes, unionScopes } from './scopes.js';
+import { includesAll, missingScopes, scopesToCheck, unionScopes } from './scopes.js';
 import type { StoreRecord } from './store-record.js';
 import type { TokenSet } from './token-set.js';
 import type { TokenStore } from './token-store.js';
@@ -62,7 +62,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
 
   const satisfied = async (scopes: string[]): Promise<TokenSet | undefined> => {
     const tokens = options.usableTokens(await options.store.read());
-    return tokens && includesAll(tokens.scopes, scopes) ? tokens : undefined;
+    return tokens && includesAll(tokens.scopes, scopesToCheck(scopes)) ? tokens : undefined;
   };
 
   async function openLocal(lock: LockHandle, scopes: string[], granted: readonly string[]): Promise<PendingFlow> {
@@ -167,7 +167,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
       if (!holder || isStale(holder, lockOptions)) {
         const after = await options.store.read();
         const usable = options.usableTokens(after);
-        if (usable && includesAll(usable.scopes, scopes)) return usable;
+        if (usable && includesAll(usable.scopes, scopesToCheck(scopes))) return usable;
         const failure = after.lastConsentFailure;
         if (failure && failure.at >= since && FAILURE_CODES.has(failure.code as OAuthErrorCode)) {
           throw new OAuthError(failure.code as OAuthErrorCode, 'The sign-in started by another school-mcp process did not succeed.', {
@@ -248,7 +248,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
         const flow = current;
         try {
           const tokens = await waitFor(flow, deadline, signal);
-          if (includesAll(tokens.scopes, wanted) || includesAll(flow.scopes, wanted)) return tokens;
+          if (includesAll(tokens.scopes, scopesToCheck(wanted)) || includesAll(flow.scopes, wanted)) return tokens;
           // That flow asked for less: the next one asks for what it granted plus what we need.
           wanted = unionScopes(tokens.scopes, wanted);
         } catch (error) {

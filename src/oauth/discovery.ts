@@ -1,6 +1,7 @@
 /**
- * Discovery: RFC 8414 metadata through openid-client (`algorithm: 'oauth2'`), then our own exact
- * checks; RFC 9728 protected resource metadata; OpenID discovery as a consistency check.
+ * Discovery: RFC 8414 metadata through openid-client (`algorithm: 'oauth2'`), or OpenID Connect
+ * discovery when the school publishes only that, then our own exact checks; RFC 9728 protected
+ * resource metadata; OpenID discovery as a consistency check beside RFC 8414 metadata.
  */
 import * as client from 'openid-client';
 import type { Logger } from '../log.js';
@@ -23,19 +24,19 @@ export interface SchoolMetadata {
 const DISCOVERY_CLIENT_ID = 'school-mcp-discovery';
 
 export async function discoverSchool(target: SchoolTarget, fetch: FetchLike, logger: Logger): Promise<SchoolMetadata> {
-  let discovered: client.Configuration;
-  try {
-    discovered = await client.discovery(new URL(target.expectedIssuer), DISCOVERY_CLIENT_ID, undefined, client.None(), {
-      algorithm: 'oauth2',
-      [client.customFetch]: fetch as client.CustomFetch,
-      ...(target.insecureLoopback ? { execute: [client.allowInsecureRequests] } : {}),
+  const rfc8414 = await readServerMetadata(target, fetch, 'oauth2');
+  // MCP authorization (server metadata discovery): a server that publishes only OpenID Connect
+  // discovery is read from there; the same exact checks apply to it.
+  if (rfc8414 === undefined) logger.debug('no RFC 8414 metadata published; reading OpenID Connect discovery', { issuer: target.expectedIssuer });
+  const discovered = rfc8414 ?? (await readServerMetadata(target, fetch, 'oidc'));
+  if (discovered === undefined) {
+    throw new OAuthError('OAUTH_DISCOVERY_FAILED', `${target.expectedIssuer} publishes neither RFC 8414 nor OpenID Connect discovery metadata.`, {
+      hint: 'Check the --school URL; it must be the base address of the school, which publishes /.well-known/oauth-authorization-server.',
     });
-  } catch (error) {
-    throw discoveryError(error, wellKnownUrl(target.expectedIssuer, 'oauth-authorization-server'));
   }
   let server = validateServerMetadata(discovered.serverMetadata(), target);
 
-  const openid = await fetchOptionalJson(new URL(`${target.expectedIssuer}/.well-known/openid-configuration`), fetch, logger);
+  const openid = rfc8414 === undefined ? undefined : await fetchOptionalJson(new URL(`${target.expectedIssuer}/.well-known/openid-configuration`), fetch, logger);
   if (openid !== undefined) {
     const merged = mergeOpenIdConfiguration(server, openid, target);
     if (merged.disagreements.length > 0) {
@@ -53,6 +54,21 @@ export async function discoverSchool(target: SchoolTarget, fetch: FetchLike, log
       ? { resource: target.expectedIssuer, scopes: [] }
       : validateResourceMetadata(resourceDocument, target);
   return { issuer: server.issuer, server, resource: resource.resource, resourceScopes: resource.scopes };
+}
+
+/** RFC 8414 (`oauth2`) or OpenID Connect (`oidc`) discovery; `undefined` when answered 404. */
+async function readServerMetadata(target: SchoolTarget, fetch: FetchLike, algorithm: 'oauth2' | 'oidc'): Promise<client.Configuration | undefined> {
+  try {
+    return await client.discovery(new URL(target.expectedIssuer), DISCOVERY_CLIENT_ID, undefined, client.None(), {
+      algorithm,
+      [client.customFetch]: fetch as client.CustomFetch,
+      ...(target.insecureLoopback ? { execute: [client.allowInsecureRequests] } : {}),
+    });
+  } catch (error) {
+    if (error instanceof client.ClientError && error.cause instanceof Response && error.cause.status === 404) return undefined;
+    const url = algorithm === 'oauth2' ? wellKnownUrl(target.expectedIssuer, 'oauth-authorization-server') : new URL(`${target.expectedIssuer}/.well-known/openid-configuration`);
+    throw discoveryError(error, url);
+  }
 }
 
 /** A JSON object from a well-known URL, `undefined` on 404; anything else odd is an error. */

@@ -4,8 +4,9 @@
  * `Configuration` that speaks for that client.
  */
 import * as client from 'openid-client';
+import type { Logger } from '../log.js';
 import { OAuthError } from './oauth-error.js';
-import { toOAuthError } from './protocol-error.js';
+import { readRegistrationAnswer, registrationRefusal, type RegistrationAnswer } from './registration-answer.js';
 import type { FetchLike } from './school-fetch.js';
 import type { SchoolMetadata } from './discovery.js';
 import type { SchoolTarget } from './school-url.js';
@@ -13,18 +14,37 @@ import type { StoredClient } from './store-record.js';
 
 export const CLIENT_NAME = 'school-mcp';
 
-/** RG-01: the registration body. Pure. */
-export function registrationMetadata(redirectUri: string, scope: string): Partial<client.ClientMetadata> {
+/** The registration fields the school's contract names; a fallback body carries only these. */
+export const CONTRACT_REGISTRATION_FIELDS = ['client_name', 'application_type', 'redirect_uris', 'token_endpoint_auth_method'] as const;
+
+export type RegistrationBody = Record<(typeof CONTRACT_REGISTRATION_FIELDS)[number], unknown> & Record<string, unknown>;
+
+/** RG-01: the contract's four fields for a native public client (RFC 8252 §8.4). Pure. */
+export function contractRegistrationMetadata(redirectUri: string): RegistrationBody {
   return {
     client_name: CLIENT_NAME,
     application_type: 'native',
     redirect_uris: [redirectUri],
     token_endpoint_auth_method: 'none',
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    scope,
   };
 }
+
+/**
+ * RG-01: the body sent first: the contract's fields plus what refresh needs. No `scope` (RFC 7591
+ * §2 makes it optional, and a server that checks it against its own list refuses the whole
+ * registration) and no `response_types` (its default is `code`, what we use). Pure.
+ */
+export function registrationMetadata(redirectUri: string): RegistrationBody {
+  return {
+    ...contractRegistrationMetadata(redirectUri),
+    // RFC 7591 §2: without grant_types the client is registered for authorization_code alone, and
+    // a server that follows it refuses every refresh, sending the user back to consent.
+    grant_types: ['authorization_code', 'refresh_token'],
+  };
+}
+
+/** RFC 7591 §3.2.2: the server refused a metadata value; the contract's fields alone may pass. */
+const METADATA_REFUSALS = new Set(['invalid_client_metadata', 'invalid_request']);
 
 /**
  * RG-03: a stored registration is reused when it was made for this redirect URI. Pre-registered
@@ -57,30 +77,45 @@ export interface RegistrationContext {
   target: SchoolTarget;
   metadata: SchoolMetadata;
   fetch: FetchLike;
+  logger: Logger;
   now: () => number;
 }
 
-export async function registerClient(context: RegistrationContext, redirectUri: string, scope: string): Promise<StoredClient> {
-  if (!context.metadata.server.registration_endpoint) {
+/**
+ * RG-01, MD-08: registers at the registration endpoint of the metadata already validated
+ * (never a second discovery), and when the school refuses the metadata, once more with the
+ * contract's fields alone.
+ */
+export async function registerClient(context: RegistrationContext, redirectUri: string): Promise<StoredClient> {
+  const endpoint = context.metadata.server.registration_endpoint;
+  if (!endpoint) {
     throw new OAuthError('OAUTH_REGISTRATION_FAILED', 'The school does not offer dynamic client registration.', {
       hint: 'Configure a pre-registered client id (and secret) for this school.',
     });
   }
-  let registered: client.Configuration;
-  try {
-    registered = await client.dynamicClientRegistration(new URL(context.target.expectedIssuer), registrationMetadata(redirectUri, scope), client.None(), {
-      algorithm: 'oauth2',
-      [client.customFetch]: context.fetch as client.CustomFetch,
-      ...(context.target.insecureLoopback ? { execute: [client.allowInsecureRequests] } : {}),
+  let answer = await postRegistration(endpoint, registrationMetadata(redirectUri), context.fetch);
+  if (answer.kind === 'refused' && METADATA_REFUSALS.has(answer.error)) {
+    context.logger.debug('the school refused the registration metadata; retrying with the contract fields only', {
+      error: answer.error,
+      status: answer.status,
     });
-  } catch (error) {
-    throw toOAuthError(error, 'registration');
+    answer = await postRegistration(endpoint, contractRegistrationMetadata(redirectUri), context.fetch);
   }
-  return validateRegistrationResponse(registered.clientMetadata() as Record<string, unknown>, redirectUri, context.now());
+  if (answer.kind === 'refused') throw registrationRefusal(answer);
+  return validateRegistrationResponse(answer.metadata, redirectUri, context.now());
+}
+
+async function postRegistration(endpoint: string, body: RegistrationBody, fetch: FetchLike): Promise<RegistrationAnswer> {
+  const response = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return readRegistrationAnswer(response.status, response.headers.get('content-type') ?? '', await response.text());
 }
 
 /** The openid-client configuration for one client of this school. */
-export function clientConfiguration(context: Omit<RegistrationContext, 'now'>, stored: StoredClient): client.Configuration {
+export function clientConfiguration(context: Omit<RegistrationContext, 'now' | 'logger'>, stored: StoredClient): client.Configuration {
   const auth = stored.clientSecret ? client.ClientSecretPost(stored.clientSecret) : client.None();
   const config = new client.Configuration(context.metadata.server, stored.clientId, stored.clientSecret ? { client_secret: stored.clientSecret } : undefined, auth);
   config[client.customFetch] = context.fetch as client.CustomFetch;

@@ -63,3 +63,12 @@ export function satisfiesAny(granted: readonly string[], alternatives: ReadonlyA
 export function grantedFromResponse(responseScope: unknown, requested: readonly string[]): string[] {
   return typeof responseScope === 'string' ? parseScope(responseScope) : normalizeScopes(requested);
 }
+
+/**
+ * The scopes a grant is judged by: the baseline OpenID Connect scopes serve the ID token and
+ * userinfo, and an access token bound to a resource (RFC 8707 §2.2) may leave them out of its
+ * `scope` (node-oidc-provider does). Whether they came back never decides "granted enough".
+ */
+export function scopesToCheck(scopes: readonly string[]): string[] {
+  return scopes.filter((scope) => !BASELINE_SCOPES.includes(scope));
+}

@@ -13,7 +13,7 @@ import { clientConfiguration, metadataDocumentClient, registerClient, registrati
 import { revocationQueue, revokeAll } from './revocation.js';
 import { createSchoolFetch } from './school-fetch.js';
 import { consentScopes, refusedInReadOnly } from './consent-policy.js';
-import { missingScopes, quotableScopes, satisfiesAny } from './scopes.js';
+import { missingScopes, quotableScopes, satisfiesAny, scopesToCheck } from './scopes.js';
 import { resolveSessionConfig, type OAuthSessionConfig } from './session-config.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { createTokenRefresher } from './token-refresher.js';
@@ -138,7 +138,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
         if (fixed) return fixed;
         const current = (await store.read()).client;
         if (current?.kind === 'dynamic' && registrationFits(current, redirectUri)) return current;
-        const registered = await registerClient({ target, metadata: meta, fetch, now }, redirectUri, (meta.server.scopes_supported ?? scopes).join(' '));
+        const registered = await registerClient({ target, metadata: meta, fetch, logger, now }, redirectUri);
         logger.redact(registered.clientSecret);
         // Kept at once, so that a restart or another process reuses it (RG-03).
         await store.update((next) => ({ ...next, client: registered }));
@@ -206,8 +206,9 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     lastGranted = tokens.scopes;
-    if (!satisfiesAny(tokens.scopes, alternatives)) {
-      const missing = missingScopes(tokens.scopes, alternatives[0] ?? required);
+    const needed = alternatives.map(scopesToCheck);
+    if (!satisfiesAny(tokens.scopes, needed)) {
+      const missing = missingScopes(tokens.scopes, needed[0] ?? scopesToCheck(required));
       throw new OAuthError('OAUTH_SCOPE_NOT_GRANTED', `The school did not grant ${missing.join(' ')}.`, {
         hint: 'Ask again and approve these permissions, or ask the school administrator to allow them.',
         details: { missing },

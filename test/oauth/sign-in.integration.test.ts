@@ -169,7 +169,7 @@ describe('sign-in against the sandbox', () => {
     const target = parseSchoolUrl(sandbox.url);
     const fetch = createSchoolFetch();
     const metadata = await discoverSchool(target, fetch, harness.logger);
-    await expect(registerClient({ target, metadata, fetch, now: Date.now }, 'https://app.example/callback', 'openid')).rejects.toMatchObject({
+    await expect(registerClient({ target, metadata, fetch, logger: harness.logger, now: Date.now }, 'https://app.example/callback')).rejects.toMatchObject({
       code: 'OAUTH_REDIRECT_URI_REJECTED',
       hint: expect.stringContaining('loopback'),
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registrationFits, registrationMetadata, validateRegistrationResponse } from '../../src/oauth/registration.js';
+import { registrationFits, validateRegistrationResponse } from '../../src/oauth/registration.js';
 import { needsRefresh, parseExpiresIn, tokenSetFromResponse } from '../../src/oauth/token-set.js';
 
 const context = { requestedScopes: ['openid', 'courses:read'], resource: 'https://school.example', clientId: 'c1', now: 1_000_000 };
@@ -57,18 +57,6 @@ describe('token response', () => {
 
 describe('registration', () => {
   const redirectUri = 'http://127.0.0.1:50001/callback';
-
-  it('RG-01 registers as a native public client with a loopback redirect', () => {
-    expect(registrationMetadata(redirectUri, 'openid profile')).toEqual({
-      client_name: 'school-mcp',
-      application_type: 'native',
-      redirect_uris: [redirectUri],
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      scope: 'openid profile',
-    });
-  });
 
   it.each([[{}], [{ client_id: '' }], [{ client_id: 5 }], [{ client_id: 'c', redirect_uris: ['https://evil.example/cb'] }], [{ client_id: 'c', client_secret: 1 }]])(
     'RG-02 refuses the registration response %j',
