@@ -6,6 +6,7 @@
 import type { ServerMetadata } from 'openid-client';
 import { OAuthError } from './oauth-error.js';
 import { isLoopbackHostname, type SchoolTarget } from './school-url.js';
+import { quotedText } from '../school-text/index.js';
 
 const ENDPOINT_FIELDS = [
   'authorization_endpoint',
@@ -68,7 +69,7 @@ export function validateServerMetadata(raw: unknown, target: SchoolTarget): Serv
   if (raw.issuer !== target.expectedIssuer) {
     throw new OAuthError(
       'OAUTH_ISSUER_MISMATCH',
-      `The school's metadata names the issuer ${JSON.stringify(String(raw.issuer).slice(0, 200))}, expected ${target.expectedIssuer}.`,
+      `The school's metadata names the issuer ${quotedText(raw.issuer)}, expected ${target.expectedIssuer}.`,
       { hint: 'Check the --school URL; if it is right, the school is misconfigured or being impersonated.' },
     );
   }
@@ -104,7 +105,7 @@ export function assertPkceS256(metadata: Pick<ServerMetadata, 'code_challenge_me
   if (Array.isArray(methods) && methods.includes('S256')) return;
   throw new OAuthError(
     'OAUTH_PKCE_UNSUPPORTED',
-    `The school does not advertise PKCE S256 (code_challenge_methods_supported: ${JSON.stringify(methods ?? null)}).`,
+    `The school does not advertise PKCE S256 (code_challenge_methods_supported: ${quotedText(methods ?? null)}).`,
     { hint: 'Sign-in is refused without PKCE S256; the school has to list it in its metadata.' },
   );
 }

@@ -3,6 +3,7 @@
  * Least privilege: a consent asks for what is granted plus what is required plus `openid profile`,
  * so a grant grows by union and is never shrunk by accident (RFC 9700 §2.3).
  */
+import { quotableScopes } from '../school-text/index.js';
 
 export const BASELINE_SCOPES: readonly string[] = ['openid', 'profile'];
 
@@ -71,8 +72,9 @@ export function consentScopes(input: {
 
 /**
  * The granted scopes after a token response. RFC 6749 §5.1: `scope` is omitted when it equals
- * the request, so absence means "as requested".
+ * the request, so absence means "as requested". Only real scope-tokens are kept: they are shown
+ * by `who_am_i` and `status` (ERR-05).
  */
 export function grantedFromResponse(responseScope: unknown, requested: readonly string[]): string[] {
-  return typeof responseScope === 'string' ? parseScope(responseScope) : normalizeScopes(requested);
+  return typeof responseScope === 'string' ? normalizeScopes(quotableScopes(responseScope.split(' '))) : normalizeScopes(requested);
 }
