@@ -54,11 +54,11 @@ export function validateEndpointUrl(value: unknown, field: string, target: Schoo
     throw invalidMetadata(`${field} is not a URL.`);
   }
   const httpAllowed = target.insecureLoopback && url.protocol === 'http:' && isLoopbackHostname(url.hostname);
-  if (url.protocol !== 'https:' && !httpAllowed) throw invalidMetadata(`${field} must use https (got ${url.protocol}).`);
+  if (url.protocol !== 'https:' && !httpAllowed) throw invalidMetadata(`${field} must use https (got ${quotedText(url.protocol, 20)}).`);
   if (url.username || url.password) throw invalidMetadata(`${field} must not carry credentials.`);
   if (url.hash || value.includes('#')) throw invalidMetadata(`${field} must not carry a fragment.`);
   if (url.origin !== target.url.origin) {
-    throw invalidMetadata(`${field} points to ${url.origin}, outside the school's origin ${target.url.origin}.`);
+    throw invalidMetadata(`${field} points to ${quotedText(url.origin, 100)}, outside the school's origin ${target.url.origin}.`);
   }
   return url;
 }

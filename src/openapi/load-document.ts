@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSchoolMcpError } from '../errors.js';
+import { quotedText } from '../school-text/index.js';
 import { openDocumentCache, type CachedDocument, type DocumentCache } from './document-cache.js';
 import { openApiError } from './openapi-error.js';
 import {
@@ -145,7 +146,7 @@ function refuseUnusable(response: Response, url: string): void {
     const location = response.headers.get('location');
     throw openApiError(
       'OPENAPI_REDIRECT',
-      `${url} answered with a redirect${location ? ` to ${location.slice(0, 200)}` : ''}; redirects are not followed.`,
+      `${url} answered with a redirect${location ? ` to ${quotedText(location)}` : ''}; redirects are not followed.`,
       'Pass the final URL of the document on the school origin, or the document itself with --openapi FILE.',
     );
   }
@@ -161,7 +162,7 @@ function refuseUnusable(response: Response, url: string): void {
     void response.body?.cancel().catch(() => undefined);
     throw openApiError(
       'OPENAPI_CONTENT_TYPE',
-      `${url} answered with ${JSON.stringify(response.headers.get('content-type'))}, not JSON or YAML.`,
+      `${url} answered with ${quotedText(response.headers.get('content-type'), 100)}, not JSON or YAML.`,
       'Check that the school URL is right; a login or error page is not an API description.',
     );
   }
