@@ -16,6 +16,8 @@ export interface HttpConfig {
   readonly port: number;
   /** Given by the user; `undefined` means one is made at launch and printed once. */
   readonly secret: string | undefined;
+  /** `--http-secret-file`: `secret` is read from here before serving (`resolveSecretFiles`). */
+  readonly secretFile?: string | undefined;
   readonly allowRemote: boolean;
   readonly allowedOrigins: readonly string[];
   /** Names clients may put in `Host` besides the loopback ones (`--allowed-host`). */
@@ -39,6 +41,8 @@ export interface Config {
   readonly scopes: readonly string[] | 'least' | undefined;
   readonly clientId: string | undefined;
   readonly clientSecret: string | undefined;
+  /** `--client-secret-file`: `clientSecret` is read from here before use (`resolveSecretFiles`). */
+  readonly clientSecretFile: string | undefined;
   readonly clientMetadataUrl: string | undefined;
   readonly callbackPort: number | undefined;
   readonly openBrowser: boolean;
@@ -58,6 +62,8 @@ export interface Config {
   readonly sandboxArgs: readonly string[];
   /** The few environment variables other parts may consult (config dir, display, SSH, TLS). */
   readonly environment: Readonly<Record<string, string | undefined>>;
+  /** What the user should hear about the configuration (a secret given in argv), for stderr. */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -105,7 +111,9 @@ options:
   --scopes "a b"|least      ask for these scopes up front; or "least": only what each call needs
                             (default: the reads of the listed toolsets first, each write when needed)
   --client-id ID            a pre-registered client (env SCHOOL_MCP_CLIENT_ID)
-  --client-secret S         its secret, sent as client_secret_post (env SCHOOL_MCP_CLIENT_SECRET)
+  --client-secret-file F    its secret, sent as client_secret_post, read from file F
+                            (or env SCHOOL_MCP_CLIENT_SECRET; --client-secret S works but is
+                            visible to every user of the machine in the process list)
   --client-metadata-url URL a Client ID Metadata Document, when the school supports them
   --callback-port N         a fixed loopback port for the sign-in redirect
   --no-browser              never open a browser; show the sign-in link instead
@@ -116,7 +124,9 @@ options:
                             from the server's log, or if your host starts a server per call)
   --config-dir DIR          where tokens and caches live (env SCHOOL_MCP_CONFIG_DIR)
   --log-level L             debug | info | warn | error (env SCHOOL_MCP_LOG_LEVEL)
-  --http-secret S           the bearer secret HTTP clients must send (env SCHOOL_MCP_HTTP_SECRET)
+  --http-secret-file F      the bearer secret HTTP clients must send, read from file F
+                            (or env SCHOOL_MCP_HTTP_SECRET; --http-secret S works but is
+                            visible to every user of the machine in the process list)
   --allow-remote            allow --host other than loopback (needs --http-secret)
   --allowed-origin O        an Origin allowed to call the HTTP endpoint (repeatable)
   --allowed-host H[:PORT]   a Host name the HTTP endpoint answers to besides 127.0.0.1,
@@ -152,6 +162,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
         scopes: { type: 'string' },
         'client-id': { type: 'string' },
         'client-secret': { type: 'string' },
+        'client-secret-file': { type: 'string' },
         'client-metadata-url': { type: 'string' },
         'callback-port': { type: 'string' },
         'no-browser': { type: 'boolean' },
@@ -164,6 +175,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
         host: { type: 'string' },
         port: { type: 'string' },
         'http-secret': { type: 'string' },
+        'http-secret-file': { type: 'string' },
         'allow-remote': { type: 'boolean' },
         'allowed-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
@@ -193,9 +205,13 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (values.paste && subcommand !== 'login') throw configError('--paste goes with the login command only');
 
   const http = values.http ? parseHttp(values, fromEnv('HTTP_SECRET')) : undefined;
-  if (!values.http && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'])) {
-    throw configError('--host, --port, --allow-remote, --allowed-host and --allowed-origin go with --http');
+  if (!values.http && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
+    throw configError('--host, --port, --allow-remote, --allowed-host, --allowed-origin and --http-secret-file go with --http');
   }
+  if (values['client-secret'] !== undefined && values['client-secret-file'] !== undefined) {
+    throw configError('--client-secret and --client-secret-file exclude each other');
+  }
+  const clientSecretFile = values['client-secret-file'];
 
   return freeze({
     ...defaults(subcommand ?? 'serve', { environment }),
@@ -208,7 +224,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     excludeTools: values['exclude-tools'] === undefined ? [] : splitList(values['exclude-tools']),
     scopes: values.scopes === undefined ? undefined : values.scopes.trim() === 'least' ? 'least' : splitList(values.scopes),
     clientId: values['client-id'] ?? fromEnv('CLIENT_ID'),
-    clientSecret: values['client-secret'] ?? fromEnv('CLIENT_SECRET'),
+    clientSecret: values['client-secret'] ?? (clientSecretFile === undefined ? fromEnv('CLIENT_SECRET') : undefined),
+    clientSecretFile,
     clientMetadataUrl: values['client-metadata-url'],
     callbackPort: values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
     openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('NO_BROWSER'))),
@@ -217,7 +234,21 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     configDir: values['config-dir'] ?? fromEnv('CONFIG_DIR'),
     logLevel,
     http,
+    warnings: argvSecretWarnings(values),
   });
+}
+
+/**
+ * ST-08: a secret in argv is readable by every local user (`ps`, `/proc/<pid>/cmdline`) for as
+ * long as the process runs; it still works, with a warning naming the safer ways.
+ */
+export function argvSecretWarnings(values: { 'http-secret'?: string; 'client-secret'?: string }): string[] {
+  const warnings: string[] = [];
+  for (const [flag, variable] of [['http-secret', 'SCHOOL_MCP_HTTP_SECRET'], ['client-secret', 'SCHOOL_MCP_CLIENT_SECRET']] as const) {
+    if (values[flag] === undefined) continue;
+    warnings.push(`--${flag} puts the secret in the command line, where every user of this machine can read it (ps, /proc/<pid>/cmdline); use --${flag}-file FILE or ${variable} instead`);
+  }
+  return warnings;
 }
 
 function defaults(command: Command, overrides: Partial<Config> = {}): Config {
@@ -233,6 +264,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     scopes: undefined,
     clientId: undefined,
     clientSecret: undefined,
+    clientSecretFile: undefined,
     clientMetadataUrl: undefined,
     callbackPort: undefined,
     openBrowser: true,
@@ -244,6 +276,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     http: undefined,
     sandboxArgs: [],
     environment: {},
+    warnings: [],
     ...overrides,
   };
 }
@@ -277,24 +310,33 @@ function parseToolsets(text: string): ToolsetSelection {
 }
 
 function parseHttp(
-  values: { host?: string; port?: string; 'http-secret'?: string; 'allow-remote'?: boolean; 'allowed-origin'?: string[]; 'allowed-host'?: string[] },
+  values: { host?: string; port?: string; 'http-secret'?: string; 'http-secret-file'?: string; 'allow-remote'?: boolean; 'allowed-origin'?: string[]; 'allowed-host'?: string[] },
   envSecret: string | undefined,
 ): HttpConfig {
   const host = values.host ?? '127.0.0.1';
   const allowRemote = values['allow-remote'] === true;
-  const secret = values['http-secret'] ?? envSecret;
+  const secretFile = values['http-secret-file'];
+  if (values['http-secret'] !== undefined && secretFile !== undefined) throw configError('--http-secret and --http-secret-file exclude each other');
+  const secret = values['http-secret'] ?? (secretFile === undefined ? envSecret : undefined);
   const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
   if (!loopback && !allowRemote) throw configError(`--host ${host} is not a loopback address; add --allow-remote to bind it on purpose`);
-  if (!loopback && !secret) throw configError('binding a non-loopback address needs a secret you chose (--http-secret or SCHOOL_MCP_HTTP_SECRET)');
-  if (secret !== undefined && secret.length < 16) throw configError('the HTTP secret must be at least 16 characters');
+  if (!loopback && !secret && !secretFile) {
+    throw configError('binding a non-loopback address needs a secret you chose (--http-secret-file or SCHOOL_MCP_HTTP_SECRET)');
+  }
+  if (secret !== undefined) checkHttpSecretLength(secret);
   return {
     host,
     port: values.port === undefined ? 0 : parsePort(values.port, '--port', 0),
     secret,
+    secretFile,
     allowRemote,
     allowedOrigins: values['allowed-origin'] ?? [],
     allowedHosts: values['allowed-host'] ?? [],
   };
+}
+
+export function checkHttpSecretLength(secret: string): void {
+  if (secret.length < 16) throw configError('the HTTP secret must be at least 16 characters');
 }
 
 function parsePort(text: string, flag: string, minimum: number): number {
@@ -336,7 +378,7 @@ function isTrue(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value);
 }
 
-function configError(message: string): SchoolMcpError<'CONFIG_INVALID'> {
+export function configError(message: string): SchoolMcpError<'CONFIG_INVALID'> {
   return new SchoolMcpError('CONFIG_INVALID', message, { hint: 'run `school-mcp --help` for the options' });
 }
 

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { configDirectory, createSchoolSession, openSchool, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
 import { loadConfig, usage, type Config } from './config.js';
 import { isSchoolMcpError } from './errors.js';
+import { resolveSecretFiles } from './secret-file.js';
 import { createLogger, type Logger } from './log.js';
 import { createSchoolServerFactory } from './server/index.js';
 import { serveOverHttp, serveOverStdio } from './transports/index.js';
@@ -16,12 +17,14 @@ const packageJson = createRequire(import.meta.url)('../../package.json') as { ve
 async function main(): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig(process.argv.slice(2), process.env);
+    config = await resolveSecretFiles(loadConfig(process.argv.slice(2), process.env));
   } catch (error) {
     process.stderr.write(`school-mcp: ${describe(error)}\n`);
     return 2;
   }
   const logger = createLogger({ level: config.logLevel });
+  if (config.clientSecret !== undefined) logger.redact(config.clientSecret);
+  for (const warning of config.warnings) logger.warn(warning);
   if (config.environment['NODE_TLS_REJECT_UNAUTHORIZED'] === '0') {
     // NET-06: certificate checks are never turned off by school-mcp; say loudly that they are off.
     logger.warn('NODE_TLS_REJECT_UNAUTHORIZED=0 is set: TLS certificates are NOT being verified for any connection');

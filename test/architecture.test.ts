@@ -20,8 +20,8 @@ export function readAllowedImports(markdown: string): Map<string, Set<string>> {
   const section = markdown.split(/^## /m).find((chunk) => chunk.startsWith('Allowed imports'));
   if (section === undefined) throw new Error('ARCHITECTURE.md has no "Allowed imports" section');
   const allowed = new Map<string, Set<string>>();
-  for (const [, part, imports] of section.matchAll(/^\| `(\w+)` \|([^|\n]*)\|$/gm)) {
-    allowed.set(part!, new Set([...imports!.matchAll(/`(\w+)`/g)].map((match) => match[1]!)));
+  for (const [, part, imports] of section.matchAll(/^\| `([\w-]+)` \|([^|\n]*)\|$/gm)) {
+    allowed.set(part!, new Set([...imports!.matchAll(/`([\w-]+)`/g)].map((match) => match[1]!)));
   }
   return allowed;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { DEFAULT_CONSENT_WAIT_MS, loadConfig, parseSchoolUrl } from '../src/config.js';
+import { looseSecretFileWarning, secretFromFileText } from '../src/secret-file.js';
 
 const env = {};
 
@@ -84,5 +85,45 @@ describe('loadConfig', () => {
 
   it('returns a frozen config', () => {
     expect(Object.isFrozen(loadConfig(['--demo'], env))).toBe(true);
+  });
+});
+
+describe('ST-08 secrets outside argv', () => {
+  const SCHOOL = ['--school', 'https://school.example'];
+
+  it('ST-08 warns about a secret given in argv, naming the file flag and the variable', () => {
+    const config = loadConfig([...SCHOOL, '--http', '--http-secret', 'a-secret-of-twenty-chars', '--client-id', 'c', '--client-secret', 'client-secret-value'], {});
+    expect(config.warnings).toHaveLength(2);
+    expect(config.warnings[0]).toMatch(/--http-secret .*\/proc\/<pid>\/cmdline.*--http-secret-file FILE or SCHOOL_MCP_HTTP_SECRET/);
+    expect(config.warnings[1]).toMatch(/--client-secret .*--client-secret-file FILE or SCHOOL_MCP_CLIENT_SECRET/);
+    expect(config.warnings.join('\n')).not.toMatch(/a-secret-of-twenty-chars|client-secret-value/);
+  });
+
+  it('ST-08 takes the secrets from the environment and from files without a warning', () => {
+    const fromEnv = loadConfig([...SCHOOL, '--http', '--client-id', 'c'], { SCHOOL_MCP_HTTP_SECRET: 'env-secret-of-20-chars', SCHOOL_MCP_CLIENT_SECRET: 'env-client' });
+    expect(fromEnv).toMatchObject({ clientSecret: 'env-client', http: { secret: 'env-secret-of-20-chars' }, warnings: [] });
+    const fromFiles = loadConfig([...SCHOOL, '--http', '--http-secret-file', '/run/http', '--client-id', 'c', '--client-secret-file', '/run/client'], { SCHOOL_MCP_HTTP_SECRET: 'env-secret-of-20-chars' });
+    expect(fromFiles).toMatchObject({ clientSecret: undefined, clientSecretFile: '/run/client', http: { secret: undefined, secretFile: '/run/http' }, warnings: [] });
+  });
+
+  it('ST-08 refuses a secret and its file together, and --http-secret-file without --http', () => {
+    expect(() => loadConfig([...SCHOOL, '--http', '--http-secret', 'a-secret-of-twenty-chars', '--http-secret-file', 'f'], {})).toThrow(/exclude each other/);
+    expect(() => loadConfig([...SCHOOL, '--client-secret', 's', '--client-secret-file', 'f'], {})).toThrow(/exclude each other/);
+    expect(() => loadConfig([...SCHOOL, '--http-secret-file', 'f'], {})).toThrow(/go with --http/);
+  });
+
+  it('ST-08 a remote bind may take its secret from a file', () => {
+    const config = loadConfig([...SCHOOL, '--http', '--host', '10.0.0.5', '--allow-remote', '--http-secret-file', 'f'], {});
+    expect(config.http?.secretFile).toBe('f');
+  });
+
+  it('ST-08 reads a secret file: one trailing line break dropped, nothing else accepted', () => {
+    expect(secretFromFileText('s3cret-value\n', '--http-secret-file')).toBe('s3cret-value');
+    expect(secretFromFileText('s3cret-value\r\n', '--http-secret-file')).toBe('s3cret-value');
+    expect(() => secretFromFileText('\n', '--http-secret-file')).toThrow(/empty/);
+    expect(() => secretFromFileText('one\ntwo\n', '--http-secret-file')).toThrow(/more than one line/);
+    expect(() => secretFromFileText(' padded ', '--http-secret-file')).toThrow(/spaces/);
+    expect(looseSecretFileWarning(0o100644, '--http-secret-file', '/run/s')).toMatch(/other users.*644/);
+    expect(looseSecretFileWarning(0o100600, '--http-secret-file', '/run/s')).toBeUndefined();
   });
 });

@@ -4,7 +4,6 @@
  * another; this is where they meet.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { createExecutor, type AccessTokenSource, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
@@ -78,7 +77,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     schoolUrl: schoolUrl.href,
     ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
     fetch,
-    cacheDirectory: join(configDir, 'openapi-cache'),
+    configDirectory: configDir,
   });
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);

@@ -1,8 +1,10 @@
 /**
  * What an API error body says, in a form safe to hand to an agent: the school's `error` and
  * `error_description` (or the common alternatives), the fields it names, or, for a body that is
- * not JSON, a short sanitised excerpt. Pure. The body is hostile text (ERR-04, LOG-02).
+ * not JSON, a short sanitised excerpt. Pure. The body is hostile text (ERR-04, ERR-05, LOG-02):
+ * the code must be an RFC 6749 §5.2 code, the words are one capped line.
  */
+import { errorCodeText, freeText } from '../school-text/index.js';
 import type { ResponseContent } from './execution-outcome.js';
 
 export interface ErrorBodySummary {
@@ -16,8 +18,9 @@ export interface ErrorBodySummary {
 
 /** The longest excerpt of a non-JSON body that reaches an agent. */
 export const EXCERPT_BYTES = 200;
-const MAX_MESSAGE_CHARS = 500;
+const MAX_DESCRIPTION_CHARS = 400;
 const MAX_FIELDS = 20;
+const MAX_FIELD_NAME_CHARS = 100;
 
 export function summarizeErrorBody(content: ResponseContent, contentType: string | undefined): ErrorBodySummary {
   if (content.kind === 'json') return summarizeJson(content.value);
@@ -41,13 +44,14 @@ function summarizeJson(value: unknown): ErrorBodySummary {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { fields: [] };
   const body = value as Record<string, unknown>;
   const nested = isRecord(body['error']) ? body['error'] : undefined;
-  const code = firstString(typeof body['error'] === 'string' ? body['error'] : undefined, nested?.['code'], nested?.['type'], body['code']);
-  const description = firstString(
-    body['error_description'], nested?.['message'], nested?.['description'], body['message'], body['detail'], body['title'],
+  const code = errorCodeText(firstString(typeof body['error'] === 'string' ? body['error'] : undefined, nested?.['code'], nested?.['type'], body['code']));
+  const description = freeText(
+    firstString(body['error_description'], nested?.['message'], nested?.['description'], body['message'], body['detail'], body['title']),
+    MAX_DESCRIPTION_CHARS,
   );
   const text = [code, description].filter((part) => part !== undefined).join(': ');
   const fields = fieldNames(body['errors'] ?? nested?.['details'] ?? nested?.['errors']);
-  return text === '' ? { fields } : { message: clean(text).slice(0, MAX_MESSAGE_CHARS), fields };
+  return text === '' ? { fields } : { message: text, fields };
 }
 
 /** `[{ field: "title" }]`, `[{ path: ["a", "b"] }]`, `[{ loc: [...] }]` or `{ title: ["required"] }`. */
@@ -61,7 +65,8 @@ function fieldNames(errors: unknown): string[] {
         return [];
       })
     : isRecord(errors) ? Object.keys(errors) : [];
-  return [...new Set(names.map((name) => clean(name).slice(0, 100)).filter((name) => name !== ''))].slice(0, MAX_FIELDS);
+  const shown = names.slice(0, MAX_FIELDS * 2).map((name) => freeText(name, MAX_FIELD_NAME_CHARS)).filter((name) => name !== undefined);
+  return [...new Set(shown)].slice(0, MAX_FIELDS);
 }
 
 function firstString(...values: unknown[]): string | undefined {
@@ -70,11 +75,6 @@ function firstString(...values: unknown[]): string | undefined {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Control characters (line breaks, ANSI escapes) become spaces; whitespace runs collapse. */
-function clean(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 function htmlToText(html: string): string {
@@ -92,7 +92,7 @@ function htmlToText(html: string): string {
 
 /** At most `maxBytes` of UTF-8, cut on a character boundary, with `…` when cut. */
 function excerptOf(text: string, maxBytes: number): string {
-  const cleaned = clean(text);
+  const cleaned = freeText(text, maxBytes) ?? '';
   if (Buffer.byteLength(cleaned, 'utf8') <= maxBytes) return cleaned;
   let excerpt = '';
   let bytes = 0;

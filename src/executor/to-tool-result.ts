@@ -105,7 +105,7 @@ function insufficientScope(outcome: InsufficientScopeOutcome): CallToolResult {
   const scopes = outcome.requiredScopes.map((scope) => `"${scope}"`).join(', ');
   const lines = [`The sign-in does not grant the scope this call needs: ${scopes || '(the school named none)'}.`];
   if (outcome.challenge.errorDescription !== undefined) {
-    lines.push(`The school said: ${outcome.challenge.errorDescription.slice(0, 500)}`);
+    lines.push(`The school said: ${outcome.challenge.errorDescription}`);
   }
   const hint = `Ask the user to grant ${scopes || 'the missing scope'} by signing in again, then call the tool again.`;
   return failure('API_INSUFFICIENT_SCOPE', outcome.call.toolName, lines, hint);

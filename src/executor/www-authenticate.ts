@@ -1,8 +1,10 @@
 /**
  * `WWW-Authenticate` parsing (RFC 9110 §11.6.1) and the Bearer challenge of RFC 6750 §3 with the
- * RFC 9728 §5.1 `resource_metadata` parameter. Pure; the header value is hostile input.
- * @see SECURITY.md ERR-01
+ * RFC 9728 §5.1 `resource_metadata` parameter. Pure; the header value is hostile input, so every
+ * parameter kept passes the rule for quoting a school's words.
+ * @see SECURITY.md ERR-01, ERR-05
  */
+import { errorCodeText, errorDescriptionText, freeText, quotableScopes } from '../school-text/index.js';
 
 export interface AuthChallenge {
   /** Lower-cased: schemes are case-insensitive (RFC 9110 §11.1). */
@@ -13,10 +15,11 @@ export interface AuthChallenge {
 }
 
 export interface BearerChallenge {
+  /** RFC 6750 §3.1 code, or `malformed error` when it is not one. */
   readonly error?: string;
-  /** Control characters replaced by spaces: the text may reach logs and agents. */
+  /** RFC 6749 §5.2 characters only, capped, or `malformed error description`: it may reach agents. */
   readonly errorDescription?: string;
-  /** RFC 6750 §3: a space-delimited, case-sensitive list. */
+  /** RFC 6750 §3: a space-delimited, case-sensitive list; only valid scope-tokens are kept. */
   readonly scope: readonly string[];
   /** Only an absolute http(s) URL; anything else (`javascript:`, relative) is dropped. */
   readonly resourceMetadata?: string;
@@ -163,25 +166,17 @@ function startsAuthParam(cursor: Cursor): boolean {
 export function bearerChallenge(header: string | readonly string[] | undefined): BearerChallenge | undefined {
   const bearer = parseWwwAuthenticate(header).find((challenge) => challenge.scheme === 'bearer');
   if (bearer === undefined) return undefined;
-  const param = (name: string) => {
-    const value = bearer.params.get(name);
-    return value === undefined ? undefined : withoutControlCharacters(value);
-  };
-  const error = param('error');
-  const errorDescription = param('error_description');
-  const realm = param('realm');
+  const error = errorCodeText(bearer.params.get('error'));
+  const errorDescription = errorDescriptionText(bearer.params.get('error_description'));
+  const realm = freeText(bearer.params.get('realm'));
   const resourceMetadata = httpUrlOrUndefined(bearer.params.get('resource_metadata'));
   return {
     ...(error === undefined ? {} : { error }),
     ...(errorDescription === undefined ? {} : { errorDescription }),
-    scope: (param('scope') ?? '').split(' ').filter((scope) => scope !== ''),
+    scope: quotableScopes((bearer.params.get('scope') ?? '').split(' ').filter((scope) => scope !== '')),
     ...(resourceMetadata === undefined ? {} : { resourceMetadata }),
     ...(realm === undefined ? {} : { realm }),
   };
-}
-
-function withoutControlCharacters(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 
 function httpUrlOrUndefined(value: string | undefined): string | undefined {

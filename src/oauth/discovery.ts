@@ -5,6 +5,7 @@
  */
 import * as client from 'openid-client';
 import type { Logger } from '../log.js';
+import { quotedText } from '../school-text/index.js';
 import { OAuthError, isOAuthError } from './oauth-error.js';
 import { mergeOpenIdConfiguration, validateResourceMetadata, validateServerMetadata } from './metadata.js';
 import { toOAuthError } from './protocol-error.js';
@@ -90,7 +91,7 @@ async function fetchOptionalJson(url: URL, fetch: FetchLike, logger: Logger): Pr
   }
   const type = response.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new OAuthError('OAUTH_INVALID_METADATA', `${describe(url.href)} is not JSON (content-type ${JSON.stringify(type.slice(0, 60))}).`, {
+    throw new OAuthError('OAUTH_INVALID_METADATA', `${describe(url.href)} is not JSON (content-type ${quotedText(type, 60)}).`, {
       hint: 'Check the --school URL: it must be the school itself, not a login page in front of it.',
     });
   }

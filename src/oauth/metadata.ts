@@ -6,6 +6,7 @@
 import type { ServerMetadata } from 'openid-client';
 import { OAuthError } from './oauth-error.js';
 import { isLoopbackHostname, type SchoolTarget } from './school-url.js';
+import { quotedText } from '../school-text/index.js';
 
 const ENDPOINT_FIELDS = [
   'authorization_endpoint',
@@ -53,11 +54,11 @@ export function validateEndpointUrl(value: unknown, field: string, target: Schoo
     throw invalidMetadata(`${field} is not a URL.`);
   }
   const httpAllowed = target.insecureLoopback && url.protocol === 'http:' && isLoopbackHostname(url.hostname);
-  if (url.protocol !== 'https:' && !httpAllowed) throw invalidMetadata(`${field} must use https (got ${url.protocol}).`);
+  if (url.protocol !== 'https:' && !httpAllowed) throw invalidMetadata(`${field} must use https (got ${quotedText(url.protocol, 20)}).`);
   if (url.username || url.password) throw invalidMetadata(`${field} must not carry credentials.`);
   if (url.hash || value.includes('#')) throw invalidMetadata(`${field} must not carry a fragment.`);
   if (url.origin !== target.url.origin) {
-    throw invalidMetadata(`${field} points to ${url.origin}, outside the school's origin ${target.url.origin}.`);
+    throw invalidMetadata(`${field} points to ${quotedText(url.origin, 100)}, outside the school's origin ${target.url.origin}.`);
   }
   return url;
 }
@@ -68,7 +69,7 @@ export function validateServerMetadata(raw: unknown, target: SchoolTarget): Serv
   if (raw.issuer !== target.expectedIssuer) {
     throw new OAuthError(
       'OAUTH_ISSUER_MISMATCH',
-      `The school's metadata names the issuer ${JSON.stringify(String(raw.issuer).slice(0, 200))}, expected ${target.expectedIssuer}.`,
+      `The school's metadata names the issuer ${quotedText(raw.issuer)}, expected ${target.expectedIssuer}.`,
       { hint: 'Check the --school URL; if it is right, the school is misconfigured or being impersonated.' },
     );
   }
@@ -104,7 +105,7 @@ export function assertPkceS256(metadata: Pick<ServerMetadata, 'code_challenge_me
   if (Array.isArray(methods) && methods.includes('S256')) return;
   throw new OAuthError(
     'OAUTH_PKCE_UNSUPPORTED',
-    `The school does not advertise PKCE S256 (code_challenge_methods_supported: ${JSON.stringify(methods ?? null)}).`,
+    `The school does not advertise PKCE S256 (code_challenge_methods_supported: ${quotedText(methods ?? null)}).`,
     { hint: 'Sign-in is refused without PKCE S256; the school has to list it in its metadata.' },
   );
 }

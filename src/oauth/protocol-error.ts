@@ -1,9 +1,11 @@
 /**
  * Turns what openid-client (and the network below it) throws into `OAuthError`s with a code and a
- * hint. Server-supplied `error_description` text is attacker-influenced: it is kept out of
- * messages and only its capped, single-line form goes into `details`.
+ * hint. The server's `error` and `error_description` are attacker-influenced: only their RFC 6749
+ * §5.2 forms (or "malformed error") are quoted, and the description stays out of messages.
+ * @see SECURITY.md ERR-05
  */
 import * as client from 'openid-client';
+import { errorCodeText, errorDescriptionText } from '../school-text/index.js';
 import { OAuthError, isOAuthError } from './oauth-error.js';
 
 export type ProtocolStep = 'discovery' | 'registration' | 'token' | 'refresh' | 'revocation' | 'userinfo' | 'introspection';
@@ -36,7 +38,8 @@ export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
   if (inner) return inner;
   const doing = STEP_NAMES[step];
   if (error instanceof client.ResponseBodyError) {
-    const details = { error: error.error, status: error.status, description: safeText(error.error_description) };
+    const said = errorCodeText(error.error) ?? 'no error code';
+    const details = { error: said, status: error.status, description: errorDescriptionText(error.error_description) };
     if (error.status >= 500) {
       return new OAuthError('OAUTH_SERVER_ERROR', `The school failed while ${doing} (HTTP ${error.status}).`, {
         cause: error,
@@ -59,7 +62,7 @@ export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
       });
     }
     const code = step === 'registration' ? 'OAUTH_REGISTRATION_FAILED' : step === 'refresh' ? 'OAUTH_REFRESH_FAILED' : step === 'token' ? 'OAUTH_TOKEN_EXCHANGE_FAILED' : 'OAUTH_AUTHORIZATION_FAILED';
-    return new OAuthError(code, `The school answered ${error.error} while ${doing}.`, {
+    return new OAuthError(code, `The school answered ${said} while ${doing}.`, {
       cause: error,
       hint: step === 'token' ? 'Start the sign-in again.' : 'Try again; if it keeps failing, sign in again with `school-mcp login`.',
       details,
@@ -119,10 +122,4 @@ function statusOf(error: client.ClientError): number | undefined {
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof Response) return cause.status;
   return undefined;
-}
-
-/** One line, at most 200 characters, control characters removed. */
-export function safeText(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').slice(0, 200);
 }

@@ -5,19 +5,16 @@
  * error out. The school's `error` and `error_description` are attacker-influenced: the code is
  * kept only when it is an RFC 6749 §5.2 code, the description only in its capped one-line form.
  */
+import { errorCodeText, errorDescriptionText, MALFORMED_ERROR } from '../school-text/index.js';
 import { OAuthError } from './oauth-error.js';
-import { safeText } from './protocol-error.js';
 
 export type RegistrationAnswer =
   | { kind: 'registered'; metadata: Record<string, unknown> }
   | { kind: 'refused'; error: string; status: number; description?: string };
 
-/** RFC 6749 §5.2: `error` is 1*( %x20-21 / %x23-5B / %x5D-7E ); real codes are short. */
-const ERROR_CODE = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
-
-/** The refusal code as the school sent it when it is a well-formed code, else `malformed`. */
+/** The refusal code as the school sent it when it is a well-formed RFC 6749 §5.2 code. */
 export function registrationErrorCode(value: unknown): string {
-  return typeof value === 'string' && ERROR_CODE.test(value) ? value : 'malformed';
+  return errorCodeText(value) ?? MALFORMED_ERROR;
 }
 
 function unusable(why: string, status: number): OAuthError {
@@ -54,7 +51,7 @@ export function readRegistrationAnswer(status: number, contentType: string, text
     return { kind: 'registered', metadata: body };
   }
   if (status >= 400 && status < 500 && body && body.error !== undefined) {
-    const description = safeText(body.error_description);
+    const description = errorDescriptionText(body.error_description);
     return { kind: 'refused', error: registrationErrorCode(body.error), status, ...(description ? { description } : {}) };
   }
   throw unusable(status >= 300 && status < 400 ? 'a redirect' : 'no OAuth answer', status);

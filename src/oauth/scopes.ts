@@ -2,6 +2,7 @@
  * Scope algebra (RFC 6749 §3.3: a space-delimited, case-sensitive, unordered set). Pure. What a
  * consent asks for is decided in `consent-policy.ts`; nothing here reads meaning into a scope's name.
  */
+import { quotableScopes } from '../school-text/index.js';
 
 export const BASELINE_SCOPES: readonly string[] = ['openid', 'profile'];
 
@@ -10,15 +11,6 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
 export function isScopeToken(value: string): boolean {
   return SCOPE_TOKEN.test(value);
-}
-
-/**
- * Scopes fit to quote in a message: at most `max` of them, and any that a school sent malformed
- * or overlong (RFC 6749 §3.3) named as such instead of repeated.
- */
-export function quotableScopes(scopes: readonly string[], max = 10): string {
-  const named = scopes.slice(0, max).map((scope) => (isScopeToken(scope) && scope.length <= 80 ? scope : '(a malformed scope)'));
-  return scopes.length > max ? `${named.join(' ')} and ${scopes.length - max} more` : named.join(' ');
 }
 
 export function parseScope(value: string | undefined | null): string[] {
@@ -58,10 +50,11 @@ export function satisfiesAny(granted: readonly string[], alternatives: ReadonlyA
 
 /**
  * The granted scopes after a token response. RFC 6749 §5.1: `scope` is omitted when it equals
- * the request, so absence means "as requested".
+ * the request, so absence means "as requested". Only real scope-tokens are kept: they are shown
+ * by `who_am_i` and `status` (ERR-05).
  */
 export function grantedFromResponse(responseScope: unknown, requested: readonly string[]): string[] {
-  return typeof responseScope === 'string' ? parseScope(responseScope) : normalizeScopes(requested);
+  return typeof responseScope === 'string' ? normalizeScopes(quotableScopes(responseScope.split(' '))) : normalizeScopes(requested);
 }
 
 /**

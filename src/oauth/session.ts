@@ -13,7 +13,8 @@ import { clientConfiguration, metadataDocumentClient, registerClient, registrati
 import { revocationQueue, revokeAll } from './revocation.js';
 import { createSchoolFetch } from './school-fetch.js';
 import { consentScopes, refusedInReadOnly } from './consent-policy.js';
-import { missingScopes, quotableScopes, satisfiesAny, scopesToCheck } from './scopes.js';
+import { quotableScopes } from '../school-text/index.js';
+import { missingScopes, satisfiesAny, scopesToCheck } from './scopes.js';
 import { resolveSessionConfig, type OAuthSessionConfig } from './session-config.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { createTokenRefresher } from './token-refresher.js';
@@ -188,7 +189,7 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
   const readOnlyGuard = (scopes: readonly string[]) => {
     const refused = resolved.readOnly ? refusedInReadOnly(scopes, resolved.documentScopes) : [];
     if (refused.length > 0) {
-      throw new OAuthError('OAUTH_READ_ONLY', `This needs ${quotableScopes(refused)}, which no read operation of the school's API accepts, and school-mcp runs read-only: nothing was asked for.`, {
+      throw new OAuthError('OAUTH_READ_ONLY', `This needs ${quotableScopes(refused).join(' ')}, which no read operation of the school's API accepts, and school-mcp runs read-only: nothing was asked for.`, {
         hint: 'Tell the user that the school wants permissions read-only mode never asks for; only starting school-mcp without --read-only allows them.',
         details: { scopes: refused },
       });

@@ -7,7 +7,8 @@
 import * as client from 'openid-client';
 import type { Logger } from '../log.js';
 import { toOAuthError } from './protocol-error.js';
-import { parseScope } from './scopes.js';
+import { quotableScopes } from '../school-text/index.js';
+import { normalizeScopes } from './scopes.js';
 
 export type IntrospectedToken =
   | { active: true; scopes: string[] | undefined; expiresAt: number | undefined }
@@ -19,7 +20,7 @@ export function parseIntrospection(raw: Readonly<Record<string, unknown>>): Intr
   const exp = raw.exp;
   return {
     active: true,
-    scopes: typeof raw.scope === 'string' ? parseScope(raw.scope) : undefined,
+    scopes: typeof raw.scope === 'string' ? normalizeScopes(quotableScopes(raw.scope.split(' '))) : undefined,
     expiresAt: typeof exp === 'number' && Number.isFinite(exp) && exp > 0 ? exp * 1000 : undefined,
   };
 }

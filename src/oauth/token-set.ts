@@ -4,6 +4,7 @@
  */
 import { OAuthError } from './oauth-error.js';
 import { grantedFromResponse } from './scopes.js';
+import { quotedText } from '../school-text/index.js';
 
 export interface TokenSet {
   accessToken: string;
@@ -41,7 +42,7 @@ export function tokenSetFromResponse(
   const { access_token: accessToken, token_type: tokenType, refresh_token: refreshToken } = response;
   if (typeof accessToken !== 'string' || accessToken.length === 0) throw invalid('The token response has no access token.');
   if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
-    throw invalid(`The token response has an unsupported token type (${JSON.stringify(String(tokenType).slice(0, 20))}).`);
+    throw invalid(`The token response has an unsupported token type (${quotedText(tokenType, 20)}).`);
   }
   if (refreshToken !== undefined && (typeof refreshToken !== 'string' || refreshToken.length === 0)) {
     throw invalid('The token response has a malformed refresh token.');

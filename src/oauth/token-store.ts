@@ -4,18 +4,17 @@
  * replaced atomically (ST-02), never through a symlink or a file owned by someone else (ST-03).
  * A corrupt file is set aside and read as "signed out" (ST-04); its content is never logged.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { chmod, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
+import { inspectPrivateFile, preparePrivateDirectory, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
 import { OAuthError } from './oauth-error.js';
 import { emptyRecord, parseStoreRecord, serializeStoreRecord, type StoreRecord } from './store-record.js';
 
 /** Larger than any honest record by orders of magnitude. */
 const MAX_STORE_BYTES = 256 * 1024;
-const STRAY_TEMP_AGE_MS = 60 * 60 * 1000;
 
 export interface TokenStoreOptions {
   dir: string;
@@ -45,7 +44,7 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
   const path = join(options.dir, storeFileName(options.issuer));
   const lockOptions: LockOptions = { staleMs: 30_000, now: options.now };
   let directoryReady: Promise<void> | undefined;
-  const ensureDirectory = () => (directoryReady ??= prepareDirectory(options.dir, options.logger));
+  const ensureDirectory = () => (directoryReady ??= preparePrivateDirectory(options.dir, { logger: options.logger, what: 'token directory', unsafe }));
 
   // Every tool call reads the record, so that another process's refresh or sign-out is seen at
   // once. The file is replaced by rename, never edited in place: an unchanged identity (inode,
@@ -90,62 +89,25 @@ function unsafe(message: string): OAuthError {
   });
 }
 
-const isPosix = process.platform !== 'win32';
-
-function ownedByOther(uid: number): boolean {
-  return isPosix && typeof process.getuid === 'function' && uid !== process.getuid();
-}
-
-async function prepareDirectory(dir: string, logger: Logger): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const info = await lstat(dir);
-  if (info.isSymbolicLink() || !info.isDirectory()) throw unsafe(`The token directory ${dir} is not a plain directory.`);
-  if (ownedByOther(info.uid)) throw unsafe(`The token directory ${dir} belongs to another user.`);
-  if (isPosix && (info.mode & 0o777) !== 0o700) {
-    logger.warn('token directory permissions were too open; set to 0700', { dir, mode: (info.mode & 0o777).toString(8) });
-    await chmod(dir, 0o700);
-  }
-  await removeStrayTempFiles(dir);
-}
-
-async function removeStrayTempFiles(dir: string): Promise<void> {
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (!name.endsWith('.tmp')) continue;
-    const file = join(dir, name);
-    const info = await lstat(file).catch(() => undefined);
-    if (info && Date.now() - info.mtimeMs > STRAY_TEMP_AGE_MS) await unlink(file).catch(() => undefined);
-  }
-}
-
 /**
  * The record file's text, or only its identity when that equals `knownIdentity` (the content is
  * then the one read before). `undefined` when there is no file.
  */
 async function readRecordFile(path: string, logger: Logger, knownIdentity?: string): Promise<{ identity: string; text?: string } | undefined> {
-  let info;
-  try {
-    info = await lstat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  if (info.isSymbolicLink()) throw unsafe(`The token file ${path} is a symbolic link; refusing to use it.`);
-  if (!info.isFile()) throw unsafe(`The token file ${path} is not a regular file.`);
-  if (ownedByOther(info.uid)) throw unsafe(`The token file ${path} belongs to another user.`);
-  if (isPosix && (info.mode & 0o077) !== 0) {
-    logger.warn('token file was readable by others; set to 0600', { file: path, mode: (info.mode & 0o777).toString(8) });
+  const inspected = await inspectPrivateFile(path);
+  if (inspected === undefined) return undefined;
+  const { verdict, info } = inspected;
+  if (verdict.kind === 'symlink') throw unsafe(`The token file ${path} is a symbolic link; refusing to use it.`);
+  if (verdict.kind === 'wrong-kind') throw unsafe(`The token file ${path} is not a regular file.`);
+  if (verdict.kind === 'foreign-owner') throw unsafe(`The token file ${path} belongs to another user.`);
+  if (verdict.kind === 'loose') {
+    logger.warn('token file was readable by others; set to 0600', { file: path, mode: verdict.mode.toString(8) });
     await chmod(path, 0o600);
   }
   const identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
   if (identity === knownIdentity) return { identity };
   if (info.size > MAX_STORE_BYTES) return { identity, text: '' };
-  // O_NOFOLLOW closes the window between the lstat above and the open.
-  const handle = await open(path, constants.O_RDONLY | (isPosix ? constants.O_NOFOLLOW : 0));
-  try {
-    return { identity, text: await handle.readFile('utf8') };
-  } finally {
-    await handle.close();
-  }
+  return { identity, text: await readWithoutFollowing(path) };
 }
 
 async function quarantine(path: string, now: number, reason: string, logger: Logger): Promise<void> {
@@ -156,30 +118,16 @@ async function quarantine(path: string, now: number, reason: string, logger: Log
 }
 
 async function writeAtomically(path: string, content: string, beforeCommit?: (tempPath: string) => Promise<void> | void): Promise<void> {
-  const existing = await lstat(path).catch(() => undefined);
-  if (existing?.isSymbolicLink()) throw unsafe(`The token file ${path} is a symbolic link; refusing to replace it.`);
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(content, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await beforeCommit?.(temp);
-    await rename(temp, path);
+    await writePrivateFileAtomically(path, content, {
+      unsafe: () => unsafe(`The token file ${path} is a symbolic link; refusing to replace it.`),
+      ...(beforeCommit === undefined ? {} : { beforeCommit }),
+    });
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    if (error instanceof OAuthError) throw error;
     throw new OAuthError('OAUTH_STORE_WRITE_FAILED', `The token file could not be saved (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, {
       cause: error,
       hint: 'Free disk space or fix the permissions of the school-mcp config directory, then try again.',
     });
-  }
-  // The rename is durable only once the directory entry is.
-  if (isPosix) {
-    const dir = await open(join(path, '..'), 'r').catch(() => undefined);
-    await dir?.sync().catch(() => undefined);
-    await dir?.close();
   }
 }

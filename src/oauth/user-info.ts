@@ -2,7 +2,10 @@
  * Who is signed in, from the OpenID userinfo endpoint. Only the claims `status` shows are kept.
  */
 import * as client from 'openid-client';
-import { safeText } from './protocol-error.js';
+import { freeText } from '../school-text/index.js';
+
+/** Roles shown; a user has a handful, a school that sends thousands is cut here. */
+const MAX_ROLES = 20;
 
 export interface SignedInUser {
   sub: string;
@@ -12,14 +15,16 @@ export interface SignedInUser {
   roles?: string[];
 }
 
-/** Pure: the userinfo claims we show, each checked for type and capped. */
+/** Pure: the userinfo claims we show, each checked for type, one line and capped (ERR-05). */
 export function parseUserClaims(claims: Readonly<Record<string, unknown>>): SignedInUser | undefined {
-  const sub = safeText(claims.sub);
+  const sub = freeText(claims.sub);
   if (!sub) return undefined;
-  const name = safeText(claims.name);
-  const email = safeText(claims.email);
-  const orgId = safeText(claims.org_id);
-  const roles = Array.isArray(claims.roles) ? claims.roles.map(safeText).filter((role): role is string => !!role) : undefined;
+  const name = freeText(claims.name);
+  const email = freeText(claims.email);
+  const orgId = freeText(claims.org_id);
+  const roles = Array.isArray(claims.roles)
+    ? claims.roles.slice(0, MAX_ROLES).map((role) => freeText(role)).filter((role): role is string => !!role)
+    : undefined;
   return { sub, ...(name ? { name } : {}), ...(email ? { email } : {}), ...(orgId ? { org_id: orgId } : {}), ...(roles ? { roles } : {}) };
 }
 

@@ -1,13 +1,33 @@
 /**
  * The last good copy of a school's OpenAPI document with its validators (`ETag`,
- * `Last-Modified`), one JSON file per document URL in a directory the caller chooses. It makes a
- * restart a conditional GET (RFC 9110 §13.1.1, §13.1.3) and lets the bridge start while the
- * school is briefly unreachable. Writes are atomic (temporary file, then rename).
+ * `Last-Modified`), one JSON file per document URL in the `openapi-cache` folder of the config
+ * directory. It makes a restart a conditional GET (RFC 9110 §13.1.1, §13.1.3) and lets the bridge
+ * start while the school is briefly unreachable.
+ *
+ * The copy becomes the tool list, so it gets the token store's care: both directories are
+ * prepared like the token store's (0700, the user's own, never a symbolic link), entries are
+ * written through an unpredictable temporary name opened with `O_EXCL`, and an entry school-mcp
+ * did not write is ignored. "Did not write" is judged by ownership and mode, not by an HMAC:
+ * every entry is written 0600 by the user running school-mcp, so a file that belongs to anyone
+ * else, is open to others or is a link was planted. A key kept in the same directory would add
+ * nothing: whoever can replace an entry as the user can read the key too.
+ * @see SECURITY.md ST-07
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  inspectPrivateFile,
+  preparePrivateDirectory,
+  readWithoutFollowing,
+  writePrivateFileAtomically,
+} from '../private-files/index.js';
 import { isRecord } from './json-value.js';
+import { openApiError } from './openapi-error.js';
+import { MAX_DOCUMENT_BYTES } from './parse-document.js';
+
+export const CACHE_FOLDER = 'openapi-cache';
+/** A document of the largest size, JSON-escaped, plus the validators. */
+const MAX_ENTRY_BYTES = MAX_DOCUMENT_BYTES * 2 + 64 * 1024;
 
 export interface CachedDocument {
   readonly url: string;
@@ -16,6 +36,12 @@ export interface CachedDocument {
   /** ISO 8601 time the copy was fetched. */
   readonly storedAt: string;
   readonly body: string;
+}
+
+export interface DocumentCache {
+  /** The entry for `url`, or undefined (none, unusable, or not written by school-mcp: see `warnings`). */
+  read(url: string): Promise<CachedDocument | undefined>;
+  write(entry: CachedDocument): Promise<void>;
 }
 
 export function cacheFileName(url: string): string {
@@ -40,18 +66,37 @@ export function parseCacheEntry(text: string, url: string): CachedDocument | und
   };
 }
 
-export async function readCachedDocument(directory: string, url: string): Promise<CachedDocument | undefined> {
-  try {
-    return parseCacheEntry(await readFile(join(directory, cacheFileName(url)), 'utf8'), url);
-  } catch {
-    return undefined;
-  }
-}
+const unsafeCache = (message: string) =>
+  openApiError('OPENAPI_CACHE_UNSAFE', message, 'Fix the ownership of the school-mcp config directory, or point SCHOOL_MCP_CONFIG_DIR at a private directory.');
 
-export async function writeCachedDocument(directory: string, entry: CachedDocument): Promise<void> {
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  const target = join(directory, cacheFileName(entry.url));
-  const temporary = `${target}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
-  await rename(temporary, target);
+/**
+ * The cache under `configDirectory`, both directories prepared first; `OPENAPI_CACHE_UNSAFE` when
+ * either is a link, not a directory, or someone else's. Warnings (a loosened directory tightened,
+ * an entry ignored) go to `warnings`.
+ */
+export async function openDocumentCache(configDirectory: string, warnings: string[]): Promise<DocumentCache> {
+  const directory = join(configDirectory, CACHE_FOLDER);
+  const logger = {
+    warn: (message: string, fields: Record<string, unknown> = {}) =>
+      warnings.push(`The ${message} (${Object.entries(fields).map(([name, value]) => `${name} ${String(value)}`).join(', ')}).`),
+  };
+  await preparePrivateDirectory(configDirectory, { logger, what: 'config directory', unsafe: unsafeCache });
+  await preparePrivateDirectory(directory, { logger, what: 'OpenAPI cache directory', unsafe: unsafeCache });
+  return {
+    async read(url) {
+      const path = join(directory, cacheFileName(url));
+      const inspected = await inspectPrivateFile(path).catch(() => undefined);
+      if (inspected === undefined) return undefined;
+      if (inspected.verdict.kind !== 'private') {
+        warnings.push(`Ignored the cached OpenAPI document ${path}: school-mcp did not write it (${inspected.verdict.kind.replace('-', ' ')}).`);
+        return undefined;
+      }
+      if (inspected.info.size > MAX_ENTRY_BYTES) return undefined;
+      return parseCacheEntry(await readWithoutFollowing(path).catch(() => ''), url);
+    },
+    async write(entry) {
+      const path = join(directory, cacheFileName(entry.url));
+      await writePrivateFileAtomically(path, JSON.stringify(entry), { unsafe: unsafeCache });
+    },
+  };
 }

@@ -1,16 +1,17 @@
 /**
  * Reads the school's OpenAPI document: `{school}/openapi.json` without a token, or `--openapi`
  * FILE|URL. Network reads go only to the school's origin, follow no redirect, time out, are
- * capped at 5 MiB and must be JSON or YAML (API-08). With a cache directory, the last good copy
- * is revalidated with its `ETag`/`Last-Modified`, and used (with a warning) when the school
- * cannot be reached or answers 5xx.
- * @see SECURITY.md API-08
+ * capped at 5 MiB and must be JSON or YAML (API-08). With a config directory, the last good copy
+ * is kept in it (ST-07), revalidated with its `ETag`/`Last-Modified`, and used (with a warning)
+ * when the school cannot be reached or answers 5xx.
+ * @see SECURITY.md API-08, ST-07
  */
 import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSchoolMcpError } from '../errors.js';
-import { readCachedDocument, writeCachedDocument, type CachedDocument } from './document-cache.js';
+import { quotedText } from '../school-text/index.js';
+import { openDocumentCache, type CachedDocument, type DocumentCache } from './document-cache.js';
 import { openApiError } from './openapi-error.js';
 import {
   MAX_DOCUMENT_BYTES,
@@ -31,8 +32,8 @@ export interface LoadDocumentOptions {
   readonly openapi?: string;
   /** undici's `fetch` in production; called with `redirect: 'manual'`. */
   readonly fetch: FetchLike;
-  /** Where the last good copy is kept; no caching without it. */
-  readonly cacheDirectory?: string;
+  /** The private config directory; the last good copy is kept in it. No caching without it. */
+  readonly configDirectory?: string;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
   /** For the cache's `storedAt`; tests pass a fixed clock. */
@@ -95,7 +96,9 @@ async function loadFile(path: string): Promise<LoadedDocument> {
 }
 
 async function loadUrl(url: string, options: LoadDocumentOptions): Promise<LoadedDocument> {
-  const cached = options.cacheDirectory === undefined ? undefined : await readCachedDocument(options.cacheDirectory, url);
+  const warnings: string[] = [];
+  const cache = options.configDirectory === undefined ? undefined : await openCache(options.configDirectory, warnings);
+  const cached = await cache?.read(url);
   const headers: Record<string, string> = { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1' };
   if (cached?.etag) headers['if-none-match'] = cached.etag;
   if (cached?.lastModified) headers['if-modified-since'] = cached.lastModified;
@@ -106,22 +109,22 @@ async function loadUrl(url: string, options: LoadDocumentOptions): Promise<Loade
   let body: string;
   try {
     response = await options.fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
-    if (response.status === 304) return fromCache(cached, url, 'revalidated', []);
+    if (response.status === 304) return fromCache(cached, url, 'revalidated', [], warnings);
     if (response.status >= 500) {
       await response.body?.cancel().catch(() => undefined);
-      return fromCache(cached, url, 'cache-fallback', [`answered HTTP ${response.status}`]);
+      return fromCache(cached, url, 'cache-fallback', [`answered HTTP ${response.status}`], warnings);
     }
     refuseUnusable(response, url);
     body = await readCappedText(response, MAX_DOCUMENT_BYTES, url);
   } catch (error) {
     if (isSchoolMcpError(error)) throw error;
-    return fromCache(cached, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], error);
+    return fromCache(cached, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], warnings, error);
   }
 
   const format = formatFromMediaType(response.headers.get('content-type'));
   const parsed = parseDocumentText(body, format === 'json' || format === 'yaml' ? { source: url, format } : { source: url });
-  const warnings = [...parsed.warnings];
-  if (options.cacheDirectory !== undefined) {
+  warnings.push(...parsed.warnings);
+  if (cache !== undefined) {
     const entry: CachedDocument = {
       url,
       etag: response.headers.get('etag') ?? undefined,
@@ -129,8 +132,8 @@ async function loadUrl(url: string, options: LoadDocumentOptions): Promise<Loade
       storedAt: (options.now?.() ?? new Date()).toISOString(),
       body,
     };
-    await writeCachedDocument(options.cacheDirectory, entry).catch((error: unknown) => {
-      warnings.push(`The OpenAPI document could not be cached in ${options.cacheDirectory}: ${describeFailure(error)}.`);
+    await cache.write(entry).catch((error: unknown) => {
+      warnings.push(`The OpenAPI document could not be cached in ${options.configDirectory}: ${describeFailure(error)}.`);
     });
   }
   return { document: parsed.document, source: 'network', location: url, warnings };
@@ -143,7 +146,7 @@ function refuseUnusable(response: Response, url: string): void {
     const location = response.headers.get('location');
     throw openApiError(
       'OPENAPI_REDIRECT',
-      `${url} answered with a redirect${location ? ` to ${location.slice(0, 200)}` : ''}; redirects are not followed.`,
+      `${url} answered with a redirect${location ? ` to ${quotedText(location)}` : ''}; redirects are not followed.`,
       'Pass the final URL of the document on the school origin, or the document itself with --openapi FILE.',
     );
   }
@@ -159,9 +162,19 @@ function refuseUnusable(response: Response, url: string): void {
     void response.body?.cancel().catch(() => undefined);
     throw openApiError(
       'OPENAPI_CONTENT_TYPE',
-      `${url} answered with ${JSON.stringify(response.headers.get('content-type'))}, not JSON or YAML.`,
+      `${url} answered with ${quotedText(response.headers.get('content-type'), 100)}, not JSON or YAML.`,
       'Check that the school URL is right; a login or error page is not an API description.',
     );
+  }
+}
+
+/** A cache that cannot be trusted is not used: the document then comes from the network alone. */
+async function openCache(configDirectory: string, warnings: string[]): Promise<DocumentCache | undefined> {
+  try {
+    return await openDocumentCache(configDirectory, warnings);
+  } catch (error) {
+    warnings.push(`The OpenAPI document is not cached: ${describeFailure(error)}`);
+    return undefined;
   }
 }
 
@@ -171,6 +184,7 @@ function fromCache(
   url: string,
   source: 'revalidated' | 'cache-fallback',
   failure: readonly string[],
+  earlier: readonly string[],
   cause?: unknown,
 ): LoadedDocument {
   if (!cached) {
@@ -183,7 +197,7 @@ function fromCache(
     );
   }
   const parsed = parseDocumentText(cached.body, { source: `the cached copy of ${url}` });
-  const warnings = [...parsed.warnings];
+  const warnings = [...earlier, ...parsed.warnings];
   if (source === 'cache-fallback') {
     warnings.unshift(`The school ${failure.join(', ')}; using the copy of ${url} cached at ${cached.storedAt}.`);
   }

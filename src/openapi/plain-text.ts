@@ -7,9 +7,30 @@
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
+/**
+ * How much source text is read per character shown. Markup outweighs prose several times over,
+ * but the markup patterns cost time quadratic in what they scan when a tag or link never closes,
+ * so 200 kB of `[a](` once took seconds: only this head of a text is ever cleaned.
+ * @see SECURITY.md API-13
+ */
+const SOURCE_CHARS_PER_SHOWN_CHAR = 16;
+const MIN_SOURCE_CHARS = 4096;
+
 /** One line or paragraph of prose: markup removed, whitespace collapsed, at most `maxLength`. */
 export function plainText(text: string, maxLength: number): string {
-  return capLength(collapseWhitespace(stripMarkup(text)), maxLength);
+  return capLength(collapseWhitespace(stripMarkup(sourceHead(text, maxLength))), maxLength);
+}
+
+/**
+ * The part of `text` worth cleaning to show `maxLength` characters; a tag cut in half at the end
+ * is dropped rather than shown.
+ */
+export function sourceHead(text: string, maxLength: number): string {
+  const limit = Math.max(MIN_SOURCE_CHARS, maxLength * SOURCE_CHARS_PER_SHOWN_CHAR);
+  if (text.length <= limit) return text;
+  const head = text.slice(0, limit);
+  const lastOpen = head.lastIndexOf('<');
+  return lastOpen > head.lastIndexOf('>') ? head.slice(0, lastOpen) : head;
 }
 
 /**
@@ -17,7 +38,7 @@ export function plainText(text: string, maxLength: number): string {
  * blocks, tables, headings and lists of links, which say little to an agent choosing a tool.
  */
 export function leadingParagraphs(text: string, maxLength: number): string {
-  const withoutFences = text.replace(/```[\s\S]*?(```|$)/g, '\n\n');
+  const withoutFences = sourceHead(text, maxLength).replace(/```[\s\S]*?(```|$)/g, '\n\n');
   const paragraphs = withoutFences
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.trim())
@@ -45,8 +66,9 @@ function stripMarkup(text: string): string {
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
+    // Unclosed, a comment or script runs to the end, as in HTML, rather than showing as text.
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, '')
     .replace(/<br\s*\/?>/gi, ' ')
     .replace(/<\/?[a-zA-Z][^>]*>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity)

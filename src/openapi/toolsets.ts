@@ -16,9 +16,11 @@
  * first tag instead, and `default` collects the rest.
  * @see SECURITY.md API-09
  */
+import { isQuotableScope } from '../school-text/index.js';
 import { arrayOr, entriesOf, isRecord, recordOr } from './json-value.js';
 import type { HttpMethod } from './operation.js';
 import { enablesChange } from './scope-roles.js';
+import { plainText } from './plain-text.js';
 import { snakeCase } from './tool-names.js';
 
 export type ScopeAlternatives = readonly (readonly string[])[];
@@ -29,6 +31,8 @@ export const DEFAULT_TOOLSET = 'default';
 /** Words naming an action in a scope, used only to find the scope's group; what a scope allows is decided by operations (scope-roles.ts). */
 const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', 'create', 'update', 'delete', 'all', 'full']);
 const BEARER_SCHEME_TYPES = new Set(['oauth2', 'openidconnect']);
+/** A scope's words in a consent text: a short phrase such as "Read access to coupons". */
+export const MAX_SCOPE_DESCRIPTION_LENGTH = 120;
 
 export interface SecurityRequirements {
   readonly alternatives: ScopeAlternatives;
@@ -109,13 +113,20 @@ export function toolsetName(text: string): string {
   return snakeCase(text).slice(0, 40).replace(/_+$/, '');
 }
 
-/** Words for each scope, from every oauth2 flow's `scopes` map (first description wins). */
+/**
+ * Words for each scope, from every oauth2 flow's `scopes` map (first description wins). They are
+ * shown in consent texts (the URL elicitation message, tool results), so they get the same
+ * plain-text cleaning as operation descriptions, a cap, and only real scope-tokens are described.
+ * @see SECURITY.md API-13
+ */
 export function scopeDescriptions(securitySchemes: unknown): Record<string, string> {
   const descriptions: Record<string, string> = {};
   for (const [, scheme] of entriesOf(securitySchemes)) {
     for (const [, flow] of entriesOf(recordOr(scheme)['flows'])) {
       for (const [scope, words] of entriesOf(recordOr(flow)['scopes'])) {
-        if (typeof words === 'string' && !Object.hasOwn(descriptions, scope)) descriptions[scope] = words;
+        if (typeof words !== 'string' || Object.hasOwn(descriptions, scope) || !isQuotableScope(scope)) continue;
+        const shown = plainText(words, MAX_SCOPE_DESCRIPTION_LENGTH);
+        if (shown !== '') descriptions[scope] = shown;
       }
     }
   }

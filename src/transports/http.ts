@@ -6,7 +6,8 @@
  * succeeds), the bearer secret (401), the path (404) and the body size (413). No response carries
  * a CORS header or a redirect. What `Authorization` carries is compared with the local secret and
  * goes nowhere else; the school only ever sees the bridge's own token.
- * @see SECURITY.md HTTP-01..HTTP-09, LB-08
+ * Slow or idle sockets are cut and open connections capped (HTTP-10).
+ * @see SECURITY.md HTTP-01..HTTP-10, LB-08
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +20,7 @@ import { bearerTokenOf, generateSecret, secretFingerprint, secretMatches } from 
 import { bindPolicy } from './http-bind-policy.js';
 import { checkHost, checkOrigin, hostAllowList, isWildcardAddress } from './http-guards.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS, type RefusalStatus } from './http-refusal.js';
-import { MAX_REQUEST_BODY_BYTES, MCP_PATH } from './http-limits.js';
+import { DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, MCP_PATH, nodeServerOptions, type HttpSocketLimits } from './http-limits.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 
 
@@ -28,6 +29,8 @@ const MAX_LEGACY_SESSIONS = 64;
 export interface HttpServeOptions {
   /** Shows the secret made at launch, once; stderr by default. Never stdout. */
   readonly announce?: (line: string) => void;
+  /** Socket timeouts and the connection cap; `DEFAULT_HTTP_SOCKET_LIMITS` for what is left out. */
+  readonly limits?: Partial<HttpSocketLimits>;
 }
 
 export interface HttpHandle {
@@ -63,7 +66,8 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
     sendRefusal(res, buildRefusal(status, status === 403 ? undefined : detail));
   };
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const limits = { ...DEFAULT_HTTP_SOCKET_LIMITS, ...options.limits };
+  const server = createServer(nodeServerOptions(limits), (req: IncomingMessage, res: ServerResponse) => {
     const host = checkHost(req.headersDistinct['host'], allowedHosts);
     if (!host.allowed) return refuse(res, 403, host.reason);
     const origin = checkOrigin(req.headersDistinct['origin'], policy.allowedOrigins);
@@ -76,6 +80,12 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
     void toNode(req, res);
   });
 
+  server.maxConnections = limits.maxConnections;
+  let dropped = 0;
+  server.on('drop', () => {
+    // Said once: a flood of connections must not become a flood of log lines.
+    if (dropped++ === 0) log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections });
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -102,7 +112,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
   if (policy.chosenSecret === undefined) {
     const announce = options.announce ?? ((line: string) => void process.stderr.write(`${line}\n`));
     announce(`school-mcp: HTTP secret for this launch: ${secret}`);
-    announce(`school-mcp: clients send it as the header "Authorization: Bearer <secret>"; it changes on every launch unless you set --http-secret or SCHOOL_MCP_HTTP_SECRET`);
+    announce(`school-mcp: clients send it as the header "Authorization: Bearer <secret>"; it changes on every launch unless you set --http-secret-file or SCHOOL_MCP_HTTP_SECRET`);
   }
 
   let finish: () => void = () => undefined;

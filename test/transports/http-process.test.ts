@@ -3,7 +3,9 @@
  * receives: nothing the MCP client sends is passed on upstream (HTTP-08), stdout stays silent,
  * and SIGTERM in the middle of a pending consent ends the process cleanly without losing tokens.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,6 +101,31 @@ describe('school-mcp --http as a process', () => {
     const { tools } = await server.client.listTools();
     expect(tools.length).toBeGreaterThan(0);
     expect(server.stderr.join('\n')).not.toContain('the-secret-this-user-chose-42');
+  });
+
+  it('ST-08 reads the secret from --http-secret-file: it is not in the command line, and it opens the door', async () => {
+    const upstream = await school();
+    const dir = await mkdtemp(join(tmpdir(), 'school-mcp-secret-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const secretFile = join(dir, 'http-secret');
+    const secret = 'secret-from-a-file-0123456789';
+    await writeFile(secretFile, `${secret}\n`, { mode: 0o600 });
+    const server = await serve(upstream.url, { secret, env: { SCHOOL_MCP_HTTP_SECRET: '' }, args: ['--school', upstream.url, '--no-browser', '--http-secret-file', secretFile] });
+    const { tools } = await server.client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    if (existsSync(`/proc/${server.child.pid}/cmdline`)) {
+      expect(await readFile(`/proc/${server.child.pid}/cmdline`, 'utf8')).not.toContain(secret);
+    }
+    expect(server.stderr.join('\n')).not.toContain(secret);
+    expect(server.stderr.join('\n')).not.toMatch(/puts the secret in the command line/);
+  });
+
+  it('ST-08 warns on stderr when the secret is given in argv, without printing it', async () => {
+    const upstream = await school();
+    const secret = 'secret-given-in-argv-0123456789';
+    const server = await serve(upstream.url, { secret, args: ['--school', upstream.url, '--no-browser', '--http-secret', secret] });
+    await server.waitForLine(/--http-secret puts the secret in the command line/);
+    expect(server.stderr.join('\n')).not.toContain(secret);
   });
 
   it('SIGTERM during a pending consent: exits, closes the port, keeps the token store', async () => {

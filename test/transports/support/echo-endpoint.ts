@@ -7,7 +7,7 @@
 import { fromJsonSchema, inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import type { HttpConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/log.js';
-import { serveOverHttp, type HttpHandle } from '../../../src/transports/index.js';
+import { serveOverHttp, type HttpHandle, type HttpSocketLimits } from '../../../src/transports/index.js';
 
 export interface EchoEndpoint {
   readonly handle: HttpHandle;
@@ -21,7 +21,7 @@ export interface EchoEndpoint {
 
 export const CONSENT_URL = 'https://school.example/oauth/authorize?consent=1';
 
-export async function startEchoEndpoint(overrides: Partial<HttpConfig> = {}): Promise<EchoEndpoint> {
+export async function startEchoEndpoint(overrides: Partial<HttpConfig> = {}, limits: Partial<HttpSocketLimits> = {}): Promise<EchoEndpoint> {
   const counters = { servers: 0, toolCalls: 0 };
   const logs: string[] = [];
   const announced: string[] = [];
@@ -57,7 +57,7 @@ export async function startEchoEndpoint(overrides: Partial<HttpConfig> = {}): Pr
   };
   const config: HttpConfig = { host: '127.0.0.1', port: 0, secret: undefined, allowRemote: false, allowedOrigins: [], allowedHosts: [], ...overrides };
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
-  const handle = await serveOverHttp(factory, config, logger, { announce: (line) => announced.push(line) });
+  const handle = await serveOverHttp(factory, config, logger, { announce: (line) => announced.push(line), limits });
   const port = Number(new URL(handle.url).port);
   const secret = config.secret ?? /launch: (\S+)/.exec(announced.join('\n'))![1]!;
   return { handle, port, secret, counters, logs, announced };

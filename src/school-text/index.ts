@@ -1,0 +1,20 @@
+/**
+ * Text a school controls, made safe to quote back to an agent or a user. Every part that quotes
+ * a school's words goes through here, so the rule has one owner.
+ */
+export {
+  MALFORMED_DESCRIPTION,
+  MALFORMED_ERROR,
+  MAX_ERROR_CODE_LENGTH,
+  MAX_ERROR_DESCRIPTION_LENGTH,
+  MAX_FREE_TEXT_LENGTH,
+  MAX_SCOPES,
+  MAX_SCOPE_LENGTH,
+  errorCodeText,
+  errorDescriptionText,
+  errorUriText,
+  freeText,
+  isQuotableScope,
+  quotableScopes,
+  quotedText,
+} from './school-text.js';
