@@ -85,7 +85,7 @@ describe('the packed package', () => {
   it('serves the demo school over stdio to the SDK client: tools, sign-in and a call', async () => {
     const transport = new StdioClientTransport({
       command: bin,
-      args: ['--demo', '--no-browser', '--link-wait', '60'],
+      args: ['--demo', '--no-browser', '--consent-wait', '60', '--link-wait', '60'],
       env: isolatedEnv(home),
       stderr: 'pipe',
     });
