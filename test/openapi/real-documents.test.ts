@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalog, parseDocumentText, TOOL_NAME_PATTERN, type ToolCatalog } from '../../src/openapi/index.js';
+import { buildCatalog, parseDocumentText, TOOL_NAME_PATTERN, type OpenApiDocument, type ToolCatalog } from '../../src/openapi/index.js';
 
 const DOCUMENTS = [
   { file: 'thinkific-admin-v1.openapi.yaml', operations: 73 },
@@ -23,7 +23,7 @@ function readDocument(file: string) {
 }
 
 /** The Thinkific document as a platform without operationIds would publish it. */
-function withoutOperationIds(document: Record<string, unknown>): Record<string, unknown> {
+function withoutOperationIds(document: OpenApiDocument): OpenApiDocument {
   const paths = Object.fromEntries(
     Object.entries(document['paths'] as Record<string, Record<string, unknown>>).map(([path, item]) => [
       path,
