@@ -14,13 +14,23 @@ export type PointerResult = { readonly found: true; readonly value: unknown } | 
  */
 export const MAX_REFERENCE_HOPS = 32;
 
+/**
+ * Pointer tokens walked for one lookup, the references met on the way included. Without it, a
+ * pointer whose every token passes through a reference to another such pointer costs its length
+ * to the power of the hops: a few lines of document, and no answer.
+ */
+export const MAX_POINTER_STEPS = 256;
+
+/** Real pointers name a component or a path in well under this; a longer one is not looked up. */
+const MAX_POINTER_LENGTH = 4_096;
+
 /** The value `reference` points at in `root`, following any `$ref` met on the way. */
 export function resolvePointer(root: unknown, reference: string): PointerResult {
-  return follow(root, reference, 0);
+  return follow(root, reference, 0, { steps: 0 });
 }
 
-function follow(root: unknown, reference: string, hops: number): PointerResult {
-  if (hops > MAX_REFERENCE_HOPS || !reference.startsWith('#')) return { found: false };
+function follow(root: unknown, reference: string, hops: number, walked: { steps: number }): PointerResult {
+  if (hops > MAX_REFERENCE_HOPS || !reference.startsWith('#') || reference.length > MAX_POINTER_LENGTH) return { found: false };
   let fragment: string;
   try {
     fragment = decodeURIComponent(reference.slice(1));
@@ -31,8 +41,10 @@ function follow(root: unknown, reference: string, hops: number): PointerResult {
   if (!fragment.startsWith('/')) return { found: false };
   let node: unknown = root;
   for (const token of fragment.slice(1).split('/')) {
+    walked.steps += 1;
+    if (walked.steps > MAX_POINTER_STEPS) return { found: false };
     if (isRecord(node) && typeof node['$ref'] === 'string') {
-      const through = follow(root, node['$ref'], hops + 1);
+      const through = follow(root, node['$ref'], hops + 1, walked);
       if (!through.found) return through;
       node = through.value;
     }

@@ -10,6 +10,7 @@ import { withScopeLine } from './descriptions.js';
 import { openApiError } from './openapi-error.js';
 import type { Operation } from './operation.js';
 import { isReadOnlyMethod } from './annotations.js';
+import { deriveOperation } from './operations.js';
 import { searchOperations } from './search.js';
 import { isWriteScope, leastPrivilege } from './toolsets.js';
 
@@ -73,12 +74,11 @@ export function readOnlyVariant(operation: Operation): Operation | undefined {
   if (alternatives.length === operation.scopeAlternatives.length) return operation;
   if (alternatives.length === 0) return undefined;
   const requiredScopes = leastPrivilege(alternatives, operation.method);
-  return {
-    ...operation,
+  return deriveOperation(operation, {
     scopeAlternatives: alternatives,
     requiredScopes,
     description: withScopeLine(operation.description, alternatives, requiredScopes, operation.anonymousAccess === true),
-  };
+  });
 }
 
 function requireKnownTools(catalog: ToolCatalog, names: readonly string[], option: string): void {
