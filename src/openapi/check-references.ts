@@ -8,7 +8,7 @@
  * @see SECURITY.md API-12
  */
 import { MAX_DOCUMENT_DEPTH, tooDeepError } from './document-depth.js';
-import { escapePointerToken, resolvePointer } from './json-pointer.js';
+import { escapePointerToken, lookUpPointer } from './json-pointer.js';
 import type { JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
 
@@ -95,5 +95,5 @@ function isLocalReference(reference: string, document: JsonRecord): boolean {
       'Bundle the document into a single file with only local "#/..." references (for example with `redocly bundle`).',
     );
   }
-  return resolvePointer(document, reference).found !== false;
+  return lookUpPointer(document, reference).found !== false;
 }

@@ -24,9 +24,34 @@ export const MAX_POINTER_STEPS = 256;
 /** Real pointers name a component or a path in well under this; a longer one is not looked up. */
 const MAX_POINTER_LENGTH = 4_096;
 
-/** The value `reference` points at in `root`, following any `$ref` met on the way. */
-export function resolvePointer(root: unknown, reference: string): PointerResult {
+/**
+ * Lookups already made, per document: a document names the same few targets thousands of times.
+ * Each lookup is bounded on its own, so a remembered answer is the one a new lookup would give.
+ */
+const lookups = new WeakMap<object, Map<string, PointerResult>>();
+
+/** The value `reference` points at in `root`, following any `$ref` met on the way; nothing remembered. */
+export function lookUpPointer(root: unknown, reference: string): PointerResult {
   return follow(root, reference, 0, { steps: 0 });
+}
+
+/**
+ * `lookUpPointer`, remembered per `root`: for a document that no longer changes (the catalogue's
+ * checked copy, which nothing writes to).
+ */
+export function resolvePointer(root: unknown, reference: string): PointerResult {
+  if (typeof root !== 'object' || root === null) return lookUpPointer(root, reference);
+  let known = lookups.get(root);
+  if (!known) {
+    known = new Map();
+    lookups.set(root, known);
+  }
+  let result = known.get(reference);
+  if (!result) {
+    result = lookUpPointer(root, reference);
+    known.set(reference, result);
+  }
+  return result;
 }
 
 function follow(root: unknown, reference: string, hops: number, walked: { steps: number }): PointerResult {

@@ -189,7 +189,42 @@ function openSchema(conversion: Conversion, schema: JsonRecord, note: string): J
 /** Strings the schema carries as they are (formats, media types): a long one is no format. */
 const MAX_KEYWORD_STRING_LENGTH = 200;
 
+/**
+ * A schema's own keywords as converted, with their JSON length, per document object: references
+ * bring the same objects back many times, and cleaning text and checking patterns is the costly part.
+ */
+const ownKeywordsOf = new WeakMap<JsonRecord, { readonly keywords: JsonSchema; readonly length: number }>();
+
 function convertKeywords(conversion: Conversion, schema: JsonRecord, depth: number): JsonSchema {
+  let own = ownKeywordsOf.get(schema);
+  if (!own) {
+    const keywords = ownKeywords(schema);
+    own = { keywords, length: jsonLengthWithin(keywords, Number.MAX_SAFE_INTEGER) ?? 0 };
+    ownKeywordsOf.set(schema, own);
+  }
+  // Copied, arrays too, so that no two tools share a schema object.
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(own.keywords)) out[key] = Array.isArray(value) ? [...value] : value;
+  // Everything so far is this node's own output; what follows is counted by the nodes it makes.
+  if (!spend(conversion, own.length)) return out;
+  for (const key of COUNT_KEYWORDS) {
+    const value = schema[key];
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[key] = value;
+  }
+  if (typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0) out['multipleOf'] = schema['multipleOf'];
+  convertBounds(schema, out);
+  convertArrayKeywords(conversion, schema, out, depth);
+  convertObjectKeywords(conversion, schema, out, depth);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const variants = convertEach(conversion, arrayOr(schema[key]), depth);
+    if (variants.length > 0) out[key] = variants;
+  }
+  if ('not' in schema) out['not'] = convert(conversion, schema['not'], depth + 1);
+  return simplifyComposition(out);
+}
+
+/** Type, texts, literals and pattern: what a schema says of itself, apart from its subschemas. */
+function ownKeywords(schema: JsonRecord): JsonSchema {
   const out: JsonSchema = {};
   const nullable = schema['nullable'] === true;
   const type = convertType(schema['type'], nullable);
@@ -209,22 +244,7 @@ function convertKeywords(conversion: Conversion, schema: JsonRecord, depth: numb
   if (schema['uniqueItems'] === true) out['uniqueItems'] = true;
   const pattern = schema['pattern'];
   if (typeof pattern === 'string' && pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern)) out['pattern'] = pattern;
-  // Everything so far is this node's own output; what follows is counted by the nodes it makes.
-  if (!spend(conversion, jsonLengthWithin(out, Number.MAX_SAFE_INTEGER) ?? 0)) return out;
-  for (const key of COUNT_KEYWORDS) {
-    const value = schema[key];
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[key] = value;
-  }
-  if (typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0) out['multipleOf'] = schema['multipleOf'];
-  convertBounds(schema, out);
-  convertArrayKeywords(conversion, schema, out, depth);
-  convertObjectKeywords(conversion, schema, out, depth);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const variants = convertEach(conversion, arrayOr(schema[key]), depth);
-    if (variants.length > 0) out[key] = variants;
-  }
-  if ('not' in schema) out['not'] = convert(conversion, schema['not'], depth + 1);
-  return simplifyComposition(out);
+  return out;
 }
 
 /** Converts items in order, stopping once the budget is passed (the result is discarded then). */
