@@ -10,12 +10,14 @@ export const HOSTILE_HEADING = '## Hostile documents';
 /** The issue's aims for these documents (issue 14, "Done when"). */
 export const HOSTILE_AIMS = { listMs: 10_000, defaultListBytes: 8 * 1024 * 1024, peakBytes: 400 * 1024 * 1024 } as const;
 
-export function hostileSection(rows: readonly HostileRow[]): string[] {
+/** `separately`: a line saying when and where, for a section measured apart from the rest of the report. */
+export function hostileSection(rows: readonly HostileRow[], separately?: string): string[] {
   const lines = [
     HOSTILE_HEADING,
     '',
     'school-mcp on generated attack documents (`tools/bench/hostile-documents.ts`): every operation refers to a schema whose properties refer to the next level, five levels deep, each leaf carrying a long example. Spawn of the server to the answer of its first `tools/list` over stdio, the size of that answer, and the peak resident set of the server process (VmHWM, read after the answer). Before the schema budgets (SECURITY.md API-11) the 500-operation document gave a 35 MB list by default and never answered with `--toolsets all`; the 5,000-operation one gave no answer in 60 s at 1.7 GB.',
     '',
+    ...(separately === undefined ? [] : [separately, '']),
     `Aims: an answer within ${HOSTILE_AIMS.listMs / 1000} s, peak under ${HOSTILE_AIMS.peakBytes / 2 ** 20} MiB, and under ${HOSTILE_AIMS.defaultListBytes / 2 ** 20} MiB of list in the default configuration. Every tool of 5,000 listed at once is beyond what the issue asks (and what any host uses); that row shows where the cost goes.`,
     '',
     '| Document | document size | configuration | tools | `tools/list` size | spawn → `tools/list` ms | peak RSS | aims |',

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { runBench } from './bench-run.js';
 import { hostileSection, replaceHostileSection } from './hostile-report.js';
 import { measureHostile } from './hostile-rows.js';
+import { describeMachine } from './machine.js';
 import { BENCH_USAGE, parseBenchArgs } from './options.js';
 import { BENCH_PACKAGE_DIR, PROJECT_ROOT } from './paths.js';
 import { renderReport } from './report.js';
@@ -41,9 +42,12 @@ async function main(): Promise<number> {
 async function onlyHostile(runs: number, quick: boolean, out: string, progress: (line: string) => void): Promise<number> {
   const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
   try {
+    const machine = describeMachine();
+    const startedAt = new Date().toISOString();
     const rows = await measureHostile(runs, quick, scratch, progress);
+    const separately = `Measured on its own (\`npm run bench -- --only hostile\`${quick ? ' --quick: one run each, not a measurement' : ''}), started ${startedAt}: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}.`;
     const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
-    await writeFile(out, replaceHostileSection(report, hostileSection(rows)));
+    await writeFile(out, replaceHostileSection(report, hostileSection(rows, separately)));
     process.stderr.write(`bench: wrote the hostile-documents section of ${out}\n`);
     return 0;
   } finally {
