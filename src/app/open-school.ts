@@ -16,7 +16,7 @@ import {
   type DocumentScopes,
   type OAuthSession,
 } from '../oauth/index.js';
-import { buildCatalog, consentScopeFacts, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
+import { buildCatalog, consentScopeFacts, fitListedSchemas, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
 import {
   createConsentCaller,
   createStepUpBudget,
@@ -82,7 +82,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
 
-  const fullCatalog = await buildCatalog(loaded.document, { schoolUrl: schoolUrl.href });
+  // Schemas are converted when a tool is first listed, described or called; what that finds is logged then.
+  const fullCatalog = await buildCatalog(loaded.document, { schoolUrl: schoolUrl.href, onSchemaWarning: (message) => logger.warn(message) });
   for (const warning of fullCatalog.warnings) logger.warn(warning);
   const choice: ToolsetChoice = config.toolsets ?? { mode: 'default' };
   const catalog = selectOperations(fullCatalog, {
@@ -92,7 +93,10 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     excludeTools: config.excludeTools,
   });
   for (const warning of catalog.warnings) logger.warn(warning);
-  const plan = planTools(catalog, choice, config.tools !== undefined);
+  const planned = planTools(catalog, choice, config.tools !== undefined);
+  const listed = fitListedSchemas(planned.direct);
+  for (const warning of listed.warnings) logger.warn(warning);
+  const plan: ToolPlan = { ...planned, direct: listed.operations };
 
   // The session only prints the link; per tool call the server decides how it reaches the user.
   const relay = createConsentRelay(createBrowserPrompter({ logger, env: config.environment, disabled: true }));

@@ -1,7 +1,8 @@
 /**
  * The catalogue: every operation of a document as a tool, in document order, with its lookup by
  * tool name and its toolsets. Built once per document; each step is linear in the number of
- * operations (schemas are converted per operation within fixed budgets).
+ * operations, and an operation's schemas are converted only when first read, within fixed
+ * budgets (API-11).
  */
 import { copyCheckingReferences } from './check-references.js';
 import { entriesOf, recordOr } from './json-value.js';
@@ -32,6 +33,11 @@ export interface CatalogOptions {
   readonly schoolUrl?: string;
   /** Operations beyond this are left out with a warning (API-08). */
   readonly maxOperations?: number;
+  /**
+   * Receives the warnings found when a tool's schemas are converted, which happens after the
+   * build (a tool over its schema budget, say). Without it they join `warnings`.
+   */
+  readonly onSchemaWarning?: (message: string) => void;
 }
 
 export const DEFAULT_MAX_OPERATIONS = 5_000;
@@ -42,9 +48,12 @@ const MAX_WARNINGS = 100;
 const PUBLIC: SecurityRequirements = { alternatives: [], anonymousAccess: false };
 
 export async function buildCatalog(document: OpenApiDocument, options: CatalogOptions = {}): Promise<ToolCatalog> {
-  const warnings = new Set<string>();
+  const warnings: string[] = [];
+  const seen = new Set<string>();
   const warn = (message: string) => {
-    if (warnings.size < MAX_WARNINGS) warnings.add(message);
+    if (seen.size >= MAX_WARNINGS || seen.has(message)) return;
+    seen.add(message);
+    warnings.push(message);
   };
   // References are followed where the conversion meets them; the checked copy guarantees that
   // each one is local and that the document holds no object cycle (API-08).
@@ -63,13 +72,13 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
 
   const operations: Operation[] = [];
   sources.forEach((source, index) => {
-    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, changes, warn });
+    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, changes, warn, schemaWarn: options.onSchemaWarning ?? warn });
     if (operation) operations.push(operation);
   });
 
   const apiBase = options.schoolUrl === undefined ? undefined : resolveApiBase(root, options.schoolUrl);
   apiBase?.warnings.forEach(warn);
-  return catalogOf(operations, scopeDescriptions(securitySchemes), apiBase, [...warnings]);
+  return catalogOf(operations, scopeDescriptions(securitySchemes), apiBase, warnings);
 }
 
 /** A catalogue over a list of operations (also used for selections of a catalogue). */

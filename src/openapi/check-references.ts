@@ -3,10 +3,12 @@
  * reference is local (`#/...`). External references (`https:`, `file:`, relative files, `$id`-based
  * names) are refused outright, so resolution can never reach the network or the disk; local ones
  * that point nowhere become empty schemas with a warning. The copy is also the point where object
- * cycles (YAML aliases to an ancestor) and pathological sizes are caught.
+ * cycles (YAML aliases to an ancestor), pathological sizes and nesting (API-12) are caught.
  * @see SECURITY.md API-08
+ * @see SECURITY.md API-12
  */
-import { escapePointerToken, resolvePointer } from './json-pointer.js';
+import { MAX_DOCUMENT_DEPTH, tooDeepError } from './document-depth.js';
+import { escapePointerToken, lookUpPointer } from './json-pointer.js';
 import type { JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
 
@@ -28,10 +30,15 @@ export function isLiteralKey(key: string): boolean {
 export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
   const warnings: string[] = [];
   const ancestors = new Set<object>();
+  // A document names the same few targets thousands of times; each is looked up once.
+  const localReferences = new Map<string, boolean>();
   let nodes = 0;
 
-  const copyValue = (value: unknown, location: string, literal: boolean): unknown => {
+  const copyValue = (value: unknown, location: string, literal: boolean, depth: number): unknown => {
     if (typeof value !== 'object' || value === null) return value;
+    // Also reached by a caller's object graph or YAML aliases nested inside one another, which
+    // the parser's own depth check does not see expanded.
+    if (depth > MAX_DOCUMENT_DEPTH) throw tooDeepError();
     if (ancestors.has(value)) {
       throw openApiError(
         'OPENAPI_CYCLIC_DOCUMENT',
@@ -45,9 +52,9 @@ export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
     }
     ancestors.add(value);
     try {
-      if (Array.isArray(value)) return value.map((item, index) => copyValue(item, `${location}/${index}`, literal));
+      if (Array.isArray(value)) return value.map((item, index) => copyValue(item, `${location}/${index}`, literal, depth + 1));
       const reference = literal ? undefined : (value as JsonRecord)['$ref'];
-      if (typeof reference === 'string' && !isLocalReference(reference, document)) {
+      if (typeof reference === 'string' && !isKnownLocal(reference)) {
         warnings.push(`Unresolved reference ${JSON.stringify(reference.slice(0, 200))} at ${location}; treated as an empty schema.`);
         return { description: 'Not described by the API document.' };
       }
@@ -55,7 +62,7 @@ export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
       for (const [key, child] of Object.entries(value)) {
         // Assigning `__proto__` would set the copy's prototype; it is never meaningful in OpenAPI.
         if (key === '__proto__') continue;
-        copy[key] = copyValue(child, `${location}/${escapePointerToken(key)}`, literal || isLiteralKey(key));
+        copy[key] = copyValue(child, `${location}/${escapePointerToken(key)}`, literal || isLiteralKey(key), depth + 1);
       }
       return copy;
     } finally {
@@ -63,7 +70,16 @@ export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
     }
   };
 
-  const copy = copyValue(document, '#', false);
+  const isKnownLocal = (reference: string): boolean => {
+    let local = localReferences.get(reference);
+    if (local === undefined) {
+      local = isLocalReference(reference, document);
+      localReferences.set(reference, local);
+    }
+    return local;
+  };
+
+  const copy = copyValue(document, '#', false, 1);
   return { copy: copy as JsonRecord, warnings };
 }
 
@@ -79,5 +95,5 @@ function isLocalReference(reference: string, document: JsonRecord): boolean {
       'Bundle the document into a single file with only local "#/..." references (for example with `redocly bundle`).',
     );
   }
-  return resolvePointer(document, reference).found !== false;
+  return lookUpPointer(document, reference).found !== false;
 }

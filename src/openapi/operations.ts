@@ -1,18 +1,19 @@
 /**
  * The document's paths × methods as `Operation`s. Path templates that could change the request's
  * origin or path once appended (API-02) are skipped with one warning each and never become tools.
+ * An operation's schemas are converted when first read (API-11): a catalogue of thousands of
+ * operations costs only the schemas of the tools that are listed, described or called.
  * @see SECURITY.md API-02
+ * @see SECURITY.md API-11
  */
 import { annotationsFor } from './annotations.js';
 import { describeOperation, titleFor } from './descriptions.js';
-import { buildToolInput } from './input-schema.js';
-import { arrayOr, entriesOf, isRecord, recordOr, stringOr, type JsonRecord } from './json-value.js';
+import { arrayOr, entriesOf, isRecord, stringOr, type JsonRecord } from './json-value.js';
 import type { HttpMethod, Operation } from './operation.js';
-import { buildOutputSchema } from './output-schema.js';
-import { declaredParameters } from './parameters.js';
+import { parameterWarnings } from './parameters.js';
 import { pathTemplateProblem } from './path-template.js';
-import { declaredBody } from './request-body.js';
 import { resolveSchema } from './schema-converter.js';
+import { buildOperationSchemas, type OperationSchemas } from './tool-schemas.js';
 import { leastPrivilege, securityRequirements, toolsetOf, type SecurityRequirements } from './toolsets.js';
 
 /** OpenAPI Path Item Object fields that hold operations, in the specification's order. */
@@ -66,13 +67,16 @@ export interface BuildContext {
   /** The scoped alternatives of the operations that change data (`scopeRoles`). */
   readonly changes: readonly (readonly string[])[];
   readonly warn: (message: string) => void;
+  /** Warnings found when an operation's schemas are converted, which happens after the build. */
+  readonly schemaWarn: (message: string) => void;
 }
 
 export function buildOperation(source: OperationSource, toolName: string, security: SecurityRequirements, context: BuildContext): Operation {
   const { method, pathTemplate, pathItem, operation } = source;
   const { alternatives, anonymousAccess } = security;
-  const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], context.root, context.warn);
-  const input = buildToolInput(parameters, declaredBody(operation['requestBody'], context.root));
+  parameterWarnings(pathTemplate, pathItem['parameters'], operation['parameters'], context.root).forEach(context.warn);
+  let schemas: OperationSchemas | undefined;
+  const converted = () => (schemas ??= buildOperationSchemas({ toolName, pathTemplate, pathItem, operation }, context.root, context.schemaWarn));
   const requiredScopes = leastPrivilege(alternatives, method, context.changes);
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
@@ -94,15 +98,31 @@ export function buildOperation(source: OperationSource, toolName: string, securi
       anonymousAccess,
     }),
     tags,
-    parameters: input.parameters,
-    body: input.body,
+    get parameters() {
+      return converted().parameters;
+    },
+    get body() {
+      return converted().body;
+    },
     scopeAlternatives: alternatives,
     requiredScopes,
     ...(anonymousAccess ? { anonymousAccess: true } : {}),
     toolset: toolsetOf({ scopeAlternatives: alternatives, requiredScopes, tags }, context.documentHasScopes),
-    inputSchema: input.inputSchema,
-    outputSchema: buildOutputSchema(recordOr(operation['responses']), context.root),
+    get inputSchema() {
+      return converted().inputSchema;
+    },
+    get outputSchema() {
+      return converted().outputSchema;
+    },
     annotations: annotationsFor(method, title),
     deprecated,
   };
+}
+
+/**
+ * An operation with some fields changed, keeping the others as they are: a spread would read (and
+ * so convert) the lazy schemas of every operation it copies.
+ */
+export function deriveOperation(operation: Operation, changes: Partial<Operation>): Operation {
+  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(operation), ...Object.getOwnPropertyDescriptors(changes) }) as Operation;
 }

@@ -12,14 +12,16 @@
  */
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
-import { OUTPUT_BUDGET, convertSchema, isObjectSchema, resolveSchema } from './schema-converter.js';
+import { OUTPUT_BUDGET, convertSchema, isObjectSchema, newSchemaMeter, resolveSchema, type SchemaMeter } from './schema-converter.js';
 
-export function buildOutputSchema(responses: unknown, root: JsonRecord): JsonSchema | undefined {
+/** Undefined when there is none to declare, and when it passes its budget (`meter.overBudget` then says so). */
+export function buildOutputSchema(responses: unknown, root: JsonRecord, meter: SchemaMeter = newSchemaMeter()): JsonSchema | undefined {
   const response = resolveSchema(successResponse(responses), root);
   if (!isRecord(response)) return undefined;
   const json = entriesOf(response['content']).find(([type]) => isJsonMediaType(type));
   if (!json || !isRecord(json[1]) || !('schema' in json[1])) return undefined;
-  const schema = convertSchema(json[1]['schema'], root, 'output', OUTPUT_BUDGET);
+  const schema = convertSchema(json[1]['schema'], root, 'output', OUTPUT_BUDGET, meter);
+  if (meter.overBudget) return undefined;
   if (!isObjectSchema(schema) || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'not' in schema) return undefined;
   return { ...structureOnly(schema), type: 'object' };
 }

@@ -1,10 +1,13 @@
 /**
  * Text to an OpenAPI 3.x document object, with no I/O: the pure half of `load-document.ts`.
  * YAML is read with the YAML 1.2 core schema and no custom tags, so a tag such as `!!js/function`
- * stays an inert string; aliases are bounded against expansion attacks.
+ * stays an inert string; aliases are bounded against expansion attacks, and nesting is bounded
+ * before any recursive step sees the document (API-12).
  * @see SECURITY.md API-08
+ * @see SECURITY.md API-12
  */
 import { createRequire } from 'node:module';
+import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds, tooDeepError } from './document-depth.js';
 import { isRecord, type JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
 
@@ -94,6 +97,7 @@ export function validateDocumentShape(value: unknown, source: string): OpenApiDo
 }
 
 function parseJson(text: string, source: string): { value: unknown; warnings: string[] } {
+  if (jsonNestingExceeds(text, MAX_DOCUMENT_DEPTH)) throw tooDeepError(source);
   try {
     return { value: JSON.parse(text) as unknown, warnings: [] };
   } catch (error) {
@@ -107,7 +111,7 @@ let yamlModule: typeof import('yaml') | undefined;
 
 function parseYamlText(text: string, source: string): { value: unknown; warnings: string[] } {
   yamlModule ??= requireModule('yaml') as typeof import('yaml');
-  const yaml = yamlModule.parseDocument(text, { schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false });
+  const yaml = composeBounded(yamlModule, text, source);
   const firstError = yaml.errors[0];
   if (firstError) {
     throw openApiError(
@@ -123,4 +127,31 @@ function parseYamlText(text: string, source: string): { value: unknown; warnings
   } catch (error) {
     throw openApiError('OPENAPI_SYNTAX', `The YAML document from ${source} expands too many aliases.`, 'Remove the YAML aliases.', error);
   }
+}
+
+/**
+ * `yaml.parseDocument`, token by token, stopping as soon as the parser holds more open
+ * collections than a document may nest: the composer that follows recurses once per level.
+ */
+function composeBounded(yaml: typeof import('yaml'), text: string, source: string): import('yaml').Document.Parsed {
+  const lexer = new yaml.Lexer();
+  const parser = new yaml.Parser();
+  const composer = new yaml.Composer({ schema: 'core', customTags: [], uniqueKeys: true });
+  function* tokens() {
+    for (const lexeme of lexer.lex(text)) {
+      yield* parser.next(lexeme);
+      if (parser.stack.length > MAX_DOCUMENT_DEPTH) throw tooDeepError(source);
+    }
+    yield* parser.end();
+  }
+  let first: import('yaml').Document.Parsed | undefined;
+  for (const document of composer.compose(tokens(), true, text.length)) {
+    if (first) {
+      first.errors.push(new yaml.YAMLParseError(document.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents.'));
+      break;
+    }
+    first = document;
+  }
+  // `compose(…, forceDoc)` always yields a document, an empty one for empty text.
+  return first!;
 }

@@ -5,7 +5,7 @@
  */
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
-import { INPUT_BUDGET, convertSchema, isBinarySchema, isObjectSchema, resolveSchema } from './schema-converter.js';
+import { INPUT_BUDGET, convertSchema, isBinarySchema, isObjectSchema, resolveSchema, type SchemaMeter } from './schema-converter.js';
 
 export interface DeclaredBody {
   readonly contentType: string;
@@ -31,7 +31,7 @@ export const FILE_ARGUMENT_SCHEMA: JsonSchema = Object.freeze({
   additionalProperties: false,
 });
 
-export function declaredBody(requestBody: unknown, root: JsonRecord): DeclaredBody | undefined {
+export function declaredBody(requestBody: unknown, root: JsonRecord, meter: SchemaMeter): DeclaredBody | undefined {
   const body = resolveSchema(requestBody, root);
   if (!isRecord(body)) return undefined;
   const media = chooseMediaType(body['content']);
@@ -43,7 +43,7 @@ export function declaredBody(requestBody: unknown, root: JsonRecord): DeclaredBo
   if (kind === 'other' && (isBinarySchema(rawSchema, root) || rawSchema === undefined) && !contentType.startsWith('text/')) {
     return { contentType, required, schema: fileArgumentSchema(), fileProperties: [], isFile: true };
   }
-  const schema = convertSchema(rawSchema, root, 'input', INPUT_BUDGET);
+  const schema = convertSchema(rawSchema, root, 'input', INPUT_BUDGET, meter);
   if (kind !== 'multipart' && kind !== 'form') return { contentType, required, schema, fileProperties: [], isFile: false };
   return withFileProperties(contentType, required, rawSchema, schema, root);
 }

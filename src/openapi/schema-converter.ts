@@ -10,10 +10,17 @@
  * - `allOf` of object schemas is merged into one object.
  * - References are resolved here, on read, and inlined until a reference recurs
  *   `MAX_REFERENCE_RECURSION` times inside itself; the next level becomes a permissive schema with
- *   a note, as does anything past the depth or size budget. No output object is ever shared with
+ *   a note, as does anything past the depth or node budget. No output object is ever shared with
  *   the document, and no cycle can be produced.
+ * - The JSON produced is counted as it is produced (API-11): literals (`enum`, `examples`,
+ *   `default`, `const`) and patterns too long to be worth a tool's context are left out, and once
+ *   the byte budget is passed the conversion stops and marks its meter over budget, so that a few
+ *   kilobytes of `$ref` fan-out or one large example repeated through references cost neither
+ *   memory nor time. What an over-budget conversion returns is incomplete; callers replace it.
+ * @see SECURITY.md API-11
  */
 import { MAX_REFERENCE_HOPS, resolvePointer } from './json-pointer.js';
+import { jsonLengthWithin } from './json-size.js';
 import { arrayOr, entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { plainText } from './plain-text.js';
@@ -23,10 +30,39 @@ export type SchemaDirection = 'input' | 'output';
 export interface SchemaBudget {
   readonly maxDepth: number;
   readonly maxNodes: number;
+  /** Characters of JSON the conversions sharing one meter may produce. */
+  readonly maxBytes: number;
 }
 
-export const INPUT_BUDGET: SchemaBudget = { maxDepth: 12, maxNodes: 3_000 };
-export const OUTPUT_BUDGET: SchemaBudget = { maxDepth: 8, maxNodes: 1_000 };
+/**
+ * What the conversions of one tool schema have spent together: an input schema is one conversion
+ * per parameter and one for the body, and they share the schema's budget.
+ */
+export interface SchemaMeter {
+  nodes: number;
+  bytes: number;
+  /** Set once `maxBytes` is passed: the conversions since then returned incomplete schemas. */
+  overBudget: boolean;
+}
+
+export function newSchemaMeter(): SchemaMeter {
+  return { nodes: 0, bytes: 0, overBudget: false };
+}
+
+/**
+ * One tool schema (input or output) as JSON. The largest of the GitHub REST description's 623
+ * tools needs 31 kB for both; a tool over it is listed with a simplified schema (API-11).
+ */
+export const MAX_TOOL_SCHEMA_BYTES = 64 * 1024;
+
+export const INPUT_BUDGET: SchemaBudget = { maxDepth: 12, maxNodes: 3_000, maxBytes: MAX_TOOL_SCHEMA_BYTES };
+export const OUTPUT_BUDGET: SchemaBudget = { maxDepth: 8, maxNodes: 1_000, maxBytes: MAX_TOOL_SCHEMA_BYTES };
+
+/** An `enum` longer than this as JSON is left out (a list of time zones is about 12,000). */
+const MAX_ENUM_LENGTH = 16_384;
+/** An example, `default` or `const` longer than this as JSON is left out. */
+const MAX_LITERAL_LENGTH = 2_048;
+const MAX_PATTERN_LENGTH = 1_024;
 
 /** How many times one reference may nest inside itself before the next level is left open. */
 const MAX_REFERENCE_RECURSION = 1;
@@ -44,13 +80,30 @@ interface Conversion {
   readonly references: Map<string, number>;
   /** How often each document object is being converted on the current path (references revisit them). */
   readonly ancestors: Map<object, number>;
-  nodes: number;
+  readonly meter: SchemaMeter;
 }
 
-/** Converts one schema; `root` is the checked document its `$ref`s point into. */
-export function convertSchema(schema: unknown, root: JsonRecord, direction: SchemaDirection, budget: SchemaBudget): JsonSchema {
-  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), nodes: 0 };
+/**
+ * Converts one schema; `root` is the checked document its `$ref`s point into. Pass the same
+ * `meter` to the conversions that make up one tool schema; read `meter.overBudget` afterwards.
+ */
+export function convertSchema(
+  schema: unknown,
+  root: JsonRecord,
+  direction: SchemaDirection,
+  budget: SchemaBudget,
+  meter: SchemaMeter = newSchemaMeter(),
+): JsonSchema {
+  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter };
   return convert(conversion, schema, 0);
+}
+
+/** Counts `length` characters of output; true while the budget holds. */
+function spend(conversion: Conversion, length: number): boolean {
+  const { meter } = conversion;
+  meter.bytes += length;
+  if (meter.bytes > conversion.budget.maxBytes) meter.overBudget = true;
+  return !meter.overBudget;
 }
 
 /**
@@ -89,16 +142,18 @@ export function isBinarySchema(schema: unknown, root: JsonRecord): boolean {
 }
 
 function convert(conversion: Conversion, schema: unknown, depth: number): JsonSchema {
+  // Past the byte budget nothing more is worth producing: the caller discards the result.
+  if (!spend(conversion, 2)) return {};
   if (schema === true || schema === undefined) return {};
   if (schema === false) return { not: {} };
   if (!isRecord(schema)) return {};
   if (typeof schema['$ref'] === 'string') return convertReference(conversion, schema, schema['$ref'], depth);
   const visits = conversion.ancestors.get(schema) ?? 0;
   // A guard of last resort: the checked copy has no object cycle, so only references revisit objects.
-  if (visits > MAX_REFERENCE_RECURSION) return openSchema(schema, 'Recursive structure; not expanded further.');
-  conversion.nodes += 1;
-  if (depth > conversion.budget.maxDepth || conversion.nodes > conversion.budget.maxNodes) {
-    return openSchema(schema, 'Nested structure not expanded here.');
+  if (visits > MAX_REFERENCE_RECURSION) return openSchema(conversion, schema, 'Recursive structure; not expanded further.');
+  conversion.meter.nodes += 1;
+  if (depth > conversion.budget.maxDepth || conversion.meter.nodes > conversion.budget.maxNodes) {
+    return openSchema(conversion, schema, 'Nested structure not expanded here.');
   }
   conversion.ancestors.set(schema, visits + 1);
   try {
@@ -111,9 +166,9 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
 function convertReference(conversion: Conversion, schema: JsonRecord, reference: string, depth: number): JsonSchema {
   const target = resolvePointer(conversion.root, reference);
   const name = reference.slice(reference.lastIndexOf('/') + 1);
-  if (!target.found) return openSchema(schema, `Unresolved reference ${name}.`);
+  if (!target.found) return openSchema(conversion, schema, `Unresolved reference ${name.slice(0, 100)}.`);
   const seen = conversion.references.get(reference) ?? 0;
-  if (seen > MAX_REFERENCE_RECURSION) return openSchema(isRecord(target.value) ? target.value : {}, `Recursive ${name}; not expanded further.`);
+  if (seen > MAX_REFERENCE_RECURSION) return openSchema(conversion, isRecord(target.value) ? target.value : {}, `Recursive ${name.slice(0, 100)}; not expanded further.`);
   conversion.references.set(reference, seen + 1);
   try {
     return convert(conversion, resolveSchema(schema, conversion.root), depth);
@@ -123,35 +178,35 @@ function convertReference(conversion: Conversion, schema: JsonRecord, reference:
 }
 
 /** A schema that accepts what the original might hold, saying why it is not spelled out. */
-function openSchema(schema: JsonRecord, note: string): JsonSchema {
+function openSchema(conversion: Conversion, schema: JsonRecord, note: string): JsonSchema {
   const type = schema['type'];
   const typed = typeof type === 'string' && JSON_TYPES.has(type) ? { type } : {};
   const description = typeof schema['description'] === 'string' ? `${plainText(schema['description'], 200)} (${note})` : note;
+  spend(conversion, description.length + 40);
   return { ...typed, description };
 }
 
+/** Strings the schema carries as they are (formats, media types): a long one is no format. */
+const MAX_KEYWORD_STRING_LENGTH = 200;
+
+/**
+ * A schema's own keywords as converted, with their JSON length, per document object: references
+ * bring the same objects back many times, and cleaning text and checking patterns is the costly part.
+ */
+const ownKeywordsOf = new WeakMap<JsonRecord, { readonly keywords: JsonSchema; readonly length: number }>();
+
 function convertKeywords(conversion: Conversion, schema: JsonRecord, depth: number): JsonSchema {
+  let own = ownKeywordsOf.get(schema);
+  if (!own) {
+    const keywords = ownKeywords(schema);
+    own = { keywords, length: jsonLengthWithin(keywords, Number.MAX_SAFE_INTEGER) ?? 0 };
+    ownKeywordsOf.set(schema, own);
+  }
+  // Copied, arrays too, so that no two tools share a schema object.
   const out: JsonSchema = {};
-  const nullable = schema['nullable'] === true;
-  const type = convertType(schema['type'], nullable);
-  if (type !== undefined) out['type'] = type;
-  for (const key of ['title', 'format', 'contentMediaType', 'contentEncoding'] as const) {
-    if (typeof schema[key] === 'string') out[key] = key === 'title' ? plainText(schema[key], 120) : schema[key];
-  }
-  if (typeof schema['description'] === 'string') {
-    const description = plainText(schema['description'], MAX_DESCRIPTION_LENGTH);
-    if (description !== '') out['description'] = description;
-  }
-  if (Array.isArray(schema['enum']) && schema['enum'].length > 0) {
-    out['enum'] = nullable && !schema['enum'].includes(null) ? [...schema['enum'], null] : [...schema['enum']];
-  }
-  if ('const' in schema) out['const'] = schema['const'];
-  if ('default' in schema) out['default'] = schema['default'];
-  const examples = Array.isArray(schema['examples']) ? schema['examples'] : 'example' in schema ? [schema['example']] : [];
-  if (examples.length > 0) out['examples'] = examples.slice(0, MAX_EXAMPLES);
-  if (schema['deprecated'] === true) out['deprecated'] = true;
-  if (schema['uniqueItems'] === true) out['uniqueItems'] = true;
-  if (typeof schema['pattern'] === 'string' && isValidPattern(schema['pattern'])) out['pattern'] = schema['pattern'];
+  for (const [key, value] of Object.entries(own.keywords)) out[key] = Array.isArray(value) ? [...value] : value;
+  // Everything so far is this node's own output; what follows is counted by the nodes it makes.
+  if (!spend(conversion, own.length)) return out;
   for (const key of COUNT_KEYWORDS) {
     const value = schema[key];
     if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[key] = value;
@@ -161,11 +216,59 @@ function convertKeywords(conversion: Conversion, schema: JsonRecord, depth: numb
   convertArrayKeywords(conversion, schema, out, depth);
   convertObjectKeywords(conversion, schema, out, depth);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
-    const variants = arrayOr(schema[key]).map((variant) => convert(conversion, variant, depth + 1));
+    const variants = convertEach(conversion, arrayOr(schema[key]), depth);
     if (variants.length > 0) out[key] = variants;
   }
   if ('not' in schema) out['not'] = convert(conversion, schema['not'], depth + 1);
   return simplifyComposition(out);
+}
+
+/** Type, texts, literals and pattern: what a schema says of itself, apart from its subschemas. */
+function ownKeywords(schema: JsonRecord): JsonSchema {
+  const out: JsonSchema = {};
+  const nullable = schema['nullable'] === true;
+  const type = convertType(schema['type'], nullable);
+  if (type !== undefined) out['type'] = type;
+  for (const key of ['title', 'format', 'contentMediaType', 'contentEncoding'] as const) {
+    const value = schema[key];
+    if (typeof value !== 'string') continue;
+    if (key === 'title') out[key] = plainText(value, 120);
+    else if (value.length <= MAX_KEYWORD_STRING_LENGTH) out[key] = value;
+  }
+  if (typeof schema['description'] === 'string') {
+    const description = plainText(schema['description'], MAX_DESCRIPTION_LENGTH);
+    if (description !== '') out['description'] = description;
+  }
+  convertLiterals(schema, out, nullable);
+  if (schema['deprecated'] === true) out['deprecated'] = true;
+  if (schema['uniqueItems'] === true) out['uniqueItems'] = true;
+  const pattern = schema['pattern'];
+  if (typeof pattern === 'string' && pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern)) out['pattern'] = pattern;
+  return out;
+}
+
+/** Converts items in order, stopping once the budget is passed (the result is discarded then). */
+function convertEach(conversion: Conversion, items: readonly unknown[], depth: number): JsonSchema[] {
+  const converted: JsonSchema[] = [];
+  for (const item of items) {
+    if (conversion.meter.overBudget) break;
+    converted.push(convert(conversion, item, depth + 1));
+  }
+  return converted;
+}
+
+/** `enum`, `const`, `default` and examples: data from the document, kept only when short. */
+function convertLiterals(schema: JsonRecord, out: JsonSchema, nullable: boolean): void {
+  const fits = (value: unknown, cap: number) => jsonLengthWithin(value, cap) !== undefined;
+  const values = schema['enum'];
+  if (Array.isArray(values) && values.length > 0 && fits(values, MAX_ENUM_LENGTH)) {
+    out['enum'] = nullable && !values.includes(null) ? [...values, null] : [...values];
+  }
+  if ('const' in schema && fits(schema['const'], MAX_LITERAL_LENGTH)) out['const'] = schema['const'];
+  if ('default' in schema && fits(schema['default'], MAX_LITERAL_LENGTH)) out['default'] = schema['default'];
+  const examples = Array.isArray(schema['examples']) ? schema['examples'] : 'example' in schema ? [schema['example']] : [];
+  const short = examples.slice(0, MAX_EXAMPLES).filter((example) => fits(example, MAX_LITERAL_LENGTH));
+  if (short.length > 0) out['examples'] = short;
 }
 
 function convertType(type: unknown, nullable: boolean): string | string[] | undefined {
@@ -192,7 +295,7 @@ function convertBounds(schema: JsonRecord, out: JsonSchema): void {
 function convertArrayKeywords(conversion: Conversion, schema: JsonRecord, out: JsonSchema, depth: number): void {
   if ('items' in schema && !Array.isArray(schema['items'])) out['items'] = convert(conversion, schema['items'], depth + 1);
   const prefixItems = Array.isArray(schema['prefixItems']) ? schema['prefixItems'] : Array.isArray(schema['items']) ? schema['items'] : undefined;
-  if (prefixItems) out['prefixItems'] = prefixItems.map((item) => convert(conversion, item, depth + 1));
+  if (prefixItems) out['prefixItems'] = convertEach(conversion, prefixItems, depth);
 }
 
 function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: JsonSchema, depth: number): void {
@@ -201,6 +304,7 @@ function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: 
   if (isRecord(schema['properties'])) {
     const properties: Record<string, JsonSchema> = {};
     for (const [name, property] of entriesOf(schema['properties'])) {
+      if (!spend(conversion, name.length + 4)) break;
       const resolved = resolveSchema(property, conversion.root);
       if (isRecord(resolved) && resolved[hidden] === true) {
         left.add(name);
@@ -211,14 +315,15 @@ function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: 
     out['properties'] = properties;
   }
   const required = [...new Set(arrayOr(schema['required']).filter((name): name is string => typeof name === 'string' && !left.has(name)))];
-  if (required.length > 0) out['required'] = required;
+  if (required.length > 0 && spend(conversion, jsonLengthWithin(required, Number.MAX_SAFE_INTEGER) ?? 0)) out['required'] = required;
   const additional = schema['additionalProperties'];
   if (typeof additional === 'boolean') out['additionalProperties'] = additional;
   else if (isRecord(additional)) out['additionalProperties'] = convert(conversion, additional, depth + 1);
   if (isRecord(schema['patternProperties'])) {
     const patterns: Record<string, JsonSchema> = {};
     for (const [pattern, property] of entriesOf(schema['patternProperties'])) {
-      if (isValidPattern(pattern)) patterns[pattern] = convert(conversion, property, depth + 1);
+      if (!spend(conversion, pattern.length + 4)) break;
+      if (pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern)) patterns[pattern] = convert(conversion, property, depth + 1);
     }
     out['patternProperties'] = patterns;
   }

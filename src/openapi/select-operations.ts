@@ -12,6 +12,7 @@ import { withScopeLine } from './descriptions.js';
 import { openApiError } from './openapi-error.js';
 import type { Operation } from './operation.js';
 import { isReadOnlyMethod } from './annotations.js';
+import { deriveOperation } from './operations.js';
 import { searchOperations } from './search.js';
 import { enablesChange, scopeRoles } from './scope-roles.js';
 import { leastPrivilege } from './toolsets.js';
@@ -76,12 +77,11 @@ function readOnlyVariant(operation: Operation, changes: readonly (readonly strin
   const alternatives = operation.scopeAlternatives.filter((alternative) => !enablesChange(alternative, changes));
   if (alternatives.length === operation.scopeAlternatives.length || alternatives.length === 0) return operation;
   const requiredScopes = leastPrivilege(alternatives, operation.method, changes);
-  return {
-    ...operation,
+  return deriveOperation(operation, {
     scopeAlternatives: alternatives,
     requiredScopes,
     description: withScopeLine(operation.description, alternatives, requiredScopes, operation.anonymousAccess === true),
-  };
+  });
 }
 
 function requireKnownTools(catalog: ToolCatalog, names: readonly string[], option: string): void {

@@ -75,8 +75,10 @@ export function registerDiscoveryTools(
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args: unknown) => {
-      const operation = catalog.byName.get((args as { name: string }).name);
-      if (!operation) return unknownOperation((args as { name: string }).name);
+      const name = (args as { name: string }).name;
+      // A tool listed on its own may be listed simplified (API-11): describe what call_operation accepts.
+      const operation = compiled.get(name)?.operation ?? catalog.byName.get(name);
+      if (!operation) return unknownOperation(name);
       const structured = { ...summary(operation), description: operation.description, inputSchema: operation.inputSchema, annotations: operation.annotations };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
@@ -104,7 +106,8 @@ export function registerDiscoveryTools(
         const problems = verdict.issues.map((issue) => issue.message).join('; ');
         return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
       }
-      return call(operation, operationArgs ?? {}, context, connection);
+      // The compiled tool's operation: arguments shaped for a simplified listing are sent as such.
+      return call(tool.operation, operationArgs ?? {}, context, connection);
     },
   );
 }

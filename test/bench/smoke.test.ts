@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countOperations, syntheticDocument } from '../../tools/bench/synthetic-document.js';
 import { linearFit, percentile, spreadOf } from '../../tools/bench/stats.js';
 import { parseBenchArgs, QUICK_COUNTS } from '../../tools/bench/options.js';
+import { hostileSection, replaceHostileSection } from '../../tools/bench/hostile-report.js';
+import type { HostileRow } from '../../tools/bench/results.js';
 
 const RUN_JS = resolve(import.meta.dirname, '../../dist/tools/bench/run.js');
 
@@ -83,6 +85,14 @@ describe('the bench harness, quick and without peers', () => {
     expect(scale).toMatch(/build time ≈ .* µs × operations \(least squares, R² = [\d.]+\)/);
   });
 
+  it('has a hostile-documents row for each of the issue\'s cases, each with its tool count and list size', () => {
+    const section = sectionOf(report, 'Hostile documents');
+    for (const [operations, configuration] of [['500', 'default'], ['500', '--toolsets all'], ['5,000', 'default']]) {
+      const row = section.split('\n').find((line) => line.startsWith(`| five-level \`$ref\` fan-out, ${operations} operations |`) && line.includes(`| \`${configuration}\` |`));
+      expect(row, `${operations} ${configuration}`).toMatch(/\| \d+ \| [\d.]+ (KiB|MiB) \| \d+ \| [\d.]+ MiB \| \*\*(met|not met)\*\* \|$/);
+    }
+  });
+
   it('has the summary, the aims and the list of places behind a peer', () => {
     expect(report).toContain('## Summary');
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);
@@ -110,7 +120,26 @@ describe('the bench\'s pure parts', () => {
     expect(fit.r2).toBeCloseTo(1);
   });
 
-  it('reads --quick, --no-peers and --out, and refuses what it does not know', () => {
+  it('renders the hostile rows, judges them against the issue\'s aims, and replaces only their section', () => {
+    const row = (operations: number, configuration: HostileRow['configuration'], listMs: number, listBytes: number): HostileRow => ({
+      document: `fan-out, ${operations} operations`,
+      operations,
+      documentBytes: 160 * 1024,
+      configuration,
+      result: { ok: true, value: { tools: 38, listBytes, listMs: spreadOf([listMs]), peakBytes: spreadOf([100 * 2 ** 20]) } },
+    });
+    const section = hostileSection([row(5_000, 'default', 900, 300 * 1024), row(500, '--toolsets all', 12_000, 2 ** 20), row(5_000, '--toolsets all', 20_000, 3 * 2 ** 20)]);
+    expect(section.find((line) => line.startsWith('| fan-out, 5000 operations | 160 KiB | `default`'))).toMatch(/\| 38 \| 300\.0 KiB \| 900 \| 100\.0 MiB \| \*\*met\*\* \|$/);
+    expect(section.find((line) => line.startsWith('| fan-out, 500 operations'))).toMatch(/\*\*not met\*\* \|$/);
+    expect(section.find((line) => line.startsWith('| fan-out, 5000 operations | 160 KiB | `--toolsets all`'))).toMatch(/no aim \|$/);
+    const report = '# Benchmarks\n\n## Scale\n\nrows\n\n## Hostile documents\n\nold\n\n## Problems in this run\n\n- none\n';
+    expect(replaceHostileSection(report, ['## Hostile documents', '', 'new'])).toBe('# Benchmarks\n\n## Scale\n\nrows\n\n## Hostile documents\n\nnew\n\n## Problems in this run\n\n- none\n');
+    expect(replaceHostileSection('# Benchmarks\n\n## Scale\n', ['## Hostile documents', '', 'new'])).toBe('# Benchmarks\n\n## Scale\n\n## Hostile documents\n\nnew\n');
+  });
+
+  it('reads --quick, --no-peers, --only and --out, and refuses what it does not know', () => {
+    expect(parseBenchArgs(['--only', 'hostile'], 'B.md')).toMatchObject({ only: 'hostile', out: 'B.md' });
+    expect(parseBenchArgs(['--only', 'latency'], 'B.md')).toEqual({ error: '--only takes: hostile' });
     expect(parseBenchArgs(['--quick', '--no-peers', '--out', 'x.md'], 'B.md')).toMatchObject({ quick: true, peers: false, out: 'x.md', counts: QUICK_COUNTS });
     expect(parseBenchArgs([], 'B.md')).toMatchObject({ quick: false, peers: true, out: 'B.md' });
     expect(parseBenchArgs(['--fast'], 'B.md')).toEqual({ error: 'unknown argument --fast' });

@@ -16,6 +16,7 @@ import type { BenchOptions } from './options.js';
 import { PROJECT_ROOT, REAL_DOCUMENTS_DIR } from './paths.js';
 import { GENERATOR_PACKAGE, IVOTOBY_PACKAGE, generatePeer, generatedHttpSdkVersion, generatedLaunch, installPeers, installedVersion, ivotobyLaunch } from './peers.js';
 import type { BenchResults, ContenderId, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell } from './results.js';
+import { measureHostile } from './hostile-rows.js';
 import { measureScale } from './scale.js';
 import { bareLaunch, connectOverHttp, directCaller, freePort, READ_OPERATION, readToolName, schoolMcpLaunch, spawnServer, toolCaller } from './servers.js';
 import { obtainAccessToken, signInSchoolMcp } from './sign-in.js';
@@ -173,6 +174,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
 
     progress('scale: catalogue build per document');
     const scale = await measureScale(counts.scaleSizes, counts.scaleRuns, scratch);
+    const hostile = await measureHostile(counts.hostileRuns, options.quick, scratch, progress);
 
     return {
       machine,
@@ -194,6 +196,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       latency,
       memory,
       scale,
+      hostile,
       peerProblems,
       notes,
     };

@@ -12,6 +12,8 @@ export interface BenchCounts {
   readonly memoryCalls: number;
   readonly scaleRuns: number;
   readonly scaleSizes: readonly number[];
+  /** Starts per hostile document and configuration. */
+  readonly hostileRuns: number;
 }
 
 export interface BenchOptions {
@@ -21,6 +23,8 @@ export interface BenchOptions {
   readonly peers: boolean;
   /** Where the report is written. */
   readonly out: string;
+  /** Measure one section alone and replace it in the report already at `out`. */
+  readonly only?: 'hostile';
 }
 
 export const FULL_COUNTS: BenchCounts = {
@@ -32,6 +36,7 @@ export const FULL_COUNTS: BenchCounts = {
   memoryCalls: 10_000,
   scaleRuns: 5,
   scaleSizes: [10, 100, 1_000, 3_000],
+  hostileRuns: 3,
 };
 
 export const QUICK_COUNTS: BenchCounts = {
@@ -43,29 +48,37 @@ export const QUICK_COUNTS: BenchCounts = {
   memoryCalls: 32,
   scaleRuns: 1,
   scaleSizes: [10, 100, 1_000, 3_000],
+  hostileRuns: 1,
 };
 
-export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--out FILE]
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile] [--out FILE]
 
-  --quick      tiny counts: checks that every row can be produced, measures nothing reliably
-  --no-peers   school-mcp, the bare SDK server and the direct call only (no install)
-  --out FILE   where to write the report (default BENCHMARKS.md in the project)
+  --quick          tiny counts: checks that every row can be produced, measures nothing reliably
+  --no-peers       school-mcp, the bare SDK server and the direct call only (no install)
+  --only hostile   the "Hostile documents" rows alone, replaced in the report at --out
+  --out FILE       where to write the report (default BENCHMARKS.md in the project)
 `;
 
 export function parseBenchArgs(args: readonly string[], defaultOut: string): BenchOptions | { help: true } | { error: string } {
   let quick = false;
   let peers = true;
   let out = defaultOut;
+  let only: 'hostile' | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
     if (arg === '--quick') quick = true;
     else if (arg === '--no-peers') peers = false;
     else if (arg === '--help' || arg === '-h') return { help: true };
+    else if (arg === '--only') {
+      const value = args[++index];
+      if (value !== 'hostile') return { error: '--only takes: hostile' };
+      only = value;
+    }
     else if (arg === '--out') {
       const value = args[++index];
       if (value === undefined || value.startsWith('--')) return { error: '--out needs a file' };
       out = value;
     } else return { error: `unknown argument ${arg}` };
   }
-  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out };
+  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out, ...(only === undefined ? {} : { only }) };
 }

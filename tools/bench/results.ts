@@ -57,6 +57,14 @@ export interface ScaleRow {
   readonly result: Measured<{ operations: number; parseMs: Spread; buildMs: Spread; compileMs: Spread; peakBytes: Spread; baselinePeakBytes: number }>;
 }
 
+export interface HostileRow {
+  readonly document: string;
+  readonly operations: number;
+  readonly documentBytes: number;
+  readonly configuration: 'default' | '--toolsets all';
+  readonly result: Measured<{ tools: number; listBytes: number; listMs: Spread; peakBytes: Spread }>;
+}
+
 export interface BenchResults {
   readonly machine: Machine;
   readonly startedAt: string;
@@ -70,6 +78,7 @@ export interface BenchResults {
   readonly latency: readonly LatencyRow[];
   readonly memory: Readonly<Partial<Record<ContenderId, Measured<MemoryCell>>>>;
   readonly scale: readonly ScaleRow[];
+  readonly hostile: readonly HostileRow[];
   /** Why a peer could not be measured at all, when it could not. */
   readonly peerProblems: readonly string[];
   readonly notes: readonly string[];

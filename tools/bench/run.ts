@@ -1,11 +1,16 @@
 /**
- * `npm run bench [-- --quick] [-- --no-peers] [-- --out FILE]`: measures school-mcp, a bare SDK
- * server, the direct request and the two peers in one run, and writes BENCHMARKS.md.
+ * `npm run bench [-- --quick] [-- --no-peers] [-- --only hostile] [-- --out FILE]`: measures
+ * school-mcp, a bare SDK server, the direct request and the two peers in one run, and writes
+ * BENCHMARKS.md; or one section alone, replaced in the report already there.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runBench } from './bench-run.js';
+import { hostileSection, replaceHostileSection } from './hostile-report.js';
+import { measureHostile } from './hostile-rows.js';
+import { describeMachine } from './machine.js';
 import { BENCH_USAGE, parseBenchArgs } from './options.js';
 import { BENCH_PACKAGE_DIR, PROJECT_ROOT } from './paths.js';
 import { renderReport } from './report.js';
@@ -24,12 +29,30 @@ async function main(): Promise<number> {
     return 2;
   }
   const started = Date.now();
-  const results = await runBench(parsed, (line) => process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`));
+  const progress = (line: string) => process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
+  if (parsed.only === 'hostile') return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
+  const results = await runBench(parsed, progress);
   const findings = existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : '';
   const out = resolve(parsed.out);
   await writeFile(out, renderReport(results, findings));
   process.stderr.write(`bench: wrote ${out}\n`);
   return 0;
+}
+
+async function onlyHostile(runs: number, quick: boolean, out: string, progress: (line: string) => void): Promise<number> {
+  const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
+  try {
+    const machine = describeMachine();
+    const startedAt = new Date().toISOString();
+    const rows = await measureHostile(runs, quick, scratch, progress);
+    const separately = `Measured on its own (\`npm run bench -- --only hostile\`${quick ? ' --quick: one run each, not a measurement' : ''}), started ${startedAt}: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}.`;
+    const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
+    await writeFile(out, replaceHostileSection(report, hostileSection(rows, separately)));
+    process.stderr.write(`bench: wrote the hostile-documents section of ${out}\n`);
+    return 0;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
 
 main().then(

@@ -1,0 +1,68 @@
+/**
+ * The part of an operation that costs: its parameters, body, input and output schemas, converted
+ * from the document. The catalogue builds it on first use only (a tool that is listed, described
+ * or called), and each schema has a byte budget: an input schema over it is replaced by the
+ * simplified one, an output schema over it is left out, each with a warning (API-11).
+ * @see SECURITY.md API-11
+ */
+import { argumentClaimer, buildToolInput } from './input-schema.js';
+import { jsonBytes } from './json-size.js';
+import { recordOr, type JsonRecord } from './json-value.js';
+import type { JsonSchema, OperationBody, OperationParameter } from './operation.js';
+import { buildOutputSchema } from './output-schema.js';
+import { declaredParameters } from './parameters.js';
+import { templateNames } from './path-template.js';
+import { declaredBody } from './request-body.js';
+import { MAX_TOOL_SCHEMA_BYTES, newSchemaMeter } from './schema-converter.js';
+import { simplifiedToolInput } from './simplified-input.js';
+
+export interface OperationSchemas {
+  readonly parameters: readonly OperationParameter[];
+  readonly body: OperationBody | undefined;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema | undefined;
+}
+
+/** Where an operation's schemas come from in the document. */
+export interface SchemaSource {
+  readonly toolName: string;
+  readonly pathTemplate: string;
+  readonly pathItem: JsonRecord;
+  readonly operation: JsonRecord;
+}
+
+export function buildOperationSchemas(source: SchemaSource, root: JsonRecord, warn: (message: string) => void): OperationSchemas {
+  try {
+    return convertWithinBudgets(source, root, warn);
+  } catch (error) {
+    // Built on first use, so a failure here would otherwise fail a `tools/list` or a call.
+    warn(`${source.toolName}: its schemas could not be read (${error instanceof Error ? error.message.slice(0, 200) : String(error)}); it takes its path parameters only.`);
+    return pathParametersOnly(source.pathTemplate);
+  }
+}
+
+function pathParametersOnly(pathTemplate: string): OperationSchemas {
+  const claim = argumentClaimer();
+  const parameters: OperationParameter[] = templateNames(pathTemplate).map((name) => ({ name, argument: claim(name, 'path'), in: 'path', required: true, schema: { type: 'string' } }));
+  const input = simplifiedToolInput(parameters, undefined, MAX_TOOL_SCHEMA_BYTES);
+  return { parameters: input.parameters, body: undefined, inputSchema: input.inputSchema, outputSchema: undefined };
+}
+
+function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (message: string) => void): OperationSchemas {
+  const { toolName, pathTemplate, pathItem, operation } = source;
+  const inputMeter = newSchemaMeter();
+  const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], root, inputMeter);
+  let input = buildToolInput(parameters, declaredBody(operation['requestBody'], root, inputMeter));
+  if (inputMeter.overBudget || jsonBytes(input.inputSchema) > MAX_TOOL_SCHEMA_BYTES) {
+    input = simplifiedToolInput(input.parameters, input.body, MAX_TOOL_SCHEMA_BYTES);
+    warn(`${toolName}: its input schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is listed simplified (the body as one JSON value).`);
+  }
+
+  const outputMeter = newSchemaMeter();
+  let outputSchema = buildOutputSchema(recordOr(operation['responses']), root, outputMeter);
+  if (outputMeter.overBudget || (outputSchema !== undefined && jsonBytes(outputSchema) > MAX_TOOL_SCHEMA_BYTES)) {
+    outputSchema = undefined;
+    warn(`${toolName}: its output schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is left out, and results come as text.`);
+  }
+  return { parameters: input.parameters, body: input.body, inputSchema: input.inputSchema, outputSchema };
+}

@@ -1,0 +1,86 @@
+/** Documents nested deeper than any walk of them can recurse: refused with a code, never a stack overflow. */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, parseDocumentText } from '../../src/openapi/index.js';
+import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds } from '../../src/openapi/document-depth.js';
+import { MAIN_JS } from '../helpers/mcp-stdio.js';
+
+const HEAD = '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}, "x-deep": ';
+
+/** A JSON document with `levels` arrays inside one another under `x-deep`. */
+function deepJson(levels: number): string {
+  return `${HEAD}${'['.repeat(levels)}${']'.repeat(levels)}}`;
+}
+
+/** Loads the text the way the server does: parse, then check and convert. */
+async function load(text: string, source = 'deep.json') {
+  return buildCatalog(parseDocumentText(text, { source }).document);
+}
+
+describe('nesting depth', () => {
+  it('API-12 refuses a JSON document nested 100,000 levels deep with OPENAPI_TOO_DEEP', async () => {
+    await expect(load(deepJson(100_000))).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP', message: expect.stringContaining('deep.json') });
+  });
+
+  it('API-12 refuses deep YAML flow collections before the YAML parser recurses', async () => {
+    const text = `openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx-deep: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
+    await expect(load(text, 'deep.yaml')).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP' });
+  });
+
+  it('API-12 refuses deep YAML block mappings', async () => {
+    const levels = MAX_DOCUMENT_DEPTH + 10;
+    const lines = Array.from({ length: levels }, (_, level) => `${' '.repeat(level + 2)}k${level}:`);
+    const text = `openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx-deep:\n${lines.join('\n')} end\n`;
+    await expect(load(text, 'deep.yaml')).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP' });
+  });
+
+  it('API-12 refuses YAML aliases that nest to a depth no line of the text shows', async () => {
+    const half = MAX_DOCUMENT_DEPTH - 20;
+    const text = `openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx-a: &deep ${'['.repeat(half)}${']'.repeat(half)}\nx-b: ${'['.repeat(half)}*deep${']'.repeat(half)}\n`;
+    await expect(load(text, 'aliases.yaml')).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP' });
+  });
+
+  it('API-12 refuses an object graph handed in directly, past the parser', async () => {
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 50_000; level++) deep = { next: deep };
+    const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, 'x-deep': deep };
+    await expect(buildCatalog(document)).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP' });
+  });
+
+  it('accepts the deepest document allowed, and brackets inside strings do not count', async () => {
+    const brackets = '['.repeat(10_000);
+    const text = `${HEAD.replace('"paths": {}', `"paths": {}, "x-text": "${brackets}\\"${brackets}"`)}${'['.repeat(MAX_DOCUMENT_DEPTH - 1)}${']'.repeat(MAX_DOCUMENT_DEPTH - 1)}}`;
+    await expect(load(text)).resolves.toMatchObject({ operations: [] });
+  });
+
+  it('counts nesting in JSON text as JSON.parse sees it', () => {
+    expect(jsonNestingExceeds('{"a": [[1]]}', 3)).toBe(false);
+    expect(jsonNestingExceeds('{"a": [[[1]]]}', 3)).toBe(true);
+    expect(jsonNestingExceeds('{"a": "[[[[\\"[[[["}', 1)).toBe(false);
+    expect(jsonNestingExceeds('[] [] [] []', 1)).toBe(false);
+  });
+
+  it('API-12 makes the built server exit with OPENAPI_TOO_DEEP on a deeply nested document', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'school-mcp-deep-'));
+    try {
+      const file = join(directory, 'deep.json');
+      await writeFile(file, deepJson(200_000));
+      const run = promisify(execFile)(process.execPath, [MAIN_JS, '--config-dir', directory, '--openapi', file, '--school', 'http://127.0.0.1:9'], {
+        env: { PATH: process.env['PATH'] ?? '', HOME: directory },
+      });
+      const failure = await run.then(
+        () => undefined,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(failure?.code).not.toBe(0);
+      expect(failure?.stderr).toContain('[OPENAPI_TOO_DEEP]');
+      expect(failure?.stderr).not.toContain('Maximum call stack');
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
