@@ -20,6 +20,7 @@
 import type { DeclaredParameter } from './parameters.js';
 import type { JsonSchema, OperationBody, OperationParameter } from './operation.js';
 import type { DeclaredBody } from './request-body.js';
+import { withImpliedTypes } from './implied-types.js';
 import { isRecord } from './json-value.js';
 import { isObjectSchema } from './schema-converter.js';
 
@@ -78,7 +79,8 @@ export function buildToolInput(parameters: readonly DeclaredParameter[], declare
     }
   }
 
-  const inputSchema: JsonSchema = { type: 'object', properties };
+  const typedProperties = Object.fromEntries(Object.entries(properties).map(([argument, schema]) => [argument, withImpliedTypes(schema)]));
+  const inputSchema: JsonSchema = { type: 'object', properties: typedProperties };
   if (required.length > 0) inputSchema['required'] = [...new Set(required)];
   inputSchema['additionalProperties'] = false;
   return { inputSchema, parameters: operationParameters, body };
