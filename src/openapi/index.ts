@@ -22,8 +22,10 @@ export {
   type LoadDocumentOptions,
   type LoadedDocument,
 } from './load-document.js';
-export { MAX_DOCUMENT_BYTES, parseDocumentText, type OpenApiDocument, type ParsedDocument } from './parse-document.js';
+export { MAX_DOCUMENT_BYTES, parseDocumentText, type ApiDocument, type OpenApiDocument, type ParsedDocument, type Swagger2Document } from './parse-document.js';
 export { DEFAULT_MAX_OPERATIONS, buildCatalog, type CatalogOptions, type ToolCatalog } from './catalog.js';
+export { toolsetSummary, type GroupingSource, type ToolsetSummary } from './grouping.js';
+export { scopeRoles, type ScopeRoles } from './scope-roles.js';
 export { selectOperations, type OperationSelection } from './select-operations.js';
 export { DEFAULT_SEARCH_LIMIT, searchOperations, type SearchResult } from './search.js';
 export { resolveApiBase, type ApiBase } from './server-base.js';

@@ -13,7 +13,7 @@ import { declaredParameters } from './parameters.js';
 import { pathTemplateProblem } from './path-template.js';
 import { declaredBody } from './request-body.js';
 import { resolveSchema } from './schema-converter.js';
-import { leastPrivilege, securityRequirements, toolsetOf, type SecurityRequirements } from './toolsets.js';
+import { securityRequirements, type SecurityRequirements } from './toolsets.js';
 
 /** OpenAPI Path Item Object fields that hold operations, in the specification's order. */
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -62,16 +62,22 @@ export function sourceSecurity(source: OperationSource, security: SecurityContex
 
 export interface BuildContext {
   readonly root: JsonRecord;
-  readonly documentHasScopes: boolean;
   readonly warn: (message: string) => void;
 }
 
-export function buildOperation(source: OperationSource, toolName: string, security: SecurityRequirements, context: BuildContext): Operation {
+/** What the catalogue decides for an operation by looking at all of them: name, scopes to ask for, toolset. */
+export interface OperationPlacement {
+  readonly toolName: string;
+  readonly requiredScopes: readonly string[];
+  readonly toolset: string;
+}
+
+export function buildOperation(source: OperationSource, placement: OperationPlacement, security: SecurityRequirements, context: BuildContext): Operation {
   const { method, pathTemplate, pathItem, operation } = source;
+  const { toolName, requiredScopes, toolset } = placement;
   const { alternatives, anonymousAccess } = security;
   const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], context.root, context.warn);
   const input = buildToolInput(parameters, declaredBody(operation['requestBody'], context.root));
-  const requiredScopes = leastPrivilege(alternatives, method);
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
   const deprecated = operation['deprecated'] === true;
@@ -97,7 +103,7 @@ export function buildOperation(source: OperationSource, toolName: string, securi
     scopeAlternatives: alternatives,
     requiredScopes,
     ...(anonymousAccess ? { anonymousAccess: true } : {}),
-    toolset: toolsetOf({ scopeAlternatives: alternatives, requiredScopes, tags }, context.documentHasScopes),
+    toolset,
     inputSchema: input.inputSchema,
     outputSchema: buildOutputSchema(recordOr(operation['responses']), context.root),
     annotations: annotationsFor(method, title),

@@ -1,8 +1,8 @@
 /**
  * The tools a server exposes, from user options: `--toolsets a,b|all`, `--read-only`, `--tools`,
  * `--exclude-tools`. An exact `--tools` list wins over toolsets; exclusions apply last. Read-only
- * keeps GET and HEAD operations only and removes every alternative that needs a write scope, so
- * that only read scopes are ever requested. Unknown names are errors that list the valid ones.
+ * keeps GET and HEAD operations only and removes every alternative that needs a scope some write
+ * operation of the document accepts, so that only read scopes are ever requested. Unknown names are errors that list the valid ones.
  * @see SECURITY.md API-09
  */
 import { catalogOf, type ToolCatalog } from './catalog.js';
@@ -11,7 +11,7 @@ import { openApiError } from './openapi-error.js';
 import type { Operation } from './operation.js';
 import { isReadOnlyMethod } from './annotations.js';
 import { searchOperations } from './search.js';
-import { isWriteScope, leastPrivilege } from './toolsets.js';
+import { narrowestAlternative, type ScopeRoles } from './scope-roles.js';
 
 export interface OperationSelection {
   readonly toolsets?: readonly string[] | 'all';
@@ -49,30 +49,33 @@ export function selectOperations(catalog: ToolCatalog, selection: OperationSelec
     const excluded = new Set(selection.excludeTools);
     chosen = chosen.filter((operation) => !excluded.has(operation.toolName));
   }
-  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, selection.tools !== undefined, warnings);
-  return catalogOf(chosen, catalog.scopeDescriptions, catalog.apiBase, [...catalog.warnings, ...warnings]);
+  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, catalog.scopeRoles, selection.tools !== undefined, warnings);
+  return catalogOf(chosen, { ...catalog, warnings: [...catalog.warnings, ...warnings] });
 }
 
-function readOnlyOperations(operations: readonly Operation[], listedByName: boolean, warnings: string[]): Operation[] {
+function readOnlyOperations(operations: readonly Operation[], roles: ScopeRoles, listedByName: boolean, warnings: string[]): Operation[] {
   const result: Operation[] = [];
   for (const operation of operations) {
     if (!isReadOnlyMethod(operation.method)) {
       if (listedByName) warnings.push(`${operation.toolName} is left out: it changes data and read-only mode is on.`);
       continue;
     }
-    const narrowed = readOnlyVariant(operation);
+    const narrowed = readOnlyVariant(operation, roles);
     if (narrowed) result.push(narrowed);
     else warnings.push(`${operation.toolName} is left out: every way to call it needs a write scope.`);
   }
   return result;
 }
 
-/** The operation with write-scope alternatives removed; undefined when none is left. */
-export function readOnlyVariant(operation: Operation): Operation | undefined {
-  const alternatives = operation.scopeAlternatives.filter((alternative) => !alternative.some(isWriteScope));
+/**
+ * The operation with every alternative that holds a write-capable scope removed (write-capable as
+ * the document's operations show, `scope-roles.ts`); undefined when none is left.
+ */
+export function readOnlyVariant(operation: Operation, roles: ScopeRoles): Operation | undefined {
+  const alternatives = operation.scopeAlternatives.filter((alternative) => !alternative.some((scope) => roles.isWriteCapable(scope)));
   if (alternatives.length === operation.scopeAlternatives.length) return operation;
   if (alternatives.length === 0) return undefined;
-  const requiredScopes = leastPrivilege(alternatives, operation.method);
+  const requiredScopes = narrowestAlternative(alternatives, roles);
   return {
     ...operation,
     scopeAlternatives: alternatives,
