@@ -16,7 +16,7 @@ import {
   type DocumentScopes,
   type OAuthSession,
 } from '../oauth/index.js';
-import { buildCatalog, consentScopeFacts, fitListedSchemas, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
+import { buildCatalog, consentScopeFacts, fitListedSchemas, loadDocument, selectOperations, toolsetSummary, type FetchLike, type ToolCatalog } from '../openapi/index.js';
 import {
   createConsentCaller,
   createStepUpBudget,
@@ -84,7 +84,14 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
 
   // Schemas are converted when a tool is first listed, described or called; what that finds is logged then.
   const fullCatalog = await buildCatalog(loaded.document, { schoolUrl: schoolUrl.href, onSchemaWarning: (message) => logger.warn(message) });
+  if (fullCatalog.upgradedFrom !== undefined) {
+    logger.info(`the API description is ${fullCatalog.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`, { location: loaded.location });
+  }
   for (const warning of fullCatalog.warnings) logger.warn(warning);
+  logger.debug(`toolsets grouped by ${fullCatalog.groupedBy}`, { count: fullCatalog.toolsets.size });
+  for (const { toolset, reads, writes, scopes } of toolsetSummary(fullCatalog.operations, fullCatalog.scopeRoles)) {
+    logger.debug(`toolset ${toolset}`, { reads, writes, scopes: scopes.join(' ') });
+  }
   const choice: ToolsetChoice = config.toolsets ?? { mode: 'default' };
   const catalog = selectOperations(fullCatalog, {
     ...(choice.mode === 'toolsets' ? { toolsets: choice.toolsets } : {}),

@@ -7,12 +7,15 @@
 import { copyCheckingReferences } from './check-references.js';
 import { entriesOf, recordOr } from './json-value.js';
 import type { Operation } from './operation.js';
-import { buildOperation, enumerateOperations, sourceSecurity, type OperationSource } from './operations.js';
-import type { OpenApiDocument } from './parse-document.js';
+import { groupOperations, type GroupingSource } from './grouping.js';
+import { arrayOr } from './json-value.js';
+import { buildOperation, enumerateOperations, sourceSecurity, type OperationPlacement, type OperationSource } from './operations.js';
+import type { ApiDocument } from './parse-document.js';
 import { resolveSchema } from './schema-converter.js';
+import { narrowestAlternative, scopeRoles, type ScopeRoles } from './scope-roles.js';
 import { resolveApiBase, type ApiBase } from './server-base.js';
+import { upgradeToOpenApi3 } from './swagger-upgrade.js';
 import { assignToolNames } from './tool-names.js';
-import { scopeRoles } from './scope-roles.js';
 import { scopeDescriptions, type SecurityRequirements } from './toolsets.js';
 
 export interface ToolCatalog {
@@ -25,6 +28,12 @@ export interface ToolCatalog {
   readonly scopeDescriptions: Readonly<Record<string, string>>;
   /** Where tool paths are appended; present when the catalogue was built for a school URL. */
   readonly apiBase: ApiBase | undefined;
+  /** Which scopes grant writes and how far each reaches, from the whole document's operations. */
+  readonly scopeRoles: ScopeRoles;
+  /** What the toolsets were made from (`grouping.ts`). */
+  readonly groupedBy: GroupingSource;
+  /** `Swagger 2.0` when the document was upgraded in memory, for an info line. */
+  readonly upgradedFrom: string | undefined;
   readonly warnings: readonly string[];
 }
 
@@ -47,17 +56,15 @@ const MAX_WARNINGS = 100;
 
 const PUBLIC: SecurityRequirements = { alternatives: [], anonymousAccess: false };
 
-export async function buildCatalog(document: OpenApiDocument, options: CatalogOptions = {}): Promise<ToolCatalog> {
-  const warnings: string[] = [];
-  const seen = new Set<string>();
+export async function buildCatalog(document: ApiDocument, options: CatalogOptions = {}): Promise<ToolCatalog> {
+  const warnings = new Set<string>();
   const warn = (message: string) => {
-    if (seen.size >= MAX_WARNINGS || seen.has(message)) return;
-    seen.add(message);
-    warnings.push(message);
+    if (warnings.size < MAX_WARNINGS) warnings.add(message);
   };
+  const { document: upgraded, upgradedFrom } = await upgradeToOpenApi3(document);
   // References are followed where the conversion meets them; the checked copy guarantees that
   // each one is local and that the document holds no object cycle (API-08).
-  const checked = copyCheckingReferences(document);
+  const checked = copyCheckingReferences(upgraded);
   checked.warnings.forEach(warn);
   const root = checked.copy;
   const components = recordOr(root['components']);
@@ -66,28 +73,44 @@ export async function buildCatalog(document: OpenApiDocument, options: CatalogOp
 
   const sources = enumerateOperations(root, options.maxOperations ?? DEFAULT_MAX_OPERATIONS, warn);
   const requirements = sources.map((source) => sourceSecurity(source, security));
-  const documentHasScopes = requirements.some(({ alternatives }) => alternatives.some((alternative) => alternative.length > 0));
-  const names = assignToolNames(sources.map(namingInput));
-  const { changes } = scopeRoles(sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] })));
+  const roles = scopeRoles(sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] })));
+  const requiredScopes = requirements.map(({ alternatives }, index) => narrowestAlternative(alternatives, sources[index]?.method ?? 'get', roles));
+  const grouping = groupOperations(
+    sources.map((source, index) => ({
+      method: source.method,
+      pathTemplate: source.pathTemplate,
+      scopeAlternatives: requirements[index]?.alternatives ?? [],
+      requiredScopes: requiredScopes[index] ?? [],
+      tags: tagsOf(source),
+    })),
+  );
+  const naming = assignToolNames(sources.map(namingInput));
+  naming.warnings.forEach(warn);
 
   const operations: Operation[] = [];
   sources.forEach((source, index) => {
-    const operation = tryBuild(source, names[index] ?? '', requirements[index] ?? PUBLIC, { root, documentHasScopes, changes, warn, schemaWarn: options.onSchemaWarning ?? warn });
+    const placement: OperationPlacement = { toolName: naming.names[index] ?? '', requiredScopes: requiredScopes[index] ?? [], toolset: grouping.toolsets[index] ?? '' };
+    const operation = tryBuild(source, placement, requirements[index] ?? PUBLIC, { root, warn, schemaWarn: options.onSchemaWarning ?? warn });
     if (operation) operations.push(operation);
   });
 
   const apiBase = options.schoolUrl === undefined ? undefined : resolveApiBase(root, options.schoolUrl);
   apiBase?.warnings.forEach(warn);
-  return catalogOf(operations, scopeDescriptions(securitySchemes), apiBase, warnings);
+  return catalogOf(operations, {
+    scopeDescriptions: scopeDescriptions(securitySchemes),
+    apiBase,
+    scopeRoles: roles,
+    groupedBy: grouping.source,
+    upgradedFrom,
+    warnings: [...warnings],
+  });
 }
 
+/** Everything of a catalogue but its operations, which a selection keeps as it is. */
+export type CatalogContext = Omit<ToolCatalog, 'operations' | 'byName' | 'toolsets'>;
+
 /** A catalogue over a list of operations (also used for selections of a catalogue). */
-export function catalogOf(
-  operations: readonly Operation[],
-  scopes: Readonly<Record<string, string>>,
-  apiBase: ApiBase | undefined,
-  warnings: readonly string[],
-): ToolCatalog {
+export function catalogOf(operations: readonly Operation[], context: CatalogContext): ToolCatalog {
   const byName = new Map(operations.map((operation) => [operation.toolName, operation]));
   const grouped = new Map<string, Operation[]>();
   for (const operation of operations) {
@@ -96,7 +119,11 @@ export function catalogOf(
     else grouped.set(operation.toolset, [operation]);
   }
   const toolsets = new Map([...grouped.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return { operations, byName, toolsets, scopeDescriptions: scopes, apiBase, warnings };
+  return { ...context, operations, byName, toolsets };
+}
+
+function tagsOf(source: OperationSource): string[] {
+  return arrayOr(source.operation['tags']).filter((tag): tag is string => typeof tag === 'string');
 }
 
 function namingInput(source: OperationSource) {
@@ -107,12 +134,12 @@ function namingInput(source: OperationSource) {
 /** One malformed operation costs its own tool, not the catalogue. */
 function tryBuild(
   source: OperationSource,
-  toolName: string,
+  placement: OperationPlacement,
   requirements: SecurityRequirements,
   context: Parameters<typeof buildOperation>[3],
 ): Operation | undefined {
   try {
-    return buildOperation(source, toolName, requirements, context);
+    return buildOperation(source, placement, requirements, context);
   } catch (error) {
     context.warn(`Skipped ${source.method.toUpperCase()} ${source.pathTemplate}: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;

@@ -22,11 +22,12 @@ export {
   type LoadDocumentOptions,
   type LoadedDocument,
 } from './load-document.js';
-export { MAX_DOCUMENT_BYTES, parseDocumentText, type OpenApiDocument, type ParsedDocument } from './parse-document.js';
+export { MAX_DOCUMENT_BYTES, parseDocumentText, type ApiDocument, type OpenApiDocument, type ParsedDocument, type Swagger2Document } from './parse-document.js';
 export { DEFAULT_MAX_OPERATIONS, buildCatalog, type CatalogOptions, type ToolCatalog } from './catalog.js';
 export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas, type BudgetedTools } from './catalogue-budget.js';
 export { MAX_DOCUMENT_DEPTH } from './document-depth.js';
 export { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
+export { toolsetSummary, type GroupingSource, type ToolsetSummary } from './grouping.js';
 export { selectOperations, type OperationSelection } from './select-operations.js';
 export { DEFAULT_SEARCH_LIMIT, searchOperations, type SearchResult } from './search.js';
 export { resolveApiBase, type ApiBase } from './server-base.js';

@@ -20,6 +20,7 @@
 import type { DeclaredParameter } from './parameters.js';
 import type { JsonSchema, OperationBody, OperationParameter } from './operation.js';
 import type { DeclaredBody } from './request-body.js';
+import { withImpliedTypes } from './implied-types.js';
 import { isRecord } from './json-value.js';
 import { isObjectSchema } from './schema-converter.js';
 
@@ -78,26 +79,39 @@ export function buildToolInput(parameters: readonly DeclaredParameter[], declare
     }
   }
 
-  const inputSchema: JsonSchema = { type: 'object', properties };
+  const typedProperties = Object.fromEntries(Object.entries(properties).map(([argument, schema]) => [argument, withImpliedTypes(schema)]));
+  const inputSchema: JsonSchema = { type: 'object', properties: typedProperties };
   if (required.length > 0) inputSchema['required'] = [...new Set(required)];
   inputSchema['additionalProperties'] = false;
   return { inputSchema, parameters: operationParameters, body };
 }
 
-/** Hands out argument names by the rule in the file header. */
+/**
+ * Hands out argument names by the rule in the file header. A suffix always survives the 64-character
+ * cut (the base is shortened to make room), so two wire names that agree on their first 64
+ * characters still get distinct arguments, and the counter for a base resumes where it stopped:
+ * each claim is one set lookup on average, whatever the document.
+ */
 export function argumentClaimer(): (name: string, location: string) => string {
   const taken = new Set<string>();
-  return (name, location) => {
-    const base = argumentName(name) || location;
-    const candidates = [base, `${base}_${location}`];
-    let candidate = candidates.find((option) => !taken.has(fit(option)));
-    for (let counter = 2; candidate === undefined; counter += 1) {
-      const option = `${base}_${location}_${counter}`;
-      if (!taken.has(fit(option))) candidate = option;
-    }
-    const argument = fit(candidate);
+  const nextCounter = new Map<string, number>();
+  const claim = (argument: string) => {
     taken.add(argument);
     return argument;
+  };
+  return (name, location) => {
+    const base = argumentName(name) || location;
+    if (!taken.has(base)) return claim(base);
+    const located = withSuffix(base, `_${location}`);
+    if (!taken.has(located)) return claim(located);
+    const key = `${base}\u0000${location}`;
+    for (let counter = nextCounter.get(key) ?? 2; ; counter += 1) {
+      const candidate = withSuffix(base, `_${location}_${counter}`);
+      if (!taken.has(candidate)) {
+        nextCounter.set(key, counter + 1);
+        return claim(candidate);
+      }
+    }
   };
 }
 
@@ -108,6 +122,10 @@ export function argumentName(name: string): string {
 
 function fit(name: string): string {
   return name.length <= MAX_ARGUMENT_LENGTH ? name : name.slice(0, MAX_ARGUMENT_LENGTH);
+}
+
+function withSuffix(base: string, suffix: string): string {
+  return base.slice(0, MAX_ARGUMENT_LENGTH - suffix.length) + suffix;
 }
 
 /** The object schema whose properties become arguments, or undefined when the body is wrapped. */

@@ -18,7 +18,7 @@ import {
   formatFromFileName,
   formatFromMediaType,
   parseDocumentText,
-  type OpenApiDocument,
+  type ApiDocument,
 } from './parse-document.js';
 import { readCappedText } from './read-capped-body.js';
 
@@ -41,7 +41,7 @@ export interface LoadDocumentOptions {
 }
 
 export interface LoadedDocument {
-  readonly document: OpenApiDocument;
+  readonly document: ApiDocument;
   readonly source: DocumentSource;
   /** The URL or file path it was read from. */
   readonly location: string;

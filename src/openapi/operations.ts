@@ -14,7 +14,7 @@ import { parameterWarnings } from './parameters.js';
 import { pathTemplateProblem } from './path-template.js';
 import { resolveSchema } from './schema-converter.js';
 import { buildOperationSchemas, type OperationSchemas } from './tool-schemas.js';
-import { leastPrivilege, securityRequirements, toolsetOf, type SecurityRequirements } from './toolsets.js';
+import { securityRequirements, type SecurityRequirements } from './toolsets.js';
 
 /** OpenAPI Path Item Object fields that hold operations, in the specification's order. */
 export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -63,21 +63,25 @@ export function sourceSecurity(source: OperationSource, security: SecurityContex
 
 export interface BuildContext {
   readonly root: JsonRecord;
-  readonly documentHasScopes: boolean;
-  /** The scoped alternatives of the operations that change data (`scopeRoles`). */
-  readonly changes: readonly (readonly string[])[];
   readonly warn: (message: string) => void;
   /** Warnings found when an operation's schemas are converted, which happens after the build. */
   readonly schemaWarn: (message: string) => void;
 }
 
-export function buildOperation(source: OperationSource, toolName: string, security: SecurityRequirements, context: BuildContext): Operation {
+/** What the catalogue decides for an operation by looking at all of them: name, scopes to ask for, toolset. */
+export interface OperationPlacement {
+  readonly toolName: string;
+  readonly requiredScopes: readonly string[];
+  readonly toolset: string;
+}
+
+export function buildOperation(source: OperationSource, placement: OperationPlacement, security: SecurityRequirements, context: BuildContext): Operation {
   const { method, pathTemplate, pathItem, operation } = source;
   const { alternatives, anonymousAccess } = security;
+  const { toolName, requiredScopes, toolset } = placement;
   parameterWarnings(pathTemplate, pathItem['parameters'], operation['parameters'], context.root).forEach(context.warn);
   let schemas: OperationSchemas | undefined;
   const converted = () => (schemas ??= buildOperationSchemas({ toolName, pathTemplate, pathItem, operation }, context.root, context.schemaWarn));
-  const requiredScopes = leastPrivilege(alternatives, method, context.changes);
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
   const deprecated = operation['deprecated'] === true;
@@ -107,7 +111,7 @@ export function buildOperation(source: OperationSource, toolName: string, securi
     scopeAlternatives: alternatives,
     requiredScopes,
     ...(anonymousAccess ? { anonymousAccess: true } : {}),
-    toolset: toolsetOf({ scopeAlternatives: alternatives, requiredScopes, tags }, context.documentHasScopes),
+    toolset,
     get inputSchema() {
       return converted().inputSchema;
     },

@@ -2,7 +2,8 @@
  * The tool's output schema: declared only when the operation's success response is a JSON object,
  * since MCP requires `outputSchema` to describe an object and `structuredContent` to match it.
  *
- * It carries the shape only (types, properties, items, formats), and it is tolerant:
+ * It carries the shape only (types, properties, items, formats), with the types that `properties`
+ * and `items` imply written out for strict validators, and it is tolerant:
  * - every host receives every listed tool's output schema in `tools/list`, and the documentation
  *   keywords (descriptions, examples, bounds, patterns) made them most of that answer's tokens
  *   while telling the model nothing the result itself does not show;
@@ -10,6 +11,7 @@
  *   an `enum` or a `required` list would turn a school's additive change (a new field, a new
  *   state, a field it leaves out when empty) into a failed call. Only a wrong type still fails.
  */
+import { withImpliedTypes } from './implied-types.js';
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { OUTPUT_BUDGET, convertSchema, isObjectSchema, newSchemaMeter, resolveSchema, type SchemaMeter } from './schema-converter.js';
@@ -23,7 +25,7 @@ export function buildOutputSchema(responses: unknown, root: JsonRecord, meter: S
   const schema = convertSchema(json[1]['schema'], root, 'output', OUTPUT_BUDGET, meter);
   if (meter.overBudget) return undefined;
   if (!isObjectSchema(schema) || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'not' in schema) return undefined;
-  return { ...structureOnly(schema), type: 'object' };
+  return { ...withImpliedTypes(structureOnly(schema)), type: 'object' };
 }
 
 const STRUCTURE_KEYWORDS = new Set(['type', 'format', 'const', 'additionalProperties', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'not']);

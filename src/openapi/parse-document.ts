@@ -1,5 +1,6 @@
 /**
- * Text to an OpenAPI 3.x document object, with no I/O: the pure half of `load-document.ts`.
+ * Text to an OpenAPI 3.x (or Swagger 2.0) document object, with no I/O: the pure half of
+ * `load-document.ts`.
  * YAML is read with the YAML 1.2 core schema and no custom tags, so a tag such as `!!js/function`
  * stays an inert string; aliases are bounded against expansion attacks, and nesting is bounded
  * before any recursive step sees the document (API-12).
@@ -14,10 +15,15 @@ import { openApiError } from './openapi-error.js';
 /** A parsed document: an object whose `openapi` field names a 3.x version. */
 export type OpenApiDocument = JsonRecord & { readonly openapi: string };
 
+/** A Swagger 2.0 document, read as it is and upgraded before the catalogue is built (`swagger-upgrade.ts`). */
+export type Swagger2Document = JsonRecord & { readonly swagger: '2.0' };
+
+export type ApiDocument = OpenApiDocument | Swagger2Document;
+
 export type DocumentFormat = 'json' | 'yaml';
 
 export interface ParsedDocument {
-  readonly document: OpenApiDocument;
+  readonly document: ApiDocument;
   readonly warnings: readonly string[];
 }
 
@@ -74,7 +80,7 @@ export function formatFromMediaType(contentType: string | null): DocumentFormat 
   return 'refused';
 }
 
-export function validateDocumentShape(value: unknown, source: string): OpenApiDocument {
+export function validateDocumentShape(value: unknown, source: string): ApiDocument {
   if (!isRecord(value)) {
     throw openApiError(
       'OPENAPI_NOT_AN_OBJECT',
@@ -82,15 +88,16 @@ export function validateDocumentShape(value: unknown, source: string): OpenApiDo
       'Check that the URL or file is the API description itself, not a page about it.',
     );
   }
+  if (value['swagger'] === '2.0' && !('openapi' in value)) return value as Swagger2Document;
   const version = value['openapi'];
   if (typeof version !== 'string' || !/^3\.\d+(\.\d+)?(-[\w.]+)?$/.test(version)) {
     const swagger = typeof value['swagger'] === 'string';
     throw openApiError(
       'OPENAPI_UNSUPPORTED_VERSION',
       swagger
-        ? `The document from ${source} is Swagger ${String(value['swagger'])}; OpenAPI 3.0 or 3.1 is required.`
+        ? `The document from ${source} is Swagger ${String(value['swagger']).slice(0, 20)}; Swagger 2.0, OpenAPI 3.0 or 3.1 is required.`
         : `The document from ${source} has no "openapi: 3.x" field.`,
-      swagger ? 'Convert it to OpenAPI 3 (for example with swagger2openapi) and pass it with --openapi.' : 'Pass an OpenAPI 3.0 or 3.1 document.',
+      swagger ? 'Convert it to OpenAPI 3 and pass it with --openapi FILE.' : 'Pass a Swagger 2.0, OpenAPI 3.0 or 3.1 document.',
     );
   }
   return value as OpenApiDocument;

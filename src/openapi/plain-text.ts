@@ -16,9 +16,22 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt
 const SOURCE_CHARS_PER_SHOWN_CHAR = 16;
 const MIN_SOURCE_CHARS = 4096;
 
+/**
+ * Large documents repeat the same prose thousands of times (a shared schema's property
+ * descriptions, once per operation that uses it): each distinct text is cleaned once.
+ */
+const MAX_REMEMBERED = 20_000;
+const remembered = new Map<string, string>();
+
 /** One line or paragraph of prose: markup removed, whitespace collapsed, at most `maxLength`. */
 export function plainText(text: string, maxLength: number): string {
-  return capLength(collapseWhitespace(stripMarkup(sourceHead(text, maxLength))), maxLength);
+  const key = `${maxLength}:${text}`;
+  const known = remembered.get(key);
+  if (known !== undefined) return known;
+  const plain = capLength(collapseWhitespace(stripMarkup(sourceHead(text, maxLength))), maxLength);
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+  remembered.set(key, plain);
+  return plain;
 }
 
 /**

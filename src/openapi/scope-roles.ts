@@ -1,16 +1,21 @@
 /**
  * What scopes let their holder do, read from the operations that accept them, never from how they
- * are spelled: a school may call its scopes `admin`, `write:org` or `courses.manage`, and a
- * challenge may name any of them. Pure.
+ * are spelled: a school may call its scopes `admin`, `write:org`, `courses.manage` or
+ * `https://www.googleapis.com/auth/classroom.courses`, and a challenge may name any of them. Pure.
  *
  * - A scope is *readable* when some read operation (GET, HEAD) accepts it, in any alternative.
  * - A set of scopes *enables a change* when it holds every scope of one alternative of some
  *   operation that changes data. `courses:read` alone changes nothing even where creating a plan
  *   needs `membership_plans:write courses:read`; a scope that alone lets a DELETE through does.
- * - The *reads* of a toolset are the scopes its read operations ask for (their least-privilege
+ * - A scope is *write-capable* when it is what grants some change: of a change's alternative, the
+ *   scopes no read accepts (`courses:read` + `courses:write` marks only the second); when reads
+ *   accept them all, all of them.
+ * - A scope's *breadth* is how many operations accept it: of two alternatives, the one whose
+ *   scopes open fewer operations is the narrower.
+ * - The *reads* of a toolset are the scopes its read operations ask for (their narrowest
  *   alternative), less any that together with the other reads would enable a change: granting
  *   them up front lets nothing be changed.
- * @see SECURITY.md AZ-08
+ * @see SECURITY.md AZ-08, API-09
  */
 import { isReadOnlyMethod } from './annotations.js';
 import type { HttpMethod } from './operation.js';
@@ -29,6 +34,9 @@ export interface ScopeRoles {
   readonly readable: ReadonlySet<string>;
   /** The scoped alternatives of the operations that change data. */
   readonly changes: readonly (readonly string[])[];
+  isWriteCapable(scope: string): boolean;
+  /** How many operations of the document accept the scope (0 for a scope none names). */
+  breadth(scope: string): number;
 }
 
 /**
@@ -51,20 +59,66 @@ export interface ConsentScopeFacts {
 export function scopeRoles(operations: Iterable<ScopedOperation>): ScopeRoles {
   const readable = new Set<string>();
   const changes: (readonly string[])[] = [];
+  const breadth = new Map<string, number>();
   for (const operation of operations) {
+    for (const scope of new Set(operation.scopeAlternatives.flat())) breadth.set(scope, (breadth.get(scope) ?? 0) + 1);
     if (isReadOnlyMethod(operation.method)) {
       for (const alternative of operation.scopeAlternatives) for (const scope of alternative) readable.add(scope);
     } else {
       changes.push(...operation.scopeAlternatives.filter((alternative) => alternative.length > 0));
     }
   }
-  return { readable, changes };
+  const writeCapable = new Set<string>();
+  for (const alternative of changes) {
+    const grantingWrite = alternative.filter((scope) => !readable.has(scope));
+    for (const scope of grantingWrite.length > 0 ? grantingWrite : alternative) writeCapable.add(scope);
+  }
+  return {
+    readable,
+    changes,
+    isWriteCapable: (scope) => writeCapable.has(scope),
+    breadth: (scope) => breadth.get(scope) ?? 0,
+  };
 }
 
 /** True when holding `scopes` is enough for some operation that changes data. */
 export function enablesChange(scopes: Iterable<string>, changes: readonly (readonly string[])[]): boolean {
   const held = new Set(scopes);
   return changes.some((alternative) => alternative.every((scope) => held.has(scope)));
+}
+
+/**
+ * The alternative to ask for, the narrowest: for a read, first of all one whose scopes enable no
+ * change, even when it names more scopes; then the fewest write-capable scopes (a read never asks
+ * for a read-write scope when a read-only one is accepted); then the fewest scopes; then the
+ * fewest operations opened; then document order.
+ */
+export function narrowestAlternative(alternatives: readonly (readonly string[])[], method: HttpMethod, roles: ScopeRoles): readonly string[] {
+  const read = isReadOnlyMethod(method);
+  const rankOf = (alternative: readonly string[]) => [
+    read && enablesChange(alternative, roles.changes) ? 1 : 0,
+    alternative.filter((scope) => roles.isWriteCapable(scope)).length,
+    alternative.length,
+    alternative.reduce((sum, scope) => sum + roles.breadth(scope), 0),
+  ];
+  let best: readonly string[] | undefined;
+  let bestRank: readonly number[] = [];
+  for (const alternative of alternatives) {
+    const rank = rankOf(alternative);
+    if (best === undefined || isLower(rank, bestRank)) {
+      best = alternative;
+      bestRank = rank;
+    }
+  }
+  return best ?? [];
+}
+
+function isLower(rank: readonly number[], than: readonly number[]): boolean {
+  for (let index = 0; index < rank.length; index += 1) {
+    const [a = 0, b = 0] = [rank[index], than[index]];
+    if (a !== b) return a < b;
+  }
+  return false;
 }
 
 /**

@@ -14,8 +14,7 @@ import type { Operation } from './operation.js';
 import { isReadOnlyMethod } from './annotations.js';
 import { deriveOperation } from './operations.js';
 import { searchOperations } from './search.js';
-import { enablesChange, scopeRoles } from './scope-roles.js';
-import { leastPrivilege } from './toolsets.js';
+import { enablesChange, narrowestAlternative, type ScopeRoles } from './scope-roles.js';
 
 export interface OperationSelection {
   readonly toolsets?: readonly string[] | 'all';
@@ -53,18 +52,18 @@ export function selectOperations(catalog: ToolCatalog, selection: OperationSelec
     const excluded = new Set(selection.excludeTools);
     chosen = chosen.filter((operation) => !excluded.has(operation.toolName));
   }
-  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, scopeRoles(catalog.operations).changes, selection.tools !== undefined, warnings);
-  return catalogOf(chosen, catalog.scopeDescriptions, catalog.apiBase, [...catalog.warnings, ...warnings]);
+  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, catalog.scopeRoles, selection.tools !== undefined, warnings);
+  return catalogOf(chosen, { ...catalog, warnings: [...catalog.warnings, ...warnings] });
 }
 
-function readOnlyOperations(operations: readonly Operation[], changes: readonly (readonly string[])[], listedByName: boolean, warnings: string[]): Operation[] {
+function readOnlyOperations(operations: readonly Operation[], roles: ScopeRoles, listedByName: boolean, warnings: string[]): Operation[] {
   const result: Operation[] = [];
   for (const operation of operations) {
     if (!isReadOnlyMethod(operation.method)) {
       if (listedByName) warnings.push(`${operation.toolName} is left out: it changes data and read-only mode is on.`);
       continue;
     }
-    result.push(readOnlyVariant(operation, changes));
+    result.push(readOnlyVariant(operation, roles));
   }
   return result;
 }
@@ -73,10 +72,10 @@ function readOnlyOperations(operations: readonly Operation[], changes: readonly 
  * A read operation without the alternatives that would also let data change, unless every
  * alternative would: its scopes are still accepted by a read, so read-only may ask for them.
  */
-function readOnlyVariant(operation: Operation, changes: readonly (readonly string[])[]): Operation {
-  const alternatives = operation.scopeAlternatives.filter((alternative) => !enablesChange(alternative, changes));
+function readOnlyVariant(operation: Operation, roles: ScopeRoles): Operation {
+  const alternatives = operation.scopeAlternatives.filter((alternative) => !enablesChange(alternative, roles.changes));
   if (alternatives.length === operation.scopeAlternatives.length || alternatives.length === 0) return operation;
-  const requiredScopes = leastPrivilege(alternatives, operation.method, changes);
+  const requiredScopes = narrowestAlternative(alternatives, operation.method, roles);
   return deriveOperation(operation, {
     scopeAlternatives: alternatives,
     requiredScopes,

@@ -8,6 +8,7 @@
  */
 import type { ToolInput } from './input-schema.js';
 import { argumentClaimer } from './input-schema.js';
+import { withImpliedTypes } from './implied-types.js';
 import { jsonBytes } from './json-size.js';
 import type { JsonSchema, OperationBody, OperationParameter } from './operation.js';
 import { fileArgumentSchema } from './request-body.js';
@@ -26,14 +27,14 @@ export function simplifiedToolInput(parameters: readonly OperationParameter[], b
     const brief = briefParameterSchema(parameter);
     const short = jsonBytes(brief) + parameter.argument.length + 4;
     let schema: JsonSchema | undefined;
-    if (spent + full <= maxBytes) schema = parameter.schema;
+    if (spent + full <= maxBytes) schema = withImpliedTypes(parameter.schema);
     else if (spent + short <= maxBytes || parameter.required) schema = brief;
     if (schema === undefined) continue;
     spent += schema === brief ? short : full;
     claim(parameter.argument, parameter.in);
     properties[parameter.argument] = schema;
     if (parameter.required) required.push(parameter.argument);
-    kept.push(schema === parameter.schema ? parameter : { ...parameter, schema });
+    kept.push({ ...parameter, schema });
   }
 
   let simplifiedBody: OperationBody | undefined;

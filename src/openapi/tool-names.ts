@@ -5,17 +5,27 @@
  *
  * - From `operationId`, in snake_case: `listCourses` → `list_courses`, `repos/get-content` →
  *   `repos_get_content`.
- * - Without one, from method and path: `GET /courses` → `list_courses`, `GET /courses/{id}` →
- *   `get_courses_by_id`, `POST` → `create_…`, `PUT`/`PATCH` → `update_…`, `DELETE` → `delete_…`.
+ * - Without one, from method and the path's meaningful words (`path-words.ts`: shared, version
+ *   and namespace prefixes dropped): `GET /api/v1/courses` → `list_courses`,
+ *   `GET /courses/{id}` → `get_courses_by_id`, `POST` → `create_…`, `PUT`/`PATCH` → `update_…`,
+ *   `DELETE` → `delete_…`.
  * - Too long: cut at a word boundary within 44 characters, then `_` and six hex digits of the
  *   SHA-256 of the operationId (or of `METHOD /path`), so two long ids that share a beginning
  *   still differ.
- * - Names that collide all take the same kind of suffix, hashed from `METHOD /path` (unique in
- *   a document), so which one is listed first never decides who keeps the plain name.
+ * - Collisions (API-10). Names are claimed in two rounds: first the names from operationIds,
+ *   then the names from method and path. Within a round, of the operations that want the same
+ *   name, one keeps it, chosen by a rule that ignores document order: an operationId spelt
+ *   exactly as the name, then the shorter path, then the path and method in code-point order.
+ *   An operation that loses its operationId name (a reused or clashing operationId) tries its
+ *   method-and-path name in the second round; one that loses that too gets it with a hash of
+ *   `METHOD /path`. So a new operation that collides with an existing one takes a new name of
+ *   its own instead of renaming the existing tool, and every collision is reported.
  * Names are keys of a map and are never parsed back into a method or path.
+ * @see SECURITY.md API-08, API-10
  */
 import { createHash } from 'node:crypto';
 import type { HttpMethod } from './operation.js';
+import { isPlaceholder, meaningfulSegments, sharedPrefixLength } from './path-words.js';
 
 export const MAX_TOOL_NAME_LENGTH = 51;
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,51}$/;
@@ -28,27 +38,112 @@ export interface NamingInput {
   readonly pathTemplate: string;
 }
 
-/** One name per input, in the same order. */
-export function assignToolNames(inputs: readonly NamingInput[]): string[] {
-  const bases = inputs.map(baseToolName);
-  const counts = new Map<string, number>();
-  for (const base of bases) counts.set(base, (counts.get(base) ?? 0) + 1);
-  const names = bases.map((base, index) => {
-    const input = inputs[index];
-    if ((counts.get(base) ?? 0) === 1 || !input) return base;
-    return withHashSuffix(base, operationKey(input));
+export interface AssignedNames {
+  /** One name per input, in the same order. */
+  readonly names: string[];
+  readonly warnings: string[];
+}
+
+interface Claim {
+  readonly index: number;
+  readonly name: string;
+  readonly exact: boolean;
+}
+
+/** One name per input, in the same order, with a warning for each collision settled. */
+export function assignToolNames(inputs: readonly NamingInput[]): AssignedNames {
+  const sharedPrefix = sharedPrefixLength(inputs.map((input) => input.pathTemplate));
+  const names: (string | undefined)[] = inputs.map(() => undefined);
+  const taken = new Set<string>();
+  const warnings: string[] = [];
+
+  const settle = (claims: readonly Claim[]): number[] => {
+    const losers: number[] = [];
+    for (const [name, group] of groupBy(claims, (claim) => claim.name)) {
+      const contenders = group.filter((claim) => !taken.has(name));
+      if (contenders.length === 0) {
+        losers.push(...group.map((claim) => claim.index));
+        continue;
+      }
+      const [winner, ...others] = [...contenders].sort((a, b) => compareClaims(a, b, inputs));
+      if (!winner) continue;
+      names[winner.index] = name;
+      taken.add(name);
+      losers.push(...others.map((claim) => claim.index));
+    }
+    return losers;
+  };
+
+  const fromIds = inputs.flatMap((input, index): Claim[] => {
+    const name = idName(input);
+    return name === undefined ? [] : [{ index, name, exact: input.operationId === name }];
   });
-  return ensureUnique(names, inputs);
+  const lostIdName = new Set(settle(fromIds));
+  const readableClaims = inputs.flatMap((input, index): Claim[] =>
+    names[index] === undefined ? [{ index, name: pathName(input, sharedPrefix), exact: false }] : [],
+  );
+  const lostPathName = new Set(settle(readableClaims));
+
+  inputs.forEach((input, index) => {
+    if (names[index] !== undefined) return;
+    let unique = withHashSuffix(pathName(input, sharedPrefix), operationKey(input));
+    for (let length = HASH_LENGTH + 2; taken.has(unique); length += 2) {
+      unique = withHashSuffix(pathName(input, sharedPrefix), `${operationKey(input)}#${length}`, Math.min(length, 16));
+    }
+    names[index] = unique;
+    taken.add(unique);
+  });
+
+  const holders = new Map(names.map((name, index) => [name, index]));
+  inputs.forEach((input, index) => {
+    if (!lostIdName.has(index) && !lostPathName.has(index)) return;
+    const wanted = (lostIdName.has(index) ? idName(input) : undefined) ?? pathName(input, sharedPrefix);
+    const holder = inputs[holders.get(wanted) ?? -1];
+    const by = holder ? ` by ${operationKey(holder)}` : '';
+    warnings.push(`Tool name "${wanted}" of ${operationKey(input)} is already taken${by}; it is named "${names[index] ?? ''}" instead.`);
+  });
+  return { names: names.map((name) => name ?? ''), warnings };
 }
 
 /** The name an operation asks for before collisions are settled. */
-export function baseToolName(input: NamingInput): string {
+export function baseToolName(input: NamingInput, sharedPrefix = 0): string {
+  return idName(input) ?? pathName(input, sharedPrefix);
+}
+
+function idName(input: NamingInput): string | undefined {
   const fromId = input.operationId === undefined ? '' : snakeCase(input.operationId);
-  if (fromId !== '') {
-    return fromId.length <= MAX_TOOL_NAME_LENGTH ? fromId : withHashSuffix(fromId, input.operationId ?? '');
-  }
-  const readable = readableName(input.method, input.pathTemplate);
+  if (fromId === '') return undefined;
+  return fromId.length <= MAX_TOOL_NAME_LENGTH ? fromId : withHashSuffix(fromId, input.operationId ?? '');
+}
+
+function pathName(input: NamingInput, sharedPrefix: number): string {
+  const readable = readableName(input.method, input.pathTemplate, sharedPrefix);
   return readable.length <= MAX_TOOL_NAME_LENGTH ? readable : withHashSuffix(readable, operationKey(input));
+}
+
+/** Exact operationId first, then fewer path segments, then path and method in code-point order. */
+function compareClaims(a: Claim, b: Claim, inputs: readonly NamingInput[]): number {
+  if (a.exact !== b.exact) return a.exact ? -1 : 1;
+  const left = inputs[a.index];
+  const right = inputs[b.index];
+  if (!left || !right) return 0;
+  const depth = left.pathTemplate.split('/').length - right.pathTemplate.split('/').length;
+  if (depth !== 0) return depth;
+  return compareText(left.pathTemplate, right.pathTemplate) || compareText(left.method, right.method);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
 }
 
 /** `getCourseByID`, `repos/list-for-org`, `Courses.List` → `get_course_by_id`, `repos_list_for_org`, `courses_list`. */
@@ -61,12 +156,9 @@ export function snakeCase(text: string): string {
     .toLowerCase();
 }
 
-const VERSION_SEGMENT = /^(api|rest|v\d+[a-z0-9.]*)$/i;
-
-export function readableName(method: HttpMethod, pathTemplate: string): string {
-  const segments = pathTemplate.split('/').filter((segment) => segment !== '');
-  while (segments.length > 1 && VERSION_SEGMENT.test(segments[0] ?? '')) segments.shift();
-  const lastIsPlaceholder = /\}$/.test(segments[segments.length - 1] ?? '');
+export function readableName(method: HttpMethod, pathTemplate: string, sharedPrefix = 0): string {
+  const segments = meaningfulSegments(pathTemplate, sharedPrefix);
+  const lastIsPlaceholder = isPlaceholder(segments[segments.length - 1] ?? '');
   const words = segments.map((segment) => {
     const placeholder = /^\{([^}]*)\}$/.exec(segment);
     return placeholder ? `by_${snakeCase(placeholder[1] ?? '')}` : snakeCase(segment);
@@ -103,21 +195,4 @@ function shortHash(key: string, length: number): string {
 
 function operationKey(input: NamingInput): string {
   return `${input.method.toUpperCase()} ${input.pathTemplate}`;
-}
-
-/**
- * A last pass for the improbable: a hashed name equal to some other operation's plain name, or two
- * six-digit hashes that agree. Longer hashes settle it, deterministically.
- */
-function ensureUnique(names: string[], inputs: readonly NamingInput[]): string[] {
-  const seen = new Set<string>();
-  return names.map((name, index) => {
-    let unique = name;
-    const input = inputs[index];
-    for (let length = HASH_LENGTH + 2; seen.has(unique) && input; length += 2) {
-      unique = withHashSuffix(name, `${operationKey(input)}#${length}`, Math.min(length, 16));
-    }
-    seen.add(unique);
-    return unique;
-  });
 }

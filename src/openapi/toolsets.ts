@@ -11,22 +11,20 @@
  * `http basic` or mutual-TLS scheme are dropped; when no alternative is left, the operation
  * still needs sign-in (`[[]]`).
  *
- * A toolset is a scope group: `courses:read` and `courses:write` both belong to `courses`. Public
- * operations form `public`. A document that names no scope at all is grouped by each operation's
- * first tag instead, and `default` collects the rest.
+ * A scope's group is the word that names what it is about: `courses:read` and `courses:write` both
+ * belong to `courses`, and so do the URL-form `https://www.googleapis.com/auth/classroom.courses`
+ * and `...classroom.courses.readonly`. How operations are grouped into toolsets is decided in
+ * `grouping.ts`.
  * @see SECURITY.md API-09
  */
 import { isQuotableScope } from '../school-text/index.js';
 import { arrayOr, entriesOf, isRecord, recordOr } from './json-value.js';
-import type { HttpMethod } from './operation.js';
-import { enablesChange } from './scope-roles.js';
 import { plainText } from './plain-text.js';
 import { snakeCase } from './tool-names.js';
 
 export type ScopeAlternatives = readonly (readonly string[])[];
 
 export const PUBLIC_TOOLSET = 'public';
-export const DEFAULT_TOOLSET = 'default';
 
 /** Words naming an action in a scope, used only to find the scope's group; what a scope allows is decided by operations (scope-roles.ts). */
 const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', 'create', 'update', 'delete', 'all', 'full']);
@@ -70,42 +68,19 @@ export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unkn
 }
 
 /**
- * The alternative to ask for: fewest scopes, in document order; for a read, first of all one whose
- * scopes enable no change (`changes`, from `scopeRoles`), even when it names more scopes.
+ * `courses:write` → `courses`, `write:org` → `org`, `courses.read` → `courses`, `openid` → `openid`.
+ * URL-form scopes are read from their last path segment, without the product name that leads a
+ * dotted one: `https://www.googleapis.com/auth/classroom.courses.readonly` → `courses`,
+ * `https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly` → `roster_core`.
  */
-export function leastPrivilege(alternatives: ScopeAlternatives, method: HttpMethod, changes: readonly (readonly string[])[] = []): readonly string[] {
-  const read = method === 'get' || method === 'head';
-  const cost = (alternative: readonly string[]) => (read && enablesChange(alternative, changes) ? 1_000_000 : 0) + alternative.length;
-  let best: readonly string[] | undefined;
-  for (const alternative of alternatives) if (best === undefined || cost(alternative) < cost(best)) best = alternative;
-  return best ?? [];
-}
-
-/** `courses:write` → `courses`, `write:org` → `org`, `courses.read` → `courses`, `openid` → `openid`. */
 export function scopeGroup(scope: string): string {
-  const parts = scope.split(/[:.]/);
-  if (parts.length === 2) {
-    const [first = '', second = ''] = parts;
-    const group = SCOPE_ACTIONS.has(second.toLowerCase()) ? first : SCOPE_ACTIONS.has(first.toLowerCase()) ? second : first;
-    return toolsetName(group);
-  }
+  const urlForm = /^[a-z][a-z0-9+.-]*:\/\//i.test(scope);
+  const tail = urlForm ? (scope.replace(/[?#].*$/, '').split('/').filter((segment) => segment !== '').pop() ?? '') : scope;
+  const parts = tail.split(/[:.]/).filter((part) => part !== '');
+  const subjects = parts.filter((part) => !SCOPE_ACTIONS.has(part.toLowerCase()));
+  if (urlForm) return toolsetName((subjects.length > 1 ? subjects[1] : subjects[0]) ?? tail);
+  if (parts.length === 2) return toolsetName(subjects[0] ?? parts[0] ?? '');
   return toolsetName(scope);
-}
-
-export interface ToolsetInput {
-  readonly scopeAlternatives: ScopeAlternatives;
-  readonly requiredScopes: readonly string[];
-  readonly tags: readonly string[];
-}
-
-export function toolsetOf(input: ToolsetInput, documentHasScopes: boolean): string {
-  if (documentHasScopes) {
-    if (input.scopeAlternatives.length === 0) return PUBLIC_TOOLSET;
-    const [firstScope] = input.requiredScopes;
-    if (firstScope !== undefined) return scopeGroup(firstScope) || DEFAULT_TOOLSET;
-  }
-  const [firstTag] = input.tags;
-  return (firstTag !== undefined && toolsetName(firstTag)) || DEFAULT_TOOLSET;
 }
 
 /** A toolset name that is safe on a command line: `Course Players` → `course_players`. */

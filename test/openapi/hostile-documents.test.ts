@@ -140,7 +140,7 @@ describe('document text', () => {
 
   it.each([
     ['[1, 2]', 'OPENAPI_NOT_AN_OBJECT'],
-    ['{"swagger": "2.0", "paths": {}}', 'OPENAPI_UNSUPPORTED_VERSION'],
+    ['{"swagger": "1.2", "apis": []}', 'OPENAPI_UNSUPPORTED_VERSION'],
     ['{"openapi": "4.0.0"}', 'OPENAPI_UNSUPPORTED_VERSION'],
     ['{"openapi": ', 'OPENAPI_SYNTAX'],
     ['a: [', 'OPENAPI_SYNTAX'],

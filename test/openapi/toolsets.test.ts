@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, selectOperations, type ToolCatalog } from '../../src/openapi/index.js';
-import { leastPrivilege, scopeAlternatives, scopeGroup } from '../../src/openapi/toolsets.js';
+import { narrowestAlternative, scopeRoles } from '../../src/openapi/scope-roles.js';
+import { scopeAlternatives, scopeGroup } from '../../src/openapi/toolsets.js';
 import { documentWith, oauthSchemes } from './fixtures/minimal-document.js';
 
 const ok = { '200': { description: 'OK' } };
@@ -34,6 +35,12 @@ describe('scopes and toolsets', () => {
     ['membership_plans:write', 'membership_plans'],
     ['write:org', 'org'],
     ['openid', 'openid'],
+    ['https://www.googleapis.com/auth/classroom.courses.readonly', 'courses'],
+    ['https://www.googleapis.com/auth/classroom.courses', 'courses'],
+    ['https://www.googleapis.com/auth/classroom.coursework.me.readonly', 'coursework'],
+    ['https://www.googleapis.com/auth/classroom.push-notifications', 'push_notifications'],
+    ['https://www.googleapis.com/auth/drive', 'drive'],
+    ['https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly', 'roster_core'],
   ])('puts %s in the group %s', (scope, group) => {
     expect(scopeGroup(scope)).toBe(group);
   });
@@ -63,13 +70,47 @@ describe('scopes and toolsets', () => {
     expect(scopeAlternatives(undefined, [{}, { bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([]);
   });
 
-  it('takes the fewest scopes in document order, and for reads first of all scopes that enable no change', () => {
-    const changes = [['a:write'], ['c:write']];
-    expect(leastPrivilege([['a:write'], ['a:read']], 'get', changes)).toEqual(['a:read']);
-    expect(leastPrivilege([['a:write'], ['a:read']], 'get')).toEqual(['a:write']);
-    expect(leastPrivilege([['a:write'], ['a:read']], 'post', changes)).toEqual(['a:write']);
-    expect(leastPrivilege([['a:read', 'b:read'], ['c:write']], 'get', changes)).toEqual(['a:read', 'b:read']);
-    expect(leastPrivilege([['a:read', 'b:read'], ['c:read']], 'get', changes)).toEqual(['c:read']);
+  it('API-09 asks for the narrowest alternative: no read-write scope when a read-only one is accepted, then fewest scopes, then fewest operations opened', () => {
+    // Read and write decided by the operations, whatever the spelling: `a` and `c` are accepted by writes.
+    const roles = scopeRoles([
+      { method: 'post', scopeAlternatives: [['a'], ['admin']] },
+      { method: 'delete', scopeAlternatives: [['c']] },
+      { method: 'put', scopeAlternatives: [['admin']] },
+      { method: 'patch', scopeAlternatives: [['admin']] },
+      { method: 'get', scopeAlternatives: [['a'], ['a.readonly'], ['b.readonly', 'd.readonly'], ['c']] },
+      { method: 'get', scopeAlternatives: [['wide.readonly']] },
+      { method: 'get', scopeAlternatives: [['wide.readonly'], ['narrow.readonly']] },
+    ]);
+    expect(roles.isWriteCapable('a')).toBe(true);
+    expect(roles.isWriteCapable('a.readonly')).toBe(false);
+    expect(narrowestAlternative([['a'], ['a.readonly']], 'get', roles)).toEqual(['a.readonly']);
+    expect(narrowestAlternative([['c'], ['b.readonly', 'd.readonly']], 'get', roles)).toEqual(['b.readonly', 'd.readonly']);
+    expect(narrowestAlternative([['wide.readonly'], ['narrow.readonly']], 'get', roles)).toEqual(['narrow.readonly']);
+    expect(narrowestAlternative([['admin'], ['a']], 'get', roles)).toEqual(['a']);
+    expect(narrowestAlternative([['x'], ['y']], 'get', scopeRoles([]))).toEqual(['x']);
+  });
+
+  it('for a read, first of all takes an alternative whose scopes enable no change', () => {
+    const roles = scopeRoles([
+      { method: 'post', scopeAlternatives: [['a:write']] },
+      { method: 'post', scopeAlternatives: [['c:write']] },
+    ]);
+    expect(narrowestAlternative([['a:write'], ['a:read']], 'get', roles)).toEqual(['a:read']);
+    expect(narrowestAlternative([['a:write'], ['a:read']], 'get', scopeRoles([]))).toEqual(['a:write']);
+    expect(narrowestAlternative([['a:read', 'b:read'], ['c:write']], 'get', roles)).toEqual(['a:read', 'b:read']);
+    expect(narrowestAlternative([['a:read', 'b:read'], ['c:read']], 'get', roles)).toEqual(['c:read']);
+  });
+
+  it('API-09 counts only the scope that grants the write when a write asks for a read scope beside it', () => {
+    const roles = scopeRoles([
+      { method: 'get', scopeAlternatives: [['courses:read']] },
+      { method: 'post', scopeAlternatives: [['courses:read', 'courses:write']] },
+    ]);
+    expect(roles.isWriteCapable('courses:read')).toBe(false);
+    expect(roles.isWriteCapable('courses:write')).toBe(true);
+  });
+
+  it('tells a bearer scheme from ones the bridge cannot present', () => {
     expect(scopeAlternatives(undefined, [{ bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([[]]);
     expect(scopeAlternatives(undefined, [{ basic: [] }], { basic: { type: 'http', scheme: 'basic' } })).toEqual([[]]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Operation, ToolCatalog } from '../../src/openapi/index.js';
+import { scopeRoles, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
 import { DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, serverInstructions } from '../../src/server/index.js';
 
 function operation(toolName: string, toolset: string): Operation {
@@ -26,7 +26,7 @@ function operation(toolName: string, toolset: string): Operation {
 function catalog(operations: Operation[]): ToolCatalog {
   const toolsets = new Map<string, Operation[]>();
   for (const op of operations) toolsets.set(op.toolset, [...(toolsets.get(op.toolset) ?? []), op]);
-  return { operations, byName: new Map(operations.map((op) => [op.toolName, op])), toolsets, scopeDescriptions: {}, apiBase: undefined, warnings: [] };
+  return { operations, byName: new Map(operations.map((op) => [op.toolName, op])), toolsets, scopeDescriptions: {}, apiBase: undefined, scopeRoles: scopeRoles([]), groupedBy: 'scopes', upgradedFrom: undefined, warnings: [] };
 }
 
 const many = [
