@@ -4,8 +4,9 @@
  *
  * 1. Scopes: each operation joins the group of the first scope of the alternative it asks for
  *    (`toolsets.ts` `scopeGroup`); public operations form `public`. This holds when the scopes
- *    give at least two groups, or when nothing else would give more: one group for the whole
- *    document (`https_www_googleapis_com_auth_classroom`) is not a choice a user can make.
+ *    give at least two groups, or when nothing else groups the operations: one group for the
+ *    whole document (`https_www_googleapis_com_auth_classroom`) is not a choice a user can make,
+ *    and neither is one group per operation.
  * 2. Tags: the operation's first tag that reads as a name (a tag such as `carts/{cartId}/items`
  *    is a path, not a name).
  * 3. The first meaningful path segment (`path-words.ts`): `/ims/oneroster/rostering/v1p2/classes`
@@ -45,7 +46,7 @@ export function groupOperations(inputs: readonly GroupingInput[]): Grouping {
   if (documentHasScopes) {
     const byScope = inputs.map((input, index) => scopeToolset(input) ?? byTag[index] ?? PUBLIC_TOOLSET);
     const scoped = distinct(byScope.filter((_, index) => inputs[index]?.scopeAlternatives.length !== 0));
-    if (scoped.size >= 2 || distinct(byTag).size < 2) return { toolsets: byScope, source: 'scopes' };
+    if (scoped.size >= 2 || !groupsOperations(byTag)) return { toolsets: byScope, source: 'scopes' };
   }
   const tagged = inputs.some((input) => tagGroup(input.tags) !== undefined);
   return { toolsets: byTag, source: tagged ? 'tags' : 'paths' };
@@ -74,6 +75,15 @@ function pathGroup(pathTemplate: string, sharedPrefix: number): string {
 
 function distinct(names: readonly string[]): Set<string> {
   return new Set(names);
+}
+
+/**
+ * A grouping a user can choose from: at least two groups, holding two operations each on
+ * average. Paths that are all different (`/things0` … `/things4999`) group nothing.
+ */
+function groupsOperations(names: readonly string[]): boolean {
+  const groups = distinct(names).size;
+  return groups >= 2 && groups * 2 <= names.length;
 }
 
 export interface ToolsetSummary {

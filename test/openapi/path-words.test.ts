@@ -25,8 +25,16 @@ describe('toolset grouping', () => {
   const input = (pathTemplate: string, scopes: string[][], tags: string[] = []) => ({ method: 'get' as const, pathTemplate, scopeAlternatives: scopes, requiredScopes: scopes[0] ?? [], tags });
 
   it('falls back from a single scope group to tags, and from path-like tags to paths', () => {
-    const oneScope = groupOperations([input('/courses', [['api']], ['Courses']), input('/orders', [['api']], ['Orders'])]);
-    expect(oneScope).toEqual({ toolsets: ['courses', 'orders'], source: 'tags' });
+    const oneScope = groupOperations([
+      input('/courses', [['api']], ['Courses']),
+      input('/courses/{id}', [['api']], ['Courses']),
+      input('/orders', [['api']], ['Orders']),
+      input('/orders/{id}', [['api']], ['Orders']),
+    ]);
+    expect(oneScope).toEqual({ toolsets: ['courses', 'courses', 'orders', 'orders'], source: 'tags' });
+    // Paths that are all different group nothing: the single scope group stays.
+    const unique = groupOperations([input('/things0', [['api']], []), input('/things1', [['api']], []), input('/things2', [['api']], [])]);
+    expect(unique.source).toBe('scopes');
     const pathTags = groupOperations([input('/v1/carts/{id}', [], ['carts/{cartId}']), input('/v1/orders', [], ['orders/mine'])]);
     expect(pathTags).toEqual({ toolsets: ['carts', 'orders'], source: 'paths' });
   });
