@@ -124,7 +124,7 @@ export function parseCommandLine<Command extends string>(table: CommandLineTable
 }
 
 /** "the login command", or the label of the command without a word. */
-export function commandLabel<Command extends string>(table: CommandLineTable<Command>, name: Command): string {
+function commandLabel<Command extends string>(table: CommandLineTable<Command>, name: Command): string {
   const word = commandNamed(table, name).word;
   return word === undefined ? table.defaultCommandLabel : `the ${word} command`;
 }
