@@ -3,11 +3,18 @@
  * reads `process.env`-shaped input (it is handed `env`; `main.ts` passes `process.env`), so every
  * other part receives explicit parameters.
  */
-import { parseArgs } from 'node:util';
+import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, type CommandName } from './command-line/index.js';
 import { SchoolMcpError } from './errors.js';
 import type { LogLevel } from './log.js';
 
-export type Command = 'serve' | 'sandbox' | 'login' | 'logout' | 'status' | 'help' | 'version';
+export type Command = CommandName | 'help' | 'version';
+
+/** `school-mcp sandbox`: where and how the sandbox school runs. */
+export interface SandboxCommandOptions {
+  readonly port?: number;
+  readonly autoApprove?: boolean;
+  readonly dataFile?: string;
+}
 
 export type ToolsetSelection = { mode: 'toolsets'; toolsets: readonly string[] | 'all' } | { mode: 'dynamic' };
 
@@ -58,8 +65,12 @@ export interface Config {
   readonly configDir: string | undefined;
   readonly logLevel: LogLevel;
   readonly http: HttpConfig | undefined;
-  /** Arguments after `sandbox`, passed through to the sandbox command. */
-  readonly sandboxArgs: readonly string[];
+  /** With `help`: the command whose help was asked for. */
+  readonly helpFor: CommandName;
+  /** `tools --json`: the listing as one JSON object. */
+  readonly json: boolean;
+  /** The `sandbox` command's options. */
+  readonly sandbox: SandboxCommandOptions;
   /** The few environment variables other parts may consult (config dir, display, SSH, TLS). */
   readonly environment: Readonly<Record<string, string | undefined>>;
   /** What the user should hear about the configuration (a secret given in argv), for stderr. */
@@ -87,124 +98,53 @@ const ENVIRONMENT_KEYS = [
   'NODE_TLS_REJECT_UNAUTHORIZED',
 ] as const;
 
-const ENV_PREFIX = 'SCHOOL_MCP_';
-
-const USAGE = `usage:
-  school-mcp --school URL [options]      serve the school's tools over MCP (stdio)
-  school-mcp --demo [options]            the same against a sandbox school started in-process
-  school-mcp --http [--host H] [--port N] --school URL|--demo
-                                         serve over Streamable HTTP on 127.0.0.1
-  school-mcp login [--scopes "a b"]      sign in now (browser consent)
-  school-mcp login --paste               sign in from a headless machine: open the printed link
-                                         anywhere, then paste the address the browser lands on
-  school-mcp logout                      revoke and forget the tokens
-  school-mcp status                      who is signed in, with which scopes
-  school-mcp sandbox [--port N] [--auto-approve] [--data FILE]
-                                         run the sandbox school on its own
-
-options:
-  --school URL              the school's base URL (env SCHOOL_MCP_SCHOOL); https, or http on loopback
-  --openapi FILE|URL        read the API description from here instead of {school}/openapi.json
-  --toolsets a,b|all|dynamic  scope groups to serve as tools (env SCHOOL_MCP_TOOLSETS)
-  --read-only               only read operations; only scopes a read operation accepts are requested
-  --tools a,b               exactly these tools; --exclude-tools a,b  all but these
-  --scopes "a b"|least      ask for these scopes up front; or "least": only what each call needs
-                            (default: the reads of the listed toolsets first, each write when needed)
-  --client-id ID            a pre-registered client (env SCHOOL_MCP_CLIENT_ID)
-  --client-secret-file F    its secret, sent as client_secret_post, read from file F
-                            (or env SCHOOL_MCP_CLIENT_SECRET; --client-secret S works but is
-                            visible to every user of the machine in the process list)
-  --client-metadata-url URL a Client ID Metadata Document, when the school supports them
-  --callback-port N         a fixed loopback port for the sign-in redirect
-  --no-browser              never open a browser; show the sign-in link instead
-  --consent-wait SECONDS    the longest a call waits for consent before answering "pending" (default 45,
-                            under the 60 s after which many hosts give up on a call)
-  --link-wait SECONDS       how much of that wait to use when the link can only be shown in the tool
-                            result (default 0: answer at once with the link; more if you approve
-                            from the server's log, or if your host starts a server per call)
-  --config-dir DIR          where tokens and caches live (env SCHOOL_MCP_CONFIG_DIR)
-  --log-level L             debug | info | warn | error (env SCHOOL_MCP_LOG_LEVEL)
-  --http-secret-file F      the bearer secret HTTP clients must send, read from file F
-                            (or env SCHOOL_MCP_HTTP_SECRET; --http-secret S works but is
-                            visible to every user of the machine in the process list)
-  --allow-remote            allow --host other than loopback (needs --http-secret)
-  --allowed-origin O        an Origin allowed to call the HTTP endpoint (repeatable)
-  --allowed-host H[:PORT]   a Host name the HTTP endpoint answers to besides 127.0.0.1,
-                            localhost and [::1] (repeatable; needed with --host 0.0.0.0)
-`;
-
-export function usage(): string {
-  return USAGE;
-}
-
-/** Pure: parses argv (without node and script) and an environment into a frozen Config. */
+/**
+ * Pure: parses argv (without node and script) and an environment into a frozen Config. The
+ * flags, which commands take them and their environment variables come from the command table.
+ */
 export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Config {
-  const [first, ...rest] = argv;
   const environment = Object.fromEntries(ENVIRONMENT_KEYS.map((key) => [key, env[key]]));
-  if (first === 'sandbox') return freeze(defaults('sandbox', { sandboxArgs: rest, environment }));
-  const subcommand = first === 'login' || first === 'logout' || first === 'status' ? first : undefined;
-  const args = subcommand ? rest : [...argv];
-
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        school: { type: 'string' },
-        demo: { type: 'boolean' },
-        openapi: { type: 'string' },
-        toolsets: { type: 'string' },
-        'read-only': { type: 'boolean' },
-        tools: { type: 'string' },
-        'exclude-tools': { type: 'string' },
-        scopes: { type: 'string' },
-        'client-id': { type: 'string' },
-        'client-secret': { type: 'string' },
-        'client-secret-file': { type: 'string' },
-        'client-metadata-url': { type: 'string' },
-        'callback-port': { type: 'string' },
-        'no-browser': { type: 'boolean' },
-        paste: { type: 'boolean' },
-        'consent-wait': { type: 'string' },
-        'link-wait': { type: 'string' },
-        'config-dir': { type: 'string' },
-        'log-level': { type: 'string' },
-        http: { type: 'boolean' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'http-secret': { type: 'string' },
-        'http-secret-file': { type: 'string' },
-        'allow-remote': { type: 'boolean' },
-        'allowed-origin': { type: 'string', multiple: true },
-        'allowed-host': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    throw configError(error instanceof Error ? error.message : String(error));
+  const parsed = parseCommandLine(SCHOOL_MCP_COMMAND_LINE, argv);
+  switch (parsed.kind) {
+    case 'usage-error':
+      throw configError(parsed.message, parsed.command);
+    case 'help':
+      return freeze(defaults('help', { helpFor: parsed.command, environment }));
+    case 'version':
+      return freeze(defaults('version', { environment }));
+    case 'run':
+      break;
   }
-  const values = parsed.values;
-  if (values.help) return freeze(defaults('help', { environment }));
-  if (values.version) return freeze(defaults('version', { environment }));
+  const { command } = parsed;
+  const values = parsed.values as ParsedValues;
+  if (command === 'sandbox') return freeze(defaults('sandbox', { sandbox: parseSandboxOptions(values), environment }));
 
-  const fromEnv = (name: string) => nonEmpty(env[ENV_PREFIX + name]);
+  const fromEnv = (flag: string) => {
+    const variable = SCHOOL_MCP_COMMAND_LINE.options.find((option) => option.flag === flag && option.commands.includes(command))?.env;
+    return variable === undefined ? undefined : nonEmpty(env[variable]);
+  };
   const demo = values.demo === true;
-  const schoolText = values.school ?? fromEnv('SCHOOL');
+  const schoolText = values.school ?? fromEnv('school');
   if (demo && values.school) throw configError('--demo and --school exclude each other');
-  if (!demo && !schoolText) throw configError('name the school with --school URL (or SCHOOL_MCP_SCHOOL), or use --demo');
-  const schoolUrl = demo ? undefined : parseSchoolUrl(schoolText!);
+  // The tools command reads a document and signs nobody in: a file is enough.
+  const schoolOptional = command === 'tools' && values.openapi !== undefined;
+  if (!demo && !schoolText && !schoolOptional) {
+    throw configError(
+      command === 'tools'
+        ? 'name the school with --school URL (or SCHOOL_MCP_SCHOOL), give its document with --openapi FILE, or use --demo'
+        : 'name the school with --school URL (or SCHOOL_MCP_SCHOOL), or use --demo',
+    );
+  }
+  if (!demo && !schoolText && /^https?:/i.test(values.openapi ?? '')) {
+    throw configError("an --openapi URL needs --school: the document is read only from the school's origin; or download it and give the file", command);
+  }
+  const schoolUrl = demo || !schoolText ? undefined : parseSchoolUrl(schoolText);
 
-  const toolsetsText = values.toolsets ?? fromEnv('TOOLSETS');
-  const logLevel = (values['log-level'] ?? fromEnv('LOG_LEVEL') ?? 'info') as LogLevel;
+  const toolsetsText = values.toolsets ?? fromEnv('toolsets');
+  const logLevel = (values['log-level'] ?? fromEnv('log-level') ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
 
-  // STDIO-02: stdin is the protocol when serving; only the login command may read a pasted address.
-  if (values.paste && subcommand !== 'login') throw configError('--paste goes with the login command only');
-
-  const http = values.http ? parseHttp(values, fromEnv('HTTP_SECRET')) : undefined;
+  const http = values.http ? parseHttp(values, fromEnv('http-secret')) : undefined;
   if (!values.http && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
     throw configError('--host, --port, --allow-remote, --allowed-host, --allowed-origin and --http-secret-file go with --http');
   }
@@ -214,28 +154,72 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const clientSecretFile = values['client-secret-file'];
 
   return freeze({
-    ...defaults(subcommand ?? 'serve', { environment }),
+    ...defaults(command, { environment }),
     schoolUrl,
     demo,
     openapiSource: values.openapi,
     toolsets: toolsetsText === undefined ? undefined : parseToolsets(toolsetsText),
-    readOnly: values['read-only'] === true || isTrue(fromEnv('READ_ONLY')),
+    readOnly: values['read-only'] === true || isTrue(fromEnv('read-only')),
     tools: values.tools === undefined ? undefined : splitList(values.tools),
     excludeTools: values['exclude-tools'] === undefined ? [] : splitList(values['exclude-tools']),
     scopes: values.scopes === undefined ? undefined : values.scopes.trim() === 'least' ? 'least' : splitList(values.scopes),
-    clientId: values['client-id'] ?? fromEnv('CLIENT_ID'),
-    clientSecret: values['client-secret'] ?? (clientSecretFile === undefined ? fromEnv('CLIENT_SECRET') : undefined),
+    clientId: values['client-id'] ?? fromEnv('client-id'),
+    clientSecret: values['client-secret'] ?? (clientSecretFile === undefined ? fromEnv('client-secret') : undefined),
     clientSecretFile,
     clientMetadataUrl: values['client-metadata-url'],
     callbackPort: values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
-    openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('NO_BROWSER'))),
+    openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('no-browser'))),
     pasteRedirect: values.paste === true,
     ...parseWaits(values['consent-wait'], values['link-wait']),
-    configDir: values['config-dir'] ?? fromEnv('CONFIG_DIR'),
+    configDir: values['config-dir'] ?? fromEnv('config-dir'),
     logLevel,
     http,
+    json: values.json === true,
     warnings: argvSecretWarnings(values),
   });
+}
+
+/** What the command table's flags hold once parsed. */
+interface ParsedValues {
+  readonly school?: string;
+  readonly demo?: boolean;
+  readonly openapi?: string;
+  readonly toolsets?: string;
+  readonly 'read-only'?: boolean;
+  readonly tools?: string;
+  readonly 'exclude-tools'?: string;
+  readonly scopes?: string;
+  readonly 'client-id'?: string;
+  readonly 'client-secret'?: string;
+  readonly 'client-secret-file'?: string;
+  readonly 'client-metadata-url'?: string;
+  readonly 'callback-port'?: string;
+  readonly 'no-browser'?: boolean;
+  readonly paste?: boolean;
+  readonly 'consent-wait'?: string;
+  readonly 'link-wait'?: string;
+  readonly 'config-dir'?: string;
+  readonly 'log-level'?: string;
+  readonly json?: boolean;
+  readonly http?: boolean;
+  readonly host?: string;
+  readonly port?: string;
+  readonly 'http-secret'?: string;
+  readonly 'http-secret-file'?: string;
+  readonly 'allow-remote'?: boolean;
+  readonly 'allowed-origin'?: string[];
+  readonly 'allowed-host'?: string[];
+  readonly 'auto-approve'?: boolean;
+  readonly data?: string;
+}
+
+function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
+  if (values.data === '') throw configError('--data needs a file path', 'sandbox');
+  return {
+    ...(values.port === undefined ? {} : { port: parsePort(values.port, '--port', 0, 'sandbox') }),
+    ...(values['auto-approve'] === true ? { autoApprove: true } : {}),
+    ...(values.data === undefined ? {} : { dataFile: values.data }),
+  };
 }
 
 /**
@@ -274,7 +258,9 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     configDir: undefined,
     logLevel: 'info',
     http: undefined,
-    sandboxArgs: [],
+    helpFor: 'serve',
+    json: false,
+    sandbox: {},
     environment: {},
     warnings: [],
     ...overrides,
@@ -339,9 +325,9 @@ export function checkHttpSecretLength(secret: string): void {
   if (secret.length < 16) throw configError('the HTTP secret must be at least 16 characters');
 }
 
-function parsePort(text: string, flag: string, minimum: number): number {
+function parsePort(text: string, flag: string, minimum: number, command?: CommandName): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port < minimum || port > 65535) throw configError(`${flag} must be a port number, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || port < minimum || port > 65535) throw configError(`${flag} must be a port number, got ${JSON.stringify(text)}`, command);
   return port;
 }
 
@@ -378,8 +364,10 @@ function isTrue(value: string | undefined): boolean {
   return value !== undefined && /^(1|true|yes|on)$/i.test(value);
 }
 
-export function configError(message: string): SchoolMcpError<'CONFIG_INVALID'> {
-  return new SchoolMcpError('CONFIG_INVALID', message, { hint: 'run `school-mcp --help` for the options' });
+/** A usage error; its hint names the help of the command it concerns. */
+export function configError(message: string, command?: CommandName): SchoolMcpError<'CONFIG_INVALID'> {
+  const word = command === undefined || command === 'serve' ? '' : ` ${command}`;
+  return new SchoolMcpError('CONFIG_INVALID', message, { hint: `run \`school-mcp${word} --help\` for the options` });
 }
 
 function freeze(config: Config): Config {

@@ -4,8 +4,9 @@
  * `process.argv`, `process.env` and the exit code.
  */
 import { createRequire } from 'node:module';
-import { configDirectory, createSchoolSession, openSchool, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
-import { loadConfig, usage, type Config } from './config.js';
+import { configDirectory, createSchoolSession, listSchoolTools, openSchool, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
+import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
+import { loadConfig, type Config } from './config.js';
 import { isSchoolMcpError } from './errors.js';
 import { resolveSecretFiles } from './secret-file.js';
 import { createLogger, type Logger } from './log.js';
@@ -20,7 +21,7 @@ async function main(): Promise<number> {
     config = await resolveSecretFiles(loadConfig(process.argv.slice(2), process.env));
   } catch (error) {
     process.stderr.write(`school-mcp: ${describe(error)}\n`);
-    return 2;
+    return USAGE_ERROR;
   }
   const logger = createLogger({ level: config.logLevel });
   if (config.clientSecret !== undefined) logger.redact(config.clientSecret);
@@ -31,7 +32,7 @@ async function main(): Promise<number> {
   }
   switch (config.command) {
     case 'help':
-      process.stdout.write(usage());
+      process.stdout.write(commandUsage(SCHOOL_MCP_COMMAND_LINE, config.helpFor));
       return 0;
     case 'version':
       process.stdout.write(`${packageJson.version}\n`);
@@ -39,9 +40,11 @@ async function main(): Promise<number> {
     case 'sandbox': {
       // Each command loads the parts it needs; a stdio start, which a host waits on, loads the fewest.
       const { runSandboxCommand } = await import('./sandbox/index.js');
-      await runSandboxCommand([...config.sandboxArgs]);
+      await runSandboxCommand(config.sandbox);
       return 0;
     }
+    case 'tools':
+      return runToolsCommand(config, logger);
     case 'login':
     case 'logout':
     case 'status':
@@ -145,6 +148,26 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
   });
 }
 
+/** `school-mcp tools`: a listing needs no sign-in, and with `--openapi FILE` no school either. */
+async function runToolsCommand(config: Config, logger: Logger): Promise<number> {
+  const { buildToolsReport, formatToolsReport } = await import('./cli/index.js');
+  const list = (schoolUrl: URL | undefined, configDir: string | undefined) => listSchoolTools({ config, schoolUrl, configDir, version: packageJson.version });
+  const listing =
+    config.schoolUrl === undefined && !config.demo
+      ? await list(undefined, config.configDir)
+      : await withTarget(config, logger, ({ schoolUrl, configDir }) => list(schoolUrl, configDir));
+  const report = buildToolsReport(listing);
+  process.stdout.write(config.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatToolsReport(report).join('\n')}\n`);
+  return 0;
+}
+
+/** The exit code of a command line that cannot run as written (POSIX utilities use 2). */
+const USAGE_ERROR = 2;
+
+function exitCodeOf(error: unknown): number {
+  return isSchoolMcpError(error) && error.code === 'CONFIG_INVALID' ? USAGE_ERROR : 1;
+}
+
 function describe(error: unknown): string {
   if (isSchoolMcpError(error)) return `${error.message}${error.hint ? `\n  ${error.hint}` : ''} [${error.code}]`;
   return error instanceof Error ? error.message : String(error);
@@ -154,6 +177,6 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`school-mcp: ${describe(error)}\n`);
-    process.exit(1);
+    process.exit(exitCodeOf(error));
   },
 );

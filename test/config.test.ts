@@ -40,7 +40,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig(['--demo', '--toolsets', 'all,dynamic'], env)).toThrow(/--toolsets/);
   });
 
-  it('recognises the subcommands and passes sandbox arguments through', () => {
+  it('recognises the subcommands and reads the sandbox arguments', () => {
     expect(loadConfig(['login', '--demo', '--scopes', 'courses:read orders:read'], env)).toMatchObject({
       command: 'login',
       scopes: ['courses:read', 'orders:read'],
@@ -50,7 +50,7 @@ describe('loadConfig', () => {
     expect(loadConfig(['status', '--school', 'https://a.example'], env).command).toBe('status');
     expect(loadConfig(['sandbox', '--port', '8080', '--auto-approve'], env)).toMatchObject({
       command: 'sandbox',
-      sandboxArgs: ['--port', '8080', '--auto-approve'],
+      sandbox: { port: 8080, autoApprove: true },
     });
   });
 

@@ -16,21 +16,20 @@ import {
   type DocumentScopes,
   type OAuthSession,
 } from '../oauth/index.js';
-import { buildCatalog, consentScopeFacts, fitListedSchemas, loadDocument, selectOperations, toolsetSummary, type FetchLike, type ToolCatalog } from '../openapi/index.js';
+import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/index.js';
 import {
   createConsentCaller,
   createStepUpBudget,
   createConsentStateCodec,
-  planTools,
   type AccountService,
   type LeavingReason,
   type OperationCaller,
   type ToolPlan,
-  type ToolsetChoice,
 } from '../server/index.js';
 import { createConsentRelay } from './consent-relay.js';
 import { loginCommandFor } from './login-command.js';
 import { oneAtATime } from './one-at-a-time.js';
+import { openCatalog } from './open-catalog.js';
 import { createSessionConsentBroker } from './session-consent-broker.js';
 
 export interface OpenSchool {
@@ -69,21 +68,10 @@ export function configDirectory(config: Config): string {
 }
 
 export async function openSchool({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): Promise<OpenSchool> {
-  // The document is one unauthenticated GET made before `tools/list` can be answered: Node's own
-  // fetch (undici 6, already in the binary) spares the start the loading of undici 7, which the
-  // API and sign-in requests load on their first use.
-  const fetch: FetchLike = (input, init) => globalThis.fetch(input, init);
-  const loaded = await loadDocument({
-    schoolUrl: schoolUrl.href,
-    ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
-    fetch,
-    configDirectory: configDir,
-  });
+  // Schemas are converted when a tool is first listed, described or called; what that finds is logged then.
+  const { loaded, fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir, onSchemaWarning: (message) => logger.warn(message) });
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
-
-  // Schemas are converted when a tool is first listed, described or called; what that finds is logged then.
-  const fullCatalog = await buildCatalog(loaded.document, { schoolUrl: schoolUrl.href, onSchemaWarning: (message) => logger.warn(message) });
   if (fullCatalog.upgradedFrom !== undefined) {
     logger.info(`the API description is ${fullCatalog.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`, { location: loaded.location });
   }
@@ -92,18 +80,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   for (const { toolset, reads, writes, scopes } of toolsetSummary(fullCatalog.operations, fullCatalog.scopeRoles)) {
     logger.debug(`toolset ${toolset}`, { reads, writes, scopes: scopes.join(' ') });
   }
-  const choice: ToolsetChoice = config.toolsets ?? { mode: 'default' };
-  const catalog = selectOperations(fullCatalog, {
-    ...(choice.mode === 'toolsets' ? { toolsets: choice.toolsets } : {}),
-    readOnly: config.readOnly,
-    ...(config.tools === undefined ? {} : { tools: config.tools }),
-    excludeTools: config.excludeTools,
-  });
   for (const warning of catalog.warnings) logger.warn(warning);
-  const planned = planTools(catalog, choice, config.tools !== undefined);
-  const listed = fitListedSchemas(planned.direct);
-  for (const warning of listed.warnings) logger.warn(warning);
-  const plan: ToolPlan = { ...planned, direct: listed.operations };
+  for (const warning of listWarnings) logger.warn(warning);
 
   // The session only prints the link; per tool call the server decides how it reaches the user.
   const relay = createConsentRelay(createBrowserPrompter({ logger, env: config.environment, disabled: true }));

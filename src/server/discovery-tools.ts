@@ -61,7 +61,9 @@ export function registerDiscoveryTools(
       const { query, toolset, limit } = args as { query: string; toolset?: string; limit?: number };
       const scope = toolset === undefined ? catalog : { ...catalog, operations: catalog.toolsets.get(toolset) ?? [] };
       const results = searchOperations(scope, query, limit ?? 10).map(({ operation }) => summary(operation));
-      const structured = { results, toolsets: [...catalog.toolsets.keys()] };
+      // The toolsets are in the server's instructions; an answer repeats them only when they can
+      // help the next query.
+      const structured = results.length > 0 ? { results } : { results, nothingMatches: nothingMatches(query, toolset), toolsets: [...catalog.toolsets.keys()] };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
   );
@@ -120,6 +122,11 @@ function summary(operation: Operation) {
     readOnly: operation.annotations.readOnlyHint === true,
     requiredScopes: [...operation.requiredScopes],
   };
+}
+
+function nothingMatches(query: string, toolset: string | undefined): string {
+  const where = toolset === undefined ? '' : ` in the toolset ${JSON.stringify(toolset)}`;
+  return `Nothing matches ${JSON.stringify(query)}${where}. Try other words for what the operation is about (e.g. "orders", "refund order"), or a toolset below.`;
 }
 
 function unknownOperation(name: string): CallToolResult {

@@ -17,6 +17,7 @@ export {
 } from './consent/index.js';
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL } from './discovery-tools.js';
 export { createSchoolServerFactory, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
+export { listServerTools } from './list-tools.js';
 export { serverInstructions } from './instructions.js';
 export type { OperationCaller, OperationResult } from './operation-caller.js';
 export { TOOLSET_META_KEY } from './operation-tools.js';

@@ -47,6 +47,18 @@ describe('--toolsets dynamic', () => {
     expect(result.structuredContent!['items'].every((item: { state: string }) => item.state === 'past_due')).toBe(true);
   });
 
+  it('answers a search with its results alone, and says when nothing matches, with the toolsets to try', async () => {
+    const found = await call('search_operations', { query: 'cancel subscription' });
+    expect(Object.keys(found.structuredContent!)).toEqual(['results']);
+    expect(found.structuredContent!['results'][0]).toMatchObject({ name: 'cancel_subscription', readOnly: false });
+
+    const nothing = await call('search_operations', { query: 'delete event' });
+    expect(nothing.isError).toBeFalsy();
+    expect(nothing.structuredContent!['results']).toEqual([]);
+    expect(nothing.structuredContent!['nothingMatches']).toMatch(/^Nothing matches "delete event"/);
+    expect(nothing.structuredContent!['toolsets']).toContain('events');
+  });
+
   it('refuses arguments that do not fit the operation, before anything is sent', async () => {
     const before = sandbox.countRequests('/api/v1/subscriptions');
     const result = await call('call_operation', { name: 'list_subscriptions', arguments: { state: 'sleeping' } });

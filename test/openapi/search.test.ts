@@ -1,7 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, searchOperations } from '../../src/openapi/index.js';
+import { buildCatalog, loadDocument, parseDocumentText, searchOperations, type ToolCatalog } from '../../src/openapi/index.js';
 import { searchWords } from '../../src/openapi/search.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { documentWith } from './fixtures/minimal-document.js';
+
+const SCHOOL = 'http://127.0.0.1:1';
+const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
 
 const ok = { '200': { description: 'OK' } };
 
@@ -32,5 +38,96 @@ describe('searchOperations', () => {
     expect(searchOperations(catalog, 'course', 2)).toHaveLength(2);
     expect(searchOperations(catalog, '', 3).map((result) => result.operation.toolName)).toEqual(['list_courses', 'create_course', 'list_coupons']);
     expect(searchOperations(catalog, 'zebra')).toEqual([]);
+  });
+});
+
+describe('searchOperations ranking', () => {
+  const favourites = documentWith({
+    '/users/{id}/favourite_courses': {
+      get: { operationId: 'listFavouriteCourses', summary: 'List favourite courses', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+    },
+    '/courses': { get: { operationId: 'listCourses', summary: 'List courses', responses: ok } },
+    '/courses/{id}': {
+      get: { operationId: 'getCourse', summary: 'Get a course', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+      delete: { operationId: 'deleteCourse', summary: 'Delete a course', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+    },
+    '/orders': {
+      get: {
+        operationId: 'listOrders',
+        summary: 'List orders',
+        parameters: [{ name: 'status', in: 'query', schema: { type: 'string', enum: ['paid', 'past_due'] } }],
+        responses: ok,
+      },
+    },
+  });
+  const names = async (query: string) => searchOperations(await buildCatalog(favourites), query).map((result) => result.operation.toolName);
+
+  it('puts the name made of the query words before one with more words in it', async () => {
+    expect((await names('list courses'))[0]).toBe('list_courses');
+    expect((await names('favourite courses'))[0]).toBe('list_favourite_courses');
+  });
+
+  it('answers a delete with deletes only, never with a read', async () => {
+    expect(await names('delete course')).toEqual(['delete_course']);
+    expect(await names('remove courses')).toEqual(['delete_course']);
+    expect(await names('delete order')).toEqual([]);
+  });
+
+  it('finds a parameter value, and matches nothing rather than a wrong operation', async () => {
+    expect(await names('past due orders')).toEqual(['list_orders']);
+    expect(await names('list students')).toEqual([]);
+    expect(await names('refund order')).toEqual([]);
+  });
+});
+
+describe('searchOperations on real catalogues', () => {
+  const sandboxCatalog = async () => {
+    const sandbox = createSandbox(SCHOOL, {});
+    try {
+      const loaded = await loadDocument({ schoolUrl: SCHOOL, fetch: (url, init) => sandbox.fetch(new Request(url, init)) });
+      return await buildCatalog(loaded.document, { schoolUrl: SCHOOL });
+    } finally {
+      await sandbox.close();
+    }
+  };
+  const thinkific = () => buildCatalog(parseDocumentText(readFileSync(join(FIXTURES, 'thinkific-admin-v1.openapi.yaml'), 'utf8'), { source: 'thinkific' }).document);
+  const top = (catalog: ToolCatalog, query: string) => searchOperations(catalog, query).map((result) => result.operation.toolName);
+
+  it.each([
+    ['list courses', 'list_courses'],
+    ['past due subscriptions', 'list_subscriptions'],
+    ['cancel subscription', 'cancel_subscription'],
+    ['remove lecturer from course', 'detach_lecturer_from_course'],
+    ['form submissions', 'list_form_submissions'],
+    ['set school name', 'update_school'],
+    ['upload file', 'upload_file'],
+  ])('the sandbox: %s finds %s first', async (query, expected) => {
+    expect(top(await sandboxCatalog(), query)[0]).toBe(expected);
+  });
+
+  it('the sandbox: a change is never answered with a read, and an unknown subject with nothing', async () => {
+    const catalog = await sandboxCatalog();
+    for (const query of ['delete event', 'delete course', 'add member', 'update coupon', 'cancel order']) {
+      for (const name of top(catalog, query)) expect(catalog.byName.get(name)!.method, `${query}: ${name}`).not.toBe('get');
+    }
+    expect(top(catalog, 'delete event')).toEqual([]);
+    expect(top(catalog, 'zebra migration')).toEqual([]);
+  });
+
+  it.each([
+    ['list courses', 'get_courses'],
+    ['delete coupon', 'delete_coupon_by_id'],
+    ['create enrollment', 'create_enrollment'],
+    ['update user', 'update_user_by_id'],
+    ['course reviews', 'get_course_reviews'],
+  ])('Thinkific: %s finds %s first', async (query, expected) => {
+    expect(top(await thinkific(), query)[0]).toBe(expected);
+  });
+
+  it('Thinkific: says nothing rather than a wrong operation for what the API cannot do', async () => {
+    const catalog = await thinkific();
+    expect(top(catalog, 'delete course')).toEqual([]);
+    expect(top(catalog, 'cancel order')).toEqual([]);
+    expect(top(catalog, 'list students')).toEqual([]);
   });
 });

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { describeSandbox, parseSandboxArgs } from '../../../src/sandbox/cli.js';
-import { runSandboxCommand } from '../../../src/sandbox/index.js';
+import { loadConfig } from '../../../src/config.js';
+import { describeSandbox } from '../../../src/sandbox/cli.js';
 
 describe('school-mcp sandbox arguments', () => {
+  // The sandbox's arguments are read by school-mcp's one command table (src/command-line).
+  const sandboxOptions = (args: string[]) => loadConfig(['sandbox', ...args], {}).sandbox;
+
   it('reads port, auto-approve and data file', () => {
-    expect(parseSandboxArgs(['--port', '8080', '--auto-approve', '--data=school.json'])).toEqual({
-      kind: 'run',
-      options: { port: 8080, autoApprove: true, dataFile: 'school.json' },
-    });
-    expect(parseSandboxArgs([])).toEqual({ kind: 'run', options: {} });
+    expect(sandboxOptions(['--port', '8080', '--auto-approve', '--data=school.json'])).toEqual({ port: 8080, autoApprove: true, dataFile: 'school.json' });
+    expect(sandboxOptions([])).toEqual({});
   });
 
-  it.each([['--port'], ['--port', 'http'], ['--port', '70000'], ['--data'], ['--verbose']])('refuses %j', (...args) => {
-    expect(parseSandboxArgs(args).kind).toBe('invalid');
+  it.each([['--port'], ['--port', 'http'], ['--port', '70000'], ['--data'], ['--verbose']])('refuses %j as a usage error', (...args) => {
+    expect(() => sandboxOptions(args)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 
   it('prints the issuer, metadata, openapi.json and auth.md URLs', () => {
@@ -26,7 +26,8 @@ describe('school-mcp sandbox arguments', () => {
     }
   });
 
-  it('rejects an unknown flag before starting anything', async () => {
-    await expect(runSandboxCommand(['--bogus'])).rejects.toThrow(/unknown argument --bogus/);
+  it('rejects an unknown flag before starting anything, pointing at its own help', () => {
+    expect(() => sandboxOptions(['--bogus'])).toThrow(/Unknown option --bogus for school-mcp sandbox/);
+    expect(() => sandboxOptions(['--bogus'])).toThrow(expect.objectContaining({ hint: 'run `school-mcp sandbox --help` for the options' }));
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * The school's API document as the user's selection of tools: loaded (from the school, a file or
+ * the cache), built into a catalogue, narrowed by the config, and planned into listed tools and
+ * discovery. No sign-in: the document's GET is anonymous.
+ */
+import type { Config } from '../config.js';
+import { buildCatalog, fitListedSchemas, loadDocument, selectOperations, type FetchLike, type LoadedDocument, type ToolCatalog } from '../openapi/index.js';
+import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';
+
+export interface OpenedCatalog {
+  readonly loaded: LoadedDocument;
+  /** The whole catalogue, before the user's selection. */
+  readonly fullCatalog: ToolCatalog;
+  /** The user's selection: read-only, toolsets, exact lists. */
+  readonly catalog: ToolCatalog;
+  readonly choice: ToolsetChoice;
+  /** The listed tools within the tool list's budget (API-11). */
+  readonly plan: ToolPlan;
+  /** What fitting the listed tools into that budget found. */
+  readonly listWarnings: readonly string[];
+}
+
+export interface OpenCatalogOptions {
+  readonly config: Config;
+  /** Absent when the document is a file and no school is named (`school-mcp tools --openapi FILE`). */
+  readonly schoolUrl: URL | undefined;
+  /** Where the last good copy of the document is kept; none is kept without it. */
+  readonly configDir: string | undefined;
+  /** Receives what converting a tool's schemas finds, which happens after the build. */
+  readonly onSchemaWarning?: (message: string) => void;
+}
+
+/**
+ * `loadDocument` checks the school URL even for a file, which has no origin to compare with; a
+ * file read without a school is checked against this loopback origin, which it never reaches.
+ */
+const NO_SCHOOL = 'http://127.0.0.1/';
+
+export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarning }: OpenCatalogOptions): Promise<OpenedCatalog> {
+  // The document is one unauthenticated GET made before `tools/list` can be answered: Node's own
+  // fetch (undici 6, already in the binary) spares the start the loading of undici 7, which the
+  // API and sign-in requests load on their first use.
+  const fetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+  const loaded = await loadDocument({
+    schoolUrl: schoolUrl?.href ?? NO_SCHOOL,
+    ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
+    fetch,
+    ...(configDir === undefined ? {} : { configDirectory: configDir }),
+  });
+  const fullCatalog = await buildCatalog(loaded.document, {
+    ...(schoolUrl === undefined ? {} : { schoolUrl: schoolUrl.href }),
+    ...(onSchemaWarning === undefined ? {} : { onSchemaWarning }),
+  });
+  const choice: ToolsetChoice = config.toolsets ?? { mode: 'default' };
+  const catalog = selectOperations(fullCatalog, {
+    ...(choice.mode === 'toolsets' ? { toolsets: choice.toolsets } : {}),
+    readOnly: config.readOnly,
+    ...(config.tools === undefined ? {} : { tools: config.tools }),
+    excludeTools: config.excludeTools,
+  });
+  const planned = planTools(catalog, choice, config.tools !== undefined);
+  const listed = fitListedSchemas(planned.direct);
+  return { loaded, fullCatalog, catalog, choice, plan: { ...planned, direct: listed.operations }, listWarnings: listed.warnings };
+}
