@@ -32,10 +32,10 @@ async function main(): Promise<number> {
   }
   switch (config.command) {
     case 'help':
-      process.stdout.write(commandUsage(SCHOOL_MCP_COMMAND_LINE, config.helpFor));
+      await writeStdout(commandUsage(SCHOOL_MCP_COMMAND_LINE, config.helpFor));
       return 0;
     case 'version':
-      process.stdout.write(`${packageJson.version}\n`);
+      await writeStdout(`${packageJson.version}\n`);
       return 0;
     case 'sandbox': {
       // Each command loads the parts it needs; a stdio start, which a host waits on, loads the fewest.
@@ -157,8 +157,16 @@ async function runToolsCommand(config: Config, logger: Logger): Promise<number> 
       ? await list(undefined, config.configDir)
       : await withTarget(config, logger, ({ schoolUrl, configDir }) => list(schoolUrl, configDir));
   const report = buildToolsReport(listing);
-  process.stdout.write(config.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatToolsReport(report).join('\n')}\n`);
+  await writeStdout(config.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatToolsReport(report).join('\n')}\n`);
   return 0;
+}
+
+/**
+ * Resolves once the text is handed to the operating system. Writes to a pipe are asynchronous,
+ * and `process.exit` would cut off whatever is still queued (anything past 64 KiB).
+ */
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
 }
 
 /** The exit code of a command line that cannot run as written (POSIX utilities use 2). */

@@ -4,7 +4,8 @@
  * kept in test/fixtures/openapi. Its listing must be what a real server gives a host.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,8 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { MAIN_JS, startStdioServer } from '../helpers/mcp-stdio.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/openapi');
+/** Every third-party document of the corpus: the command must work on each. */
+const FIXTURE_DOCUMENTS = readdirSync(FIXTURES).filter((file) => /\.(ya?ml|json)$/.test(file)).sort();
 
 let sandbox: RunningSandbox;
 let home: string;
@@ -101,21 +104,14 @@ describe('school-mcp tools against the sandbox school', () => {
 });
 
 describe('school-mcp tools against third-party documents', () => {
-  it.each(['github-rest-2020-07-30.openapi.yaml', 'thinkific-admin-v1.openapi.yaml'])('lists every operation of %s as a tool with --toolsets all, no school needed', async (file) => {
+  it.each(FIXTURE_DOCUMENTS)('lists every operation of %s as a tool with --toolsets all, no school needed', async (file) => {
     const listing = await report(['--openapi', join(FIXTURES, file), '--toolsets', 'all']);
     const operations = listing.toolsets.reduce((sum, toolset) => sum + toolset.operations, 0);
-    expect(operations).toBeGreaterThan(50);
+    expect(operations).toBeGreaterThan(0);
     expect(listing.tools.filter((tool) => tool.toolset !== null)).toHaveLength(operations);
     expect(new Set(listing.tools.map((tool) => tool.name)).size).toBe(listing.tools.length);
     expect(listing.total.tokens).toBeGreaterThan(listing.tools.reduce((sum, tool) => sum + tool.tokens, 0) * 0.99);
   }, 60_000);
-
-  it('covers every document kept in test/fixtures/openapi', async () => {
-    expect((await readdir(FIXTURES)).filter((file) => /\.(ya?ml|json)$/.test(file)).sort()).toEqual([
-      'github-rest-2020-07-30.openapi.yaml',
-      'thinkific-admin-v1.openapi.yaml',
-    ]);
-  });
 
   it('reports every warning of the document: skipped paths, undeclared parameters, unresolved references', async () => {
     const document = join(home, 'flawed.json');
