@@ -82,6 +82,23 @@ describe('consent-aware caller', () => {
     expect(textOf(tampered)).toContain('was refused');
   });
 
+  it('on 2026-07-28, a retry after the user denied the flow answers the denial and shows no new flow', async () => {
+    const next: typeof CONSENT = { ...CONSENT, url: 'https://school.example/oauth/authorize?state=s2' };
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    let flowsOpened = 0;
+    // Once the denied flow is over, running the operation would open the next one.
+    const { broker, finish } = scriptedBroker({ pendingOf: () => (flowsOpened++ === 0 ? CONSENT : next) });
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000 });
+    const first = (await call(createCoupon, {}, context().ctx, connection('modern', true))) as { requestState?: string };
+    finish({ kind: 'denied' });
+
+    const accepted = { [CONSENT_INPUT_KEY]: { action: 'accept' } };
+    const retry = await call(createCoupon, {}, context({ requestState: first.requestState!, inputResponses: accepted }).ctx, connection('modern', true));
+    expect(textOf(retry)).toContain('did not approve coupons:write');
+    expect(textOf(retry)).not.toContain(next.url);
+    expect(executor.calls).toBe(1);
+  });
+
   it('over HTTP, a flow shown to one MCP session is not shown to another', async () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();

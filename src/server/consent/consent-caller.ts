@@ -108,6 +108,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
   const tickMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
   /** Flows shown to the user, by link, with the MCP session they were shown to. */
   const shown = new Map<string, { readonly owner: string | undefined }>();
+  /** Flows sent in an input-required result, by flow id: the client's retry names one of them. */
+  const awaitingAnswer = new Map<string, PendingConsent>();
 
   async function resumedConsent(operation: Operation, context: ServerContext): Promise<Resumed | 'invalid' | undefined> {
     const wire = context.mcpReq.requestState();
@@ -147,6 +149,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         if (resumed.action === 'decline') return declined(consent, wording);
         if (resumed.action === 'cancel') return pendingResult(consent, wording, 0);
       } else if (firstShowing) {
+        remember(awaitingAnswer, flowId(consent.url), consent);
         const requestState = await codec.mint({ v: 1, tool: wording.toolName, flow: flowId(consent.url) }, context);
         return inputRequired({
           inputRequests: { [CONSENT_INPUT_KEY]: inputRequired.elicitUrl({ message: elicitationMessage(consent, wording), url: consent.url }) },
@@ -225,6 +228,13 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       browser: broker.canOpenBrowser(),
     });
     const callBudget = budgetOf(channel, Date.now());
+    // The user answered for one flow: how it ended is the answer. Running the operation first
+    // would, once that flow is over, open a new one and show it again after a denial.
+    const answeredFor = resumed === undefined ? undefined : awaitingAnswer.get(resumed.flow);
+    if (answeredFor !== undefined) {
+      const reached = await reachUser(answeredFor, channel, context, connection, wording, resumed, callBudget);
+      if (reached !== 'granted') return reached;
+    }
     const stepUps: string[] = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const outcome = await options.execute(operation, args, context.mcpReq.signal);
@@ -255,6 +265,17 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     }
     return consentFailedResultForRounds(wording);
   };
+}
+
+/** A few recent flows are plenty: one is shown at a time, and a retry follows its showing. */
+const REMEMBERED_FLOWS = 16;
+
+function remember(flows: Map<string, PendingConsent>, id: string, consent: PendingConsent): void {
+  flows.set(id, consent);
+  for (const oldest of flows.keys()) {
+    if (flows.size <= REMEMBERED_FLOWS) break;
+    flows.delete(oldest);
+  }
 }
 
 function optionalTick(onTick: ((waitedMs: number) => void) | undefined): { onTick?: (waitedMs: number) => void } {
