@@ -16,7 +16,8 @@ import {
   type DocumentScopes,
   type OAuthSession,
 } from '../oauth/index.js';
-import { buildCatalog, consentScopeFacts, loadDocument, selectOperations, type FetchLike, type ToolCatalog } from '../openapi/index.js';
+import { nodeFetch } from '../network/index.js';
+import { buildCatalog, consentScopeFacts, loadDocument, selectOperations, type ToolCatalog } from '../openapi/index.js';
 import {
   createConsentCaller,
   createStepUpBudget,
@@ -69,14 +70,11 @@ export function configDirectory(config: Config): string {
 }
 
 export async function openSchool({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): Promise<OpenSchool> {
-  // The document is one unauthenticated GET made before `tools/list` can be answered: Node's own
-  // fetch (undici 6, already in the binary) spares the start the loading of undici 7, which the
-  // API and sign-in requests load on their first use.
-  const fetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+  // The unauthenticated document GET goes over Node's own fetch (the network part's `http-stack.ts`).
   const loaded = await loadDocument({
     schoolUrl: schoolUrl.href,
     ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
-    fetch,
+    fetch: nodeFetch,
     configDirectory: configDir,
   });
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });

@@ -25,6 +25,5 @@ export {
   unionScopes,
 } from './scopes.js';
 export { consentScopes, refusedInReadOnly, NO_DOCUMENT, type ConsentRequest, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
-export { isLoopbackHostname, parseSchoolUrl, type SchoolTarget } from './school-url.js';
-export type { FetchLike } from './school-fetch.js';
+export { parseSchoolUrl, type SchoolTarget } from './school-url.js';
 export type { SignedInUser } from './user-info.js';

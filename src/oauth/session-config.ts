@@ -6,7 +6,7 @@ import type { ConsentPrompter } from './consent-prompter.js';
 import { OAuthError } from './oauth-error.js';
 import { NO_DOCUMENT, refusedInReadOnly, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
 import { isScopeToken, normalizeScopes } from './scopes.js';
-import type { FetchLike } from './school-fetch.js';
+import type { FetchLike } from '../network/index.js';
 import { parseSchoolUrl, type SchoolTarget } from './school-url.js';
 
 export const DEFAULT_CONSENT_TIMEOUT_MS = 5 * 60_000;

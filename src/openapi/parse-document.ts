@@ -4,6 +4,7 @@
  * stays an inert string; aliases are bounded against expansion attacks.
  * @see SECURITY.md API-08
  */
+import { BODY_CAPS } from '../network/index.js';
 import { createRequire } from 'node:module';
 import { isRecord, type JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
@@ -26,7 +27,7 @@ export interface ParseDocumentOptions {
 }
 
 /** API-08: the cap on the document, whether read from a file or the network. */
-export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+export const MAX_DOCUMENT_BYTES = BODY_CAPS.openapiDocument;
 
 /** YAML aliases a document may expand; far above what real documents use. */
 const MAX_YAML_ALIASES = 1_000;
