@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OAuthSession } from '../../src/oauth/index.js';
+import type { OAuthSession } from '../../src/consent/index.js';
 import { parseSchoolUrl } from '../../src/oauth/index.js';
 import { discoverSchool } from '../../src/oauth/discovery.js';
 import { clientConfiguration } from '../../src/oauth/registration.js';

@@ -4,7 +4,8 @@
  * the flow's prompt, but opens nothing itself: the server decides per tool call how the link
  * reaches the user. A flow the user declined in the client ends here as denied.
  */
-import { OAuthError, type ConsentPrompt, type ConsentPrompter } from '../oauth/index.js';
+import { OAuthError } from '../oauth/index.js';
+import type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
 
 export interface ConsentRelay extends ConsentPrompter {
   /** The prompt of the running flow with this link. */

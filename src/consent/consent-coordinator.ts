@@ -6,14 +6,26 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log.js';
-import type { ConsentAttempt } from './consent-attempt.js';
+import {
+  OAuthError,
+  consentPendingError,
+  includesAll,
+  isOAuthError,
+  isStale,
+  missingScopes,
+  readLock,
+  scopesToCheck,
+  tryAcquireLock,
+  unionScopes,
+  type ConsentAttempt,
+  type LockHandle,
+  type OAuthErrorCode,
+  type PendingConsentDetails,
+  type StoreRecord,
+  type TokenSet,
+  type TokenStore,
+} from '../oauth/index.js';
 import type { ConsentPrompter } from './consent-prompter.js';
-import { readLock, isStale, tryAcquireLock, type LockHandle } from './file-lock.js';
-import { OAuthError, consentPendingError, isOAuthError, type OAuthErrorCode, type PendingConsentDetails } from './oauth-error.js';
-import { includesAll, missingScopes, scopesToCheck, unionScopes } from './scopes.js';
-import type { StoreRecord } from './store-record.js';
-import type { TokenSet } from './token-set.js';
-import type { TokenStore } from './token-store.js';
 
 export interface PendingFlow extends Partial<PendingConsentDetails> {
   scopes: string[];

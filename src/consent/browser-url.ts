@@ -3,8 +3,8 @@
  * BR-01: only https (or loopback http) on the authorization endpoint's origin, no credentials.
  * BR-02: the exact string passed on has every shell-significant character percent-encoded.
  */
-import { OAuthError } from './oauth-error.js';
 import { isLoopbackAddress } from '../network/index.js';
+import { OAuthError } from '../oauth/index.js';
 
 /**
  * Characters a shell or PowerShell could give meaning to. `&`, `=` and `?` stay: they are the
