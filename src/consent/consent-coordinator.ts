@@ -212,7 +212,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     // A caller that does not wait is told the flow is pending, and nothing else. Racing the flow
     // against a 0 ms timer would hand it the flow's own ending whenever the user's answer lands in
     // that millisecond, as if the call itself had been refused; how a flow ended is read from the
-    // flow (the server's consent broker joins it and words the answer).
+    // flow (the consent broker joins it and words the answer).
     if (remaining <= 0) throw consentPendingError({ url: flow.url ?? '', scopes: flow.scopes, startedAt: flow.startedAt });
     // Waiting as long as the flow lives: its own outcome (approved, denied, timed out) is the answer.
     const outlivesFlow = remaining >= flow.startedAt + options.maxFlowMs - options.now();
