@@ -5,6 +5,7 @@
  */
 import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, type CommandName } from './command-line/index.js';
 import { SchoolMcpError } from './errors.js';
+import { checkSchoolUrl, isLoopbackName } from './network/index.js';
 import type { LogLevel } from './log.js';
 
 export type Command = CommandName | 'help' | 'version';
@@ -267,23 +268,20 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** https only, except loopback hosts (the sandbox). The URL is kept without query or fragment. */
+/** The network part's rule (https, or http on 127.0.0.1 or [::1]); kept without query or fragment. */
 export function parseSchoolUrl(text: string): URL {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw configError(`--school is not a URL: ${JSON.stringify(text)}`);
+  const verdict = checkSchoolUrl(text);
+  if (verdict.ok) return verdict.url;
+  switch (verdict.problem) {
+    case 'not-a-url':
+      throw configError(`--school is not a URL: ${JSON.stringify(text)}`);
+    case 'credentials':
+      throw configError('--school must not carry a user name or password');
+    case 'query-or-fragment':
+      throw configError('--school must not carry a query or fragment');
+    case 'scheme':
+      throw configError(`--school must be an https URL (plain http is allowed only on 127.0.0.1 or [::1]): ${verdict.url?.href ?? text}`);
   }
-  if (url.username || url.password) throw configError('--school must not carry a user name or password');
-  if (url.search || url.hash) throw configError('--school must not carry a query or fragment');
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
-  throw configError(`--school must be an https URL (plain http is allowed only on 127.0.0.1, [::1] or localhost): ${url.href}`);
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
 }
 
 function parseToolsets(text: string): ToolsetSelection {
@@ -304,7 +302,7 @@ function parseHttp(
   const secretFile = values['http-secret-file'];
   if (values['http-secret'] !== undefined && secretFile !== undefined) throw configError('--http-secret and --http-secret-file exclude each other');
   const secret = values['http-secret'] ?? (secretFile === undefined ? envSecret : undefined);
-  const loopback = host === '127.0.0.1' || host === '::1' || host === 'localhost';
+  const loopback = isLoopbackName(host);
   if (!loopback && !allowRemote) throw configError(`--host ${host} is not a loopback address; add --allow-remote to bind it on purpose`);
   if (!loopback && !secret && !secretFile) {
     throw configError('binding a non-loopback address needs a secret you chose (--http-secret-file or SCHOOL_MCP_HTTP_SECRET)');

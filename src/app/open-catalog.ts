@@ -4,7 +4,8 @@
  * discovery. No sign-in: the document's GET is anonymous.
  */
 import type { Config } from '../config.js';
-import { buildCatalog, fitListedSchemas, loadDocument, selectOperations, type FetchLike, type LoadedDocument, type ToolCatalog } from '../openapi/index.js';
+import { nodeFetch } from '../network/index.js';
+import { buildCatalog, fitListedSchemas, loadDocument, selectOperations, type LoadedDocument, type ToolCatalog } from '../openapi/index.js';
 import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';
 
 export interface OpenedCatalog {
@@ -37,14 +38,11 @@ export interface OpenCatalogOptions {
 const NO_SCHOOL = 'http://127.0.0.1/';
 
 export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarning }: OpenCatalogOptions): Promise<OpenedCatalog> {
-  // The document is one unauthenticated GET made before `tools/list` can be answered: Node's own
-  // fetch (undici 6, already in the binary) spares the start the loading of undici 7, which the
-  // API and sign-in requests load on their first use.
-  const fetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+  // The unauthenticated document GET goes over Node's own fetch (the network part's `http-stack.ts`).
   const loaded = await loadDocument({
     schoolUrl: schoolUrl?.href ?? NO_SCHOOL,
     ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
-    fetch,
+    fetch: nodeFetch,
     ...(configDir === undefined ? {} : { configDirectory: configDir }),
   });
   const fullCatalog = await buildCatalog(loaded.document, {

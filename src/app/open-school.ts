@@ -5,32 +5,14 @@
  */
 import { homedir } from 'node:os';
 import type { Config } from '../config.js';
-import { createExecutor, type AccessTokenSource, type Executor } from '../executor/index.js';
+import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type OAuthSession, type SignInSettings } from '../consent/index.js';
+import { createExecutor, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
-import {
-  createBrowserPrompter,
-  createOAuthSession,
-  DEFAULT_CONSENT_TIMEOUT_MS,
-  defaultConfigDir,
-  type ConsentPrompter,
-  type DocumentScopes,
-  type OAuthSession,
-} from '../oauth/index.js';
+import { defaultConfigDir } from '../oauth/index.js';
 import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/index.js';
-import {
-  createConsentCaller,
-  createStepUpBudget,
-  createConsentStateCodec,
-  type AccountService,
-  type LeavingReason,
-  type OperationCaller,
-  type ToolPlan,
-} from '../server/index.js';
-import { createConsentRelay } from './consent-relay.js';
+import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
 import { loginCommandFor } from './login-command.js';
-import { oneAtATime } from './one-at-a-time.js';
 import { openCatalog } from './open-catalog.js';
-import { createSessionConsentBroker } from './session-consent-broker.js';
 
 export interface OpenSchool {
   readonly schoolUrl: URL;
@@ -83,25 +65,22 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   for (const warning of catalog.warnings) logger.warn(warning);
   for (const warning of listWarnings) logger.warn(warning);
 
-  // The session only prints the link; per tool call the server decides how it reaches the user.
-  const relay = createConsentRelay(createBrowserPrompter({ logger, env: config.environment, disabled: true }));
   // The toolsets listed as tools are the enabled ones: their reads are asked for on the first consent.
   const documentScopes = consentScopeFacts(fullCatalog.operations, new Set(plan.direct.map((operation) => operation.toolset)));
-  const session = createSchoolSession({ config, schoolUrl, logger, configDir }, relay, documentScopes);
-
-  // Token requests never wait for consent: a needed consent comes back as pending at once, and
-  // the consent caller shows it and waits, bounded by --consent-wait. The flow stays open longer
-  // than that, and the next call joins it.
-  const tokenQueue = oneAtATime();
-  const tokens: AccessTokenSource = {
-    accessToken: (request) => tokenQueue(() => session.accessToken({ ...request, waitMs: 0 })),
-    refreshAfterRejection: (rejected, signal) => tokenQueue(() => session.refreshAfterRejection(rejected, signal, { waitMs: 0 })),
-  };
+  const loginCommand = loginCommandFor(config, schoolUrl);
+  const consent = openConversationConsent({
+    settings: signInSettings({ config, schoolUrl, logger, configDir }, documentScopes),
+    execute: (operation, args, signal) => executor.execute(operation, args, { signal }),
+    scopeDescriptions: fullCatalog.scopeDescriptions,
+    schoolName: schoolUrl.host,
+    waitMs: config.consentWaitMs,
+    linkWaitMs: config.linkWaitMs,
+    ...(loginCommand === undefined ? {} : { loginCommand }),
+  });
+  const { session } = consent;
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
-  const executor = createExecutor({ apiBaseUrl, tokens, logger });
+  const executor = createExecutor({ apiBaseUrl, tokens: consent.tokens, logger });
 
-  // Shared with sign-out: refusals recorded for one grant must not outlive it.
-  const stepUpBudget = createStepUpBudget();
   const account: AccountService = {
     async status() {
       const status = await session.status();
@@ -122,36 +101,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
         expiresAt: status.expiresAt,
       };
     },
-    async signOut() {
-      stepUpBudget.clear();
-      return session.revoke();
-    },
+    signOut: () => consent.signOut(),
   };
-
-  const leaving = new AbortController();
-  const loginCommand = loginCommandFor(config, schoolUrl);
-  const call = createConsentCaller({
-    budget: stepUpBudget,
-    execute: (operation, args, signal) => executor.execute(operation, args, { signal }),
-    broker: createSessionConsentBroker({
-      session,
-      tokenQueue,
-      relay,
-      logger,
-      openBrowser: config.openBrowser,
-      environment: config.environment,
-      flowTimeoutMs: DEFAULT_CONSENT_TIMEOUT_MS,
-    }),
-    scopeDescriptions: fullCatalog.scopeDescriptions,
-    schoolName: schoolUrl.host,
-    waitMs: config.consentWaitMs,
-    linkWaitMs: config.linkWaitMs,
-    // Made at launch: a state minted by an earlier run of school-mcp is refused.
-    requestState: createConsentStateCodec(),
-    logger: logger.child('consent'),
-    leaving: leaving.signal,
-    ...(loginCommand === undefined ? {} : { loginCommand }),
-  });
 
   return {
     schoolUrl,
@@ -161,37 +112,36 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     session,
     executor,
     account,
-    call,
-    leave(reason) {
-      if (!leaving.signal.aborted) leaving.abort(reason);
-    },
+    call: consent.call,
+    leave: (reason) => consent.leave(reason),
     async close() {
-      await Promise.allSettled([session.close(), executor.close()]);
+      await Promise.allSettled([consent.close(), executor.close()]);
     },
   };
 }
 
 /**
  * The sign-in session alone, for `login`, `logout` and `status`, which need no API description
- * (without its `documentScopes`, a consent asks for what is needed, and read-only mode for the
- * baseline only). Their consent opens the browser; serving MCP passes its own prompter.
+ * (without document scopes, a consent asks for what is needed, and read-only mode for the
+ * baseline only).
  */
-export function createSchoolSession(
-  { config, schoolUrl, logger, configDir }: OpenSchoolOptions,
-  prompter?: ConsentPrompter,
-  documentScopes?: DocumentScopes,
-): OAuthSession {
-  return createOAuthSession({
+export function createSchoolSession(options: OpenSchoolOptions): OAuthSession {
+  return openTerminalSignIn(signInSettings(options));
+}
+
+function signInSettings({ config, schoolUrl, logger, configDir }: OpenSchoolOptions, documentScopes?: DocumentScopes): SignInSettings {
+  return {
     schoolUrl,
     storeDir: configDir,
     ...(config.clientId === undefined ? {} : { clientId: config.clientId }),
     ...(config.clientSecret === undefined ? {} : { clientSecret: config.clientSecret }),
     ...(config.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: config.clientMetadataUrl }),
     ...(config.callbackPort === undefined ? {} : { callbackPort: config.callbackPort }),
-    prompter: prompter ?? createBrowserPrompter({ logger, env: config.environment, disabled: !config.openBrowser }),
     scopePolicy: config.scopes === undefined ? { mode: 'reads-first' } : config.scopes === 'least' ? { mode: 'least' } : { mode: 'fixed', scopes: [...config.scopes] },
     ...(documentScopes === undefined ? {} : { documentScopes }),
     readOnly: config.readOnly,
     logger,
-  });
+    openBrowser: config.openBrowser,
+    environment: config.environment,
+  };
 }

@@ -3,7 +3,8 @@
  * Output goes through `write` (one line per call); the consent URL itself is printed by the
  * prompter on stderr.
  */
-import type { OAuthSession, SessionStatus } from '../oauth/index.js';
+import type { OAuthSession } from '../consent/index.js';
+import type { SessionStatus } from '../oauth/index.js';
 import type { LineWriter } from './line-writer.js';
 import { pasteLogin } from './paste-login.js';
 

@@ -6,7 +6,8 @@
  * the MCP server never reads stdin for a person (STDIO-02).
  */
 import { createInterface } from 'node:readline';
-import { OAuthError, pendingConsentOf, type OAuthSession } from '../oauth/index.js';
+import type { OAuthSession } from '../consent/index.js';
+import { OAuthError, pendingConsentOf } from '../oauth/index.js';
 import type { LineWriter } from './line-writer.js';
 import { pastedRedirect, redirectUriOf } from './pasted-redirect.js';
 

@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
+import { BODY_CAPS, loadUndici } from '../network/index.js';
 import type { PlannedRequest } from './build-request.js';
 import { executorError } from './executor-error.js';
 import {
@@ -33,8 +34,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
   deadlineMs: 30_000,
-  maxResponseBytes: 10 * 1024 * 1024,
-  maxErrorBodyBytes: 64 * 1024,
+  maxResponseBytes: BODY_CAPS.apiResponse,
+  maxErrorBodyBytes: BODY_CAPS.apiErrorBody,
 };
 
 export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -84,12 +85,10 @@ export function assertCredentialOrigin(plannedRequest: PlannedRequest, apiOrigin
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
   const logger = options.logger;
-  // undici is loaded on the first request rather than at start: it is the largest module of the
-  // start-up path, and a host waits for `tools/list` before any tool is called.
+  // undici 7, loaded on the first request (the network part's `http-stack.ts` says why).
   let ownDispatcher: Dispatcher | undefined;
-  let undici: Promise<typeof import('undici')> | undefined;
-  const loadUndici = async () => {
-    const module = await (undici ??= import('undici'));
+  const loadStack = async () => {
+    const module = await loadUndici();
     const dispatcher = options.dispatcher ?? (ownDispatcher ??= new module.Agent({
       connect: { timeout: limits.connectTimeoutMs },
       headersTimeout: limits.headersTimeoutMs,
@@ -104,7 +103,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const timer = setTimeout(() => deadline.abort(), limits.deadlineMs);
     const combined = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
     try {
-      const { request, dispatcher } = await loadUndici();
+      const { request, dispatcher } = await loadStack();
       const response = await request(plannedRequest.url, {
         dispatcher,
         method: plannedRequest.method as Dispatcher.HttpMethod,

@@ -6,6 +6,7 @@
  */
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { declaredOverCap } from '../network/index.js';
 import { executorError } from './executor-error.js';
 import { isJsonMediaType } from './request-body.js';
 
@@ -35,8 +36,7 @@ export function planBodyRead(status: number, contentType: string | undefined, li
 
 /** Pure: a success body whose declared length is over the cap is refused before reading. */
 export function declaredLengthTooLarge(status: number, contentLength: string | undefined, plan: BodyReadPlan): boolean {
-  if (status >= 400 || contentLength === undefined || !/^\d+$/.test(contentLength.trim())) return false;
-  return Number(contentLength) > plan.maxBytes;
+  return status < 400 && declaredOverCap(contentLength, plan.maxBytes);
 }
 
 export function tooLargeError(maxBytes: number) {

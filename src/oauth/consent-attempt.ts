@@ -13,7 +13,7 @@ import { OAuthError, isOAuthError } from './oauth-error.js';
 import { oauthErrorCodeOf, toOAuthError } from './protocol-error.js';
 import { clientConfiguration } from './registration.js';
 import { formatScope } from './scopes.js';
-import type { FetchLike } from './school-fetch.js';
+import type { FetchLike } from '../network/index.js';
 import type { SchoolTarget } from './school-url.js';
 import type { StoredClient } from './store-record.js';
 import { tokenSetFromResponse, type TokenSet } from './token-set.js';

@@ -10,7 +10,8 @@ import { OAuthError, isOAuthError } from './oauth-error.js';
 import { mergeOpenIdConfiguration, validateResourceMetadata, validateServerMetadata } from './metadata.js';
 import { toOAuthError } from './protocol-error.js';
 import { wellKnownUrl, type SchoolTarget } from './school-url.js';
-import { describe, type FetchLike } from './school-fetch.js';
+import type { FetchLike } from '../network/index.js';
+import { describe } from './school-fetch.js';
 
 export interface SchoolMetadata {
   issuer: string;

@@ -1,15 +1,23 @@
-export { createOAuthSession, type AccessTokenRequest, type OAuthSession, type SessionStatus } from './session.js';
+/**
+ * Sign-in at a school as an OAuth client: discovery, registration, one consent attempt (PKCE, the
+ * loopback callback, the code exchange), the token store and its locks, refresh, revocation,
+ * introspection. The consent part decides when and what to ask and drives this part.
+ */
+export { createOAuthClient, type OAuthClient, type SessionStatus } from './oauth-client.js';
 export {
   DEFAULT_CONSENT_TIMEOUT_MS,
   MAX_CONSENT_TIMEOUT_MS,
-  type OAuthSessionConfig,
-} from './session-config.js';
-export type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
-export { createBrowserPrompter, type BrowserPrompterOptions } from './browser-prompter.js';
-export { canLaunchBrowser, launchableUrl } from './browser-url.js';
+  invalidConfig,
+  resolveClientConfig,
+  type OAuthClientConfig,
+  type ResolvedClientConfig,
+} from './client-config.js';
+export type { ConsentAttempt } from './consent-attempt.js';
 export { defaultConfigDir, APP_DIR_NAME, type ConfigDirInput } from './config-dir.js';
+export { isStale, readLock, tryAcquireLock, type LockHandle } from './file-lock.js';
 export {
   OAuthError,
+  consentPendingError,
   isOAuthError,
   pendingConsentOf,
   type OAuthErrorCode,
@@ -19,12 +27,16 @@ export {
   BASELINE_SCOPES,
   formatScope,
   includesAll,
+  isScopeToken,
   missingScopes,
+  normalizeScopes,
   parseScope,
   satisfiesAny,
+  scopesToCheck,
   unionScopes,
 } from './scopes.js';
-export { consentScopes, refusedInReadOnly, NO_DOCUMENT, type ConsentRequest, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
-export { isLoopbackHostname, parseSchoolUrl, type SchoolTarget } from './school-url.js';
-export type { FetchLike } from './school-fetch.js';
+export { parseSchoolUrl, type SchoolTarget } from './school-url.js';
+export type { StoreRecord } from './store-record.js';
+export { needsRefresh, type TokenSet } from './token-set.js';
+export type { TokenStore } from './token-store.js';
 export type { SignedInUser } from './user-info.js';

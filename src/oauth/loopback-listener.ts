@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
+import { LOOPBACK_ADDRESSES, LOOPBACK_HOST_NAMES } from '../network/index.js';
 import { callbackPage, type CallbackPageKind } from './callback-page.js';
 import { validateCallback, type ExpectedCallback } from './callback-validation.js';
 import { OAuthError } from './oauth-error.js';
@@ -40,10 +41,8 @@ export interface ListenerOptions {
   maxInvalid?: number;
 }
 
-const LOOPBACK_HOSTS = ['127.0.0.1', '::1'];
-
 export function assertLoopbackHost(host: string): void {
-  if (!LOOPBACK_HOSTS.includes(host)) {
+  if (!(LOOPBACK_ADDRESSES as readonly string[]).includes(host)) {
     throw new OAuthError('OAUTH_INVALID_CONFIG', `The callback listener must bind a loopback address, not ${host}.`, {
       hint: 'The redirect listener only ever binds 127.0.0.1 or ::1.',
     });
@@ -56,7 +55,7 @@ export function redirectUriFor(host: string, port: number): string {
 }
 
 export async function startCallbackListener(options: ListenerOptions): Promise<CallbackListener> {
-  const hosts = options.hosts ?? LOOPBACK_HOSTS;
+  const hosts = options.hosts ?? LOOPBACK_ADDRESSES;
   hosts.forEach(assertLoopbackHost);
   const port = options.port ?? 0;
   let lastError: unknown;
@@ -94,7 +93,7 @@ export async function startCallbackListener(options: ListenerOptions): Promise<C
 function serve(server: Server, host: string, options: ListenerOptions): CallbackListener {
   const port = (server.address() as AddressInfo).port;
   const redirectUri = redirectUriFor(host, port);
-  const allowedHosts = new Set([`127.0.0.1:${port}`, `[::1]:${port}`, `localhost:${port}`]);
+  const allowedHosts = new Set(LOOPBACK_HOST_NAMES.map((name) => `${name}:${port}`));
   const maxInvalid = options.maxInvalid ?? DEFAULT_MAX_INVALID;
   let expected: ExpectedCallback | undefined;
   let invalidHits = 0;

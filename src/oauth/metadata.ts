@@ -5,7 +5,7 @@
  */
 import type { ServerMetadata } from 'openid-client';
 import { OAuthError } from './oauth-error.js';
-import { isLoopbackHostname, type SchoolTarget } from './school-url.js';
+import type { SchoolTarget } from './school-url.js';
 import { quotedText } from '../school-text/index.js';
 
 const ENDPOINT_FIELDS = [
@@ -53,7 +53,8 @@ export function validateEndpointUrl(value: unknown, field: string, target: Schoo
   } catch {
     throw invalidMetadata(`${field} is not a URL.`);
   }
-  const httpAllowed = target.insecureLoopback && url.protocol === 'http:' && isLoopbackHostname(url.hostname);
+  // The origin check below pins an http endpoint to the loopback school's own address.
+  const httpAllowed = target.insecureLoopback && url.protocol === 'http:';
   if (url.protocol !== 'https:' && !httpAllowed) throw invalidMetadata(`${field} must use https (got ${quotedText(url.protocol, 20)}).`);
   if (url.username || url.password) throw invalidMetadata(`${field} must not carry credentials.`);
   if (url.hash || value.includes('#')) throw invalidMetadata(`${field} must not carry a fragment.`);

@@ -7,7 +7,7 @@ import * as client from 'openid-client';
 import type { Logger } from '../log.js';
 import { OAuthError } from './oauth-error.js';
 import { readRegistrationAnswer, registrationRefusal, type RegistrationAnswer } from './registration-answer.js';
-import type { FetchLike } from './school-fetch.js';
+import type { FetchLike } from '../network/index.js';
 import type { SchoolMetadata } from './discovery.js';
 import type { SchoolTarget } from './school-url.js';
 import type { StoredClient } from './store-record.js';

@@ -1,44 +1,28 @@
 /**
- * The one HTTP door of the sign-in part: undici 7's fetch (never Node's bundled one), no
+ * The one HTTP door of the sign-in part: undici 7 (see the network part's `http-stack.ts`), no
  * redirects followed (MD-03), bodies capped (MD-04, NET-03), a time limit on every request.
  * openid-client receives it through `customFetch`.
  */
-import type { Agent } from 'undici';
+import { BODY_CAPS, readCappedBody, undiciFetch, type FetchLike } from '../network/index.js';
 import { OAuthError } from './oauth-error.js';
-
-/** The shape openid-client's `customFetch` calls, which is also what we call ourselves. */
-export type FetchLike = (
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown; redirect?: 'manual'; signal?: AbortSignal | null },
-) => Promise<Response>;
 
 export interface SchoolFetchOptions {
   /** Injected transport (tests); undici's fetch over its own Agent by default. */
   fetch?: FetchLike;
-  /** Largest body accepted, in bytes (default 1 MiB: metadata and token responses are small). */
+  /** Largest body accepted, in bytes (default `BODY_CAPS.oauthResponse`: metadata and token responses are small). */
   maxBodyBytes?: number;
   /** Per-request time limit in milliseconds (default 15 s). */
   timeoutMs?: number;
 }
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 15_000;
 
-let sharedAgent: Agent | undefined;
-
-/** undici is loaded on the first request: a signed-in start makes none, and it is a large module. */
-function defaultFetch(): FetchLike {
-  return async (url, init) => {
-    const undici = await import('undici');
-    sharedAgent ??= new undici.Agent({ connect: { timeout: 5_000 }, headersTimeout: 15_000, bodyTimeout: 15_000 });
-    const options = { ...(init as Record<string, unknown>), dispatcher: sharedAgent } as Parameters<typeof undici.fetch>[1];
-    return undici.fetch(url, options) as unknown as Promise<Response>;
-  };
-}
+/** One agent for every session of the process. */
+const sharedTransport = undiciFetch({ connectTimeoutMs: 5_000, headersTimeoutMs: 15_000, bodyTimeoutMs: 15_000 });
 
 export function createSchoolFetch(options: SchoolFetchOptions = {}): FetchLike {
-  const transport = options.fetch ?? defaultFetch();
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const transport = options.fetch ?? sharedTransport;
+  const maxBodyBytes = options.maxBodyBytes ?? BODY_CAPS.oauthResponse;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return async (url, init) => {
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -70,32 +54,9 @@ function nullBodyStatus(status: number): boolean {
 }
 
 async function readCapped(response: Response, limit: number, url: string): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge(url, limit);
-  }
-  if (!response.body) return new Uint8Array(new ArrayBuffer(0));
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(url, limit);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(new ArrayBuffer(total));
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  const body = await readCappedBody(response, limit);
+  if (body.kind === 'too-large') throw tooLarge(url, limit);
+  return body.bytes;
 }
 
 function tooLarge(url: string, limit: number): OAuthError {

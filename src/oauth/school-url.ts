@@ -1,7 +1,8 @@
 /**
  * The school is named by its base URL; that URL pins the issuer (RFC 8414 §2) and every origin we
- * will talk to. https only, except loopback http for the sandbox. Pure.
+ * will talk to. The rule is the network part's; here it becomes the sign-in's target. Pure.
  */
+import { checkSchoolUrl } from '../network/index.js';
 import { OAuthError } from './oauth-error.js';
 
 export interface SchoolTarget {
@@ -9,38 +10,28 @@ export interface SchoolTarget {
   url: URL;
   /** The issuer we expect the school to name itself: origin plus path, no trailing slash. */
   expectedIssuer: string;
-  /** True for `http://127.0.0.1` and friends: the only case where plain http is allowed. */
+  /** True for `http://127.0.0.1` and `http://[::1]`: the only case where plain http is allowed. */
   insecureLoopback: boolean;
 }
 
-export function isLoopbackHostname(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 export function parseSchoolUrl(input: string | URL): SchoolTarget {
-  let url: URL;
-  try {
-    url = new URL(String(input));
-  } catch (cause) {
-    throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', `The school URL is not a valid URL: ${String(input).slice(0, 200)}`, {
-      cause,
-      hint: 'Pass the school base URL, for example --school https://school.example.',
-    });
+  const verdict = checkSchoolUrl(input);
+  if (verdict.ok) return { url: verdict.url, expectedIssuer: verdict.expectedIssuer, insecureLoopback: verdict.plainHttpOnLoopback };
+  switch (verdict.problem) {
+    case 'not-a-url':
+      throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', `The school URL is not a valid URL: ${String(input).slice(0, 200)}`, {
+        hint: 'Pass the school base URL, for example --school https://school.example.',
+      });
+    case 'scheme':
+      throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', `The school URL must use https (got ${verdict.url?.protocol}//${verdict.url?.host}).`, {
+        hint: 'Use the https address of the school; plain http is only accepted for 127.0.0.1 or [::1] (the sandbox).',
+      });
+    case 'credentials':
+    case 'query-or-fragment':
+      throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', 'The school URL must not carry credentials, a query or a fragment.', {
+        hint: 'Pass only the base URL of the school, for example https://school.example.',
+      });
   }
-  const loopbackHttp = url.protocol === 'http:' && isLoopbackHostname(url.hostname);
-  if (url.protocol !== 'https:' && !loopbackHttp) {
-    throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', `The school URL must use https (got ${url.protocol}//${url.host}).`, {
-      hint: 'Use the https address of the school; plain http is only accepted for 127.0.0.1 (the sandbox).',
-    });
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', 'The school URL must not carry credentials, a query or a fragment.', {
-      hint: 'Pass only the base URL of the school, for example https://school.example.',
-    });
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  return { url, expectedIssuer: `${url.origin}${path}`, insecureLoopback: loopbackHttp };
 }
 
 /**

@@ -18,7 +18,6 @@ export {
   documentTarget,
   loadDocument,
   type DocumentSource,
-  type FetchLike,
   type LoadDocumentOptions,
   type LoadedDocument,
 } from './load-document.js';

@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSchoolMcpError } from '../errors.js';
+import { checkSchoolUrl, SCHOOL_URL_RULE, type FetchLike } from '../network/index.js';
 import { quotedText } from '../school-text/index.js';
 import { openDocumentCache, type CachedDocument, type DocumentCache } from './document-cache.js';
 import { openApiError } from './openapi-error.js';
@@ -22,15 +23,13 @@ import {
 } from './parse-document.js';
 import { readCappedText } from './read-capped-body.js';
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-
 export type DocumentSource = 'network' | 'revalidated' | 'cache-fallback' | 'file';
 
 export interface LoadDocumentOptions {
   readonly schoolUrl: string;
   /** `--openapi`: a file path, a `file:` URL, or an http(s) URL on the school's origin. */
   readonly openapi?: string;
-  /** undici's `fetch` in production; called with `redirect: 'manual'`. */
+  /** Node's own `fetch` in production (see the network part's `http-stack.ts`); called with `redirect: 'manual'`. */
   readonly fetch: FetchLike;
   /** The private config directory; the last good copy is kept in it. No caching without it. */
   readonly configDirectory?: string;
@@ -60,10 +59,11 @@ type DocumentTarget = { readonly kind: 'file'; readonly path: string } | { reado
 
 /** Pure: where the document comes from, refusing a URL on another origin than the school's. */
 export function documentTarget(schoolUrl: string, openapi: string | undefined): DocumentTarget {
-  const school = parseUrl(schoolUrl);
-  if (!school || (school.protocol !== 'https:' && school.protocol !== 'http:')) {
-    throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL ${JSON.stringify(schoolUrl)} is not an http(s) URL.`, 'Pass the school as https://host.');
+  const verdict = checkSchoolUrl(schoolUrl);
+  if (!verdict.ok) {
+    throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`, 'Pass the school as https://host.');
   }
+  const school = verdict.url;
   if (openapi === undefined) return { kind: 'url', url: `${school.origin}${school.pathname.replace(/\/+$/, '')}/openapi.json` };
   const given = parseUrl(openapi);
   if (given?.protocol === 'file:') return { kind: 'file', path: fileURLToPath(given) };

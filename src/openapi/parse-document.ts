@@ -7,6 +7,7 @@
  * @see SECURITY.md API-08
  * @see SECURITY.md API-12
  */
+import { BODY_CAPS } from '../network/index.js';
 import { createRequire } from 'node:module';
 import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds, tooDeepError } from './document-depth.js';
 import { isRecord, type JsonRecord } from './json-value.js';
@@ -35,7 +36,7 @@ export interface ParseDocumentOptions {
 }
 
 /** API-08: the cap on the document, whether read from a file or the network. */
-export const MAX_DOCUMENT_BYTES = 5 * 1024 * 1024;
+export const MAX_DOCUMENT_BYTES = BODY_CAPS.openapiDocument;
 
 /** YAML aliases a document may expand; far above what real documents use. */
 const MAX_YAML_ALIASES = 1_000;

@@ -6,6 +6,7 @@
  * against the school URL, where the document is served (OpenAPI 3.x Server Object).
  * @see SECURITY.md API-01
  */
+import { checkSchoolUrl, SCHOOL_URL_RULE } from '../network/index.js';
 import { HTTP_METHODS } from './operations.js';
 import { arrayOr, entriesOf, isRecord, recordOr, type JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
@@ -41,16 +42,9 @@ export function resolveApiBase(document: JsonRecord, schoolUrl: string): ApiBase
 }
 
 function parseSchoolUrl(schoolUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(schoolUrl);
-  } catch (error) {
-    throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL ${JSON.stringify(schoolUrl)} is not a URL.`, 'Pass the school as https://host.', error);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL must be http(s), not ${url.protocol}.`, 'Pass the school as https://host.');
-  }
-  return url;
+  const verdict = checkSchoolUrl(schoolUrl);
+  if (verdict.ok) return verdict.url;
+  throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`, 'Pass the school as https://host.');
 }
 
 function checkNestedServers(servers: unknown, where: string, schoolBase: string, origin: string, chosen: string, warnings: Set<string>): void {

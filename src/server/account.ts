@@ -1,6 +1,6 @@
 /**
  * What the server needs from sign-in for its own tools: who is signed in, and signing out. The
- * server never sees a token; `main.ts` wires the OAuth session to this.
+ * server never sees a token; the app wires the consent part's sign-in session to this.
  */
 export interface AccountStatus {
   readonly signedIn: boolean;

@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../openapi/index.js';
 import type { AccountService } from './account.js';
 import { registerAccountTools, SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
-import { clientConnectionOf } from './consent/index.js';
+import { clientConnectionOf } from './client-connection.js';
 import { CALL_TOOL, DESCRIBE_TOOL, registerDiscoveryTools, SEARCH_TOOL } from './discovery-tools.js';
 import { serverInstructions } from './instructions.js';
 import type { OperationCaller } from './operation-caller.js';

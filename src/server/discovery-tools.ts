@@ -4,7 +4,7 @@
  */
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
-import type { ClientConnection } from './consent/index.js';
+import type { ClientConnection } from './client-connection.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 import type { OperationCaller } from './operation-caller.js';
 import { compileOperationTool, type CompiledOperationTool } from './operation-tools.js';

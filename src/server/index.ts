@@ -1,20 +1,6 @@
 export type { AccountService, AccountStatus } from './account.js';
 export { SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
-export {
-  CONSENT_INPUT_KEY,
-  createConsentCaller,
-  createConsentStateCodec,
-  createStepUpBudget,
-  MAX_STEP_UPS,
-  type ClientConnection,
-  type ConsentBroker,
-  type ConsentCallerOptions,
-  type ConsentOutcome,
-  type ConsentStateCodec,
-  type LeavingReason,
-  type PendingConsent,
-  type StepUpBudget,
-} from './consent/index.js';
+export { clientConnectionOf, type ClientConnection, type ProtocolEra } from './client-connection.js';
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL } from './discovery-tools.js';
 export { createSchoolServerFactory, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
 export { listServerTools } from './list-tools.js';

@@ -1,10 +1,10 @@
 /**
- * The seam between the MCP tools and whoever runs an operation for them (the consent-aware
- * caller): a file of its own so that neither side imports the other.
+ * The seam between the MCP tools and whoever runs an operation for them: the consent part's
+ * caller implements it, and the server never imports that part.
  */
 import type { CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import type { Operation } from '../openapi/index.js';
-import type { ClientConnection } from './consent/client-connection.js';
+import type { ClientConnection } from './client-connection.js';
 
 /** A tool's answer, or (2026-07-28) a request for the user's input before it can answer. */
 export type OperationResult = CallToolResult | InputRequiredResult;

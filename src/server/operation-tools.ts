@@ -5,7 +5,7 @@
  */
 import { isInputRequiredResult, type McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Operation } from '../openapi/index.js';
-import type { ClientConnection } from './consent/index.js';
+import type { ClientConnection } from './client-connection.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 import type { OperationCaller, OperationResult } from './operation-caller.js';
 

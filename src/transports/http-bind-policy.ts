@@ -7,7 +7,8 @@
 import type { HttpConfig } from '../config.js';
 import { SchoolMcpError } from '../errors.js';
 import { isUsableSecret } from './bearer-secret.js';
-import { isLoopbackAddress, isWildcardAddress, normalizeAllowedOrigin, splitHostEntry } from './http-guards.js';
+import { isLoopbackName } from '../network/index.js';
+import { isWildcardAddress, normalizeAllowedOrigin, splitHostEntry } from './http-guards.js';
 
 export interface BindPolicy {
   readonly host: string;
@@ -20,7 +21,7 @@ export interface BindPolicy {
 }
 
 export function bindPolicy(config: HttpConfig): BindPolicy {
-  const remote = !isLoopbackAddress(config.host);
+  const remote = !isLoopbackName(config.host);
   if (remote && !config.allowRemote) {
     throw policyError(`--host ${config.host} is reachable from other machines`, 'add --allow-remote to bind it on purpose, or leave --host out to stay on 127.0.0.1');
   }

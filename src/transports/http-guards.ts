@@ -5,16 +5,12 @@
  * @see SECURITY.md HTTP-01, HTTP-02, HTTP-03
  */
 import { SchoolMcpError } from '../errors.js';
+import { isLoopbackName, LOOPBACK_HOST_NAMES } from '../network/index.js';
 
 export type GuardVerdict = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
 
 const ALLOWED: GuardVerdict = { allowed: true };
 
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
-
-export function isLoopbackAddress(host: string): boolean {
-  return host === '127.0.0.1' || host === '::1' || host === '[::1]' || host === 'localhost';
-}
 
 /** An address that listens on every interface, so it has no name of its own to expect in `Host`. */
 export function isWildcardAddress(host: string): boolean {
@@ -36,8 +32,8 @@ export interface HostAllowListInput {
  * means our port. Lower-cased, since host names compare case-insensitively (RFC 9110 §4.2.3).
  */
 export function hostAllowList({ bindHost, port, extraHosts }: HostAllowListInput): ReadonlySet<string> {
-  const names = new Set<string>(LOOPBACK_NAMES);
-  if (!isLoopbackAddress(bindHost) && !isWildcardAddress(bindHost)) names.add(bracketed(bindHost));
+  const names = new Set<string>(LOOPBACK_HOST_NAMES);
+  if (!isLoopbackName(bindHost) && !isWildcardAddress(bindHost)) names.add(bracketed(bindHost));
   const allowed = new Set<string>();
   const add = (name: string, withPort: number | undefined) => {
     const lower = name.toLowerCase();

@@ -1,9 +1,10 @@
 /** The endpoint's fixed shape, apart from the HTTP stack so that a stdio start never loads it. */
+import { BODY_CAPS } from '../network/index.js';
 
 export const MCP_PATH = '/mcp';
 
 /** HTTP-06: far above any tool call's arguments, far below what could exhaust memory. */
-export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+export const MAX_REQUEST_BODY_BYTES = BODY_CAPS.mcpRequest;
 
 /**
  * How long and how many, for the sockets of a local endpoint (HTTP-10). Node's defaults (60 s for

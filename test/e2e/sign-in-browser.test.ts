@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { createOAuthSession, type ConsentPrompt } from '../../src/oauth/index.js';
+import { createOAuthSession, type ConsentPrompt } from '../../src/consent/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { canLaunchBrowser, createBrowserPrompter, launchableUrl } from '../../src/oauth/index.js';
+import { canLaunchBrowser, createBrowserPrompter, launchableUrl } from '../../src/consent/index.js';
 
 const origin = 'https://as.example';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import type { ConsentAttempt, ConsentResult } from '../../src/oauth/consent-attempt.js';
-import { createConsentCoordinator, type ConsentCoordinator } from '../../src/oauth/consent-coordinator.js';
+import { createConsentCoordinator, type ConsentCoordinator } from '../../src/consent/consent-coordinator.js';
 import { OAuthError } from '../../src/oauth/oauth-error.js';
 import { createTokenStore } from '../../src/oauth/token-store.js';
 

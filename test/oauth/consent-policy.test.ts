@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { consentScopes, refusedInReadOnly, type ConsentRequest, type DocumentScopes } from '../../src/oauth/consent-policy.js';
-import { buildCatalog, consentScopeFacts, loadDocument, type FetchLike } from '../../src/openapi/index.js';
+import { consentScopes, refusedInReadOnly, type ConsentRequest, type DocumentScopes } from '../../src/consent/consent-policy.js';
+import type { FetchLike } from '../../src/network/index.js';
+import { buildCatalog, consentScopeFacts, loadDocument } from '../../src/openapi/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { DEFAULT_TOOLSETS } from '../../src/server/index.js';
-import { resolveSessionConfig } from '../../src/oauth/session-config.js';
+import { resolveSessionConfig } from '../../src/consent/session-config.js';
 import { createLogger } from '../../src/log.js';
 
 /** A school whose enabled toolsets are school, orders and coupons, and whose posts are reached by discovery. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfigDir, parseSchoolUrl } from '../../src/oauth/index.js';
 import { grantedFromResponse, parseScope, satisfiesAny, unionScopes } from '../../src/oauth/scopes.js';
 import { wellKnownUrl } from '../../src/oauth/school-url.js';
-import { resolveSessionConfig } from '../../src/oauth/session-config.js';
+import { resolveSessionConfig } from '../../src/consent/session-config.js';
 import { createLogger } from '../../src/log.js';
 
 describe('scope algebra', () => {

@@ -8,7 +8,7 @@ import childProcess, { type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createBrowserPrompter } from '../../src/oauth/index.js';
+import { createBrowserPrompter } from '../../src/consent/index.js';
 import { createTokenStore } from '../../src/oauth/token-store.js';
 import { completeConsent } from '../../src/sandbox/index.js';
 import { createHarness, READ_COURSES, until, type Harness } from './support/harness.js';

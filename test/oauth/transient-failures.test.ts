@@ -6,13 +6,14 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OAuthSession } from '../../src/oauth/index.js';
+import type { OAuthSession } from '../../src/consent/index.js';
 import { parseSchoolUrl } from '../../src/oauth/index.js';
 import { discoverSchool } from '../../src/oauth/discovery.js';
 import { clientConfiguration } from '../../src/oauth/registration.js';
 import { parseRetryAfter, retryDelayMs } from '../../src/oauth/retry-policy.js';
 import { revokeAll } from '../../src/oauth/revocation.js';
-import { createSchoolFetch, type FetchLike } from '../../src/oauth/school-fetch.js';
+import type { FetchLike } from '../../src/network/index.js';
+import { createSchoolFetch } from '../../src/oauth/school-fetch.js';
 import { createTokenStore } from '../../src/oauth/token-store.js';
 import { createHarness, READ_COURSES, type Harness } from './support/harness.js';
 import { approvingBrowser, startMockSchool, type MockSchool } from './support/mock-school.js';

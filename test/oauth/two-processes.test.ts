@@ -24,7 +24,7 @@ beforeAll(() => {
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
   const result = spawnSync(
     tsc,
-    ['--ignoreConfig', '--outDir', built, '--rootDir', root, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--lib', 'es2023,dom', '--declaration', 'false', 'src/oauth/index.ts'],
+    ['--ignoreConfig', '--outDir', built, '--rootDir', root, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--lib', 'es2023,dom', '--declaration', 'false', 'src/consent/index.ts'],
     { cwd: root, encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(`compiling src/oauth failed: ${result.stdout}${result.stderr}`);

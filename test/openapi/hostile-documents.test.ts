@@ -1,7 +1,7 @@
 /** Documents written to hurt: external references, cycles, hostile paths and servers, odd YAML. */
 import { describe, expect, it, vi } from 'vitest';
 import { buildCatalog, parseDocumentText, resolveApiBase } from '../../src/openapi/index.js';
-import { elicitationMessage, pendingResult } from '../../src/server/consent/index.js';
+import { elicitationMessage, pendingResult } from '../../src/consent/index.js';
 import { documentWith, operationDocument } from './fixtures/minimal-document.js';
 
 function withSchemaReference(reference: string) {

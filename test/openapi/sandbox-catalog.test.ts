@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox/index.js';
-import { buildCatalog, loadDocument, TOOL_NAME_PATTERN, type FetchLike, type ToolCatalog } from '../../src/openapi/index.js';
+import type { FetchLike } from '../../src/network/index.js';
+import { buildCatalog, loadDocument, TOOL_NAME_PATTERN, type ToolCatalog } from '../../src/openapi/index.js';
 
 const SCHOOL = 'http://127.0.0.1:1';
 

@@ -4,7 +4,7 @@
  * test/e2e/reconsent*.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { CONSENT_INPUT_KEY, createConsentCaller } from '../../src/server/consent/index.js';
+import { CONSENT_INPUT_KEY, createConsentCaller } from '../../src/consent/index.js';
 import { createCoupon } from '../executor/operation-fixtures.js';
 import { CALL, CONSENT, connection, context, insufficientScope, OK, PENDING_ERROR, scriptedBroker, scriptedExecutor } from './support/consent-fixtures.js';
 

@@ -20,7 +20,7 @@ import {
   supportsUrlElicitation,
   consentFailedResult,
   type PendingConsent,
-} from '../../src/server/consent/index.js';
+} from '../../src/consent/index.js';
 
 const DESCRIPTIONS = { 'coupons:read': 'Read access to coupons', 'coupons:write': 'Write access to coupons', openid: 'OpenID Connect authentication' };
 const WORDING = { toolName: 'create_coupon', school: 'school.example', scopeDescriptions: DESCRIPTIONS };

@@ -4,7 +4,8 @@
  * compile times (ms), the operation count, and the peak resident set before and after (bytes).
  */
 import { fromJsonSchema } from '@modelcontextprotocol/server';
-import { buildCatalog, loadDocument, type FetchLike } from '../../src/openapi/index.js';
+import type { FetchLike } from '../../src/network/index.js';
+import { buildCatalog, loadDocument } from '../../src/openapi/index.js';
 
 export interface ScaleSample {
   readonly operations: number;

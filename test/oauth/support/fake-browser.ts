@@ -4,7 +4,7 @@
  * callback query, and delivers it to our loopback listener.
  */
 import { completeConsent, type ConsentDecision } from '../../../src/sandbox/index.js';
-import type { ConsentPrompt, ConsentPrompter } from '../../../src/oauth/index.js';
+import type { ConsentPrompt, ConsentPrompter } from '../../../src/consent/index.js';
 
 export interface FakeBrowserOptions {
   decision?: ConsentDecision;

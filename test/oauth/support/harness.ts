@@ -6,7 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../../../src/log.js';
-import { createOAuthSession, type FetchLike, type OAuthSession, type OAuthSessionConfig } from '../../../src/oauth/index.js';
+import type { FetchLike } from '../../../src/network/index.js';
+import { createOAuthSession, type OAuthSession, type OAuthSessionConfig } from '../../../src/consent/index.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
 
 export interface Harness {

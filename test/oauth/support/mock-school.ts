@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ConsentPrompt, ConsentPrompter } from '../../../src/oauth/index.js';
+import type { ConsentPrompt, ConsentPrompter } from '../../../src/consent/index.js';
 
 export type Endpoint = 'register' | 'token' | 'revoke' | 'introspect';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [built, school, storeDir] = process.argv.slice(2);
-const { createOAuthSession } = await import(pathToFileURL(join(built, 'src/oauth/index.js')).href);
+const { createOAuthSession } = await import(pathToFileURL(join(built, 'src/consent/index.js')).href);
 const { createLogger } = await import(pathToFileURL(join(built, 'src/log.js')).href);
 
 const say = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);

@@ -6,7 +6,8 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { SchoolMcpError } from '../../../src/errors.js';
 import type { ExecutionOutcome } from '../../../src/executor/index.js';
-import type { ClientConnection, ConsentBroker, ConsentOutcome, PendingConsent } from '../../../src/server/consent/index.js';
+import type { ConsentBroker, ConsentOutcome, PendingConsent } from '../../../src/consent/index.js';
+import type { ClientConnection } from '../../../src/server/index.js';
 
 export const CALL = { toolName: 'create_coupon', method: 'POST', pathTemplate: '/api/v1/coupons' };
 export const OK: ExecutionOutcome = { kind: 'response', call: CALL, status: 201, contentType: 'application/json', content: { kind: 'json', value: { id: 'c1' } }, byteLength: 11, truncated: false };

@@ -17,7 +17,7 @@
  * @see SECURITY.md AZ-06
  * @see SECURITY.md AZ-08
  */
-import { BASELINE_SCOPES, normalizeScopes, unionScopes } from './scopes.js';
+import { BASELINE_SCOPES, normalizeScopes, unionScopes } from '../oauth/index.js';
 
 export type ScopePolicy = { mode: 'reads-first' } | { mode: 'least' } | { mode: 'fixed'; scopes: string[] };
 

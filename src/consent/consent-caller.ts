@@ -13,12 +13,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inputRequired, inputResponse, type ServerContext } from '@modelcontextprotocol/server';
-import { isSchoolMcpError } from '../../errors.js';
-import { toToolResult, type ExecutionOutcome } from '../../executor/index.js';
-import type { Logger } from '../../log.js';
-import type { Operation } from '../../openapi/index.js';
-import type { OperationCaller, OperationResult } from '../operation-caller.js';
-import type { ClientConnection } from './client-connection.js';
+import { isSchoolMcpError } from '../errors.js';
+import { toToolResult, type ExecutionOutcome } from '../executor/index.js';
+import type { Logger } from '../log.js';
+import type { Operation } from '../openapi/index.js';
+import type { ClientConnection, OperationCaller, OperationResult } from '../server/index.js';
 import type { ConsentBroker, PendingConsent } from './consent-broker.js';
 import { chooseConsentChannel, type ConsentChannel } from './consent-channel.js';
 import {

@@ -1,9 +1,9 @@
 /**
- * What the server needs from sign-in to ask the user for a permission in the conversation, and
- * nothing more. The server never sees a token nor how consent runs; the app implements this on
- * top of the OAuth session.
+ * What the consent caller needs from sign-in to ask the user for a permission in the
+ * conversation, and nothing more: it never sees a token. `session-consent-broker.ts` implements
+ * it on top of the sign-in session; tests script it.
  */
-import type { SchoolMcpError } from '../../errors.js';
+import type { SchoolMcpError } from '../errors.js';
 
 /** A consent flow that waits for the user: its link, and what approving it grants. */
 export interface PendingConsent {

@@ -10,7 +10,9 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ProtocolEra } from './consent-channel.js';
+
+/** `modern`: 2026-07-28 requests, which carry their protocol version in their envelope; `legacy`: the 2025 revisions. */
+export type ProtocolEra = 'legacy' | 'modern';
 
 export interface ClientConnection {
   era(context: ServerContext): ProtocolEra;

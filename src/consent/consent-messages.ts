@@ -4,7 +4,7 @@
  * description of them, so the user knows what approving grants.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { SchoolMcpError } from '../../errors.js';
+import type { SchoolMcpError } from '../errors.js';
 import type { PendingConsent } from './consent-broker.js';
 
 export interface ConsentWording {

@@ -1,10 +1,11 @@
 /**
  * The sign-in session's prompter while serving MCP. The session asks once per consent flow; the
  * relay prints the link to stderr (for the host's log and the person at the terminal) and keeps
- * the flow's prompt, but opens nothing itself: the server decides per tool call how the link
+ * the flow's prompt, but opens nothing itself: the consent caller decides per tool call how the link
  * reaches the user. A flow the user declined in the client ends here as denied.
  */
-import { OAuthError, type ConsentPrompt, type ConsentPrompter } from '../oauth/index.js';
+import { OAuthError } from '../oauth/index.js';
+import type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
 
 export interface ConsentRelay extends ConsentPrompter {
   /** The prompt of the running flow with this link. */

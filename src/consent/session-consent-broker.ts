@@ -1,22 +1,16 @@
 /**
- * The server's `ConsentBroker` on top of the OAuth session: pending consents read from the
- * session's errors, step-up without waiting, and the outcome of one flow without ever starting
- * another. This is the seam where the server (which knows MCP) meets sign-in (which knows OAuth).
+ * The consent caller's `ConsentBroker` on top of the sign-in session: pending consents read from
+ * the session's errors, step-up without waiting, and the outcome of one flow without ever
+ * starting another.
  */
 import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
-import {
-  canLaunchBrowser,
-  createBrowserPrompter,
-  isOAuthError,
-  missingScopes,
-  pendingConsentOf,
-  type OAuthSession,
-  type PendingConsentDetails,
-} from '../oauth/index.js';
-import type { ConsentBroker, ConsentOutcome, PendingConsent } from '../server/index.js';
+import { isOAuthError, missingScopes, pendingConsentOf, type PendingConsentDetails } from '../oauth/index.js';
+import type { BrowserPrompter } from './browser-prompter.js';
+import type { ConsentBroker, ConsentOutcome, PendingConsent } from './consent-broker.js';
 import type { ConsentRelay } from './consent-relay.js';
 import type { TaskQueue } from './one-at-a-time.js';
+import type { OAuthSession } from './sign-in-session.js';
 
 export interface SessionConsentBrokerOptions {
   readonly session: OAuthSession;
@@ -24,10 +18,8 @@ export interface SessionConsentBrokerOptions {
   /** The queue the token requests go through, so that a step-up never races them to open a flow. */
   readonly tokenQueue: TaskQueue;
   readonly logger: Logger;
-  /** The user allows a browser to be opened (`--no-browser` turns it off). */
-  readonly openBrowser: boolean;
-  /** Only DISPLAY, WAYLAND_DISPLAY, SSH_* and CI are read. */
-  readonly environment: Readonly<Record<string, string | undefined>>;
+  /** Opens the link in the system browser when the user allows it and one is available. */
+  readonly browser: BrowserPrompter;
   /** How long a flow waits for the user before it times out. */
   readonly flowTimeoutMs: number;
 }
@@ -39,7 +31,6 @@ export function createSessionConsentBroker(options: SessionConsentBrokerOptions)
   const { session, relay } = options;
   /** By link, kept after the flow ended: a call may ask after the end, and must learn how it ended. */
   const outcomes = new Map<string, Promise<ConsentOutcome>>();
-  const browser = createBrowserPrompter({ logger: options.logger, env: options.environment, print: () => undefined });
 
   const toPending = (details: PendingConsentDetails): PendingConsent => ({
     url: details.url,
@@ -94,12 +85,12 @@ export function createSessionConsentBroker(options: SessionConsentBrokerOptions)
       else await ending;
     },
 
-    canOpenBrowser: () => options.openBrowser && canLaunchBrowser(process.platform, options.environment),
+    canOpenBrowser: () => options.browser.canOpen(),
 
     async openBrowser(consent) {
       // A flow run by another school-mcp process was opened there already.
       const prompt = relay.prompt(consent.url);
-      if (prompt !== undefined) await browser.present(prompt);
+      if (prompt !== undefined) await options.browser.open(prompt);
     },
   };
 }

@@ -1,38 +1,27 @@
 /**
- * The sign-in session: everything between "the user named a school" and "a valid access token
- * with these scopes". It knows nothing of MCP or OpenAPI; the MCP layer asks for tokens by scope
- * and supplies the prompter.
+ * The OAuth client of one school: its metadata, its registration, the tokens in the store,
+ * refresh, status and revocation, and one consent attempt (PKCE, the loopback callback, the code
+ * exchange) started on request. Which scopes to ask for, when to ask, one flow per school across
+ * processes and how the user is reached belong to the consent part, which drives this client.
+ * It knows nothing of MCP or OpenAPI.
  */
 import type * as client from 'openid-client';
+import type { Logger } from '../log.js';
+import { resolveClientConfig, type OAuthClientConfig } from './client-config.js';
 import { startConsentAttempt, type ConsentAttempt } from './consent-attempt.js';
-import { createConsentCoordinator } from './consent-coordinator.js';
 import { discoverSchool, type SchoolMetadata } from './discovery.js';
 import { OAuthError, isOAuthError } from './oauth-error.js';
 import { toOAuthError } from './protocol-error.js';
 import { clientConfiguration, metadataDocumentClient, registerClient, registrationFits } from './registration.js';
 import { revocationQueue, revokeAll } from './revocation.js';
 import { createSchoolFetch } from './school-fetch.js';
-import { consentScopes, refusedInReadOnly } from './consent-policy.js';
-import { quotableScopes } from '../school-text/index.js';
-import { missingScopes, satisfiesAny, scopesToCheck } from './scopes.js';
-import { resolveSessionConfig, type OAuthSessionConfig } from './session-config.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { createTokenRefresher } from './token-refresher.js';
 import { needsRefresh, type TokenSet } from './token-set.js';
-import { createTokenStore } from './token-store.js';
+import { createTokenStore, type TokenStore } from './token-store.js';
 import { fetchSignedInUser, type SignedInUser } from './user-info.js';
 import { schoolViewOf, type IntrospectedToken } from './token-introspection.js';
 import { createUnrevokedRetry } from './unrevoked-tokens.js';
-
-export interface AccessTokenRequest {
-  /** Any one of these sets, wholly granted, is enough. Empty: any valid token will do. */
-  scopeAlternatives: readonly (readonly string[])[];
-  /** What to ask for when consent is needed. */
-  requiredScopes: readonly string[];
-  signal?: AbortSignal;
-  /** How long to wait for the user (default: the flow's timeout). */
-  waitMs?: number;
-}
 
 export interface SessionStatus {
   issuer: string;
@@ -45,20 +34,35 @@ export interface SessionStatus {
   introspection?: 'active' | 'inactive';
 }
 
-export interface OAuthSession {
-  accessToken(request: AccessTokenRequest): Promise<string>;
-  /** `waitMs` bounds the wait for consent when the refresh is refused (default: the flow's timeout). */
-  refreshAfterRejection(rejectedToken: string, signal?: AbortSignal, options?: { waitMs?: number }): Promise<string>;
-  stepUp(scopes: readonly string[], options?: { signal?: AbortSignal; waitMs?: number }): Promise<string>;
-  pendingConsent(): { url: string; scopes: string[]; startedAt: number } | undefined;
+export interface OAuthClient {
+  /** The store the consent part locks and watches (one flow per school across processes). */
+  readonly store: TokenStore;
+  readonly logger: Logger;
+  readonly now: () => number;
+  /** How long one consent attempt stays open. */
+  readonly consentTimeoutMs: number;
+  /** Discovers the school once (again after a failure); every other step needs it. */
+  ready(): Promise<SchoolMetadata>;
+  issuer(): Promise<string>;
+  /** Tokens in the record that this client may use (its client id, the school's current resource), if any. */
+  usableTokens(record: StoreRecord): TokenSet | undefined;
+  /** What the last usable tokens granted, kept after they are gone so that a new consent asks for them again. */
   grantedScopes(): string[];
+  noteGranted(scopes: readonly string[]): void;
+  /** A fresh token after refresh, or `undefined` when only a new sign-in can help. */
+  refreshed(stale: string, signal?: AbortSignal): Promise<TokenSet | undefined>;
+  /** Binds the listener, registers when needed and builds the authorization URL; the caller holds the consent lock. */
+  startAttempt(scopes: string[]): Promise<ConsentAttempt>;
+  /** Throws `OAUTH_CLOSED` once `close` was called. */
+  ensureOpen(): void;
   status(): Promise<SessionStatus>;
   revoke(): Promise<{ revoked: boolean; message: string }>;
+  /** Stops taking requests; settles once every attempt and background retry has finished. */
   close(): Promise<void>;
 }
 
-export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
-  const resolved = resolveSessionConfig(config);
+export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
+  const resolved = resolveClientConfig(config);
   const { target, now } = resolved;
   const logger = config.logger.child('oauth');
   const fetch = createSchoolFetch(config.fetch ? { fetch: config.fetch } : {});
@@ -158,17 +162,6 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
     return attempt;
   };
 
-  const coordinator = createConsentCoordinator({
-    store,
-    logger,
-    now,
-    prompter: config.prompter,
-    issuer: async () => (await metadata()).issuer,
-    maxFlowMs: resolved.consentTimeoutMs,
-    startAttempt,
-    usableTokens,
-  });
-
   const refresher = createTokenRefresher({
     store,
     logger,
@@ -181,44 +174,6 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
     },
   });
 
-  const ensureOpen = () => {
-    if (closed) throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
-  };
-
-  /** AZ-08: in read-only mode, a scope that no read operation accepts is refused before any prompt. */
-  const readOnlyGuard = (scopes: readonly string[]) => {
-    const refused = resolved.readOnly ? refusedInReadOnly(scopes, resolved.documentScopes) : [];
-    if (refused.length > 0) {
-      throw new OAuthError('OAUTH_READ_ONLY', `This needs ${quotableScopes(refused).join(' ')}, which no read operation of the school's API accepts, and school-mcp runs read-only: nothing was asked for.`, {
-        hint: 'Tell the user that the school wants permissions read-only mode never asks for; only starting school-mcp without --read-only allows them.',
-        details: { scopes: refused },
-      });
-    }
-  };
-
-  /** Consent for what the policy asks (granted ∪ required ∪ ...), then the check that what came back is enough (TK-04). */
-  const consentFor = async (required: readonly string[], alternatives: readonly (readonly string[])[], options: { signal?: AbortSignal; waitMs?: number }) => {
-    const granted = usableTokens(await store.read())?.scopes ?? lastGranted;
-    const scopes = consentScopes({ granted, required, policy: resolved.scopePolicy, readOnly: resolved.readOnly, document: resolved.documentScopes });
-    const tokens = await coordinator.consent(scopes, {
-      granted,
-      // No wait given: the call waits for the flow's own outcome, whatever it is.
-      waitMs: options.waitMs === undefined ? Number.POSITIVE_INFINITY : Math.min(options.waitMs, resolved.consentTimeoutMs),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    lastGranted = tokens.scopes;
-    const needed = alternatives.map(scopesToCheck);
-    if (!satisfiesAny(tokens.scopes, needed)) {
-      const missing = missingScopes(tokens.scopes, needed[0] ?? scopesToCheck(required));
-      throw new OAuthError('OAUTH_SCOPE_NOT_GRANTED', `The school did not grant ${missing.join(' ')}.`, {
-        hint: 'Ask again and approve these permissions, or ask the school administrator to allow them.',
-        details: { missing },
-      });
-    }
-    return tokens.accessToken;
-  };
-
-  /** A fresh token after refresh, or `undefined` when only a new sign-in can help. */
   const refreshed = async (stale: string, signal?: AbortSignal): Promise<TokenSet | undefined> => {
     try {
       return await refresher.refresh(stale, signal);
@@ -229,47 +184,22 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
   };
 
   return {
-    async accessToken(request) {
-      ensureOpen();
-      const alternatives = resolved.readOnly
-        ? request.scopeAlternatives.filter((alternative) => refusedInReadOnly(alternative, resolved.documentScopes).length === 0)
-        : request.scopeAlternatives;
-      if (alternatives.length === 0 && request.scopeAlternatives.length > 0) readOnlyGuard(request.scopeAlternatives.flat());
-      readOnlyGuard(request.requiredScopes);
-      await metadata();
-      const tokens = usableTokens(await store.read());
-      if (tokens && satisfiesAny(tokens.scopes, alternatives)) {
-        if (!needsRefresh(tokens, now())) return tokens.accessToken;
-        const fresh = await refreshed(tokens.accessToken, request.signal);
-        if (fresh && satisfiesAny(fresh.scopes, alternatives)) return fresh.accessToken;
-      }
-      return consentFor(request.requiredScopes, alternatives, request);
-    },
-
-    async refreshAfterRejection(rejectedToken, signal, options = {}) {
-      ensureOpen();
-      await metadata();
-      const current = usableTokens(await store.read());
-      if (current && current.accessToken !== rejectedToken && !needsRefresh(current, now())) return current.accessToken;
-      const fresh = await refreshed(rejectedToken, signal);
-      if (fresh) return fresh.accessToken;
-      const granted = current?.scopes ?? lastGranted;
-      return consentFor(granted, [granted], { ...(signal ? { signal } : {}), ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) });
-    },
-
-    async stepUp(scopes, options = {}) {
-      ensureOpen();
-      readOnlyGuard(scopes);
-      await metadata();
-      return consentFor(scopes, [scopes], options);
-    },
-
-    pendingConsent() {
-      const flow = coordinator.pending();
-      return flow?.url ? { url: flow.url, scopes: [...flow.scopes], startedAt: flow.startedAt } : undefined;
-    },
-
+    store,
+    logger,
+    now,
+    consentTimeoutMs: resolved.consentTimeoutMs,
+    ready: metadata,
+    issuer: async () => (await metadata()).issuer,
+    usableTokens,
     grantedScopes: () => [...lastGranted],
+    noteGranted(scopes) {
+      lastGranted = [...scopes];
+    },
+    refreshed,
+    startAttempt,
+    ensureOpen() {
+      if (closed) throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
+    },
 
     async status() {
       const meta = await metadata();
@@ -343,11 +273,8 @@ export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
 
     async close() {
       closed = true;
-      coordinator.close();
       await Promise.allSettled([...attempts].map((attempt) => attempt.result));
-      await coordinator.settled();
       await unrevoked.settled();
     },
   };
 }
-

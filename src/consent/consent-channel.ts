@@ -11,8 +11,7 @@
  * 3. A tool result with the link, for the agent to show.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
-
-export type ProtocolEra = 'legacy' | 'modern';
+import type { ProtocolEra } from '../server/index.js';
 
 export type ConsentChannel = 'elicit-url' | 'input-required' | 'browser' | 'link';
 

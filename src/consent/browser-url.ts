@@ -3,8 +3,8 @@
  * BR-01: only https (or loopback http) on the authorization endpoint's origin, no credentials.
  * BR-02: the exact string passed on has every shell-significant character percent-encoded.
  */
-import { OAuthError } from './oauth-error.js';
-import { isLoopbackHostname } from './school-url.js';
+import { isLoopbackAddress } from '../network/index.js';
+import { OAuthError } from '../oauth/index.js';
 
 /**
  * Characters a shell or PowerShell could give meaning to. `&`, `=` and `?` stay: they are the
@@ -26,7 +26,7 @@ export function launchableUrl(candidate: string, allowedOrigin: string): string 
   } catch {
     throw rejected('it is not a URL');
   }
-  const loopbackHttp = url.protocol === 'http:' && isLoopbackHostname(url.hostname);
+  const loopbackHttp = url.protocol === 'http:' && isLoopbackAddress(url.hostname);
   if (url.protocol !== 'https:' && !loopbackHttp) throw rejected(`the scheme ${url.protocol} is not allowed`);
   if (url.username || url.password) throw rejected('it carries credentials');
   if (url.origin !== allowedOrigin) throw rejected(`it is not on the authorization server's origin ${allowedOrigin}`);

@@ -6,14 +6,26 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log.js';
-import type { ConsentAttempt } from './consent-attempt.js';
+import {
+  OAuthError,
+  consentPendingError,
+  includesAll,
+  isOAuthError,
+  isStale,
+  missingScopes,
+  readLock,
+  scopesToCheck,
+  tryAcquireLock,
+  unionScopes,
+  type ConsentAttempt,
+  type LockHandle,
+  type OAuthErrorCode,
+  type PendingConsentDetails,
+  type StoreRecord,
+  type TokenSet,
+  type TokenStore,
+} from '../oauth/index.js';
 import type { ConsentPrompter } from './consent-prompter.js';
-import { readLock, isStale, tryAcquireLock, type LockHandle } from './file-lock.js';
-import { OAuthError, consentPendingError, isOAuthError, type OAuthErrorCode, type PendingConsentDetails } from './oauth-error.js';
-import { includesAll, missingScopes, scopesToCheck, unionScopes } from './scopes.js';
-import type { StoreRecord } from './store-record.js';
-import type { TokenSet } from './token-set.js';
-import type { TokenStore } from './token-store.js';
 
 export interface PendingFlow extends Partial<PendingConsentDetails> {
   scopes: string[];
@@ -200,7 +212,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     // A caller that does not wait is told the flow is pending, and nothing else. Racing the flow
     // against a 0 ms timer would hand it the flow's own ending whenever the user's answer lands in
     // that millisecond, as if the call itself had been refused; how a flow ended is read from the
-    // flow (the server's consent broker joins it and words the answer).
+    // flow (the consent broker joins it and words the answer).
     if (remaining <= 0) throw consentPendingError({ url: flow.url ?? '', scopes: flow.scopes, startedAt: flow.startedAt });
     // Waiting as long as the flow lives: its own outcome (approved, denied, timed out) is the answer.
     const outlivesFlow = remaining >= flow.startedAt + options.maxFlowMs - options.now();

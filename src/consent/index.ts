@@ -1,0 +1,34 @@
+/**
+ * Consent, end to end: what a consent asks for (the policy and the read-only rule), one flow per
+ * school across processes, how the user is reached (URL elicitation, input-required, the
+ * browser, a link), the bounded wait, and how the flow ended. The OAuth steps themselves (PKCE,
+ * the callback, the code exchange) are the oauth part's; this part drives them.
+ *
+ * What the rest of the bridge calls: `openConversationConsent` (serving MCP, once per signed-in
+ * user) and `openTerminalSignIn` (`login`, `logout`, `status`). The rest is exported for tests
+ * and for a host of its own.
+ */
+export { openConversationConsent, openTerminalSignIn, type ConversationConsent, type ConversationConsentOptions, type SignInSettings } from './open-consent.js';
+export { createOAuthSession, type AccessTokenRequest, type OAuthSession } from './sign-in-session.js';
+export { resolveSessionConfig, type OAuthSessionConfig, type ResolvedSessionConfig } from './session-config.js';
+export { consentScopes, refusedInReadOnly, NO_DOCUMENT, type ConsentRequest, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
+export type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
+export { createBrowserPrompter, type BrowserPrompter, type BrowserPrompterOptions } from './browser-prompter.js';
+export { canLaunchBrowser, launchableUrl } from './browser-url.js';
+export { CONSENT_INPUT_KEY, createConsentCaller, type ConsentCallerOptions } from './consent-caller.js';
+export type { ConsentBroker, ConsentOutcome, PendingConsent } from './consent-broker.js';
+export { chooseConsentChannel, definesUrlElicitation, supportsUrlElicitation, type ChannelInput, type ConsentChannel } from './consent-channel.js';
+export {
+  consentFailedResult,
+  deniedResult,
+  describeScopes,
+  elicitationMessage,
+  leavingResult,
+  pendingResult,
+  stepUpExhaustedResult,
+  type ConsentWording,
+  type LeavingReason,
+} from './consent-messages.js';
+export { PROGRESS_INTERVAL_MS, progressReporter, waitForConsent, type WaitOptions, type WaitResult } from './consent-wait.js';
+export { createConsentStateCodec, flowId, type ConsentState, type ConsentStateCodec } from './request-state.js';
+export { createStepUpBudget, MAX_STEP_UPS, stepUpKey, type StepUpBudget } from './step-up-budget.js';

@@ -1,0 +1,56 @@
+/**
+ * How much of a body the bridge reads, per kind of exchange, and the one way a `fetch` response
+ * is read under a cap. The cap counts bytes after decompression, as `fetch` hands them over, so
+ * a small compressed body cannot inflate past it.
+ * @see SECURITY.md NET-03, MD-04, API-08, HTTP-06
+ */
+
+export const BODY_CAPS = {
+  /** OAuth metadata, registration, token, revocation, introspection and userinfo answers are small. */
+  oauthResponse: 1024 * 1024,
+  /** The OpenAPI document, from the network or a file (API-08). */
+  openapiDocument: 5 * 1024 * 1024,
+  /** An API answer that the agent receives (NET-03). */
+  apiResponse: 10 * 1024 * 1024,
+  /** An API error body is only ever shown as an excerpt. */
+  apiErrorBody: 64 * 1024,
+  /** One request to the `--http` endpoint: far above any tool call's arguments (HTTP-06). */
+  mcpRequest: 1024 * 1024,
+} as const;
+
+/** Pure: a declared `Content-Length` over the cap, so the body is refused before it is read. */
+export function declaredOverCap(contentLength: string | null | undefined, maxBytes: number): boolean {
+  if (contentLength === null || contentLength === undefined || !/^\d+$/.test(contentLength.trim())) return false;
+  return Number(contentLength) > maxBytes;
+}
+
+export type CappedBody = { readonly kind: 'read'; readonly bytes: Uint8Array<ArrayBuffer> } | { readonly kind: 'too-large' };
+
+/** The whole body, or `too-large` (the rest is cancelled) once it passes `maxBytes`. */
+export async function readCappedBody(response: Response, maxBytes: number): Promise<CappedBody> {
+  if (declaredOverCap(response.headers.get('content-length'), maxBytes)) {
+    await response.body?.cancel().catch(() => undefined);
+    return { kind: 'too-large' };
+  }
+  if (!response.body) return { kind: 'read', bytes: new Uint8Array(new ArrayBuffer(0)) };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return { kind: 'too-large' };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(new ArrayBuffer(total));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { kind: 'read', bytes };
+}

@@ -1,0 +1,42 @@
+/**
+ * Which HTTP client carries which request; this is the one place that decides it.
+ *
+ * - Every request that carries a secret (the sign-in: discovery, registration, the code
+ *   exchange, refresh, revocation, introspection, userinfo; and every API call with its bearer
+ *   token) goes over undici 7, the version pinned in package.json, through agents with our own
+ *   connect, header and body time limits: `undiciFetch` for openid-client, undici's `request`
+ *   (`loadUndici`) for the executor, which reads and decompresses the body itself.
+ * - The one request without a secret, the GET of the OpenAPI document at start, goes over
+ *   Node's own `fetch` (`nodeFetch`, the undici that ships inside Node, 6.x on Node 20), which
+ *   is loaded already: `tools/list` is answered without waiting for undici 7 to load. It gets
+ *   the same no-redirect rule, time limit and body cap from the document loader.
+ * undici 7 is loaded on first use, not at start: a signed-in start sends nothing before the
+ * first tool call, and it is the largest module on the start-up path.
+ */
+import type { FetchInit, FetchLike } from './fetch-like.js';
+
+let undici: Promise<typeof import('undici')> | undefined;
+
+export function loadUndici(): Promise<typeof import('undici')> {
+  return (undici ??= import('undici'));
+}
+
+export interface AgentTimeouts {
+  readonly connectTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly bodyTimeoutMs: number;
+}
+
+/** undici 7's fetch over one agent of its own, made on the first request. */
+export function undiciFetch(timeouts: AgentTimeouts): FetchLike {
+  let agent: import('undici').Agent | undefined;
+  return async (url, init) => {
+    const module = await loadUndici();
+    agent ??= new module.Agent({ connect: { timeout: timeouts.connectTimeoutMs }, headersTimeout: timeouts.headersTimeoutMs, bodyTimeout: timeouts.bodyTimeoutMs });
+    const options = { ...(init as Record<string, unknown>), dispatcher: agent } as Parameters<typeof module.fetch>[1];
+    return module.fetch(url, options) as unknown as Promise<Response>;
+  };
+}
+
+/** Node's own fetch, for the unauthenticated document GET only. */
+export const nodeFetch: FetchLike = (url: string, init: FetchInit) => globalThis.fetch(url, init);

@@ -1,0 +1,10 @@
+/**
+ * The network rules every part follows: what a school URL may be, what counts as loopback, the
+ * `fetch` shape, the body caps, and which HTTP client carries which request. A leaf: it imports
+ * nothing of the bridge.
+ */
+export { BODY_CAPS, declaredOverCap, readCappedBody, type CappedBody } from './body-caps.js';
+export type { FetchInit, FetchLike } from './fetch-like.js';
+export { loadUndici, nodeFetch, undiciFetch, type AgentTimeouts } from './http-stack.js';
+export { isLoopbackAddress, isLoopbackName, LOOPBACK_ADDRESSES, LOOPBACK_HOST_NAMES } from './loopback.js';
+export { checkSchoolUrl, SCHOOL_URL_RULE, type SchoolUrl, type SchoolUrlProblem, type SchoolUrlVerdict } from './school-url.js';
