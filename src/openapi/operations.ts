@@ -8,6 +8,7 @@
  */
 import { annotationsFor } from './annotations.js';
 import { describeOperation, titleFor } from './descriptions.js';
+import { userTextFields } from './user-text-fields.js';
 import { arrayOr, entriesOf, isRecord, stringOr, type JsonRecord } from './json-value.js';
 import type { HttpMethod, Operation } from './operation.js';
 import { parameterWarnings } from './parameters.js';
@@ -100,6 +101,8 @@ export function buildOperation(source: OperationSource, placement: OperationPlac
       scopeAlternatives: alternatives,
       requiredScopes,
       anonymousAccess,
+      // Reads bring other people's words in; a write answers what the agent itself sent.
+      ...(method === 'get' ? { userTextFields: userTextFields(operation['responses'], context.root) } : {}),
     }),
     tags,
     get parameters() {
