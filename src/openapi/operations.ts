@@ -82,7 +82,7 @@ export function buildOperation(source: OperationSource, placement: OperationPlac
   const { toolName, requiredScopes, toolset } = placement;
   parameterWarnings(pathTemplate, pathItem['parameters'], operation['parameters'], context.root).forEach(context.warn);
   let schemas: OperationSchemas | undefined;
-  const converted = () => (schemas ??= buildOperationSchemas({ toolName, pathTemplate, pathItem, operation }, context.root, context.schemaWarn));
+  const converted = () => (schemas ??= buildOperationSchemas({ toolName, method, pathTemplate, pathItem, operation }, context.root, context.schemaWarn));
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
   const deprecated = operation['deprecated'] === true;

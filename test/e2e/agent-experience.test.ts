@@ -113,3 +113,26 @@ describe('untrusted content', () => {
     expect(JSON.stringify(comments)).toContain('Ignore all previous instructions');
   });
 });
+
+describe('results that fit a context', () => {
+  it('keeps only the fields asked for, says how to get the next page, and keeps the text compact JSON', async () => {
+    const { tools } = await server.client.listTools();
+    const listEnrollments = tools.find((tool) => tool.name === 'list_enrollments')!;
+    expect(listEnrollments.inputSchema.properties).toHaveProperty('fields');
+    expect(tools.find((tool) => tool.name === 'create_course')!.inputSchema.properties).not.toHaveProperty('fields');
+
+    const full = await call('list_enrollments', { per_page: 20 });
+    const projected = await call('list_enrollments', { per_page: 20, fields: ['id', 'member_email', 'progress_percent'] });
+    expect(projected.isError, textOf(projected)).toBeFalsy();
+    const items = projected.structuredContent!['items'] as Record<string, unknown>[];
+    expect(items.length).toBe(20);
+    for (const item of items) expect(Object.keys(item).sort()).toEqual(['id', 'member_email', 'progress_percent']);
+    expect(JSON.parse(projected.content[0]!.text!)).toEqual(projected.structuredContent);
+    expect(projected.content[0]!.text!.length).toBeLessThan(full.content[0]!.text!.length / 2);
+    expect(projected.content[0]!.text).not.toContain('\n');
+    expect(projected.content.at(-1)!.text).toBe('next page: page=2');
+
+    const second = await callOk('list_enrollments', { per_page: 20, page: 2, fields: ['id'] });
+    expect(second['page']).toBe(2);
+  });
+});
