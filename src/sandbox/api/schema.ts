@@ -79,7 +79,7 @@ export const s = {
     return { type: 'string', enum: values, description, ...extras };
   },
   /** A multi-value filter: `?state=a&state=b` (OpenAPI form style, exploded) matches either. */
-  anyOf<T extends string>(values: readonly T[], description: string): JsonSchema {
+  oneOrMoreOf<T extends string>(values: readonly T[], description: string): JsonSchema {
     return { type: 'array', items: { type: 'string', enum: values }, description, minItems: 1, maxItems: values.length, examples: [[values[0]]] };
   },
   nullable(schema: JsonSchema): JsonSchema {

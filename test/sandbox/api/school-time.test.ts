@@ -70,7 +70,7 @@ describe('school time', () => {
 });
 
 describe('multi-value state filters', () => {
-  const query = s.object({ state: s.anyOf(['active', 'past_due', 'canceled'], 'States.') }, []);
+  const query = s.object({ state: s.oneOrMoreOf(['active', 'past_due', 'canceled'], 'States.') }, []);
 
   it('reads a state filter given repeated or comma-separated', () => {
     expect(readQuery(new URLSearchParams('state=past_due&state=active'), query, {}).value).toEqual({ state: ['past_due', 'active'] });

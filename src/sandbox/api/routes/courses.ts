@@ -156,7 +156,7 @@ const routes: ApiRoute[] = [
     anonymous: 'public',
     list: true,
     query: {
-      state: s.anyOf(COURSE_STATES, 'Only courses in one of these states.'),
+      state: s.oneOrMoreOf(COURSE_STATES, 'Only courses in one of these states.'),
       q: s.string('Case-insensitive search in the title.', { maxLength: 200, example: 'watercolour' }),
       lecturer_id: params.lecturerId,
     },

@@ -76,7 +76,7 @@ const routes: ApiRoute[] = [
     scopes: ['digital_products:read'],
     anonymous: 'public',
     list: true,
-    query: { state: s.anyOf(PUBLISH_STATES, 'Only products in one of these states.') },
+    query: { state: s.oneOrMoreOf(PUBLISH_STATES, 'Only products in one of these states.') },
     response: { status: 200, schema: s.ref('DigitalProduct'), description: 'A page of digital products.' },
     handler: ({ store, caller, query }) =>
       paginate(

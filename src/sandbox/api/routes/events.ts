@@ -140,7 +140,7 @@ const routes: ApiRoute[] = [
     anonymous: 'public',
     list: true,
     query: {
-      state: s.anyOf(EVENT_STATES, 'Only events in one of these states.'),
+      state: s.oneOrMoreOf(EVENT_STATES, 'Only events in one of these states.'),
       starts_after: s.dateOrDateTime('Starting at or after this moment.', '2025-03-01'),
       starts_before: s.dateOrDateTime('Starting before this moment.', '2025-04-01'),
     },
@@ -242,7 +242,7 @@ const routes: ApiRoute[] = [
     anonymous: 'private',
     params: eventParam,
     list: true,
-    query: { state: s.anyOf(ATTENDEE_STATES, 'Only attendees in one of these states.') },
+    query: { state: s.oneOrMoreOf(ATTENDEE_STATES, 'Only attendees in one of these states.') },
     response: { status: 200, schema: s.ref('Attendee'), description: 'A page of attendees.' },
     handler: listAttendees,
   },

@@ -124,7 +124,7 @@ const routes: ApiRoute[] = [
     scopes: ['membership_plans:read'],
     anonymous: 'public',
     list: true,
-    query: { state: s.anyOf(PLAN_STATES, 'Only plans in one of these states.') },
+    query: { state: s.oneOrMoreOf(PLAN_STATES, 'Only plans in one of these states.') },
     response: { status: 200, schema: s.ref('MembershipPlan'), description: 'A page of plans.' },
     handler: listPlans,
   },

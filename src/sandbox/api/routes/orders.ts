@@ -50,7 +50,7 @@ const routes: ApiRoute[] = [
     anonymous: 'private',
     list: true,
     query: {
-      state: s.anyOf(PAYMENT_STATES, 'Only orders in one of these payment states.'),
+      state: s.oneOrMoreOf(PAYMENT_STATES, 'Only orders in one of these payment states.'),
       created_after: s.dateOrDateTime('Placed at or after this moment.', '2025-03-01'),
       created_before: s.dateOrDateTime('Placed before this moment.', '2025-04-01'),
       member_id: params.memberId,

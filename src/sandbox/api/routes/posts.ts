@@ -75,7 +75,7 @@ const routes: ApiRoute[] = [
     scopes: ['posts:read'],
     anonymous: 'public',
     list: true,
-    query: { state: s.anyOf(PUBLISH_STATES, 'Only posts in one of these states.'), tag: s.string('Only posts with this tag.', { maxLength: 50 }) },
+    query: { state: s.oneOrMoreOf(PUBLISH_STATES, 'Only posts in one of these states.'), tag: s.string('Only posts with this tag.', { maxLength: 50 }) },
     response: { status: 200, schema: s.ref('Post'), description: 'A page of posts.' },
     handler: ({ store, caller, query }) =>
       paginate(

@@ -74,7 +74,7 @@ const routes: ApiRoute[] = [
     anonymous: 'private',
     list: true,
     query: {
-      state: s.anyOf(SUBSCRIPTION_STATES, 'Only subscriptions in one of these states.'),
+      state: s.oneOrMoreOf(SUBSCRIPTION_STATES, 'Only subscriptions in one of these states.'),
       plan_id: params.planId,
       member_id: params.memberId,
     },
