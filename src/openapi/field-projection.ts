@@ -11,9 +11,8 @@ export const PROJECTION_ARGUMENT = 'fields';
 /** One short phrase: it is in every read tool's listing. */
 const PROJECTION_SCHEMA: JsonSchema = {
   type: 'array',
-  items: { type: 'string', minLength: 1, maxLength: 200 },
-  maxItems: 50,
-  description: 'Return only these fields (of each listed item), e.g. ["id","name"]; "a.b" for nested ones.',
+  items: { type: 'string' },
+  description: 'Only these fields (per item), e.g. ["id","a.b"].',
 };
 
 /** The input schema with the bridge's `fields` argument, when the read answers JSON and has none. */

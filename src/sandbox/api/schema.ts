@@ -62,7 +62,7 @@ export const s = {
     return {
       type: 'string',
       pattern: DATE_OR_DATE_TIME_PATTERN,
-      description: `${description} A date (a day in the school's time zone) or a date-time.`,
+      description: `${description} A date (in the school's time zone) or date-time.`,
       examples: [example],
     };
   },

@@ -11,8 +11,11 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 const DAY_MS = 86_400_000;
 
-/** The published pattern of a "date or date-time" value (RFC 3339 §5.6 full-date or date-time). */
-export const DATE_OR_DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2}))?$';
+/**
+ * The published pattern of a "date or date-time" value (RFC 3339 §5.6 full-date or date-time):
+ * short, since every date filter of every listing repeats it; `isDateOrDateTime` checks the rest.
+ */
+export const DATE_OR_DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T.+)?$';
 
 export function isDay(value: string): boolean {
   const match = DAY.exec(value);
