@@ -3,6 +3,7 @@
  * Pure. Every refusal is an input error that names the argument, so the agent can fix the call.
  */
 import { inputError } from './executor-error.js';
+import { guessMediaType } from './media-type-guess.js';
 
 export interface DecodedFile {
   readonly filename: string;
@@ -36,7 +37,7 @@ export function decodeFileArgument(value: unknown, argument: string, maxBytes: n
   if (typeof contentBase64 !== 'string') throw inputError(`"${argument}.content_base64" must be a base64 string.`);
   return {
     filename,
-    contentType: contentType ?? 'application/octet-stream',
+    contentType: contentType ?? guessMediaType(filename, contentBase64),
     bytes: decodeBase64(contentBase64, `${argument}.content_base64`, maxBytes),
   };
 }

@@ -1,12 +1,13 @@
 /**
  * An execution outcome as an MCP tool result. Pure. Success: JSON objects as structured content
  * plus compact text. Failure: an `isError` result that says what failed, with the HTTP status and
- * the school's own words, and the next step for the agent. A body that is not data (an HTML page)
+ * the school's own words, and the next step for the agent (the school's own advice when it gives one). A body that is not data (an HTML page)
  * is never passed on as data (ERR-04).
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isHtml, summarizeErrorBody, visibleExcerpt } from './error-body.js';
 import type { ExecutorErrorCode } from './executor-error.js';
+import { schoolAdvice } from './school-advice.js';
 import type { ErrorOutcome, ExecutionOutcome, InsufficientScopeOutcome, ResponseOutcome } from './execution-outcome.js';
 
 /**
@@ -65,7 +66,7 @@ function apiFailure(outcome: ResponseOutcome): CallToolResult {
     lines.push(`The error body was ${outcome.contentType ?? 'unlabelled'}, not JSON; it starts: "${body.excerpt}"`);
   }
   const { code, hint } = nextStep(outcome, body.fields);
-  return failure(code, outcome.call.toolName, lines, hint);
+  return failure(code, outcome.call.toolName, lines, schoolAdvice(body.message) ?? hint);
 }
 
 function nextStep(outcome: ResponseOutcome, fields: readonly string[]): { code: ExecutorErrorCode; hint: string } {

@@ -7,6 +7,7 @@
  */
 import { capLength, leadingParagraphs, plainText } from './plain-text.js';
 import type { ScopeAlternatives } from './toolsets.js';
+import { userTextNote } from './user-text-fields.js';
 
 const MAX_TITLE_LENGTH = 80;
 const MAX_SUMMARY_LENGTH = 200;
@@ -22,6 +23,8 @@ export interface DescriptionInput {
   readonly scopeAlternatives: ScopeAlternatives;
   readonly requiredScopes: readonly string[];
   readonly anonymousAccess: boolean;
+  /** Fields of the answer that people wrote; named in one short phrase before the scope line. */
+  readonly userTextFields?: readonly string[];
 }
 
 export function titleFor(summary: string | undefined, toolName: string): string {
@@ -40,6 +43,8 @@ export function describeOperation(input: DescriptionInput): string {
   if (summary !== '' && !detailRepeatsSummary) paragraphs.push(/[.!?…]$/.test(summary) ? summary : `${summary}.`);
   if (detail !== '') paragraphs.push(detail);
   if (summary === '' && detail === '') paragraphs.push(`${titleFor(undefined, input.toolName)}.`);
+  const note = userTextNote(input.userTextFields ?? []);
+  if (note !== undefined) paragraphs.push(note);
   paragraphs.push(scopeLine(input.scopeAlternatives, input.requiredScopes, input.anonymousAccess));
   return paragraphs.join(PARAGRAPH);
 }

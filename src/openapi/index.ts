@@ -34,3 +34,4 @@ export { MAX_TOOL_NAME_LENGTH, TOOL_NAME_PATTERN } from './tool-names.js';
 export { PUBLIC_TOOLSET, scopeGroup } from './toolsets.js';
 export { consentScopeFacts, enablesChange, scopeRoles, type ConsentScopeFacts, type ScopeRoles } from './scope-roles.js';
 export { FILE_ARGUMENT_SCHEMA } from './request-body.js';
+export { PROJECTION_ARGUMENT, bridgeProjects } from './field-projection.js';

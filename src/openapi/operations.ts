@@ -8,6 +8,7 @@
  */
 import { annotationsFor } from './annotations.js';
 import { describeOperation, titleFor } from './descriptions.js';
+import { userTextFields } from './user-text-fields.js';
 import { arrayOr, entriesOf, isRecord, stringOr, type JsonRecord } from './json-value.js';
 import type { HttpMethod, Operation } from './operation.js';
 import { parameterWarnings } from './parameters.js';
@@ -81,7 +82,7 @@ export function buildOperation(source: OperationSource, placement: OperationPlac
   const { toolName, requiredScopes, toolset } = placement;
   parameterWarnings(pathTemplate, pathItem['parameters'], operation['parameters'], context.root).forEach(context.warn);
   let schemas: OperationSchemas | undefined;
-  const converted = () => (schemas ??= buildOperationSchemas({ toolName, pathTemplate, pathItem, operation }, context.root, context.schemaWarn));
+  const converted = () => (schemas ??= buildOperationSchemas({ toolName, method, pathTemplate, pathItem, operation }, context.root, context.schemaWarn));
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
   const deprecated = operation['deprecated'] === true;
@@ -100,6 +101,8 @@ export function buildOperation(source: OperationSource, placement: OperationPlac
       scopeAlternatives: alternatives,
       requiredScopes,
       anonymousAccess,
+      // Reads bring other people's words in; a write answers what the agent itself sent.
+      ...(method === 'get' ? { userTextFields: userTextFields(operation['responses'], context.root) } : {}),
     }),
     tags,
     get parameters() {

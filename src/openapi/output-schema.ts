@@ -51,7 +51,7 @@ export function structureOnly(schema: JsonSchema): JsonSchema {
 }
 
 /** The lowest explicit 2xx status with a body, else `2XX`; `default` usually describes errors. */
-function successResponse(responses: unknown): unknown {
+export function successResponse(responses: unknown): unknown {
   const entries = entriesOf(responses);
   const explicit = entries
     .filter(([status]) => /^2\d\d$/.test(status) && status !== '204')
@@ -59,7 +59,7 @@ function successResponse(responses: unknown): unknown {
   return (explicit[0] ?? entries.find(([status]) => status.toUpperCase() === '2XX'))?.[1];
 }
 
-function isJsonMediaType(type: string): boolean {
+export function isJsonMediaType(type: string): boolean {
   const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
   return essence === 'application/json' || essence.endsWith('+json');
 }

@@ -5,6 +5,7 @@
  * simplified one, an output schema over it is left out, each with a warning (API-11).
  * @see SECURITY.md API-11
  */
+import { withProjectionArgument } from './field-projection.js';
 import { argumentClaimer, buildToolInput } from './input-schema.js';
 import { jsonBytes } from './json-size.js';
 import { recordOr, type JsonRecord } from './json-value.js';
@@ -26,6 +27,7 @@ export interface OperationSchemas {
 /** Where an operation's schemas come from in the document. */
 export interface SchemaSource {
   readonly toolName: string;
+  readonly method: string;
   readonly pathTemplate: string;
   readonly pathItem: JsonRecord;
   readonly operation: JsonRecord;
@@ -49,7 +51,7 @@ function pathParametersOnly(pathTemplate: string): OperationSchemas {
 }
 
 function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (message: string) => void): OperationSchemas {
-  const { toolName, pathTemplate, pathItem, operation } = source;
+  const { toolName, method, pathTemplate, pathItem, operation } = source;
   const inputMeter = newSchemaMeter();
   const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], root, inputMeter);
   let input = buildToolInput(parameters, declaredBody(operation['requestBody'], root, inputMeter));
@@ -64,5 +66,6 @@ function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (mes
     outputSchema = undefined;
     warn(`${toolName}: its output schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is left out, and results come as text.`);
   }
-  return { parameters: input.parameters, body: input.body, inputSchema: input.inputSchema, outputSchema };
+  const inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
+  return { parameters: input.parameters, body: input.body, inputSchema, outputSchema };
 }

@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { isSchoolMcpError } from '../errors.js';
 import type { AccountService } from './account.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
+import { whoAmIText } from './who-am-i-text.js';
 
 export const WHO_AM_I_TOOL = 'who_am_i';
 export const SIGN_OUT_TOOL = 'sign_out';
@@ -28,9 +29,7 @@ export function registerAccountTools(server: McpServer, account: AccountService)
           scopes: [...status.scopes],
           expiresAt: status.expiresAt === undefined ? null : new Date(status.expiresAt).toISOString(),
         };
-        const text = status.signedIn
-          ? `Signed in to ${status.issuer}${status.user ? ` as ${status.user.name ?? status.user.sub}${status.user.email ? ` <${status.user.email}>` : ''}` : ''}. Granted scopes: ${status.scopes.join(' ') || '(none)'}.`
-          : `Not signed in to ${status.issuer} yet. The first tool call that needs access starts the sign-in.`;
+        const text = whoAmIText(status);
         return { content: [{ type: 'text', text }], structuredContent: structured };
       } catch (error) {
         return failure(error, 'The sign-in status could not be read');

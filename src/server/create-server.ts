@@ -11,6 +11,7 @@ import { CALL_TOOL, DESCRIBE_TOOL, registerDiscoveryTools, SEARCH_TOOL } from '.
 import { serverInstructions } from './instructions.js';
 import type { OperationCaller } from './operation-caller.js';
 import { compileOperationTool, registerOperationTool, type CompiledOperationTool } from './operation-tools.js';
+import { withShapedResults } from './shaped-results.js';
 import type { ToolPlan } from './tool-plan.js';
 
 export interface SchoolServerOptions {
@@ -34,6 +35,7 @@ export function createSchoolServerFactory(options: SchoolServerOptions): SchoolS
   const compiled = new Map<string, CompiledOperationTool>(direct.map((operation) => [operation.toolName, compileOperationTool(operation)]));
   const directTools = direct.map((operation) => compiled.get(operation.toolName)!);
   const instructions = serverInstructions(options.schoolName, options.plan, [...options.catalog.toolsets.keys()]);
+  const call = withShapedResults(options.call);
 
   return () => {
     const server = new McpServer(
@@ -42,8 +44,8 @@ export function createSchoolServerFactory(options: SchoolServerOptions): SchoolS
     );
     const connection = clientConnectionOf(server);
     registerAccountTools(server, options.account);
-    for (const tool of directTools) registerOperationTool(server, tool, options.call, connection);
-    if (options.plan.discovery) registerDiscoveryTools(server, options.catalog, options.call, compiled, connection);
+    for (const tool of directTools) registerOperationTool(server, tool, call, connection);
+    if (options.plan.discovery) registerDiscoveryTools(server, options.catalog, call, compiled, connection);
     return server;
   };
 }

@@ -39,7 +39,7 @@ const callInput = lazyJsonSchema({
   },
   required: ['name'],
   additionalProperties: false,
-});
+}, { misplacedTopLevel: (field) => `"${field}" is not an argument of call_operation itself: put it inside "arguments", as in {"name": "...", "arguments": {"${field}": ...}}` });
 
 export function registerDiscoveryTools(
   server: McpServer,
@@ -109,7 +109,7 @@ export function registerDiscoveryTools(
         return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
       }
       // The compiled tool's operation: arguments shaped for a simplified listing are sent as such.
-      return call(tool.operation, operationArgs ?? {}, context, connection);
+      return call(tool.operation, (verdict.value ?? {}) as Record<string, unknown>, context, connection);
     },
   );
 }

@@ -2,11 +2,15 @@
  * A tool schema whose validator is compiled on its first use rather than at start. Compiling a
  * JSON Schema costs milliseconds per tool, and a server lists every tool at once but calls few:
  * compiling them all up front made start-up grow with the size of the school's document.
- * `tools/list` reads the JSON Schema itself, which needs no compiling.
+ * `tools/list` reads the JSON Schema itself, which needs no compiling. A refusal names each
+ * offending field (`argument-problems.ts`) instead of the validator's "must NOT have additional
+ * properties"; a single value where a parameter takes a list is taken as that list.
  */
 import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { argumentProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
+import { withSinglesAsLists } from './single-as-list.js';
 
-export function lazyJsonSchema(schema: JsonSchemaType): StandardSchemaWithJSON {
+export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}): StandardSchemaWithJSON {
   let compiled: StandardSchemaWithJSON | undefined;
   const validator = () => (compiled ??= fromJsonSchema(schema));
   return {
@@ -14,7 +18,14 @@ export function lazyJsonSchema(schema: JsonSchemaType): StandardSchemaWithJSON {
       version: 1,
       vendor: 'school-mcp',
       jsonSchema: { input: () => schema, output: () => schema },
-      validate: (value: unknown) => validator()['~standard'].validate(value),
+      validate: async (sent: unknown) => {
+        const value = withSinglesAsLists(schema as Record<string, unknown>, sent);
+        const verdict = await validator()['~standard'].validate(value);
+        if (!('issues' in verdict) || verdict.issues === undefined) return verdict;
+        const named = argumentProblems(schema as Record<string, unknown>, value, options);
+        const words = named.length > 0 ? named : verdict.issues.map((issue) => validatorWords(issue.message));
+        return { issues: words.map((message) => ({ message })) };
+      },
     },
   };
 }

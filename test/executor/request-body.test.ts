@@ -42,7 +42,7 @@ describe('multipart/form-data uploads', () => {
     const form = await parseMultipart(built);
     const sent = form.getAll('files') as File[];
     expect(await Promise.all(sent.map((file) => file.text()))).toEqual(['A', 'B']);
-    expect(sent.map((file) => file.type)).toEqual(['application/octet-stream', 'application/octet-stream']);
+    expect(sent.map((file) => file.type)).toEqual(['text/plain', 'text/plain']);
   });
 
   it('refuses files over the upload cap, counting all files of the call', () => {
@@ -78,8 +78,18 @@ describe('base64 content', () => {
     expect(decodeBase64('A'.repeat(4_000), 'file', 3_000).byteLength).toBe(3_000);
   });
 
-  it('defaults the content type of a file to application/octet-stream', () => {
+  it('defaults the content type of a file of unknown kind to application/octet-stream', () => {
     expect(decodeFileArgument({ filename: 'x', content_base64: '' }, 'file', 10).contentType).toBe('application/octet-stream');
+    expect(decodeFileArgument({ filename: 'notes.unknownext', content_base64: '' }, 'file', 10).contentType).toBe('application/octet-stream');
+  });
+
+  it('guesses the content type from the file name, then from a data: URL, and keeps one given', () => {
+    const typeOf = (file: Record<string, unknown>) => decodeFileArgument({ content_base64: '', ...file }, 'file', 10).contentType;
+    expect(typeOf({ filename: 'Cover.PNG' })).toBe('image/png');
+    expect(typeOf({ filename: 'syllabus.pdf' })).toBe('application/pdf');
+    expect(typeOf({ filename: 'photo.jpeg' })).toBe('image/jpeg');
+    expect(typeOf({ filename: 'upload', content_base64: 'data:image/webp;base64,AAAA' })).toBe('image/webp');
+    expect(typeOf({ filename: 'cover.png', content_type: 'image/x-custom' })).toBe('image/x-custom');
   });
 });
 

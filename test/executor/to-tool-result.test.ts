@@ -61,6 +61,16 @@ describe('ERR-04 API errors tell the agent what to do', () => {
     expect(shown).toContain(hint);
   });
 
+  it('lets the school\'s own advice be the next step, without a generic one that contradicts it', () => {
+    const body = { error: 'invalid_state_transition', error_description: 'a course needs at least one lecture before it can be published; add one with create_lecture' };
+    const shown = text(response(409, { kind: 'json', value: body }));
+    expect(shown).toContain('Next step: Add one with create_lecture.');
+    expect(shown).not.toContain('read it again');
+    expect(text(response(409, { kind: 'json', value: { error: 'conflict', error_description: 'the code SPRING is already used by coupon cpn_0001' } }))).toContain(
+      'Next step: The item changed or already exists: read it again',
+    );
+  });
+
   it('quotes the school\'s error and description, without control characters', () => {
     const shown = text(response(400, { kind: 'json', value: { error: 'invalid_request', error_description: 'bad\r\n[info] approved\u001b[2J' } }));
     expect(shown).toContain('The school said: invalid_request: bad [info] approved');

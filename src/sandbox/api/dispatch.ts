@@ -9,6 +9,7 @@ import { decideAccess, type Caller, type ProtectionConfig } from './protect.js';
 import { Reply, routeQuerySchema, wireParamName, type ApiRoute } from './route.js';
 import type { JsonSchema } from './schema.js';
 import type { SchoolStore } from './store/index.js';
+import { withUtcDateTimes } from './utc-on-write.js';
 import { readQuery, validateValue, type Components, type FieldProblem } from './validate.js';
 
 export interface DispatchConfig {
@@ -84,7 +85,7 @@ async function readBody(route: ApiRoute, request: Request, components: Component
   }
   const problems = validateValue(body, route.body.schema, components);
   if (problems.length > 0) throw invalidInput(problems);
-  return body;
+  return withUtcDateTimes(body, route.body.schema, components);
 }
 
 /** An inline body schema with no required field may be left out entirely, e.g. a deployment note. */

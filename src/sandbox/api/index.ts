@@ -51,7 +51,7 @@ export function createSchoolApi(config: SchoolApiConfig): SchoolApi {
     components,
     baseUrl: config.baseUrl,
   };
-  const document = JSON.stringify(buildOpenApiDocument({ baseUrl: config.baseUrl, families: ROUTE_FAMILIES }));
+  const document = JSON.stringify(buildOpenApiDocument({ baseUrl: config.baseUrl, families: ROUTE_FAMILIES, timeZone: store.state.school.timezone }));
   return {
     mount(router) {
       router.add('GET', '/openapi.json', () => new Response(document, { headers: { 'content-type': 'application/json' } }));

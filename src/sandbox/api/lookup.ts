@@ -4,6 +4,7 @@
  */
 import { ApiError, notFound } from './api-error.js';
 import type { Caller } from './protect.js';
+import { filterInstant } from './school-time.js';
 
 export function findOrThrow<T extends { id: string }>(records: readonly T[], id: string, kind: string): T {
   const found = records.find((record) => record.id === id);
@@ -38,15 +39,16 @@ export function assertTransition<S extends string>(kind: string, allowed: Readon
   }
 }
 
-export function inRange(timestamp: string, from: unknown, to: unknown): boolean {
-  if (typeof from === 'string' && timestamp < normalise(from)) return false;
-  if (typeof to === 'string' && timestamp >= normalise(to)) return false;
-  return true;
+/** A multi-value state filter: absent matches everything, else the record's state is one of those asked. */
+export function inStates(wanted: unknown, state: string): boolean {
+  return !Array.isArray(wanted) || wanted.includes(state);
 }
 
-/** `2025-03-01` and `2025-03-01T00:00:00+02:00` both become comparable UTC timestamps. */
-function normalise(value: string): string {
-  return new Date(value.length === 10 ? `${value}T00:00:00Z` : value).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** Half-open `[from, to)` match; each bound is a date (a day in `timeZone`) or a date-time. */
+export function inRange(timestamp: string, from: unknown, to: unknown, timeZone: string): boolean {
+  if (typeof from === 'string' && timestamp < filterInstant(from, timeZone)) return false;
+  if (typeof to === 'string' && timestamp >= filterInstant(to, timeZone)) return false;
+  return true;
 }
 
 export function slugify(text: string): string {

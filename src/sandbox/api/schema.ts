@@ -4,6 +4,7 @@
  * API does not check. Builders keep the route table short; `validate.ts` enforces the subset they
  * produce.
  */
+import { DATE_OR_DATE_TIME_PATTERN } from './school-time.js';
 
 export interface JsonSchema {
   type?: JsonType | readonly [JsonType, 'null'];
@@ -56,6 +57,15 @@ export const s = {
   dateTime(description: string, example = '2025-03-14T09:30:00Z'): JsonSchema {
     return { type: 'string', format: 'date-time', description, examples: [example] };
   },
+  /** A filter or range bound: the school's one date convention (see `school-time.ts`). */
+  dateOrDateTime(description: string, example: string): JsonSchema {
+    return {
+      type: 'string',
+      pattern: DATE_OR_DATE_TIME_PATTERN,
+      description: `${description} A date (in the school's time zone) or date-time.`,
+      examples: [example],
+    };
+  },
   email(description: string, example = 'jane@example.com'): JsonSchema {
     return { type: 'string', format: 'email', description, maxLength: 254, examples: [example] };
   },
@@ -67,6 +77,10 @@ export const s = {
   },
   enumOf<T extends string>(values: readonly T[], description: string, extras: Extras = {}): JsonSchema {
     return { type: 'string', enum: values, description, ...extras };
+  },
+  /** A multi-value filter: `?state=a&state=b` (OpenAPI form style, exploded) matches either. */
+  oneOrMoreOf<T extends string>(values: readonly T[], description: string): JsonSchema {
+    return { type: 'array', items: { type: 'string', enum: values }, description, minItems: 1, maxItems: values.length, examples: [[values[0]]] };
   },
   nullable(schema: JsonSchema): JsonSchema {
     if (schema.$ref) return schema;

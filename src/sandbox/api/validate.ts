@@ -3,6 +3,7 @@
  * JSON Schema subset that `schema.ts` builds, and names every offending field so a 400 tells the
  * caller exactly what to fix.
  */
+import { DATE_OR_DATE_TIME_PATTERN, isDateOrDateTime, isDateTime, isDay } from './school-time.js';
 import { refName, type JsonSchema } from './schema.js';
 
 export interface FieldProblem {
@@ -14,8 +15,6 @@ export interface FieldProblem {
 export type Components = Readonly<Record<string, JsonSchema>>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 export function validateValue(value: unknown, schema: JsonSchema, components: Components, field = ''): FieldProblem[] {
   const name = refName(schema);
@@ -57,23 +56,22 @@ function validateString(value: string, schema: JsonSchema, problem: (message: st
     return problem(schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`);
   }
   if (schema.maxLength !== undefined && value.length > schema.maxLength) return problem(`must be at most ${schema.maxLength} characters`);
+  if (schema.pattern === DATE_OR_DATE_TIME_PATTERN) {
+    return isDateOrDateTime(value) ? [] : problem('must be a date like 2026-11-27 or an RFC 3339 date-time like 2026-11-27T09:30:00+01:00');
+  }
   if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return problem(`must match ${schema.pattern}`);
   switch (schema.format) {
     case 'email':
       return EMAIL.test(value) ? [] : problem('must be an email address');
     case 'date':
-      return DATE.test(value) && isRealDate(value) ? [] : problem('must be a date like 2025-03-14');
+      return isDay(value) ? [] : problem('must be a date like 2025-03-14');
     case 'date-time':
-      return DATE_TIME.test(value) && isRealDate(value) ? [] : problem('must be an RFC 3339 date-time like 2025-03-14T09:30:00Z');
+      return isDateTime(value) ? [] : problem('must be an RFC 3339 date-time like 2025-03-14T09:30:00Z');
     case 'uri':
       return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) ? [] : problem('must be an http(s) URL');
     default:
       return [];
   }
-}
-
-function isRealDate(value: string): boolean {
-  return !Number.isNaN(Date.parse(value));
 }
 
 function validateNumber(value: number, schema: JsonSchema, problem: (message: string) => FieldProblem[]): FieldProblem[] {
@@ -133,7 +131,8 @@ function join(parent: string, key: string): string {
 
 /**
  * Reads query parameters into typed values by the route's query schema: integers, numbers and
- * booleans are parsed, unknown or repeated names are refused, and defaults are filled in.
+ * booleans are parsed, unknown names are refused, repeated ones too unless the parameter is an
+ * array (given repeated or comma-separated), and defaults are filled in.
  */
 export function readQuery(
   search: URLSearchParams,
@@ -150,6 +149,13 @@ export function readQuery(
       continue;
     }
     const raw = search.getAll(name);
+    if (propertySchema.type === 'array') {
+      const itemSchema = propertySchema.items ?? {};
+      const parsed = raw.flatMap((text) => text.split(',')).map((text) => parseScalar(text.trim(), itemSchema));
+      problems.push(...validateValue(parsed, propertySchema, components, name));
+      value[name] = [...new Set(parsed)];
+      continue;
+    }
     if (raw.length > 1) {
       problems.push({ field: name, message: 'must be given once' });
       continue;

@@ -1,21 +1,25 @@
 /** Analytics: revenue and enrolment summaries over a date range, computed from orders and enrollments. */
 import { invalidInput } from '../api-error.js';
-import { inRange } from '../lookup.js';
+import { inRange as inSchoolRange } from '../lookup.js';
 import { cents, currency } from '../money.js';
 import { params } from '../path-params.js';
+import { addDays, dayInZone, filterInstant, schoolDay } from '../school-time.js';
 import type { ApiRoute, HandlerContext, RouteFamily } from '../route.js';
 import { s, type JsonSchema } from '../schema.js';
 import type { Order, SchoolState } from '../store/index.js';
 
-const DAY_MS = 86_400_000;
-
 const rangeQuery: Record<string, JsonSchema> = {
-  from: { type: 'string', format: 'date', description: 'First day (UTC, inclusive); 30 days before `to` by default.', examples: ['2025-03-01'] },
-  to: { type: 'string', format: 'date', description: 'Last day (UTC, inclusive); today by default.', examples: ['2025-03-31'] },
+  from: s.dateOrDateTime('First day (inclusive); 30 days before `to` by default.', '2025-03-01'),
+  to: s.dateOrDateTime('Last day (inclusive); today by default.', '2025-03-31'),
 };
 
+const schoolDays = {
+  from: { type: 'string', format: 'date', description: 'First day, in the school\'s time zone.', examples: ['2025-03-01'] },
+  to: { type: 'string', format: 'date', description: 'Last day, in the school\'s time zone.', examples: ['2025-03-31'] },
+} as const satisfies Record<string, JsonSchema>;
+
 const range = s.object(
-  { from: rangeQuery['from']!, to: rangeQuery['to']! },
+  { ...schoolDays },
   ['from', 'to'],
   'The days covered, both inclusive.',
 );
@@ -74,17 +78,21 @@ const EnrollmentSummary = s.object(
   'Enrolment activity over a date range.',
 );
 
-/** Pure: the inclusive day range asked for, as `[from, to]` dates and the half-open instant bounds. */
-export function resolveRange(query: Readonly<Record<string, unknown>>, now: Date) {
-  const today = now.toISOString().slice(0, 10);
-  const to = typeof query['to'] === 'string' ? query['to'] : today;
-  const from = typeof query['from'] === 'string' ? query['from'] : new Date(Date.parse(to) - 29 * DAY_MS).toISOString().slice(0, 10);
+/**
+ * Pure: the inclusive range of school days asked for (a date-time names the school day containing
+ * it), and its half-open bounds as UTC timestamps, so a day is counted as the school lives it.
+ */
+export function resolveRange(query: Readonly<Record<string, unknown>>, now: Date, timeZone: string) {
+  const to = typeof query['to'] === 'string' ? schoolDay(query['to'], timeZone) : dayInZone(now.getTime(), timeZone);
+  const from = typeof query['from'] === 'string' ? schoolDay(query['from'], timeZone) : addDays(to, -29);
   if (from > to) throw invalidInput([{ field: 'from', message: 'must not be after to' }]);
-  const endExclusive = new Date(Date.parse(to) + DAY_MS).toISOString().slice(0, 10);
-  return { range: { from, to }, start: from, end: endExclusive };
+  return { range: { from, to }, start: filterInstant(from, timeZone), end: filterInstant(addDays(to, 1), timeZone) };
 }
 
+/** Bounds are UTC timestamps here, so the zone only matters for the month a moment falls in. */
 export function revenueSummary(state: SchoolState, start: string, end: string) {
+  const timeZone = state.school.timezone;
+  const inRange = (timestamp: string, from: string, to: string) => inSchoolRange(timestamp, from, to, timeZone);
   const counted = (order: Order) => (order.state === 'paid' || order.state === 'refunded') && inRange(order.paid_at ?? order.created_at, start, end);
   const orders = state.orders.filter(counted);
   const net = (order: Order) => (order.state === 'refunded' ? 0 : order.amount_cents);
@@ -95,7 +103,7 @@ export function revenueSummary(state: SchoolState, start: string, end: string) {
     product.net_cents += net(order);
     product.orders += 1;
     byProduct.set(order.product_id, product);
-    const monthKey = (order.paid_at ?? order.created_at).slice(0, 7);
+    const monthKey = dayInZone(Date.parse(order.paid_at ?? order.created_at), timeZone).slice(0, 7);
     const month = byMonth.get(monthKey) ?? { month: monthKey, net_cents: 0, orders: 0 };
     month.net_cents += net(order);
     month.orders += 1;
@@ -116,6 +124,7 @@ export function revenueSummary(state: SchoolState, start: string, end: string) {
 }
 
 export function enrollmentSummary(state: SchoolState, start: string, end: string) {
+  const inRange = (timestamp: string, from: string, to: string) => inSchoolRange(timestamp, from, to, state.school.timezone);
   const enrolled = state.enrollments.filter((enrollment) => inRange(enrollment.enrolled_at, start, end));
   const completed = state.enrollments.filter((enrollment) => enrollment.completed_at !== null && inRange(enrollment.completed_at, start, end));
   const byCourse = state.courses
@@ -137,7 +146,7 @@ export function enrollmentSummary(state: SchoolState, start: string, end: string
 
 function summarise(compute: (state: SchoolState, start: string, end: string) => object) {
   return ({ store, query }: HandlerContext) => {
-    const { range: days, start, end } = resolveRange(query, store.nowDate());
+    const { range: days, start, end } = resolveRange(query, store.nowDate(), store.state.school.timezone);
     return { range: days, ...compute(store.state, start, end) };
   };
 }
@@ -148,7 +157,7 @@ const routes: ApiRoute[] = [
     path: '/api/v1/analytics/revenue',
     operationId: 'get_revenue_summary',
     summary: 'Revenue summary',
-    description: 'Sums paid and refunded orders over a date range (default: the last 30 days), with the top products and a per-month series.',
+    description: 'Sums paid and refunded orders over a date range (default: the last 30 days), counting days in the school\'s time zone, with the top products and a per-month series.',
     group: 'analytics',
     scopes: ['analytics:read'],
     anonymous: 'private',
@@ -161,7 +170,7 @@ const routes: ApiRoute[] = [
     path: '/api/v1/analytics/enrollments',
     operationId: 'get_enrollment_summary',
     summary: 'Enrolment summary',
-    description: 'Counts new members, new enrollments and completions over a date range (default: the last 30 days), per course.',
+    description: 'Counts new members, new enrollments and completions over a date range (default: the last 30 days), counting days in the school\'s time zone, per course.',
     group: 'analytics',
     scopes: ['analytics:read'],
     anonymous: 'private',

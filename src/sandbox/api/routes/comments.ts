@@ -41,7 +41,7 @@ function listComments({ store, caller, query }: HandlerContext) {
       (query['lecture_id'] === undefined || comment.lecture_id === query['lecture_id']) &&
       (query['post_id'] === undefined || comment.post_id === query['post_id']) &&
       (query['max_rating'] === undefined || (comment.rating !== null && comment.rating <= (query['max_rating'] as number))) &&
-      inRange(comment.created_at, query['created_after'], query['created_before']),
+      inRange(comment.created_at, query['created_after'], query['created_before'], store.state.school.timezone),
   );
   const newestFirst = [...comments].reverse();
   return paginate(newestFirst, query['page'] as number, query['per_page'] as number);
@@ -71,8 +71,8 @@ const routes: ApiRoute[] = [
       lecture_id: params.lectureId,
       post_id: params.postId,
       max_rating: s.integer('Only reviews rated at most this many stars.', { minimum: 1, maximum: 5, example: 2 }),
-      created_after: s.dateTime('Written at or after this time.', '2025-03-01T00:00:00Z'),
-      created_before: s.dateTime('Written before this time.', '2025-04-01T00:00:00Z'),
+      created_after: s.dateOrDateTime('Written at or after this moment.', '2025-03-01'),
+      created_before: s.dateOrDateTime('Written before this moment.', '2025-04-01'),
     },
     response: { status: 200, schema: s.ref('Comment'), description: 'A page of comments.' },
     handler: listComments,

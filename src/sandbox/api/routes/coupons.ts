@@ -4,6 +4,7 @@ import { applyPatch, findOrThrow } from '../lookup.js';
 import { cents, currency } from '../money.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
+import { writtenInstant } from '../school-time.js';
 import type { ApiRoute, HandlerContext, RouteFamily } from '../route.js';
 import { s } from '../schema.js';
 import type { Coupon, SchoolState } from '../store/index.js';
@@ -39,12 +40,14 @@ const Coupon = s.object(
   'A discount coupon.',
 );
 
-const CouponCreate = s.object({ code, ...couponFields }, ['code', 'discount_type'], 'A new coupon.');
+const expiresAtInput = s.nullable(s.dateOrDateTime('Last day (through its end) or moment the coupon can be used; null for no end.', '2025-04-18'));
+
+const CouponCreate = s.object({ code, ...couponFields, expires_at: expiresAtInput }, ['code', 'discount_type'], 'A new coupon.');
 
 const CouponUpdate = s.object(
   {
     active: s.boolean('Switch the coupon on or off.'),
-    expires_at: couponFields.expires_at,
+    expires_at: expiresAtInput,
     max_redemptions: couponFields.max_redemptions,
   },
   [],
@@ -77,8 +80,14 @@ export function couponProblems(input: Partial<Coupon>, now: string): FieldProble
   return problems;
 }
 
+/** Pure: an expiry as stored, in UTC; a date alone keeps the coupon valid through that school day. */
+export function storedExpiry(value: string | null | undefined, timeZone: string): string | null | undefined {
+  return typeof value === 'string' ? writtenInstant(value, timeZone, 'end') : value;
+}
+
 function createCoupon({ store, body }: HandlerContext) {
-  const input = body as Pick<Coupon, 'code' | 'discount_type'> & Partial<Coupon>;
+  const sent = body as Pick<Coupon, 'code' | 'discount_type'> & Partial<Coupon>;
+  const input = { ...sent, expires_at: storedExpiry(sent.expires_at, store.state.school.timezone) };
   const now = store.timestamp();
   const problems = couponProblems(input, now);
   if (problems.length > 0) throw invalidInput(problems);
@@ -124,7 +133,8 @@ function getCouponByCode({ store, params: { code: wanted } }: HandlerContext) {
 
 function updateCoupon({ store, params: { couponId }, body }: HandlerContext) {
   const coupon = findOrThrow(store.state.coupons, couponId!, 'coupon');
-  const patch = body as Partial<Coupon>;
+  const sent = body as Partial<Coupon>;
+  const patch = { ...sent, expires_at: storedExpiry(sent.expires_at, store.state.school.timezone) };
   const now = store.timestamp();
   const problems = couponProblems({ expires_at: patch.expires_at ?? null }, now);
   if (problems.length > 0) throw invalidInput(problems);

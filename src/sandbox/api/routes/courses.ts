@@ -1,6 +1,6 @@
 /** Courses: the catalogue, its state machine (draft → published → archived) and its lecturers. */
 import { ApiError, notFound } from '../api-error.js';
-import { applyPatch, assertTransition, findOrThrow, isStaff, slugify } from '../lookup.js';
+import { applyPatch, assertTransition, findOrThrow, isStaff, slugify, inStates } from '../lookup.js';
 import { cents, currency } from '../money.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
@@ -64,7 +64,7 @@ function listCourses({ store, caller, query }: HandlerContext) {
   const courses = store.state.courses.filter(
     (course) =>
       (staff || course.state === 'published') &&
-      (query['state'] === undefined || course.state === query['state']) &&
+      inStates(query['state'], course.state) &&
       (search === undefined || course.title.toLowerCase().includes(search)) &&
       (query['lecturer_id'] === undefined || course.lecturer_ids.includes(query['lecturer_id'] as string)),
   );
@@ -156,7 +156,7 @@ const routes: ApiRoute[] = [
     anonymous: 'public',
     list: true,
     query: {
-      state: s.enumOf(COURSE_STATES, 'Only courses in this state.'),
+      state: s.oneOrMoreOf(COURSE_STATES, 'Only courses in one of these states.'),
       q: s.string('Case-insensitive search in the title.', { maxLength: 200, example: 'watercolour' }),
       lecturer_id: params.lecturerId,
     },

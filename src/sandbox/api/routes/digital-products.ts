@@ -1,6 +1,6 @@
 /** Digital products: downloadable things the school sells (e-books, templates). Published ones are public. */
 import { notFound } from '../api-error.js';
-import { applyPatch, findOrThrow, isStaff } from '../lookup.js';
+import { applyPatch, findOrThrow, isStaff, inStates } from '../lookup.js';
 import { cents, currency } from '../money.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
@@ -76,12 +76,12 @@ const routes: ApiRoute[] = [
     scopes: ['digital_products:read'],
     anonymous: 'public',
     list: true,
-    query: { state: s.enumOf(PUBLISH_STATES, 'Only products in this state.') },
+    query: { state: s.oneOrMoreOf(PUBLISH_STATES, 'Only products in one of these states.') },
     response: { status: 200, schema: s.ref('DigitalProduct'), description: 'A page of digital products.' },
     handler: ({ store, caller, query }) =>
       paginate(
         store.state.digital_products.filter(
-          (product) => (isStaff(caller) || product.state === 'published') && (query['state'] === undefined || product.state === query['state']),
+          (product) => (isStaff(caller) || product.state === 'published') && inStates(query['state'], product.state),
         ),
         query['page'] as number,
         query['per_page'] as number,

@@ -1,6 +1,6 @@
 /** Events (webinars, workshops) with their tickets and attendees. Published events are public. */
 import { invalidInput, notFound } from '../api-error.js';
-import { applyPatch, findOrThrow, inRange, isStaff } from '../lookup.js';
+import { applyPatch, findOrThrow, inRange, isStaff, inStates } from '../lookup.js';
 import { cents, currency } from '../money.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
@@ -118,7 +118,7 @@ function createTicket({ store, params: { eventId }, body }: HandlerContext) {
 function listAttendees({ store, params: { eventId }, query }: HandlerContext) {
   findOrThrow(store.state.events, eventId!, 'event');
   const attendees = store.state.attendees
-    .filter((attendee) => attendee.event_id === eventId && (query['state'] === undefined || attendee.state === query['state']))
+    .filter((attendee) => attendee.event_id === eventId && inStates(query['state'], attendee.state))
     .map((attendee) => {
       const member = store.state.members.find((candidate) => candidate.id === attendee.member_id);
       return { ...attendee, member_email: member?.email ?? '', member_name: member?.name ?? '' };
@@ -140,9 +140,9 @@ const routes: ApiRoute[] = [
     anonymous: 'public',
     list: true,
     query: {
-      state: s.enumOf(EVENT_STATES, 'Only events in this state.'),
-      starts_after: s.dateTime('Starting at or after this time.', '2025-03-01T00:00:00Z'),
-      starts_before: s.dateTime('Starting before this time.', '2025-04-01T00:00:00Z'),
+      state: s.oneOrMoreOf(EVENT_STATES, 'Only events in one of these states.'),
+      starts_after: s.dateOrDateTime('Starting at or after this moment.', '2025-03-01'),
+      starts_before: s.dateOrDateTime('Starting before this moment.', '2025-04-01'),
     },
     response: { status: 200, schema: s.ref('Event'), description: 'A page of events.' },
     handler: ({ store, caller, query }) => {
@@ -151,8 +151,8 @@ const routes: ApiRoute[] = [
         .filter(
           (event) =>
             (staff || event.state === 'published') &&
-            (query['state'] === undefined || event.state === query['state']) &&
-            inRange(event.starts_at, query['starts_after'], query['starts_before']),
+            inStates(query['state'], event.state) &&
+            inRange(event.starts_at, query['starts_after'], query['starts_before'], store.state.school.timezone),
         )
         .sort((a, b) => a.starts_at.localeCompare(b.starts_at))
         .map((event) => eventView(store.state, event));
@@ -242,7 +242,7 @@ const routes: ApiRoute[] = [
     anonymous: 'private',
     params: eventParam,
     list: true,
-    query: { state: s.enumOf(ATTENDEE_STATES, 'Only attendees in this state.') },
+    query: { state: s.oneOrMoreOf(ATTENDEE_STATES, 'Only attendees in one of these states.') },
     response: { status: 200, schema: s.ref('Attendee'), description: 'A page of attendees.' },
     handler: listAttendees,
   },

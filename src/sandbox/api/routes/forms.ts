@@ -75,14 +75,14 @@ const routes: ApiRoute[] = [
     params: { formId: params.formId },
     list: true,
     query: {
-      submitted_after: s.dateTime('Submitted at or after this time.', '2025-03-01T00:00:00Z'),
-      submitted_before: s.dateTime('Submitted before this time.', '2025-04-01T00:00:00Z'),
+      submitted_after: s.dateOrDateTime('Submitted at or after this moment.', '2025-03-01'),
+      submitted_before: s.dateOrDateTime('Submitted before this moment.', '2025-04-01'),
     },
     response: { status: 200, schema: s.ref('FormSubmission'), description: 'A page of submissions.' },
     handler: ({ store, params: { formId }, query }) => {
       findOrThrow(store.state.forms, formId!, 'form');
       const submissions = store.state.form_submissions.filter(
-        (submission) => submission.form_id === formId && inRange(submission.submitted_at, query['submitted_after'], query['submitted_before']),
+        (submission) => submission.form_id === formId && inRange(submission.submitted_at, query['submitted_after'], query['submitted_before'], store.state.school.timezone),
       );
       return paginate(submissions, query['page'] as number, query['per_page'] as number);
     },

@@ -40,7 +40,7 @@ function listMembers({ store, query }: HandlerContext) {
       (email === undefined || member.email.toLowerCase() === email) &&
       (search === undefined || member.name.toLowerCase().includes(search) || member.email.toLowerCase().includes(search)) &&
       (query['tag'] === undefined || member.tags.includes(query['tag'] as string)) &&
-      inRange(member.created_at, query['created_after'], query['created_before']),
+      inRange(member.created_at, query['created_after'], query['created_before'], store.state.school.timezone),
   );
   return paginate(members, query['page'] as number, query['per_page'] as number);
 }
@@ -87,8 +87,8 @@ const routes: ApiRoute[] = [
       email: s.email('Exact email address (case-insensitive).'),
       q: s.string('Search in name and email.', { maxLength: 200, example: 'jane' }),
       tag: s.string('Only members with this tag.', { maxLength: 50, example: 'vip' }),
-      created_after: s.dateTime('Signed up at or after this time.', '2025-03-01T00:00:00Z'),
-      created_before: s.dateTime('Signed up before this time.', '2025-04-01T00:00:00Z'),
+      created_after: s.dateOrDateTime('Signed up at or after this moment.', '2025-03-01'),
+      created_before: s.dateOrDateTime('Signed up before this moment.', '2025-04-01'),
     },
     response: { status: 200, schema: s.ref('Member'), description: 'A page of members.' },
     handler: listMembers,

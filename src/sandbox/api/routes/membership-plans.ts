@@ -1,6 +1,6 @@
 /** Membership plans: recurring offers that include courses. Published plans are public. */
 import { ApiError, notFound } from '../api-error.js';
-import { applyPatch, assertTransition, findOrThrow, isStaff } from '../lookup.js';
+import { applyPatch, assertTransition, findOrThrow, isStaff, inStates } from '../lookup.js';
 import { cents, currency } from '../money.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
@@ -50,7 +50,7 @@ const MembershipPlanUpdate = partial(
 function listPlans({ store, caller, query }: HandlerContext) {
   const staff = isStaff(caller);
   const plans = store.state.membership_plans.filter(
-    (plan) => (staff || plan.state === 'published') && (query['state'] === undefined || plan.state === query['state']),
+    (plan) => (staff || plan.state === 'published') && inStates(query['state'], plan.state),
   );
   return paginate(plans, query['page'] as number, query['per_page'] as number);
 }
@@ -124,7 +124,7 @@ const routes: ApiRoute[] = [
     scopes: ['membership_plans:read'],
     anonymous: 'public',
     list: true,
-    query: { state: s.enumOf(PLAN_STATES, 'Only plans in this state.') },
+    query: { state: s.oneOrMoreOf(PLAN_STATES, 'Only plans in one of these states.') },
     response: { status: 200, schema: s.ref('MembershipPlan'), description: 'A page of plans.' },
     handler: listPlans,
   },

@@ -1,5 +1,5 @@
 /** Orders: what members bought and the state of each payment. Read-only, as the scopes say. */
-import { findOrThrow, inRange } from '../lookup.js';
+import { findOrThrow, inRange, inStates } from '../lookup.js';
 import { cents, currency } from '../money.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
@@ -29,11 +29,11 @@ const Order = s.object(
 function listOrders({ store, query }: HandlerContext) {
   const orders = store.state.orders.filter(
     (order) =>
-      (query['state'] === undefined || order.state === query['state']) &&
+      inStates(query['state'], order.state) &&
       (query['member_id'] === undefined || order.member_id === query['member_id']) &&
       (query['product_type'] === undefined || order.product_type === query['product_type']) &&
       (query['product_id'] === undefined || order.product_id === query['product_id']) &&
-      inRange(order.created_at, query['created_after'], query['created_before']),
+      inRange(order.created_at, query['created_after'], query['created_before'], store.state.school.timezone),
   );
   return paginate(orders, query['page'] as number, query['per_page'] as number);
 }
@@ -50,9 +50,9 @@ const routes: ApiRoute[] = [
     anonymous: 'private',
     list: true,
     query: {
-      state: s.enumOf(PAYMENT_STATES, 'Only orders in this payment state.'),
-      created_after: s.dateTime('Placed at or after this time.', '2025-03-01T00:00:00Z'),
-      created_before: s.dateTime('Placed before this time.', '2025-04-01T00:00:00Z'),
+      state: s.oneOrMoreOf(PAYMENT_STATES, 'Only orders in one of these payment states.'),
+      created_after: s.dateOrDateTime('Placed at or after this moment.', '2025-03-01'),
+      created_before: s.dateOrDateTime('Placed before this moment.', '2025-04-01'),
       member_id: params.memberId,
       product_type: s.enumOf(PRODUCT_TYPES, 'Only orders of this kind of product.'),
       product_id: s.id('Only orders of this product.', 'crs_0001'),

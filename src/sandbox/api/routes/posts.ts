@@ -1,6 +1,6 @@
 /** Posts: the school's blog. Drafts are private; published posts are public. */
 import { notFound } from '../api-error.js';
-import { applyPatch, findOrThrow, isStaff, slugify } from '../lookup.js';
+import { applyPatch, findOrThrow, isStaff, slugify, inStates } from '../lookup.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
 import type { ApiRoute, HandlerContext, RouteFamily } from '../route.js';
@@ -75,14 +75,14 @@ const routes: ApiRoute[] = [
     scopes: ['posts:read'],
     anonymous: 'public',
     list: true,
-    query: { state: s.enumOf(PUBLISH_STATES, 'Only posts in this state.'), tag: s.string('Only posts with this tag.', { maxLength: 50 }) },
+    query: { state: s.oneOrMoreOf(PUBLISH_STATES, 'Only posts in one of these states.'), tag: s.string('Only posts with this tag.', { maxLength: 50 }) },
     response: { status: 200, schema: s.ref('Post'), description: 'A page of posts.' },
     handler: ({ store, caller, query }) =>
       paginate(
         store.state.posts.filter(
           (post) =>
             (isStaff(caller) || post.state === 'published') &&
-            (query['state'] === undefined || post.state === query['state']) &&
+            inStates(query['state'], post.state) &&
             (query['tag'] === undefined || post.tags.includes(query['tag'] as string)),
         ),
         query['page'] as number,

@@ -63,7 +63,7 @@ function listEnrollments({ store, query }: HandlerContext) {
         (query['course_id'] === undefined || enrollment.course_id === query['course_id']) &&
         (query['member_id'] === undefined || enrollment.member_id === query['member_id']) &&
         (query['completed'] === undefined || (enrollment.completed_at !== null) === query['completed']) &&
-        inRange(enrollment.enrolled_at, query['enrolled_after'], query['enrolled_before']),
+        inRange(enrollment.enrolled_at, query['enrolled_after'], query['enrolled_before'], store.state.school.timezone),
     )
     .map((enrollment) => enrollmentView(store.state, enrollment))
     .filter((view) => query['progress_below'] === undefined || view.progress_percent < (query['progress_below'] as number));
@@ -108,8 +108,8 @@ const routes: ApiRoute[] = [
       member_id: params.memberId,
       completed: s.boolean('Only finished (true) or unfinished (false) enrollments.'),
       progress_below: s.integer('Only enrollments whose progress is below this percentage.', { minimum: 1, maximum: 100, example: 50 }),
-      enrolled_after: s.dateTime('Enrolled at or after this time.', '2025-03-01T00:00:00Z'),
-      enrolled_before: s.dateTime('Enrolled before this time.', '2025-04-01T00:00:00Z'),
+      enrolled_after: s.dateOrDateTime('Enrolled at or after this moment.', '2025-03-01'),
+      enrolled_before: s.dateOrDateTime('Enrolled before this moment.', '2025-04-01'),
     },
     response: { status: 200, schema: s.ref('Enrollment'), description: 'A page of enrollments.' },
     handler: listEnrollments,

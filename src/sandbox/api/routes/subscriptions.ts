@@ -1,5 +1,5 @@
 /** Subscriptions: members' recurring memberships, filterable by state; cancelling is the one write. */
-import { assertTransition, findOrThrow } from '../lookup.js';
+import { assertTransition, findOrThrow, inStates } from '../lookup.js';
 import { paginate } from '../pagination.js';
 import { params } from '../path-params.js';
 import type { ApiRoute, HandlerContext, RouteFamily } from '../route.js';
@@ -44,7 +44,7 @@ function listSubscriptions({ store, query }: HandlerContext) {
   const subscriptions = store.state.subscriptions
     .filter(
       (subscription) =>
-        (query['state'] === undefined || subscription.state === query['state']) &&
+        inStates(query['state'], subscription.state) &&
         (query['plan_id'] === undefined || subscription.plan_id === query['plan_id']) &&
         (query['member_id'] === undefined || subscription.member_id === query['member_id']),
     )
@@ -68,13 +68,13 @@ const routes: ApiRoute[] = [
     path: '/api/v1/subscriptions',
     operationId: 'list_subscriptions',
     summary: 'List subscriptions',
-    description: 'Lists subscriptions to membership plans. Filter by `state` (e.g. `past_due`), plan or member. Each item carries the member\'s email.',
+    description: 'Lists subscriptions to membership plans. Filter by `state` (one or several, e.g. `past_due`), plan or member. Each item carries the member\'s email.',
     group: 'subscriptions',
     scopes: ['subscriptions:read'],
     anonymous: 'private',
     list: true,
     query: {
-      state: s.enumOf(SUBSCRIPTION_STATES, 'Only subscriptions in this state.'),
+      state: s.oneOrMoreOf(SUBSCRIPTION_STATES, 'Only subscriptions in one of these states.'),
       plan_id: params.planId,
       member_id: params.memberId,
     },

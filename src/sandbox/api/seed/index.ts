@@ -5,6 +5,7 @@
  */
 import { SANDBOX_SCHOOL, SANDBOX_USER } from '../../school-user.js';
 import type { SchoolState } from '../store/index.js';
+import { SEED_TIME_ZONE } from '../school-time.js';
 import { SeedClock } from './clock.js';
 import { seedCatalogue } from './catalogue.js';
 import { seedOffers, seedOrders, seedSubscriptions } from './commerce.js';
@@ -37,7 +38,7 @@ function emptySchool(clock: SeedClock): SchoolState {
       subdomain: 'sandbox-academy',
       description: 'Creative and practical courses, taught by working professionals.',
       support_email: 'help@sandbox-academy.test',
-      timezone: 'Europe/Berlin',
+      timezone: SEED_TIME_ZONE,
       currency: 'USD',
       locale: 'en-US',
       created_at: clock.daysAgo(730),
