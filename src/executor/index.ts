@@ -16,7 +16,6 @@ export type {
   ResponseContent,
   ResponseOutcome,
 } from './execution-outcome.js';
-export { executorErrorCodes } from './executor-error.js';
 export type { ExecutorErrorCode } from './executor-error.js';
 export { DEFAULT_HTTP_LIMITS } from './http-client.js';
 export type { HttpLimits } from './http-client.js';
