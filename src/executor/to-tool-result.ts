@@ -13,7 +13,7 @@ import type { ErrorOutcome, ExecutionOutcome, InsufficientScopeOutcome, Response
  * The longest text a tool result carries (characters). Longer text is cut and ends with a
  * `[truncated: …]` marker; the full JSON object, if any, is still in `structuredContent`.
  */
-export const MAX_RESULT_TEXT_CHARS = 25_000;
+const MAX_RESULT_TEXT_CHARS = 25_000;
 
 export interface ToolResultOptions {
   readonly maxTextChars?: number;

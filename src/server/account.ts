@@ -2,7 +2,7 @@
  * What the server needs from sign-in for its own tools: who is signed in, and signing out. The
  * server never sees a token; the app wires the consent part's sign-in session to this.
  */
-export interface AccountStatus {
+interface AccountStatus {
   readonly signedIn: boolean;
   readonly issuer: string;
   readonly clientId: string | undefined;

@@ -75,7 +75,7 @@ const EnrollmentSummary = s.object(
 );
 
 /** Pure: the inclusive day range asked for, as `[from, to]` dates and the half-open instant bounds. */
-export function resolveRange(query: Readonly<Record<string, unknown>>, now: Date) {
+function resolveRange(query: Readonly<Record<string, unknown>>, now: Date) {
   const today = now.toISOString().slice(0, 10);
   const to = typeof query['to'] === 'string' ? query['to'] : today;
   const from = typeof query['from'] === 'string' ? query['from'] : new Date(Date.parse(to) - 29 * DAY_MS).toISOString().slice(0, 10);
@@ -84,7 +84,7 @@ export function resolveRange(query: Readonly<Record<string, unknown>>, now: Date
   return { range: { from, to }, start: from, end: endExclusive };
 }
 
-export function revenueSummary(state: SchoolState, start: string, end: string) {
+function revenueSummary(state: SchoolState, start: string, end: string) {
   const counted = (order: Order) => (order.state === 'paid' || order.state === 'refunded') && inRange(order.paid_at ?? order.created_at, start, end);
   const orders = state.orders.filter(counted);
   const net = (order: Order) => (order.state === 'refunded' ? 0 : order.amount_cents);
@@ -115,7 +115,7 @@ export function revenueSummary(state: SchoolState, start: string, end: string) {
   };
 }
 
-export function enrollmentSummary(state: SchoolState, start: string, end: string) {
+function enrollmentSummary(state: SchoolState, start: string, end: string) {
   const enrolled = state.enrollments.filter((enrollment) => inRange(enrollment.enrolled_at, start, end));
   const completed = state.enrollments.filter((enrollment) => enrollment.completed_at !== null && inRange(enrollment.completed_at, start, end));
   const byCourse = state.courses
