@@ -8,16 +8,16 @@ import { SchoolMcpError } from './errors.js';
 import { checkSchoolUrl, isLoopbackName } from './network/index.js';
 import type { LogLevel } from './log.js';
 
-export type Command = CommandName | 'help' | 'version';
+type Command = CommandName | 'help' | 'version';
 
 /** `school-mcp sandbox`: where and how the sandbox school runs. */
-export interface SandboxCommandOptions {
+interface SandboxCommandOptions {
   readonly port?: number;
   readonly autoApprove?: boolean;
   readonly dataFile?: string;
 }
 
-export type ToolsetSelection = { mode: 'toolsets'; toolsets: readonly string[] | 'all' } | { mode: 'dynamic' };
+type ToolsetSelection = { mode: 'toolsets'; toolsets: readonly string[] | 'all' } | { mode: 'dynamic' };
 
 export interface HttpConfig {
   readonly host: string;
@@ -227,7 +227,7 @@ function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
  * ST-08: a secret in argv is readable by every local user (`ps`, `/proc/<pid>/cmdline`) for as
  * long as the process runs; it still works, with a warning naming the safer ways.
  */
-export function argvSecretWarnings(values: { 'http-secret'?: string; 'client-secret'?: string }): string[] {
+function argvSecretWarnings(values: { 'http-secret'?: string; 'client-secret'?: string }): string[] {
   const warnings: string[] = [];
   for (const [flag, variable] of [['http-secret', 'SCHOOL_MCP_HTTP_SECRET'], ['client-secret', 'SCHOOL_MCP_CLIENT_SECRET']] as const) {
     if (values[flag] === undefined) continue;

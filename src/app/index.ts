@@ -1,3 +1,3 @@
-export { configDirectory, createSchoolSession, openSchool, type OpenSchool, type OpenSchoolOptions } from './open-school.js';
+export { configDirectory, createSchoolSession, openSchool, type OpenSchool } from './open-school.js';
 export { startDemoSchool, type DemoSchool } from './demo-school.js';
 export { listSchoolTools } from './tool-listing.js';

@@ -16,7 +16,7 @@ import {
 } from '../server/index.js';
 import { openCatalog } from './open-catalog.js';
 
-export interface ListedTool {
+interface ListedTool {
   /** The definition exactly as `tools/list` carries it. */
   readonly definition: { readonly name: string; readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean; readonly idempotentHint?: boolean } };
   /** The operation's toolset; absent for the server's own tools. */

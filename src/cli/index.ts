@@ -1,3 +1,2 @@
-export { formatStatus, runLogin, runLogout, runStatus, type LoginOptions } from './auth-commands.js';
-export type { LineWriter } from './line-writer.js';
-export { buildToolsReport, estimateTokens, formatToolsReport, TOKEN_COUNT, type ToolsReport, type ToolsReportInput } from './tools-report.js';
+export { formatStatus, runLogin, runLogout, runStatus } from './auth-commands.js';
+export { buildToolsReport, estimateTokens, formatToolsReport, type ToolsReport, type ToolsReportInput } from './tools-report.js';

@@ -48,7 +48,7 @@ export interface ToolsReport {
   readonly warnings: readonly string[];
 }
 
-export const TOKEN_COUNT = 'estimate: UTF-8 bytes / 4';
+const TOKEN_COUNT = 'estimate: UTF-8 bytes / 4';
 
 export function estimateTokens(json: string): number {
   return Math.ceil(Buffer.byteLength(json, 'utf8') / 4);

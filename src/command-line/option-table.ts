@@ -28,7 +28,7 @@ export interface CommandSpec<Command extends string> {
   readonly forms: readonly CommandForm[];
 }
 
-export interface CommandForm {
+interface CommandForm {
   readonly form: string;
   readonly summary: string;
 }
@@ -41,7 +41,7 @@ export interface CommandLineTable<Command extends string> {
   readonly defaultCommandLabel: string;
 }
 
-export type OptionValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
+type OptionValues = Readonly<Record<string, string | boolean | readonly string[] | undefined>>;
 
 export type ParsedCommandLine<Command extends string> =
   | { readonly kind: 'run'; readonly command: Command; readonly values: OptionValues }

@@ -30,7 +30,7 @@ export function supportsUrlElicitation(capabilities: ClientCapabilities | undefi
 }
 
 /** The first revision whose schema has URL-mode elicitation. */
-export const FIRST_URL_ELICITATION_REVISION = '2025-11-25';
+const FIRST_URL_ELICITATION_REVISION = '2025-11-25';
 
 export function definesUrlElicitation(revision: string | undefined): boolean {
   // Revisions are dates, so their order is the order of their text.

@@ -27,7 +27,7 @@ import {
 } from '../oauth/index.js';
 import type { ConsentPrompter } from './consent-prompter.js';
 
-export interface PendingFlow extends Partial<PendingConsentDetails> {
+interface PendingFlow extends Partial<PendingConsentDetails> {
   scopes: string[];
   startedAt: number;
   /** Set when another process runs the flow. */

@@ -8,16 +8,16 @@
  * user) and `openTerminalSignIn` (`login`, `logout`, `status`). The rest is exported for tests
  * and for a host of its own.
  */
-export { openConversationConsent, openTerminalSignIn, type ConversationConsent, type ConversationConsentOptions, type SignInSettings } from './open-consent.js';
-export { createOAuthSession, type AccessTokenRequest, type OAuthSession } from './sign-in-session.js';
-export { resolveSessionConfig, type OAuthSessionConfig, type ResolvedSessionConfig } from './session-config.js';
-export { consentScopes, refusedInReadOnly, NO_DOCUMENT, type ConsentRequest, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
+export { openConversationConsent, openTerminalSignIn, type SignInSettings } from './open-consent.js';
+export { createOAuthSession, type OAuthSession } from './sign-in-session.js';
+export type { OAuthSessionConfig } from './session-config.js';
+export type { DocumentScopes } from './consent-policy.js';
 export type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
-export { createBrowserPrompter, type BrowserPrompter, type BrowserPrompterOptions } from './browser-prompter.js';
+export { createBrowserPrompter, type BrowserPrompterOptions } from './browser-prompter.js';
 export { canLaunchBrowser, launchableUrl } from './browser-url.js';
-export { CONSENT_INPUT_KEY, createConsentCaller, type ConsentCallerOptions } from './consent-caller.js';
+export { CONSENT_INPUT_KEY, createConsentCaller } from './consent-caller.js';
 export type { ConsentBroker, ConsentOutcome, PendingConsent } from './consent-broker.js';
-export { chooseConsentChannel, definesUrlElicitation, supportsUrlElicitation, type ChannelInput, type ConsentChannel } from './consent-channel.js';
+export { chooseConsentChannel, definesUrlElicitation, supportsUrlElicitation } from './consent-channel.js';
 export {
   consentFailedResult,
   deniedResult,
@@ -25,10 +25,8 @@ export {
   elicitationMessage,
   leavingResult,
   pendingResult,
-  stepUpExhaustedResult,
-  type ConsentWording,
   type LeavingReason,
 } from './consent-messages.js';
-export { PROGRESS_INTERVAL_MS, progressReporter, waitForConsent, type WaitOptions, type WaitResult } from './consent-wait.js';
-export { createConsentStateCodec, flowId, type ConsentState, type ConsentStateCodec } from './request-state.js';
-export { createStepUpBudget, MAX_STEP_UPS, stepUpKey, type StepUpBudget } from './step-up-budget.js';
+export { PROGRESS_INTERVAL_MS } from './consent-wait.js';
+export { createConsentStateCodec } from './request-state.js';
+export { createStepUpBudget, MAX_STEP_UPS, stepUpKey } from './step-up-budget.js';

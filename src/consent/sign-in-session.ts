@@ -19,7 +19,7 @@ import { createConsentCoordinator } from './consent-coordinator.js';
 import { consentScopes, refusedInReadOnly } from './consent-policy.js';
 import { resolveSessionConfig, type OAuthSessionConfig } from './session-config.js';
 
-export interface AccessTokenRequest {
+interface AccessTokenRequest {
   /** Any one of these sets, wholly granted, is enough. Empty: any valid token will do. */
   scopeAlternatives: readonly (readonly string[])[];
   /** What to ask for when consent is needed. */

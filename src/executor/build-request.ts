@@ -26,7 +26,7 @@ export interface BuildRequestOptions {
 export const DEFAULT_MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** A path value longer than this (UTF-8 bytes) is refused: no real id is that long. */
-export const MAX_PATH_VALUE_BYTES = 1024;
+const MAX_PATH_VALUE_BYTES = 1024;
 
 /**
  * Headers that arguments can never set (API-05): credentials, routing, framing and hop-by-hop

@@ -17,7 +17,7 @@ export interface ErrorBodySummary {
 }
 
 /** The longest excerpt of a non-JSON body that reaches an agent. */
-export const EXCERPT_BYTES = 200;
+const EXCERPT_BYTES = 200;
 const MAX_DESCRIPTION_CHARS = 400;
 const MAX_FIELDS = 20;
 const MAX_FIELD_NAME_CHARS = 100;

@@ -22,7 +22,7 @@ import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry
 import { sendWithRetries, systemClock, type RetryClock } from './send.js';
 import { bearerChallenge } from './www-authenticate.js';
 
-export interface ExecutorLimits extends HttpLimits {
+interface ExecutorLimits extends HttpLimits {
   /** Cap on the decoded bytes of the files of one call. */
   readonly maxUploadBytes: number;
 }
@@ -38,7 +38,7 @@ export interface ExecutorOptions {
   readonly clock?: RetryClock;
 }
 
-export interface ExecuteOptions {
+interface ExecuteOptions {
   /** The MCP request's cancellation: aborts the token wait, the request and any retry wait. */
   readonly signal?: AbortSignal;
 }

@@ -29,7 +29,7 @@ export interface HttpLimits extends BodyLimits {
   readonly deadlineMs: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+const DEFAULT_HTTP_LIMITS: HttpLimits = {
   connectTimeoutMs: 10_000,
   headersTimeoutMs: 30_000,
   bodyTimeoutMs: 30_000,
@@ -38,7 +38,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxErrorBodyBytes: BODY_CAPS.apiErrorBody,
 };
 
-export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 export interface HttpResponse {
   readonly status: number;
@@ -68,7 +68,7 @@ export interface HttpClientOptions {
  * API-01: the last line of defence, independent of how the URL was built. A request carrying
  * credentials to any other origin is refused before a socket is opened.
  */
-export function assertCredentialOrigin(plannedRequest: PlannedRequest, apiOrigin: string): void {
+function assertCredentialOrigin(plannedRequest: PlannedRequest, apiOrigin: string): void {
   const carriesCredentials = Object.keys(plannedRequest.headers).some((name) => {
     const lower = name.toLowerCase();
     return lower === 'authorization' || lower === 'proxy-authorization' || lower === 'cookie';

@@ -28,7 +28,7 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
-export function isIdempotentMethod(method: string): boolean {
+function isIdempotentMethod(method: string): boolean {
   return IDEMPOTENT_METHODS.has(method.toUpperCase());
 }
 
@@ -45,7 +45,7 @@ export function parseRetryAfter(value: string | readonly string[] | undefined, n
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export type NoRetryReason = 'not-retryable' | 'not-idempotent' | 'attempts-exhausted' | 'retry-after-too-long' | 'budget-exhausted';
+type NoRetryReason = 'not-retryable' | 'not-idempotent' | 'attempts-exhausted' | 'retry-after-too-long' | 'budget-exhausted';
 
 export type RetryDecision =
   | { readonly retry: true; readonly delayMs: number }

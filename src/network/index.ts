@@ -3,8 +3,8 @@
  * `fetch` shape, the body caps, and which HTTP client carries which request. A leaf: it imports
  * nothing of the bridge.
  */
-export { BODY_CAPS, declaredOverCap, readCappedBody, type CappedBody } from './body-caps.js';
-export type { FetchInit, FetchLike } from './fetch-like.js';
-export { loadUndici, nodeFetch, undiciFetch, type AgentTimeouts } from './http-stack.js';
+export { BODY_CAPS, declaredOverCap, readCappedBody } from './body-caps.js';
+export type { FetchLike } from './fetch-like.js';
+export { loadUndici, nodeFetch, undiciFetch } from './http-stack.js';
 export { isLoopbackAddress, isLoopbackName, LOOPBACK_ADDRESSES, LOOPBACK_HOST_NAMES } from './loopback.js';
-export { checkSchoolUrl, SCHOOL_URL_RULE, type SchoolUrl, type SchoolUrlProblem, type SchoolUrlVerdict } from './school-url.js';
+export { checkSchoolUrl, SCHOOL_URL_RULE } from './school-url.js';

@@ -8,7 +8,7 @@
  */
 import { isLoopbackAddress } from './loopback.js';
 
-export interface SchoolUrl {
+interface SchoolUrl {
   /** The base URL as given, normalised by the URL parser. */
   readonly url: URL;
   /** The issuer the school is expected to name itself: origin plus path, no trailing slash. */
@@ -17,7 +17,7 @@ export interface SchoolUrl {
   readonly plainHttpOnLoopback: boolean;
 }
 
-export type SchoolUrlProblem = 'not-a-url' | 'scheme' | 'credentials' | 'query-or-fragment';
+type SchoolUrlProblem = 'not-a-url' | 'scheme' | 'credentials' | 'query-or-fragment';
 
 export type SchoolUrlVerdict = ({ readonly ok: true } & SchoolUrl) | { readonly ok: false; readonly problem: SchoolUrlProblem; readonly url?: URL };
 

@@ -22,7 +22,7 @@ const MESSAGES: Record<CallbackPageKind, { status: number; title: string; text: 
   'too-long': { status: 414, title: 'Request too long', text: 'This sign-in response is not valid.' },
 };
 
-export const CALLBACK_PAGE_HEADERS: Readonly<Record<string, string>> = {
+const CALLBACK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',

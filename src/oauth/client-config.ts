@@ -7,7 +7,7 @@ import { OAuthError } from './oauth-error.js';
 import { parseSchoolUrl, type SchoolTarget } from './school-url.js';
 
 export const DEFAULT_CONSENT_TIMEOUT_MS = 5 * 60_000;
-export const MAX_CONSENT_TIMEOUT_MS = 10 * 60_000;
+const MAX_CONSENT_TIMEOUT_MS = 10 * 60_000;
 
 export interface OAuthClientConfig {
   /** The school's base URL: https, or http on 127.0.0.1 or [::1] (the sandbox). */

@@ -4,7 +4,7 @@
  */
 import { posix, win32 } from 'node:path';
 
-export const APP_DIR_NAME = 'school-mcp';
+const APP_DIR_NAME = 'school-mcp';
 
 export interface ConfigDirInput {
   platform: NodeJS.Platform;

@@ -36,7 +36,7 @@ export interface LockOptions {
   beforeTakeover?: () => Promise<void>;
 }
 
-export function processIsAlive(pid: number): boolean {
+function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,17 +3,16 @@
  * loopback callback, the code exchange), the token store and its locks, refresh, revocation,
  * introspection. The consent part decides when and what to ask and drives this part.
  */
-export { createOAuthClient, type OAuthClient, type SessionStatus } from './oauth-client.js';
+export { createOAuthClient, type SessionStatus } from './oauth-client.js';
 export {
   DEFAULT_CONSENT_TIMEOUT_MS,
-  MAX_CONSENT_TIMEOUT_MS,
   invalidConfig,
   resolveClientConfig,
   type OAuthClientConfig,
   type ResolvedClientConfig,
 } from './client-config.js';
 export type { ConsentAttempt } from './consent-attempt.js';
-export { defaultConfigDir, APP_DIR_NAME, type ConfigDirInput } from './config-dir.js';
+export { defaultConfigDir } from './config-dir.js';
 export { isStale, readLock, tryAcquireLock, type LockHandle } from './file-lock.js';
 export {
   OAuthError,
@@ -25,18 +24,15 @@ export {
 } from './oauth-error.js';
 export {
   BASELINE_SCOPES,
-  formatScope,
   includesAll,
   isScopeToken,
   missingScopes,
   normalizeScopes,
-  parseScope,
   satisfiesAny,
   scopesToCheck,
   unionScopes,
 } from './scopes.js';
-export { parseSchoolUrl, type SchoolTarget } from './school-url.js';
+export { parseSchoolUrl } from './school-url.js';
 export type { StoreRecord } from './store-record.js';
 export { needsRefresh, type TokenSet } from './token-set.js';
 export type { TokenStore } from './token-store.js';
-export type { SignedInUser } from './user-info.js';

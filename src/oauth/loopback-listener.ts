@@ -12,7 +12,7 @@ import { callbackPage, type CallbackPageKind } from './callback-page.js';
 import { validateCallback, type ExpectedCallback } from './callback-validation.js';
 import { OAuthError } from './oauth-error.js';
 
-export const CALLBACK_PATH = '/callback';
+const CALLBACK_PATH = '/callback';
 const MAX_URL_LENGTH = 8 * 1024;
 const DEFAULT_MAX_INVALID = 20;
 
@@ -41,7 +41,7 @@ export interface ListenerOptions {
   maxInvalid?: number;
 }
 
-export function assertLoopbackHost(host: string): void {
+function assertLoopbackHost(host: string): void {
   if (!(LOOPBACK_ADDRESSES as readonly string[]).includes(host)) {
     throw new OAuthError('OAUTH_INVALID_CONFIG', `The callback listener must bind a loopback address, not ${host}.`, {
       hint: 'The redirect listener only ever binds 127.0.0.1 or ::1.',

@@ -45,7 +45,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * MD-02: an endpoint is https (http only when the school itself is a loopback sandbox), on the
  * school's own origin, without credentials or a fragment.
  */
-export function validateEndpointUrl(value: unknown, field: string, target: SchoolTarget): URL {
+function validateEndpointUrl(value: unknown, field: string, target: SchoolTarget): URL {
   if (typeof value !== 'string' || value.length === 0) throw invalidMetadata(`${field} is missing or not a string.`);
   let url: URL;
   try {

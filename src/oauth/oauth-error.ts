@@ -2,41 +2,10 @@
  * The sign-in part's failures. Every one is a `SchoolMcpError` with an `OAUTH_` code and a hint;
  * some carry `details` a caller can act on (the pending consent's URL, the missing scopes).
  */
-import { SchoolMcpError } from '../errors.js';
+import { SchoolMcpError, type ErrorCode } from '../errors.js';
 
-export type OAuthErrorCode =
-  | 'OAUTH_INVALID_SCHOOL_URL'
-  | 'OAUTH_INVALID_CONFIG'
-  | 'OAUTH_DISCOVERY_FAILED'
-  | 'OAUTH_ISSUER_MISMATCH'
-  | 'OAUTH_INVALID_METADATA'
-  | 'OAUTH_PKCE_UNSUPPORTED'
-  | 'OAUTH_UNEXPECTED_REDIRECT'
-  | 'OAUTH_RESPONSE_TOO_LARGE'
-  | 'OAUTH_REGISTRATION_FAILED'
-  | 'OAUTH_REDIRECT_URI_REJECTED'
-  | 'OAUTH_CALLBACK_PORT_BUSY'
-  | 'OAUTH_CALLBACK_UNAVAILABLE'
-  | 'OAUTH_CONSENT_PENDING'
-  | 'OAUTH_CONSENT_TIMEOUT'
-  | 'OAUTH_ACCESS_DENIED'
-  | 'OAUTH_AUTHORIZATION_FAILED'
-  | 'OAUTH_CALLBACK_REJECTED'
-  | 'OAUTH_TOKEN_EXCHANGE_FAILED'
-  | 'OAUTH_INVALID_TOKEN_RESPONSE'
-  | 'OAUTH_REFRESH_FAILED'
-  | 'OAUTH_SIGN_IN_REQUIRED'
-  | 'OAUTH_SCOPE_NOT_GRANTED'
-  | 'OAUTH_READ_ONLY'
-  | 'OAUTH_INVALID_TARGET'
-  | 'OAUTH_NETWORK'
-  | 'OAUTH_SERVER_ERROR'
-  | 'OAUTH_STORE_UNSAFE'
-  | 'OAUTH_STORE_WRITE_FAILED'
-  | 'OAUTH_LOCK_TIMEOUT'
-  | 'OAUTH_BROWSER_URL_REJECTED'
-  | 'OAUTH_ABORTED'
-  | 'OAUTH_CLOSED';
+/** The sign-in part's share of the one list in src/errors.ts. */
+export type OAuthErrorCode = Extract<ErrorCode, `OAUTH_${string}`>;
 
 export interface PendingConsentDetails {
   url: string;

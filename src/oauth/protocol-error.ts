@@ -20,7 +20,7 @@ const STEP_NAMES: Record<ProtocolStep, string> = {
   introspection: 'checking the access token with the school',
 };
 
-export function findOAuthError(error: unknown): OAuthError | undefined {
+function findOAuthError(error: unknown): OAuthError | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 8; depth += 1) {
     if (isOAuthError(current)) return current;
     current = (current as { cause?: unknown }).cause;

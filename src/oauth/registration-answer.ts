@@ -13,7 +13,7 @@ export type RegistrationAnswer =
   | { kind: 'refused'; error: string; status: number; description?: string };
 
 /** The refusal code as the school sent it when it is a well-formed RFC 6749 §5.2 code. */
-export function registrationErrorCode(value: unknown): string {
+function registrationErrorCode(value: unknown): string {
   return errorCodeText(value) ?? MALFORMED_ERROR;
 }
 

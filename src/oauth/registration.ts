@@ -12,7 +12,7 @@ import type { SchoolMetadata } from './discovery.js';
 import type { SchoolTarget } from './school-url.js';
 import type { StoredClient } from './store-record.js';
 
-export const CLIENT_NAME = 'school-mcp';
+const CLIENT_NAME = 'school-mcp';
 
 /** The registration fields the school's contract names; a fallback body carries only these. */
 export const CONTRACT_REGISTRATION_FIELDS = ['client_name', 'application_type', 'redirect_uris', 'token_endpoint_auth_method'] as const;

@@ -16,7 +16,7 @@ export const realSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { 
 const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
 
 /** A `Retry-After` longer than this is not waited for: the caller gets the error at once. */
-export const MAX_RETRY_AFTER_MS = 10_000;
+const MAX_RETRY_AFTER_MS = 10_000;
 
 /** Backoff before a retry when the school names no delay: 500 ms plus up to 500 ms of jitter. */
 const BASE_BACKOFF_MS = 500;

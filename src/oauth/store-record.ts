@@ -5,9 +5,9 @@
 import { normalizeScopes } from './scopes.js';
 import type { TokenSet } from './token-set.js';
 
-export const STORE_VERSION = 1;
+const STORE_VERSION = 1;
 
-export type ClientKind = 'dynamic' | 'static' | 'metadata-document';
+type ClientKind = 'dynamic' | 'static' | 'metadata-document';
 
 export interface StoredClient {
   kind: ClientKind;

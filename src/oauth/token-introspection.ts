@@ -26,7 +26,7 @@ export function parseIntrospection(raw: Readonly<Record<string, unknown>>): Intr
 }
 
 /** `undefined` when the school offers no introspection endpoint. */
-export async function introspectAccessToken(config: client.Configuration, accessToken: string): Promise<IntrospectedToken | undefined> {
+async function introspectAccessToken(config: client.Configuration, accessToken: string): Promise<IntrospectedToken | undefined> {
   if (!config.serverMetadata().introspection_endpoint) return undefined;
   const response = await client.tokenIntrospection(config, accessToken, { token_type_hint: 'access_token' });
   return parseIntrospection(response as unknown as Record<string, unknown>);

@@ -35,7 +35,7 @@ export interface TokenRefresher {
   refresh(staleAccessToken: string, signal?: AbortSignal): Promise<TokenSet>;
 }
 
-export function signInRequired(reason: string): OAuthError {
+function signInRequired(reason: string): OAuthError {
   return new OAuthError('OAUTH_SIGN_IN_REQUIRED', `Sign-in is needed again: ${reason}.`, {
     hint: 'Approve the sign-in in the browser, or run `school-mcp login`.',
   });

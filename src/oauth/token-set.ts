@@ -21,7 +21,7 @@ export interface TokenSet {
 }
 
 /** Refresh this long before expiry at most (RF-08). */
-export const REFRESH_AHEAD_MS = 60_000;
+const REFRESH_AHEAD_MS = 60_000;
 
 function invalid(message: string): OAuthError {
   return new OAuthError('OAUTH_INVALID_TOKEN_RESPONSE', message, {

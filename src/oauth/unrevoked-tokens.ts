@@ -26,7 +26,7 @@ export interface UnrevokedRetry {
 }
 
 /** The record without the items the school confirmed; items added meanwhile stay. Pure. */
-export function withoutConfirmed(record: StoreRecord, confirmed: readonly PendingRevocation[]): StoreRecord {
+function withoutConfirmed(record: StoreRecord, confirmed: readonly PendingRevocation[]): StoreRecord {
   const done = new Set(confirmed.map((item) => item.token));
   const left = (record.pendingRevocation ?? []).filter((item) => !done.has(item.token));
   const next = { ...record };

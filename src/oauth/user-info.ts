@@ -16,7 +16,7 @@ export interface SignedInUser {
 }
 
 /** Pure: the userinfo claims we show, each checked for type, one line and capped (ERR-05). */
-export function parseUserClaims(claims: Readonly<Record<string, unknown>>): SignedInUser | undefined {
+function parseUserClaims(claims: Readonly<Record<string, unknown>>): SignedInUser | undefined {
   const sub = freeText(claims.sub);
   if (!sub) return undefined;
   const name = freeText(claims.name);

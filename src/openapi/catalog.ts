@@ -49,7 +49,7 @@ export interface CatalogOptions {
   readonly onSchemaWarning?: (message: string) => void;
 }
 
-export const DEFAULT_MAX_OPERATIONS = 5_000;
+const DEFAULT_MAX_OPERATIONS = 5_000;
 
 /** The same warning is reported once, and at most this many distinct ones are kept. */
 const MAX_WARNINGS = 100;

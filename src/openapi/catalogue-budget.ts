@@ -51,7 +51,7 @@ export function fitListedSchemas(operations: readonly Operation[], maxBytes = MA
 }
 
 /** The operation as a tool listed past the budget: small input schema, no output schema. */
-export function simplifiedOperation(operation: Operation): Operation {
+function simplifiedOperation(operation: Operation): Operation {
   const input = simplifiedToolInput(operation.parameters, operation.body, SIMPLIFIED_TOOL_BYTES);
   return deriveOperation(operation, { parameters: input.parameters, body: input.body, inputSchema: input.inputSchema, outputSchema: undefined });
 }

@@ -23,7 +23,7 @@ const LITERAL_KEYS = new Set(['example', 'default', 'enum', 'const']);
 /** Nodes a copy may hold; bounds what shared YAML aliases or a caller's object graph can expand to. */
 const MAX_NODES = 5_000_000;
 
-export function isLiteralKey(key: string): boolean {
+function isLiteralKey(key: string): boolean {
   return LITERAL_KEYS.has(key) || key.startsWith('x-');
 }
 

@@ -64,7 +64,7 @@ export function withScopeLine(description: string, alternatives: ScopeAlternativ
   return body + scopeLine(alternatives, requiredScopes, anonymousAccess);
 }
 
-export function scopeLine(alternatives: ScopeAlternatives, requiredScopes: readonly string[], anonymousAccess = false): string {
+function scopeLine(alternatives: ScopeAlternatives, requiredScopes: readonly string[], anonymousAccess = false): string {
   const line = accessLine(alternatives, requiredScopes);
   return anonymousAccess ? `${line} Without sign-in, only the public view is served.` : line;
 }

@@ -25,7 +25,7 @@ import { isRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
 import { MAX_DOCUMENT_BYTES } from './parse-document.js';
 
-export const CACHE_FOLDER = 'openapi-cache';
+const CACHE_FOLDER = 'openapi-cache';
 /** A document of the largest size, JSON-escaped, plus the validators. */
 const MAX_ENTRY_BYTES = MAX_DOCUMENT_BYTES * 2 + 64 * 1024;
 
@@ -49,7 +49,7 @@ export function cacheFileName(url: string): string {
 }
 
 /** Pure: a cache file's text as an entry for `url`, or undefined when it is unusable. */
-export function parseCacheEntry(text: string, url: string): CachedDocument | undefined {
+function parseCacheEntry(text: string, url: string): CachedDocument | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);

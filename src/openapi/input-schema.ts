@@ -116,7 +116,7 @@ export function argumentClaimer(): (name: string, location: string) => string {
 }
 
 /** A wire name as a property key of `^[a-zA-Z0-9_.-]{1,64}$` (empty when nothing is left). */
-export function argumentName(name: string): string {
+function argumentName(name: string): string {
   return fit(name.replace(/[^a-zA-Z0-9_.-]+/g, '_').replace(/^_+|_+$/g, ''));
 }
 

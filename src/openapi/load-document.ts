@@ -23,7 +23,7 @@ import {
 } from './parse-document.js';
 import { readCappedText } from './read-capped-body.js';
 
-export type DocumentSource = 'network' | 'revalidated' | 'cache-fallback' | 'file';
+type DocumentSource = 'network' | 'revalidated' | 'cache-fallback' | 'file';
 
 export interface LoadDocumentOptions {
   readonly schoolUrl: string;
@@ -47,7 +47,7 @@ export interface LoadedDocument {
   readonly warnings: readonly string[];
 }
 
-export const DEFAULT_DOCUMENT_TIMEOUT_MS = 15_000;
+const DEFAULT_DOCUMENT_TIMEOUT_MS = 15_000;
 
 export async function loadDocument(options: LoadDocumentOptions): Promise<LoadedDocument> {
   const target = documentTarget(options.schoolUrl, options.openapi);

@@ -25,13 +25,6 @@ export interface OperationParameter {
   readonly allowReserved?: boolean;
 }
 
-/** How a file travels in a tool call: base64 content and a file name (multipart uploads). */
-export interface FileArgument {
-  readonly filename: string;
-  readonly content_base64: string;
-  readonly content_type?: string;
-}
-
 export interface OperationBody {
   /** The media type sent, e.g. `application/json`, `multipart/form-data`. */
   readonly contentType: string;
@@ -46,10 +39,10 @@ export interface OperationBody {
   readonly argument?: string;
   /** With `merged`: tool argument name -> body property name. */
   readonly propertyArguments?: Readonly<Record<string, string>>;
-  /** Body properties (by body property name) that are files, given as a `FileArgument`. */
+  /** Body properties (by body property name) that are files, given as a file argument (`FILE_ARGUMENT_SCHEMA` in request-body.ts). */
   readonly fileProperties?: readonly string[];
   /**
-   * With `wrapped`: the argument is a `FileArgument` whose decoded bytes are the whole body
+   * With `wrapped`: the argument is a file argument whose decoded bytes are the whole body
    * (e.g. `application/octet-stream` uploads), not a value to serialise.
    */
   readonly file?: boolean;

@@ -31,7 +31,7 @@ export function buildOutputSchema(responses: unknown, root: JsonRecord, meter: S
 const STRUCTURE_KEYWORDS = new Set(['type', 'format', 'const', 'additionalProperties', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'not']);
 
 /** Pure: a converted schema without its documentation and closing keywords, at every depth. */
-export function structureOnly(schema: JsonSchema): JsonSchema {
+function structureOnly(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (!STRUCTURE_KEYWORDS.has(key)) continue;

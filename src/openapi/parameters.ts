@@ -46,7 +46,7 @@ const FORBIDDEN_HEADERS = new Set([
   'upgrade',
 ]);
 
-export function isForbiddenHeader(name: string): boolean {
+function isForbiddenHeader(name: string): boolean {
   const lower = name.toLowerCase();
   return FORBIDDEN_HEADERS.has(lower) || lower.startsWith('x-forwarded-') || lower.startsWith('proxy-');
 }

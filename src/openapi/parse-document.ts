@@ -17,7 +17,7 @@ import { openApiError } from './openapi-error.js';
 export type OpenApiDocument = JsonRecord & { readonly openapi: string };
 
 /** A Swagger 2.0 document, read as it is and upgraded before the catalogue is built (`swagger-upgrade.ts`). */
-export type Swagger2Document = JsonRecord & { readonly swagger: '2.0' };
+type Swagger2Document = JsonRecord & { readonly swagger: '2.0' };
 
 export type ApiDocument = OpenApiDocument | Swagger2Document;
 
@@ -57,7 +57,7 @@ export function parseDocumentText(text: string, options: ParseDocumentOptions): 
 }
 
 /** JSON documents start with `{`; anything else is read as YAML (a superset of JSON anyway). */
-export function sniffFormat(text: string): DocumentFormat {
+function sniffFormat(text: string): DocumentFormat {
   return /^\s*\{/.test(text) ? 'json' : 'yaml';
 }
 
@@ -81,7 +81,7 @@ export function formatFromMediaType(contentType: string | null): DocumentFormat 
   return 'refused';
 }
 
-export function validateDocumentShape(value: unknown, source: string): ApiDocument {
+function validateDocumentShape(value: unknown, source: string): ApiDocument {
   if (!isRecord(value)) {
     throw openApiError(
       'OPENAPI_NOT_AN_OBJECT',

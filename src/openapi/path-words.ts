@@ -12,7 +12,7 @@ const VERSION_SEGMENT = /^(api|rest|v\d+[a-z0-9.]*)$/i;
 /** How deep a version may sit and still mark the end of a namespace prefix. */
 const MAX_NAMESPACE_DEPTH = 4;
 
-export function pathSegments(pathTemplate: string): string[] {
+function pathSegments(pathTemplate: string): string[] {
   return pathTemplate.split('/').filter((segment) => segment !== '');
 }
 

@@ -38,7 +38,7 @@ export function plainText(text: string, maxLength: number): string {
  * The part of `text` worth cleaning to show `maxLength` characters; a tag cut in half at the end
  * is dropped rather than shown.
  */
-export function sourceHead(text: string, maxLength: number): string {
+function sourceHead(text: string, maxLength: number): string {
   const limit = Math.max(MIN_SOURCE_CHARS, maxLength * SOURCE_CHARS_PER_SHOWN_CHAR);
   if (text.length <= limit) return text;
   const head = text.slice(0, limit);

@@ -1,7 +1,7 @@
 /**
  * The request body an operation takes: which media type is sent, and the body's schema as tool
  * input. JSON is preferred, then multipart and form bodies (which the executor can build from
- * arguments), then anything else. Multipart file fields become `FileArgument` objects.
+ * arguments), then anything else. Multipart file fields become file arguments (`FILE_ARGUMENT_SCHEMA`).
  */
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
@@ -18,8 +18,8 @@ export interface DeclaredBody {
   readonly isFile: boolean;
 }
 
-/** How a file travels in tool input; see `FileArgument` in `operation.ts`. */
-export const FILE_ARGUMENT_SCHEMA: JsonSchema = Object.freeze({
+/** How a file travels in tool input: a file name and base64 content (multipart uploads). */
+const FILE_ARGUMENT_SCHEMA: JsonSchema = Object.freeze({
   type: 'object',
   description: 'A file: its name and its content encoded as base64.',
   properties: {

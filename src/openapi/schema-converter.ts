@@ -356,7 +356,7 @@ function simplifyComposition(schema: JsonSchema): JsonSchema {
 const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title', 'examples', 'default', 'deprecated', 'minProperties', 'maxProperties']);
 
 /** Two schemas as one, when both only describe an object (or nothing at all); else undefined. */
-export function mergeObjectSchemas(base: JsonSchema, part: JsonSchema): JsonSchema | undefined {
+function mergeObjectSchemas(base: JsonSchema, part: JsonSchema): JsonSchema | undefined {
   const objectOnly = (schema: JsonSchema) =>
     Object.keys(schema).every((key) => OBJECT_KEYWORDS.has(key)) && (schema['type'] === undefined || schema['type'] === 'object');
   if (!objectOnly(base) || !objectOnly(part)) return undefined;

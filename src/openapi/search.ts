@@ -20,7 +20,7 @@ export interface SearchResult {
   readonly score: number;
 }
 
-export const DEFAULT_SEARCH_LIMIT = 10;
+const DEFAULT_SEARCH_LIMIT = 10;
 
 /** Field weights: a word in the tool name says more than the same word in the description. */
 const WEIGHTS = { name: 4, title: 3, toolset: 3, path: 2, tags: 2, verb: 2, parameters: 1.5, description: 1 } as const;

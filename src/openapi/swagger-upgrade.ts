@@ -29,7 +29,7 @@ export interface UpgradedDocument {
   readonly upgradedFrom: string | undefined;
 }
 
-export function isSwagger2(document: ApiDocument): boolean {
+function isSwagger2(document: ApiDocument): boolean {
   return !('openapi' in document) && document['swagger'] === '2.0';
 }
 

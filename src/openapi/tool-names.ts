@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import type { HttpMethod } from './operation.js';
 import { isPlaceholder, meaningfulSegments, sharedPrefixLength } from './path-words.js';
 
-export const MAX_TOOL_NAME_LENGTH = 51;
+const MAX_TOOL_NAME_LENGTH = 51;
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,51}$/;
 
 const HASH_LENGTH = 6;

@@ -30,7 +30,7 @@ export const PUBLIC_TOOLSET = 'public';
 const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', 'create', 'update', 'delete', 'all', 'full']);
 const BEARER_SCHEME_TYPES = new Set(['oauth2', 'openidconnect']);
 /** A scope's words in a consent text: a short phrase such as "Read access to coupons". */
-export const MAX_SCOPE_DESCRIPTION_LENGTH = 120;
+const MAX_SCOPE_DESCRIPTION_LENGTH = 120;
 
 export interface SecurityRequirements {
   readonly alternatives: ScopeAlternatives;

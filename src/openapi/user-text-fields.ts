@@ -16,7 +16,7 @@ const USER_TEXT_NAMES = new Set([
 const MAX_NODES = 300;
 const MAX_DEPTH = 8;
 /** Enough to tell the agent which fields; more would cost tokens on every listing. */
-export const MAX_NAMED_FIELDS = 3;
+const MAX_NAMED_FIELDS = 3;
 
 export function userTextFields(responses: unknown, root: JsonRecord): string[] {
   const response = resolveSchema(successResponse(responses), root);

@@ -17,7 +17,7 @@ const STRAY_TEMP_AGE_MS = 60 * 60 * 1000;
 const isPosix = process.platform !== 'win32';
 
 /** Makes the error a caller reports for an unsafe path (its own code and hint). */
-export type UnsafePathError = (message: string) => Error;
+type UnsafePathError = (message: string) => Error;
 
 export interface PrepareDirectoryOptions {
   readonly logger: Pick<Logger, 'warn'>;
@@ -26,7 +26,7 @@ export interface PrepareDirectoryOptions {
   readonly unsafe: UnsafePathError;
 }
 
-export function factsOf(info: Stats): PathFacts {
+function factsOf(info: Stats): PathFacts {
   const kind = info.isSymbolicLink() ? 'symlink' : info.isFile() ? 'file' : info.isDirectory() ? 'directory' : 'other';
   return { kind, uid: info.uid, mode: info.mode };
 }

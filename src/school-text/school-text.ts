@@ -18,14 +18,14 @@ const PROTOCOL_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** The longest RFC 6749 error code kept; registered codes are under 30 characters. */
-export const MAX_ERROR_CODE_LENGTH = 64;
+const MAX_ERROR_CODE_LENGTH = 64;
 export const MAX_ERROR_DESCRIPTION_LENGTH = 300;
-export const MAX_ERROR_URI_LENGTH = 200;
-export const MAX_SCOPE_LENGTH = 128;
+const MAX_ERROR_URI_LENGTH = 200;
+const MAX_SCOPE_LENGTH = 128;
 /** Scopes kept from one list a school sends (a challenge, a token response); far above any real grant. */
-export const MAX_SCOPES = 256;
+const MAX_SCOPES = 256;
 /** The default cap of free text (a user's name, an API error message). */
-export const MAX_FREE_TEXT_LENGTH = 200;
+const MAX_FREE_TEXT_LENGTH = 200;
 
 export const MALFORMED_ERROR = 'malformed error';
 export const MALFORMED_DESCRIPTION = 'malformed error description';

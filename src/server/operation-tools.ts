@@ -13,7 +13,7 @@ import type { OperationCaller, OperationResult } from './operation-caller.js';
  * Where a tool's toolset is listed, for hosts and people who group tools. The scopes a tool asks
  * for are in its description, which every host shows the model; they are not repeated here.
  */
-export const TOOLSET_META_KEY = 'school-mcp/toolset';
+const TOOLSET_META_KEY = 'school-mcp/toolset';
 
 export interface CompiledOperationTool {
   readonly operation: Operation;

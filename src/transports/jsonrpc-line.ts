@@ -21,12 +21,12 @@ export interface JsonRpcRefusal {
 }
 
 /** The one revision whose schema has `JSONRPCBatchRequest`. */
-export const BATCH_REVISIONS: readonly string[] = ['2025-03-26'];
+const BATCH_REVISIONS: readonly string[] = ['2025-03-26'];
 
 /** The same bound the SDK's HTTP transport puts on a batch. */
 export const MAX_BATCH_LENGTH = 100;
 
-export const PARSE_ERROR_CODE = -32700;
+const PARSE_ERROR_CODE = -32700;
 export const INVALID_REQUEST_CODE = -32600;
 
 export type LineReading =

@@ -33,7 +33,7 @@ interface Session {
   readonly caller: string;
 }
 
-export const SESSION_ID_BYTES = 24;
+const SESSION_ID_BYTES = 24;
 
 export function createLegacySessions({ createServer, maxSessions, onerror }: LegacySessionsOptions): LegacySessions {
   // A Map iterates in insertion order; re-inserting on use keeps it ordered by last use.

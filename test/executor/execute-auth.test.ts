@@ -102,9 +102,9 @@ describe('API-01 the bearer token goes to the API origin only', () => {
   });
 
   it('passes a token source failure through with its own code, and sends nothing', async () => {
-    start({ accessToken: async () => { throw new SchoolMcpError('OAUTH_CONSENT_DENIED', 'The user declined.', { hint: 'Ask again.' }); } });
+    start({ accessToken: async () => { throw new SchoolMcpError('OAUTH_ACCESS_DENIED', 'The user declined.', { hint: 'Ask again.' }); } });
     const outcome = await run(getCourse, { course_id: '1' });
-    expect(outcome).toMatchObject({ kind: 'error', error: { code: 'OAUTH_CONSENT_DENIED', hint: 'Ask again.' } });
+    expect(outcome).toMatchObject({ kind: 'error', error: { code: 'OAUTH_ACCESS_DENIED', hint: 'Ask again.' } });
     expect(api.requests).toHaveLength(0);
   });
 
@@ -195,9 +195,9 @@ describe('ERR-02 a rejected token is refreshed once', () => {
   });
 
   it('passes a refused refresh through with the token source\'s code', async () => {
-    start({ refreshAfterRejection: async () => { throw new SchoolMcpError('OAUTH_REFRESH_REJECTED', 'The refresh token is no longer valid.'); } });
+    start({ refreshAfterRejection: async () => { throw new SchoolMcpError('OAUTH_REFRESH_FAILED', 'The refresh token is no longer valid.'); } });
     rejectOnce();
-    expect(await run(getCourse, { course_id: '1' })).toMatchObject({ kind: 'error', error: { code: 'OAUTH_REFRESH_REJECTED' } });
+    expect(await run(getCourse, { course_id: '1' })).toMatchObject({ kind: 'error', error: { code: 'OAUTH_REFRESH_FAILED' } });
     expect(api.requests).toHaveLength(1);
   });
 });

@@ -32,7 +32,7 @@ export function publicOperation(fields: Partial<Operation> = {}): Operation {
   return operation({ toolName: 'list_public_courses', pathTemplate: '/api/v1/public/courses', parameters: [], scopeAlternatives: [], requiredScopes: [], toolset: 'public', ...fields });
 }
 
-export function jsonBody(fields: Partial<OperationBody> = {}): OperationBody {
+function jsonBody(fields: Partial<OperationBody> = {}): OperationBody {
   return { contentType: 'application/json', required: true, schema: { type: 'object' }, mode: 'merged', propertyArguments: { title: 'title', price: 'price' }, ...fields };
 }
 

@@ -5,14 +5,14 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
 }
 
-export type Handler = (request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest) => void | Promise<void>;
+type Handler = (request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest) => void | Promise<void>;
 
 export interface RecordingServer {
   readonly origin: string;

@@ -8,7 +8,6 @@ import { chromium, type Browser } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { HOW_TO_ENABLE_BROWSER_TESTS, TEST_BROWSER } from './find-browser.js';
 
-export { TEST_BROWSER } from './find-browser.js';
 
 /**
  * A suite that needs the browser: run where there is one, skipped with the way to enable it where

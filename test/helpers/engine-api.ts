@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_CLIENT, API_SCOPES, ENGINE_PATHS } from './engine-provider.js';
 
-export interface ApiRequest {
+interface ApiRequest {
   method: string;
   path: string;
   status: number;
@@ -37,13 +37,13 @@ interface Route {
   run(match: RegExpExecArray, body: Record<string, unknown>): Answer;
 }
 
-export const API_PATHS = ['/openapi.json', '/.well-known/oauth-protected-resource', '/api/v1/'] as const;
+const API_PATHS = ['/openapi.json', '/.well-known/oauth-protected-resource', '/api/v1/'] as const;
 
 export function isApiPath(path: string): boolean {
   return API_PATHS.some((prefix) => (prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix));
 }
 
-export function openApiDocument(base: string): Record<string, unknown> {
+function openApiDocument(base: string): Record<string, unknown> {
   const course = { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, published: { type: 'boolean' } }, required: ['id', 'title', 'published'] };
   const security = (scope: string) => [{ school: [scope] }];
   return {

@@ -9,7 +9,7 @@ import type Provider from 'oidc-provider';
 import { INTERACTION_PREFIX } from './engine-provider.js';
 
 /** The one person who signs in here. */
-export const ENGINE_USER = 'ada';
+const ENGINE_USER = 'ada';
 
 interface ConsentDetails {
   missingOIDCScope?: string[];

@@ -16,7 +16,7 @@ export interface EngineSchoolOptions {
   accessTokenTtl?: (issued: number) => number;
 }
 
-export interface EngineUser {
+interface EngineUser {
   /** Every sign-in link this user opened, in order. */
   readonly links: string[];
   /** Opens the link, signs in if asked, answers every consent screen, and follows the redirect home. Returns the status of the last page. */

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { Readable } from 'node:stream';
 import { collectLines, type LineCollector } from './stderr-lines.js';
 
-export interface UserConfigEntry {
+interface UserConfigEntry {
   readonly required?: boolean;
   readonly default?: string | number | boolean | readonly string[];
 }

@@ -24,7 +24,7 @@ import { startSandboxProcess } from './sandbox-process.js';
 import { coldStartRow, contextCell, listOnce, timeColdStarts } from './startup-rows.js';
 import { loadTokenCounter, TOKENIZER } from './token-count.js';
 
-export const GITHUB_DOCUMENT = join(REAL_DOCUMENTS_DIR, 'github-rest-2020-07-30.openapi.yaml');
+const GITHUB_DOCUMENT = join(REAL_DOCUMENTS_DIR, 'github-rest-2020-07-30.openapi.yaml');
 
 type Progress = (line: string) => void;
 

@@ -5,10 +5,10 @@
 import type { HostileRow } from './results.js';
 import type { Spread } from './stats.js';
 
-export const HOSTILE_HEADING = '## Hostile documents';
+const HOSTILE_HEADING = '## Hostile documents';
 
 /** The issue's aims for these documents (issue 14, "Done when"). */
-export const HOSTILE_AIMS = { listMs: 10_000, defaultListBytes: 8 * 1024 * 1024, peakBytes: 400 * 1024 * 1024 } as const;
+const HOSTILE_AIMS = { listMs: 10_000, defaultListBytes: 8 * 1024 * 1024, peakBytes: 400 * 1024 * 1024 } as const;
 
 /** `separately`: a line saying when and where, for a section measured apart from the rest of the report. */
 export function hostileSection(rows: readonly HostileRow[], separately?: string): string[] {

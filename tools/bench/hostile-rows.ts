@@ -18,7 +18,7 @@ interface HostileCase {
 }
 
 /** The cases: 5,000 operations in the default configuration, 500 with every tool listed; and the two others. */
-export const HOSTILE_CASES: readonly HostileCase[] = [
+const HOSTILE_CASES: readonly HostileCase[] = [
   { operations: 500, configuration: 'default' },
   { operations: 500, configuration: '--toolsets all' },
   { operations: 5_000, configuration: 'default' },

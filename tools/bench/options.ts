@@ -27,7 +27,7 @@ export interface BenchOptions {
   readonly only?: 'hostile';
 }
 
-export const FULL_COUNTS: BenchCounts = {
+const FULL_COUNTS: BenchCounts = {
   coldStartRuns: 9,
   coldStartRunsLarge: 5,
   latencyRounds: 3,

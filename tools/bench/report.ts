@@ -12,7 +12,7 @@ const NAMES: Record<ContenderId, string> = {
 };
 
 /** Aims of the issue, checked against every run. */
-export const AIMS = { addedLatencyP50Ms: 1, coldStartRatioToBare: 1.5, defaultTokensRatioToPeers: 0.5 } as const;
+const AIMS = { addedLatencyP50Ms: 1, coldStartRatioToBare: 1.5, defaultTokensRatioToPeers: 0.5 } as const;
 
 export function renderReport(results: BenchResults, findings: string): string {
   const lines: string[] = [];

@@ -1,12 +1,12 @@
 /** A command run to completion, for the bench's set-up steps (install, generate, build). */
 import { spawn } from 'node:child_process';
 
-export interface CommandResult {
+interface CommandResult {
   readonly code: number | null;
   readonly output: string;
 }
 
-export function runCommand(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CommandResult> {
+function runCommand(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

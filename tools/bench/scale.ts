@@ -9,7 +9,7 @@ import type { ScaleSample } from './scale-probe.js';
 import { spreadOf } from './stats.js';
 import { syntheticDocument } from './synthetic-document.js';
 
-export const REAL_DOCUMENTS = ['thinkific-admin-v1.openapi.yaml', 'github-rest-2020-07-30.openapi.yaml'];
+const REAL_DOCUMENTS = ['thinkific-admin-v1.openapi.yaml', 'github-rest-2020-07-30.openapi.yaml'];
 
 export async function measureScale(sizes: readonly number[], runs: number, scratch: string): Promise<ScaleRow[]> {
   const documents: { label: string; path: string }[] = [];

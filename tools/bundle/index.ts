@@ -1,2 +1,2 @@
-export { buildBundle, type BuildBundleOptions } from './build-bundle.js';
-export { bundleFileName, bundleInputProblems, type BundleManifest, type BundlePackage } from './bundle-inputs.js';
+export { buildBundle } from './build-bundle.js';
+export { bundleFileName, bundleInputProblems, type BundleManifest } from './bundle-inputs.js';

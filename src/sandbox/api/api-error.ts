@@ -26,7 +26,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   unsupported_media_type: 415,
 };
 
-export interface ApiErrorBody {
+interface ApiErrorBody {
   error: ApiErrorCode;
   error_description: string;
   fields?: FieldProblem[];

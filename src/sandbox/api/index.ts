@@ -66,8 +66,6 @@ export function createSchoolApi(config: SchoolApiConfig): SchoolApi {
   };
 }
 
-export { buildOpenApiDocument } from './openapi-document.js';
 export { ROUTE_FAMILIES } from './routes/index.js';
 export { seedSchool } from './seed/index.js';
-export { SCOPE_GROUPS, type ApiRoute, type RouteFamily, type ScopeGroup } from './route.js';
-export type { SchoolState } from './store/index.js';
+export { SCOPE_GROUPS, type ApiRoute } from './route.js';

@@ -4,8 +4,8 @@
  */
 import { s, type JsonSchema } from './schema.js';
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 50;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 50;
 
 export const paginationQuery: Record<string, JsonSchema> = {
   page: s.integer('Page number, from 1.', { minimum: 1, maximum: 100_000, default: 1, example: 1 }),

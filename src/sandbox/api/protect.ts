@@ -58,7 +58,7 @@ function deny(
 }
 
 /** Pure: the `WWW-Authenticate` value. Quoted values never contain `"` or `\` here. */
-export function bearerChallenge(error: string, description: string, resourceMetadataUrl: string, scopes: readonly string[]): string {
+function bearerChallenge(error: string, description: string, resourceMetadataUrl: string, scopes: readonly string[]): string {
   const params = [`error="${error}"`, `error_description="${description.replace(/["\\]/g, '')}"`];
   if (scopes.length > 0) params.push(`scope="${scopes.join(' ')}"`);
   params.push(`resource_metadata="${resourceMetadataUrl}"`);

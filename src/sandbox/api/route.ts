@@ -31,9 +31,9 @@ export const SCOPE_GROUPS = [
   'storage',
 ] as const;
 
-export type ScopeGroup = (typeof SCOPE_GROUPS)[number];
+type ScopeGroup = (typeof SCOPE_GROUPS)[number];
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface HandlerContext {
   readonly params: Readonly<Record<string, string>>;

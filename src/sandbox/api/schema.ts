@@ -29,7 +29,7 @@ export interface JsonSchema {
   $ref?: string;
 }
 
-export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
+type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 
 type Extras = Omit<JsonSchema, 'type' | 'properties' | 'required' | 'items' | 'enum'>;
 

@@ -40,7 +40,7 @@ export function toUtcTimestamp(instantMs: number): string {
 }
 
 /** How far `timeZone` is ahead of UTC at that instant, in milliseconds. */
-export function zoneOffsetMs(instantMs: number, timeZone: string): number {
+function zoneOffsetMs(instantMs: number, timeZone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',

@@ -6,7 +6,7 @@ import { escapeHtml, renderPage } from './html-page.js';
 import { htmlResponse } from './responses.js';
 
 /** Pure: the page's HTML. */
-export function renderErrorPage(schoolName: string, reason: string): string {
+function renderErrorPage(schoolName: string, reason: string): string {
   return renderPage(
     `Authorization failed - ${schoolName}`,
     `<h1>This sign-in request cannot be completed</h1>

@@ -32,7 +32,7 @@ export function handleIntrospection(context: AuthContext): (request: Request) =>
 }
 
 /** Pure: the RFC 7662 §2.2 answer for an active access token; `aud` is its resource binding. */
-export function describeAccessToken(issuer: string, token: AccessTokenRecord): Record<string, unknown> {
+function describeAccessToken(issuer: string, token: AccessTokenRecord): Record<string, unknown> {
   return { ...describeGrant(issuer, token.family, token.scopes, token.resource), token_type: 'Bearer', iat: token.issuedAt, exp: token.expiresAt };
 }
 

@@ -18,7 +18,7 @@ export function lazySigningKey(): () => SigningKey {
   return () => (key ??= generateSigningKey());
 }
 
-export function generateSigningKey(): SigningKey {
+function generateSigningKey(): SigningKey {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = publicKey.export({ format: 'jwk' });
   // RFC 7638 thumbprint as the key id, so the same key always has the same id.

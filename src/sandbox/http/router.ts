@@ -4,9 +4,9 @@
  * `sandbox.fetch(request)` in-process or go over real HTTP and get the same answers.
  */
 
-export type RouteParams = Readonly<Record<string, string>>;
+type RouteParams = Readonly<Record<string, string>>;
 
-export interface RouteContext {
+interface RouteContext {
   readonly params: RouteParams;
   readonly url: URL;
 }

@@ -50,7 +50,7 @@ export async function createHarness(): Promise<Harness> {
 /** The usual request of a read tool. */
 export const READ_COURSES = { scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] } as const;
 
-export interface RecordedCall {
+interface RecordedCall {
   method: string;
   url: string;
   /** The form or JSON body as sent. */

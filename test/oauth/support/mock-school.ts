@@ -9,16 +9,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ConsentPrompt, ConsentPrompter } from '../../../src/consent/index.js';
 
-export type Endpoint = 'register' | 'token' | 'revoke' | 'introspect';
+type Endpoint = 'register' | 'token' | 'revoke' | 'introspect';
 
-export interface MockRequest {
+interface MockRequest {
   endpoint: Endpoint | 'metadata' | 'authorize' | 'other';
   method: string;
   form: URLSearchParams;
 }
 
 /** Answers instead of the default; `undefined` falls through to it; `'reset'` drops the connection. */
-export type Override = (request: MockRequest) => { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | undefined;
+type Override = (request: MockRequest) => { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | undefined;
 
 export interface MockSchool {
   readonly base: string;

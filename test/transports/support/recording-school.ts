@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createSandbox, type SandboxApp } from '../../../src/sandbox/index.js';
 
-export interface SeenRequest {
+interface SeenRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;

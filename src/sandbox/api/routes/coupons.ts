@@ -67,7 +67,7 @@ function findByCode(state: SchoolState, wanted: string): Coupon | undefined {
 }
 
 /** Pure: the cross-field rules the schema alone cannot say. */
-export function couponProblems(input: Partial<Coupon>, now: string): FieldProblem[] {
+function couponProblems(input: Partial<Coupon>, now: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (input.discount_type === 'percent' && (input.percent_off ?? null) === null) {
     problems.push({ field: 'percent_off', message: 'is required for a percent coupon' });

@@ -27,7 +27,7 @@ const Member = s.object(
 const MemberCreate = s.object(memberFields, ['email', 'name'], 'A new member.');
 const MemberUpdate = partial(s.object(memberFields, []), 'Member fields to change.');
 
-export function findMemberByEmail(members: readonly Member[], email: string): Member | undefined {
+function findMemberByEmail(members: readonly Member[], email: string): Member | undefined {
   const wanted = email.trim().toLowerCase();
   return members.find((member) => member.email.toLowerCase() === wanted);
 }

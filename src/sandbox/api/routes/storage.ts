@@ -8,7 +8,7 @@ import type { ApiRoute, HandlerContext, RouteFamily } from '../route.js';
 import { s } from '../schema.js';
 import type { SchoolState, StoredFile } from '../store/index.js';
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /** Where stored files are served: outside `/api/v1`, like a CDN, and without a token. */
 export const FILES_PATH = '/files/:fileId/:fileName';
@@ -36,7 +36,7 @@ const FileUpload = s.object(
 );
 
 /** Pure: a file name that is safe in a URL path segment and a header. */
-export function safeFileName(name: string): string {
+function safeFileName(name: string): string {
   const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(-100);
   return cleaned.length > 0 ? cleaned : 'file';
 }

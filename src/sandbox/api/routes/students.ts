@@ -44,7 +44,7 @@ const EnrollmentCreate = s.object(
   'Who to enrol in which course.',
 );
 
-export function enrollmentView(state: SchoolState, enrollment: Enrollment) {
+function enrollmentView(state: SchoolState, enrollment: Enrollment) {
   const lecturesTotal = state.lectures.filter((lecture) => lecture.course_id === enrollment.course_id).length;
   const done = enrollment.completed_lecture_ids.length;
   return {

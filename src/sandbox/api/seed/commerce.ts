@@ -15,7 +15,7 @@ import type { SeedClock } from './clock.js';
 import { enrol } from './people.js';
 import type { SeededRandom } from './random.js';
 
-export const ORDER_COUNT = 500;
+const ORDER_COUNT = 500;
 
 const PAYMENT_WEIGHTS: ReadonlyArray<readonly [PaymentState, number]> = [
   ['paid', 70],

@@ -7,7 +7,7 @@ const FIRST = ['Jane', 'Omar', 'Li', 'Sofia', 'Kwame', 'Hannah', 'Mateo', 'Aisha
 const LAST = ['Smith', 'Haddad', 'Wang', 'Rossi', 'Mensah', 'Müller', 'García', 'Khan', 'Brown', 'Tanaka', 'Petrova', 'Patel', 'Martin', 'Novak', 'Ali'] as const;
 const TAGS = ['newsletter', 'vip', 'b2b', 'alumni', 'trial'] as const;
 
-export const MEMBER_COUNT = 200;
+const MEMBER_COUNT = 200;
 
 export function seedMembers(state: SchoolState, random: SeededRandom, clock: SeedClock): void {
   for (let index = 0; index < MEMBER_COUNT; index++) {

@@ -13,7 +13,7 @@ export function loadStateFile(file: string): SchoolState | undefined {
 }
 
 /** Pure twin of `loadStateFile`: refuses a document that is not a sandbox school. */
-export function parseState(text: string, source: string): SchoolState {
+function parseState(text: string, source: string): SchoolState {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -1,5 +1,5 @@
-export { SchoolStore, allocateId, toTimestamp, type StoreConfig } from './school-store.js';
-export { loadStateFile, parseState, saveStateFile } from './data-file.js';
+export { SchoolStore, allocateId, toTimestamp } from './school-store.js';
+export { loadStateFile, saveStateFile } from './data-file.js';
 export {
   ATTENDEE_STATES,
   COURSE_STATES,
@@ -13,18 +13,13 @@ export {
   SUBSCRIPTION_STATES,
   type AccountPreferences,
   type Appearance,
-  type Attendee,
   type AttendeeState,
   type Comment,
   type Coupon,
   type Course,
   type CourseState,
-  type Currency,
   type DigitalProduct,
   type Enrollment,
-  type Form,
-  type FormField,
-  type FormSubmission,
   type Lecture,
   type Lecturer,
   type Member,
@@ -35,9 +30,6 @@ export {
   type PaymentState,
   type PlanState,
   type ProductType,
-  type PublishState,
-  type EventState,
-  type LectureKind,
   type Post,
   type School,
   type SchoolEvent,

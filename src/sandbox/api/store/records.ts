@@ -18,12 +18,12 @@ export type CourseState = (typeof COURSE_STATES)[number];
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number];
 export type AttendeeState = (typeof ATTENDEE_STATES)[number];
-export type PublishState = (typeof PUBLISH_STATES)[number];
+type PublishState = (typeof PUBLISH_STATES)[number];
 export type PlanState = (typeof PLAN_STATES)[number];
-export type EventState = (typeof EVENT_STATES)[number];
-export type LectureKind = (typeof LECTURE_KINDS)[number];
+type EventState = (typeof EVENT_STATES)[number];
+type LectureKind = (typeof LECTURE_KINDS)[number];
 export type ProductType = (typeof PRODUCT_TYPES)[number];
-export type Currency = (typeof CURRENCIES)[number];
+type Currency = (typeof CURRENCIES)[number];
 
 export interface School {
   id: string;
@@ -235,7 +235,7 @@ export interface Ticket {
   quantity: number;
 }
 
-export interface Attendee {
+interface Attendee {
   id: string;
   event_id: string;
   ticket_id: string;
@@ -244,14 +244,14 @@ export interface Attendee {
   registered_at: string;
 }
 
-export interface FormField {
+interface FormField {
   name: string;
   label: string;
   type: 'text' | 'email' | 'textarea' | 'select';
   required: boolean;
 }
 
-export interface Form {
+interface Form {
   id: string;
   title: string;
   description: string;
@@ -259,7 +259,7 @@ export interface Form {
   created_at: string;
 }
 
-export interface FormSubmission {
+interface FormSubmission {
   id: string;
   form_id: string;
   email: string;
