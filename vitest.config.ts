@@ -12,7 +12,7 @@ export default defineConfig({
     pool: 'forks',
     // The suite mostly waits on sockets and child processes, so more files than cores run at once
     // (vitest's default leaves one core idle, which on a 2-core machine means one file at a time).
-    maxWorkers: Math.max(3, availableParallelism()),
+    maxWorkers: Math.max(4, availableParallelism()),
     // Snapshots are reviewed diffs: CI=true makes a missing snapshot fail instead of being written.
     update: false,
   },
