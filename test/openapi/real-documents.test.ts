@@ -11,18 +11,9 @@ import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalog, parseDocumentText, selectOperations, TOOL_NAME_PATTERN, type ApiDocument, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
 import { BUILD_DEADLINE_MS, buildInWorker, type WorkerCatalog } from './support/build-in-worker.js';
+import { CORPUS as DOCUMENTS } from './support/corpus.js';
 
 /** `toolsets`: some that must be there; `groupedBy`: what they were made from. */
-const DOCUMENTS = [
-  { file: 'thinkific-admin-v1.openapi.yaml', operations: 73, groupedBy: 'tags', toolsets: ['courses', 'enrollments', 'coupons'] },
-  { file: 'github-rest-2020-07-30.openapi.yaml', operations: 623, groupedBy: 'tags', toolsets: ['repos', 'issues'] },
-  { file: 'google-classroom-v1.openapi.yaml', operations: 61, groupedBy: 'scopes', toolsets: ['courses', 'coursework', 'rosters', 'announcements'] },
-  { file: 'edfi-oneroster-v1p2.openapi.yaml', operations: 24, groupedBy: 'scopes', toolsets: ['roster_core', 'roster_demographics'] },
-  { file: 'kubernetes.swagger.json', operations: 1_123, groupedBy: 'tags', toolsets: ['core_v1', 'apps_v1'] },
-  { file: 'sume-lms-course.swagger.json', operations: 15, groupedBy: 'tags', toolsets: ['courses', 'subscriptions'] },
-  { file: 'magento-cart.openapi.yaml', operations: 74, groupedBy: 'paths', toolsets: ['carts'] },
-  { file: 'clever-data-v1p2.openapi.yaml', operations: 44, groupedBy: 'tags', toolsets: ['students', 'teachers', 'sections'] },
-] as const;
 
 /** Compiling a schema costs Ajv ~10 ms; past this many operations an even spread of them is compiled. */
 const MAX_COMPILED_OPERATIONS = 150;
