@@ -15,7 +15,6 @@ import {
   isUsableSecret,
   normalizeAllowedOrigin,
   secretFingerprint,
-  secretMatches,
 } from '../../src/transports/index.js';
 
 vi.mock('node:crypto', async (importOriginal) => {
@@ -102,7 +101,11 @@ describe('HTTP-04 bearer secret', () => {
     for (const values of [undefined, [], ['Basic abc'], ['Bearer'], ['Bearer a b'], ['Bearer a', 'Bearer a']]) expect(bearerTokenOf(values), JSON.stringify(values)).toBeUndefined();
   });
 
-  it('HTTP-04 compares with crypto.timingSafeEqual after a length check', () => {
+  it('HTTP-04 compares with crypto.timingSafeEqual after a length check', async () => {
+    // Test files share a worker's modules, so another file may have loaded the transports before
+    // the mock above existed: load them afresh, now bound to the mocked crypto.
+    vi.resetModules();
+    const { secretMatches } = await import('../../src/transports/index.js');
     const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
     timingSafeEqual.mockClear();
     const secret = 'A'.repeat(43);
