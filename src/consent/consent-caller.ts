@@ -142,6 +142,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       void broker.outcome(consent).finally(() => shown.delete(consent.url));
     }
     const firstShowing = seen === undefined;
+    // One reporter for the whole call, so that `progress` keeps increasing across its steps.
+    const reportProgress = progressReporter(context, remainingMs(), waitingMessage(consent, wording));
 
     if (channel === 'input-required') {
       if (resumed?.flow === flowId(consent.url)) {
@@ -157,6 +159,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       }
     } else if (channel === 'elicit-url' && firstShowing) {
       const elicitationId = randomUUID();
+      // The client may take a while to show the link; say meanwhile what the call waits for.
+      reportProgress?.(0);
       let action: 'accept' | 'decline' | 'cancel';
       try {
         const answer = await context.mcpReq.elicitInput(
@@ -186,7 +190,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       signal: context.mcpReq.signal,
       ...(options.leaving === undefined ? {} : { leaving: options.leaving }),
       tickMs,
-      ...optionalTick(progressReporter(context, waitMs, waitingMessage(consent, wording))),
+      ...optionalTick(reportProgress),
     });
     switch (waited.kind) {
       case 'granted':

@@ -57,6 +57,25 @@ describe('consent-aware caller', () => {
     expect(second.elicited).toHaveLength(0);
   });
 
+  it('says what the call waits for before the client shows the link, even when showing it uses up the wait', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    const { broker } = scriptedBroker();
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000 });
+    let noticesWhenShown = -1;
+    const waiting = context({
+      progressToken: 3,
+      // A client that is slow to show the link: its answer comes after the whole wait.
+      elicit: async () => {
+        noticesWhenShown = waiting.notices.length;
+        throw new Error('Request timed out');
+      },
+    });
+    const result = await call(createCoupon, {}, waiting.ctx, connection('legacy', true));
+    expect(textOf(result)).toContain(CONSENT.url);
+    expect(noticesWhenShown).toBe(1);
+    expect(JSON.stringify(waiting.notices[0])).toContain('coupons:write');
+  });
+
   it('a declined URL elicitation ends the flow as denied', async () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker, log } = scriptedBroker();
