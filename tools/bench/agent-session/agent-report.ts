@@ -59,6 +59,21 @@ export function agentSection(after: Measured<AgentFigures>, separately?: string)
   row('default `tools/list`, tokens (tools)', `${count(BEFORE.listTokens)} (${BEFORE.listTools})`, `${count(now.listTokens)} (${now.listTools})`, atMost(now.listTokens, AGENT_AIMS.listTokens));
   row('tool errors, both sessions', count(BEFORE.toolErrors.length), count(now.toolErrors.length), `none: ${verdict(now.toolErrors.length === 0)}`);
   if (now.toolErrors.length > 0) lines.push('', ...now.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`));
+  lines.push('', ...explanations(now));
+  return lines;
+}
+
+/** Why the figures are what they are, and why an aim is not met where it is not. */
+function explanations(now: AgentFigures): string[] {
+  const lines = [
+    '- **The default list** is the operations that 11 of the 15 tasks need (`DEFAULT_TOOLS` in `src/server/tool-plan.ts`), listed compactly: every output schema is left out of the default list, since a host gains nothing from it there (the server still checks each `structuredContent` against it, `describe_operation` shows it, and hosts hand a model only the name, description and input schema); input schemas leave out the checks the server runs anyway before anything is sent (`pattern`, lengths, bounds), naming the field when one fails; annotations leave out values equal to MCP\'s defaults. `--toolsets ...` lists every tool in full, output schemas included. Course drafting, webinars, lecturers and pages go through discovery: listing them too would take the list over 6,000 tokens.',
+    '- **Discovery**: `search_operations` shows each result\'s arguments in one line (`"kind*: video|text|quiz|file"`), so the agent calls without describing first; reads run through `call_read_operation` (`readOnlyHint`), changes through `call_operation` (`destructiveHint`).',
+  ];
+  if (now.prompts > AGENT_AIMS.prompts) {
+    lines.push(
+      `- **Prompts: ${now.prompts}, not ${AGENT_AIMS.prompts}.** The first sign-in asks for every read of the listed toolsets at once; each later prompt is the first need of a write group, with its read (${now.writeConsents} write groups: the tasks change members, enrolments, coupons, courses, curricula, files, plans, events, posts, lecturers, the appearance and pages). ${now.writeConsents} + 1 is the floor for a policy that asks for a write only when a call needs it (least privilege for writes, AZ-06); reaching ${AGENT_AIMS.prompts} would mean asking for some write before any call needs it.`,
+    );
+  }
   return lines;
 }
 
