@@ -93,6 +93,12 @@ describe('the bench harness, quick and without peers', () => {
     }
   });
 
+  it('has the agent-session rows, before and now, each with its aim', () => {
+    const section = sectionOf(report, 'Agent session');
+    expect(section).toMatch(/\| calls \| 71 \| \d+ \| at most 60: \*\*(met|not met)\*\* \|/);
+    expect(section).toMatch(/\| default `tools\/list`, tokens \(tools\) \| 10,839 \(29\) \| [\d,]+ \(\d+\) \| at most 6,000: \*\*(met|not met)\*\* \|/);
+  });
+
   it('has the summary, the aims and the list of places behind a peer', () => {
     expect(report).toContain('## Summary');
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scopeRoles, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
 import { DEFAULT_TOOLS, DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, serverInstructions } from '../../src/server/index.js';
@@ -46,6 +48,12 @@ describe('planTools', () => {
     const plan = planTools(catalog([...many, ...tasks]), { mode: 'default' }, false);
     expect(plan.direct.map((op) => op.toolName)).toEqual([...DEFAULT_TOOLS]);
     expect(plan).toMatchObject({ discovery: true, compactListing: true });
+  });
+
+  it('names only operations the sandbox school has, so a rename cannot drop the default to the fallback unnoticed', () => {
+    const snapshot = JSON.parse(readFileSync(resolve(import.meta.dirname, '../snapshots/sandbox-catalog.json'), 'utf8')) as { tools: { name: string }[] };
+    const names = new Set(snapshot.tools.map((tool) => tool.name));
+    expect(DEFAULT_TOOLS.filter((name) => !names.has(name))).toEqual([]);
   });
 
   it('falls back to the preferred toolsets when the document names few of those operations', () => {

@@ -9,13 +9,13 @@ import type { AgentFigures } from './figures.js';
 export const AGENT_HEADING = '## Agent session';
 
 /** The commit the "before" column was measured on: main when the work began. */
-export const BEFORE_COMMIT = '4f30268939aaee639f5b6d3c21b3716a50647547';
+const BEFORE_COMMIT = '4f30268939aaee639f5b6d3c21b3716a50647547';
 
 /**
  * Measured once with `npm run bench -- --only agent --agent-server DIR/dist/src/main.js`, DIR
  * being a build of `BEFORE_COMMIT`, with the tasks and the played agent of this commit.
  */
-export const BEFORE: AgentFigures = {
+const BEFORE: AgentFigures = {
   tasks: 15,
   tasksWithListedTools: 5,
   prompts: 17,

@@ -8,8 +8,8 @@
 import { administratorWords, nameWords } from './words.js';
 import type { AgentTask, Answer, Memory } from './tasks.js';
 
-export const SEARCH_TOOL = 'search_operations';
-export const DESCRIBE_TOOL = 'describe_operation';
+const SEARCH_TOOL = 'search_operations';
+const DESCRIBE_TOOL = 'describe_operation';
 
 export interface ListedTool {
   readonly name: string;
@@ -24,7 +24,7 @@ export interface ToolResult {
 
 export type CallTool = (name: string, args: Record<string, unknown>) => Promise<ToolResult>;
 
-export interface CallRecord {
+interface CallRecord {
   readonly task: string;
   readonly tool: string;
   /** The operation run, when the tool is a call tool. */
@@ -33,7 +33,7 @@ export interface CallRecord {
   readonly resultTokens: number;
 }
 
-export interface TaskRecord {
+interface TaskRecord {
   readonly title: string;
   /** Whether any discovery tool (search, describe, a call tool) was needed. */
   readonly usedDiscovery: boolean;
@@ -152,7 +152,7 @@ function isDiscoveryTool(name: string): boolean {
   return name === SEARCH_TOOL || name === DESCRIBE_TOOL || isCallTool(name);
 }
 
-export function textOf(result: ToolResult): string {
+function textOf(result: ToolResult): string {
   return (result.content ?? []).map((block) => block.text ?? '').join('\n');
 }
 

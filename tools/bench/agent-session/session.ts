@@ -32,7 +32,7 @@ export interface ConsentPrompt {
   readonly scopes: readonly string[];
 }
 
-export interface SessionRun {
+interface SessionRun {
   readonly record: SessionRecord;
   readonly prompts: readonly ConsentPrompt[];
 }

@@ -10,7 +10,7 @@ export type Memory = Record<string, unknown>;
 /** An answer's structured result, as the agent reads it. */
 export type Answer = Record<string, unknown>;
 
-export interface AgentStep {
+interface AgentStep {
   /** What the agent wants, in the words it would search with ("list subscriptions past due"). */
   readonly want: string;
   readonly args: (memory: Memory) => Record<string, unknown>;
@@ -158,7 +158,7 @@ export function administratorTasks(run: number, now: Date): AgentTask[] {
   ];
 }
 
-export function itemsOf(answer: Answer): Answer[] {
+function itemsOf(answer: Answer): Answer[] {
   const items = answer['items'];
   return Array.isArray(items) ? (items as Answer[]) : [];
 }
