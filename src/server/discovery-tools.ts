@@ -35,7 +35,7 @@ const describeInput = lazyJsonSchema({
   additionalProperties: false,
 });
 
-const callInput = (tool: string) =>
+const callInputFor = (tool: string) =>
   lazyJsonSchema(
     {
       type: 'object',
@@ -48,6 +48,10 @@ const callInput = (tool: string) =>
     },
     { misplacedTopLevel: (field) => `"${field}" is not an argument of ${tool} itself: put it inside "arguments", as in {"name": "...", "arguments": {"${field}": ...}}` },
   );
+
+// Made once: a server instance is made per connection (or per HTTP request), a schema compiled once.
+const callReadInput = callInputFor(CALL_READ_TOOL);
+const callInput = callInputFor(CALL_TOOL);
 
 export function registerDiscoveryTools(
   server: McpServer,
@@ -130,7 +134,7 @@ export function registerDiscoveryTools(
     {
       title: 'Read with a school operation',
       description: 'Runs a read operation (readOnly in search_operations) with arguments as search_operations or describe_operation show them. Changes nothing. Signs in or asks for a missing permission when needed.',
-      inputSchema: callInput(CALL_READ_TOOL),
+      inputSchema: callReadInput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     async (args: unknown, context: ServerContext) => {
@@ -146,7 +150,7 @@ export function registerDiscoveryTools(
       {
         title: 'Change with a school operation',
         description: 'Runs an operation that creates, changes or deletes (found with search_operations), with arguments as search_operations or describe_operation show them. Signs in or asks for a missing permission when needed.',
-        inputSchema: callInput(CALL_TOOL),
+        inputSchema: callInput,
         annotations: { destructiveHint: true, openWorldHint: true },
       },
       async (args: unknown, context: ServerContext) => {

@@ -93,6 +93,8 @@ describe('school-mcp tools against the sandbox school', () => {
     expect(operations.every((tool) => tool.readOnly)).toBe(true);
     const dynamic = await report(['--school', sandbox.url, '--toolsets', 'dynamic']);
     expect(dynamic.tools.map((tool) => tool.name).sort()).toEqual(['call_operation', 'call_read_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+    const readOnlyDynamic = await report(['--school', sandbox.url, '--read-only', '--toolsets', 'dynamic']);
+    expect(readOnlyDynamic.tools.map((tool) => tool.name).sort()).toEqual(['call_read_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
   });
 
   it('prints the same as aligned text, with the total and the warnings section', async () => {
