@@ -3,9 +3,11 @@
  * OAuth, MCP or how requests are sent.
  */
 export type {
+  JsonSchema,
   Operation,
   OperationBody,
   OperationParameter,
+  ToolAnnotations,
 } from './operation.js';
 export {
   documentTarget,

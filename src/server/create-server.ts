@@ -7,7 +7,7 @@ import type { ToolCatalog } from '../openapi/index.js';
 import type { AccountService } from './account.js';
 import { registerAccountTools, SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
 import { clientConnectionOf } from './client-connection.js';
-import { CALL_TOOL, DESCRIBE_TOOL, registerDiscoveryTools, SEARCH_TOOL } from './discovery-tools.js';
+import { CALL_READ_TOOL, CALL_TOOL, DESCRIBE_TOOL, registerDiscoveryTools, SEARCH_TOOL } from './discovery-tools.js';
 import { serverInstructions } from './instructions.js';
 import type { OperationCaller } from './operation-caller.js';
 import { compileOperationTool, registerOperationTool, type CompiledOperationTool } from './operation-tools.js';
@@ -27,12 +27,12 @@ export interface SchoolServerOptions {
 
 export type SchoolServerFactory = () => McpServer;
 
-const RESERVED_NAMES = new Set([WHO_AM_I_TOOL, SIGN_OUT_TOOL, SEARCH_TOOL, DESCRIBE_TOOL, CALL_TOOL]);
+const RESERVED_NAMES = new Set([WHO_AM_I_TOOL, SIGN_OUT_TOOL, SEARCH_TOOL, DESCRIBE_TOOL, CALL_READ_TOOL, CALL_TOOL]);
 
 export function createSchoolServerFactory(options: SchoolServerOptions): SchoolServerFactory {
   // An operation named like one of the server's own tools stays reachable through discovery.
   const direct = options.plan.direct.filter((operation) => !RESERVED_NAMES.has(operation.toolName));
-  const compiled = new Map<string, CompiledOperationTool>(direct.map((operation) => [operation.toolName, compileOperationTool(operation)]));
+  const compiled = new Map<string, CompiledOperationTool>(direct.map((operation) => [operation.toolName, compileOperationTool(operation, options.plan.compactListing === true)]));
   const directTools = direct.map((operation) => compiled.get(operation.toolName)!);
   const instructions = serverInstructions(options.schoolName, options.plan, [...options.catalog.toolsets.keys()]);
   const call = withShapedResults(options.call);

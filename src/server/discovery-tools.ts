@@ -1,9 +1,12 @@
 /**
- * Three tools that reach every operation of the catalogue without listing each one: search,
- * describe, call. For hosts that cap tool counts or context; the same executor runs the call.
+ * Tools that reach every operation of the catalogue without listing each one: search, describe,
+ * and call, a read variant (read-only, so a host that confirms changes does not confirm it) and
+ * one for changes (annotated destructive). For hosts that cap tool counts or context; the same
+ * executor runs the call.
  */
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
+import { argumentSummary } from './argument-summary.js';
 import type { ClientConnection } from './client-connection.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 import type { OperationCaller } from './operation-caller.js';
@@ -11,6 +14,7 @@ import { compileOperationTool, type CompiledOperationTool } from './operation-to
 
 export const SEARCH_TOOL = 'search_operations';
 export const DESCRIBE_TOOL = 'describe_operation';
+export const CALL_READ_TOOL = 'call_read_operation';
 export const CALL_TOOL = 'call_operation';
 
 const searchInput = lazyJsonSchema({
@@ -31,15 +35,23 @@ const describeInput = lazyJsonSchema({
   additionalProperties: false,
 });
 
-const callInput = lazyJsonSchema({
-  type: 'object',
-  properties: {
-    name: { type: 'string', description: 'An operation name from search_operations.' },
-    arguments: { type: 'object', description: 'The arguments, as describe_operation shows them.', additionalProperties: true },
-  },
-  required: ['name'],
-  additionalProperties: false,
-}, { misplacedTopLevel: (field) => `"${field}" is not an argument of call_operation itself: put it inside "arguments", as in {"name": "...", "arguments": {"${field}": ...}}` });
+const callInputFor = (tool: string) =>
+  lazyJsonSchema(
+    {
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'An operation name from search_operations.' },
+        arguments: { type: 'object', description: 'The arguments, as search_operations or describe_operation show them.', additionalProperties: true },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    },
+    { misplacedTopLevel: (field) => `"${field}" is not an argument of ${tool} itself: put it inside "arguments", as in {"name": "...", "arguments": {"${field}": ...}}` },
+  );
+
+// Made once: a server instance is made per connection (or per HTTP request), a schema compiled once.
+const callReadInput = callInputFor(CALL_READ_TOOL);
+const callInput = callInputFor(CALL_TOOL);
 
 export function registerDiscoveryTools(
   server: McpServer,
@@ -53,14 +65,18 @@ export function registerDiscoveryTools(
     {
       title: 'Search school operations',
       description:
-        'Finds operations of the school API that are not listed as tools of their own. Returns names to use with describe_operation and call_operation.',
+        'Finds operations of the school API that are not listed as tools of their own, with their arguments (* required). Call a read with call_read_operation, a change with call_operation.',
       inputSchema: searchInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args: unknown) => {
       const { query, toolset, limit } = args as { query: string; toolset?: string; limit?: number };
       const scope = toolset === undefined ? catalog : { ...catalog, operations: catalog.toolsets.get(toolset) ?? [] };
-      const results = searchOperations(scope, query, limit ?? 10).map(({ operation }) => summary(operation));
+      const results = searchOperations(scope, query, limit ?? 10).map(({ operation }) => {
+        // A tool listed simplified (API-11) takes the arguments of its simplified schema.
+        const callable = compiled.get(operation.toolName)?.operation ?? operation;
+        return { ...summary(callable), arguments: argumentSummary(callable.inputSchema) };
+      });
       // The toolsets are in the server's instructions; an answer repeats them only when they can
       // help the next query.
       const structured = results.length > 0 ? { results } : { results, nothingMatches: nothingMatches(query, toolset), toolsets: [...catalog.toolsets.keys()] };
@@ -81,37 +97,68 @@ export function registerDiscoveryTools(
       // A tool listed on its own may be listed simplified (API-11): describe what call_operation accepts.
       const operation = compiled.get(name)?.operation ?? catalog.byName.get(name);
       if (!operation) return unknownOperation(name);
-      const structured = { ...summary(operation), description: operation.description, inputSchema: operation.inputSchema, annotations: operation.annotations };
+      const structured = {
+        ...summary(operation),
+        requiredScopes: [...operation.requiredScopes],
+        description: operation.description,
+        inputSchema: operation.inputSchema,
+        ...(operation.outputSchema === undefined ? {} : { outputSchema: operation.outputSchema }),
+        annotations: operation.annotations,
+      };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
   );
 
+  const runOperation = async (name: string, operationArgs: Record<string, unknown> | undefined, context: ServerContext, readsOnly: boolean): Promise<CallToolResult> => {
+    const operation = catalog.byName.get(name);
+    if (!operation) return unknownOperation(name);
+    if (readsOnly && operation.annotations.readOnlyHint !== true) {
+      return errorResult(`${name} changes data, and ${CALL_READ_TOOL} runs only reads: run it with ${CALL_TOOL}, after confirming the change with the user.`);
+    }
+    let tool = compiled.get(name);
+    if (!tool) {
+      tool = compileOperationTool(operation);
+      compiled.set(name, tool);
+    }
+    const verdict = await tool.inputSchema['~standard'].validate(operationArgs ?? {});
+    if ('issues' in verdict && verdict.issues !== undefined) {
+      const problems = verdict.issues.map((issue) => issue.message).join('; ');
+      return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
+    }
+    // The compiled tool's operation: arguments shaped for a simplified listing are sent as such.
+    return call(tool.operation, (verdict.value ?? {}) as Record<string, unknown>, context, connection) as Promise<CallToolResult>;
+  };
+
   server.registerTool(
-    CALL_TOOL,
+    CALL_READ_TOOL,
     {
-      title: 'Call a school operation',
-      description: 'Runs an operation found with search_operations, with arguments shaped as describe_operation shows. Signs in or asks for a missing permission when needed.',
-      inputSchema: callInput,
-      annotations: { destructiveHint: true, openWorldHint: true },
+      title: 'Read with a school operation',
+      description: 'Runs a read operation (readOnly in search_operations) with arguments as search_operations or describe_operation show them. Changes nothing. Signs in or asks for a missing permission when needed.',
+      inputSchema: callReadInput,
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
     async (args: unknown, context: ServerContext) => {
       const { name, arguments: operationArgs } = args as { name: string; arguments?: Record<string, unknown> };
-      const operation = catalog.byName.get(name);
-      if (!operation) return unknownOperation(name);
-      let tool = compiled.get(name);
-      if (!tool) {
-        tool = compileOperationTool(operation);
-        compiled.set(name, tool);
-      }
-      const verdict = await tool.inputSchema['~standard'].validate(operationArgs ?? {});
-      if ('issues' in verdict && verdict.issues !== undefined) {
-        const problems = verdict.issues.map((issue) => issue.message).join('; ');
-        return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
-      }
-      // The compiled tool's operation: arguments shaped for a simplified listing are sent as such.
-      return call(tool.operation, (verdict.value ?? {}) as Record<string, unknown>, context, connection);
+      return runOperation(name, operationArgs, context, true);
     },
   );
+
+  // Only where the selection has something to change: --read-only lists the read variant alone.
+  if (catalog.operations.some((operation) => operation.annotations.readOnlyHint !== true)) {
+    server.registerTool(
+      CALL_TOOL,
+      {
+        title: 'Change with a school operation',
+        description: 'Runs an operation that creates, changes or deletes (found with search_operations), with arguments as search_operations or describe_operation show them. Signs in or asks for a missing permission when needed.',
+        inputSchema: callInput,
+        annotations: { destructiveHint: true, openWorldHint: true },
+      },
+      async (args: unknown, context: ServerContext) => {
+        const { name, arguments: operationArgs } = args as { name: string; arguments?: Record<string, unknown> };
+        return runOperation(name, operationArgs, context, false);
+      },
+    );
+  }
 }
 
 function summary(operation: Operation) {
@@ -120,7 +167,6 @@ function summary(operation: Operation) {
     title: operation.title,
     toolset: operation.toolset,
     readOnly: operation.annotations.readOnlyHint === true,
-    requiredScopes: [...operation.requiredScopes],
   };
 }
 

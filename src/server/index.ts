@@ -6,4 +6,4 @@ export { createSchoolServerFactory, type SchoolServerFactory } from './create-se
 export { listServerTools } from './list-tools.js';
 export { serverInstructions } from './instructions.js';
 export type { OperationCaller, OperationResult } from './operation-caller.js';
-export { DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';
+export { DEFAULT_TOOLS, DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';

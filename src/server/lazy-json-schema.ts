@@ -10,14 +10,15 @@ import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from
 import { argumentProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
 import { withSinglesAsLists } from './single-as-list.js';
 
-export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}): StandardSchemaWithJSON {
+/** `listed`: the schema hosts are shown, when it is not the one checked (a compact listing). */
+export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}, listed: JsonSchemaType = schema): StandardSchemaWithJSON {
   let compiled: StandardSchemaWithJSON | undefined;
   const validator = () => (compiled ??= fromJsonSchema(schema));
   return {
     '~standard': {
       version: 1,
       vendor: 'school-mcp',
-      jsonSchema: { input: () => schema, output: () => schema },
+      jsonSchema: { input: () => listed, output: () => listed },
       validate: async (sent: unknown) => {
         const value = withSinglesAsLists(schema as Record<string, unknown>, sent);
         const verdict = await validator()['~standard'].validate(value);

@@ -6,6 +6,7 @@
 import { isInputRequiredResult, type McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Operation } from '../openapi/index.js';
 import type { ClientConnection } from './client-connection.js';
+import { compactAnnotations, compactInputSchema } from './compact-listing.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 import type { OperationCaller, OperationResult } from './operation-caller.js';
 
@@ -18,14 +19,18 @@ const TOOLSET_META_KEY = 'school-mcp/toolset';
 export interface CompiledOperationTool {
   readonly operation: Operation;
   readonly inputSchema: StandardSchemaWithJSON;
+  /** Checks `structuredContent`, listed or not. */
   readonly outputSchema: StandardSchemaWithJSON | undefined;
+  /** Listed compactly (`compact-listing.ts`): the output schema is then checked but not listed. */
+  readonly compact: boolean;
 }
 
-export function compileOperationTool(operation: Operation): CompiledOperationTool {
+export function compileOperationTool(operation: Operation, compact = false): CompiledOperationTool {
   return {
     operation,
-    inputSchema: lazyJsonSchema(operation.inputSchema),
+    inputSchema: lazyJsonSchema(operation.inputSchema, {}, compact ? compactInputSchema(operation.inputSchema) : undefined),
     outputSchema: operation.outputSchema === undefined ? undefined : lazyJsonSchema(operation.outputSchema),
+    compact,
   };
 }
 
@@ -37,8 +42,10 @@ export function registerOperationTool(server: McpServer, tool: CompiledOperation
       title: operation.title,
       description: operation.description,
       inputSchema: tool.inputSchema,
-      ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
-      annotations: { ...operation.annotations },
+      // A host gains nothing from an output schema in its context: the server checks
+      // structuredContent against it all the same (checkOutput), and describe_operation shows it.
+      ...(tool.outputSchema === undefined || tool.compact ? {} : { outputSchema: tool.outputSchema }),
+      annotations: tool.compact ? compactAnnotations(operation.annotations) : { ...operation.annotations },
       _meta: { [TOOLSET_META_KEY]: operation.toolset },
     },
     async (args: unknown, context: ServerContext) => {

@@ -3,8 +3,8 @@
  *
  * The default is chosen for hosts as they are: Cursor reads only the first 40 tools, every host
  * pays context for each definition, and some ignore `tools/list_changed`. So by default the server
- * lists the toolsets a school administrator uses most as direct tools, and reaches every other
- * operation through three discovery tools (search, describe, call) over the same catalogue.
+ * lists the operations behind the administrator's most frequent tasks as direct tools, compactly,
+ * and reaches every other operation through the discovery tools over the same catalogue.
  */
 import type { Operation, ToolCatalog } from '../openapi/index.js';
 
@@ -18,9 +18,43 @@ export interface ToolPlan {
   readonly direct: readonly Operation[];
   /** Whether the discovery tools (search, describe, call) are listed. */
   readonly discovery: boolean;
+  /**
+   * List the direct tools compactly (`compact-listing.ts`): no output schemas, input schemas
+   * without the checks the server runs anyway, annotations without their default values. The
+   * default list only; a user who names toolsets gets every tool in full.
+   */
+  readonly compactListing?: boolean;
 }
 
-/** The scope groups behind the most frequent administrator tasks (school-domain.md §3.1). */
+/**
+ * The operations that 11 of the administrator's 15 most frequent tasks need (school-domain.md
+ * §3.1; `npm run bench -- --only agent` plays them): school health, enrolment, stuck students,
+ * coupon, course update, failed subscriptions, membership plan, blog post, comments, form export
+ * and who am I (an account tool). Course drafting, webinars, lecturers and pages are reached
+ * through discovery: listing them too would take the default list over its 6,000-token budget.
+ */
+export const DEFAULT_TOOLS: readonly string[] = [
+  'get_school',
+  'get_revenue_summary',
+  'list_orders',
+  'list_members',
+  'create_member',
+  'list_courses',
+  'update_course',
+  'list_lectures',
+  'list_enrollments',
+  'create_enrollment',
+  'create_coupon',
+  'get_coupon_by_code',
+  'list_subscriptions',
+  'create_membership_plan',
+  'create_post',
+  'list_comments',
+  'list_forms',
+  'list_form_submissions',
+];
+
+/** For a document that does not name most of `DEFAULT_TOOLS`: the scope groups behind the same tasks. */
 export const DEFAULT_TOOLSETS: readonly string[] = ['school', 'courses', 'members', 'students', 'orders', 'analytics', 'coupons'];
 
 /** Hosts that cap tool counts read the first 40; the server's own tools count too. */
@@ -38,9 +72,10 @@ export function planTools(catalog: ToolCatalog, choice: ToolsetChoice, exactTool
     case 'toolsets':
       return { direct: catalog.operations, discovery: false };
     case 'default': {
-      if (catalog.operations.length <= DIRECT_TOOL_BUDGET) return { direct: catalog.operations, discovery: false };
-      const preferred = catalog.operations.filter((operation) => DEFAULT_TOOLSETS.includes(operation.toolset));
-      return { direct: preferred.slice(0, DIRECT_TOOL_BUDGET), discovery: true };
+      if (catalog.operations.length <= DIRECT_TOOL_BUDGET) return { direct: catalog.operations, discovery: false, compactListing: true };
+      const byTask = catalog.operations.filter((operation) => DEFAULT_TOOLS.includes(operation.toolName));
+      const preferred = byTask.length * 2 >= DEFAULT_TOOLS.length ? byTask : catalog.operations.filter((operation) => DEFAULT_TOOLSETS.includes(operation.toolset));
+      return { direct: preferred.slice(0, DIRECT_TOOL_BUDGET), discovery: true, compactListing: true };
     }
   }
 }

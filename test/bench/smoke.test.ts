@@ -93,6 +93,12 @@ describe('the bench harness, quick and without peers', () => {
     }
   });
 
+  it('has the agent-session rows, before and now, each with its aim', () => {
+    const section = sectionOf(report, 'Agent session');
+    expect(section).toMatch(/\| calls \| 71 \| \d+ \| at most 60: \*\*(met|not met)\*\* \|/);
+    expect(section).toMatch(/\| default `tools\/list`, tokens \(tools\) \| 10,839 \(29\) \| [\d,]+ \(\d+\) \| at most 6,000: \*\*(met|not met)\*\* \|/);
+  });
+
   it('has the summary, the aims and the list of places behind a peer', () => {
     expect(report).toContain('## Summary');
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);
@@ -139,7 +145,8 @@ describe('the bench\'s pure parts', () => {
 
   it('reads --quick, --no-peers, --only and --out, and refuses what it does not know', () => {
     expect(parseBenchArgs(['--only', 'hostile'], 'B.md')).toMatchObject({ only: 'hostile', out: 'B.md' });
-    expect(parseBenchArgs(['--only', 'latency'], 'B.md')).toEqual({ error: '--only takes: hostile' });
+    expect(parseBenchArgs(['--only', 'agent', '--agent-server', 'old/main.js'], 'B.md')).toMatchObject({ only: 'agent', agentServer: 'old/main.js' });
+    expect(parseBenchArgs(['--only', 'latency'], 'B.md')).toEqual({ error: '--only takes: hostile, agent' });
     expect(parseBenchArgs(['--quick', '--no-peers', '--out', 'x.md'], 'B.md')).toMatchObject({ quick: true, peers: false, out: 'x.md', counts: QUICK_COUNTS });
     expect(parseBenchArgs([], 'B.md')).toMatchObject({ quick: false, peers: true, out: 'B.md' });
     expect(parseBenchArgs(['--fast'], 'B.md')).toEqual({ error: 'unknown argument --fast' });

@@ -25,21 +25,36 @@ afterAll(async () => {
 const call = async (name: string, args: Record<string, unknown>) => (await server.client.callTool({ name, arguments: args })) as Result;
 
 describe('--toolsets dynamic', () => {
-  it('lists the three discovery tools and the account tools only', async () => {
+  it('API-09 lists the discovery tools and the account tools only, the read call tool read-only and the other destructive', async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['call_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['call_operation', 'call_read_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+    const annotations = new Map(tools.map((tool) => [tool.name, tool.annotations]));
+    expect(annotations.get('call_read_operation')).toMatchObject({ readOnlyHint: true });
+    expect(annotations.get('call_read_operation')?.destructiveHint).toBeUndefined();
+    expect(annotations.get('call_operation')).toMatchObject({ destructiveHint: true });
+  });
+
+  it('API-09 refuses a change through the read call tool before anything is sent, and names the tool for it', async () => {
+    const before = sandbox.countRequests('/api/v1/coupons');
+    const result = await call('call_read_operation', { name: 'create_coupon', arguments: { code: 'NOPE10', discount_type: 'percent', percent_off: 10 } });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain('create_coupon changes data, and call_read_operation runs only reads: run it with call_operation');
+    expect(sandbox.countRequests('/api/v1/coupons')).toBe(before);
   });
 
   it('finds, describes and calls an operation', async () => {
-    const found = await call('search_operations', { query: 'past due subscriptions' });
-    const names = found.structuredContent!['results'].map((result: { name: string }) => result.name);
-    expect(names).toContain('list_subscriptions');
+    const found = await call('search_operations', { query: 'list subscriptions past due' });
+    const results = found.structuredContent!['results'];
+    expect(results[0]).toMatchObject({ name: 'list_subscriptions', toolset: 'subscriptions', readOnly: true });
+    expect(results[0].arguments).toEqual(expect.arrayContaining(['state: active|incomplete|trialing|past_due|canceled|expired[]', 'per_page: integer']));
+    expect(results[0]).not.toHaveProperty('requiredScopes');
 
     const described = await call('describe_operation', { name: 'list_subscriptions' });
     expect(described.structuredContent!['inputSchema']['properties']).toHaveProperty('state');
     expect(described.structuredContent!['requiredScopes']).toEqual(['subscriptions:read']);
+    expect(described.structuredContent!['outputSchema']['properties']).toHaveProperty('items');
 
-    const answer = call('call_operation', { name: 'list_subscriptions', arguments: { state: 'past_due', per_page: 5 } });
+    const answer = call('call_read_operation', { name: 'list_subscriptions', arguments: { state: 'past_due', per_page: 5 } });
     const link = linkIn(await server.waitForLine(/\/oauth\/authorize\?/));
     await (await fetch(await completeConsent(link, 'allow'))).text();
     const result = await answer;

@@ -71,14 +71,16 @@ describe('school-mcp tools against the sandbox school', () => {
   it('gives each tool its toolset, scopes, hints and size, and each toolset how it is served', async () => {
     const listing = await report(['--school', sandbox.url]);
     const byName = new Map(listing.tools.map((tool) => [tool.name, tool]));
-    expect(byName.get('list_courses')).toMatchObject({ toolset: 'courses', scopes: ['courses:read'], readOnly: true, destructive: false, idempotent: true });
+    // The default list is compact: a read lists readOnlyHint alone (MCP reads idempotentHint only beside readOnlyHint false).
+    expect(byName.get('list_courses')).toMatchObject({ toolset: 'courses', scopes: ['courses:read'], readOnly: true, destructive: false, idempotent: false });
     expect(byName.get('create_coupon')).toMatchObject({ toolset: 'coupons', scopes: ['coupons:write'], readOnly: false, destructive: false });
     expect(byName.get('who_am_i')).toMatchObject({ toolset: null, scopes: [], readOnly: true });
     expect(byName.get('sign_out')).toMatchObject({ toolset: null, readOnly: false, destructive: true });
     expect(byName.has('search_operations')).toBe(true);
     for (const tool of listing.tools) expect(tool.tokens).toBeGreaterThan(10);
     const courses = listing.toolsets.find((toolset) => toolset.name === 'courses')!;
-    expect(courses.listed).toBe(courses.operations);
+    expect(courses.listed).toBe(2);
+    expect(courses.operations).toBe(6);
     const searched = listing.toolsets.filter((toolset) => toolset.listed === 0);
     expect(searched.length).toBeGreaterThan(3);
     expect(listing.discovery).toBe(true);
@@ -90,7 +92,9 @@ describe('school-mcp tools against the sandbox school', () => {
     expect(operations.length).toBeGreaterThan(20);
     expect(operations.every((tool) => tool.readOnly)).toBe(true);
     const dynamic = await report(['--school', sandbox.url, '--toolsets', 'dynamic']);
-    expect(dynamic.tools.map((tool) => tool.name).sort()).toEqual(['call_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+    expect(dynamic.tools.map((tool) => tool.name).sort()).toEqual(['call_operation', 'call_read_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+    const readOnlyDynamic = await report(['--school', sandbox.url, '--read-only', '--toolsets', 'dynamic']);
+    expect(readOnlyDynamic.tools.map((tool) => tool.name).sort()).toEqual(['call_read_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
   });
 
   it('prints the same as aligned text, with the total and the warnings section', async () => {

@@ -96,6 +96,7 @@ describe('searchOperations on real catalogues', () => {
   it.each([
     ['list courses', 'list_courses'],
     ['past due subscriptions', 'list_subscriptions'],
+    ['list subscriptions past due', 'list_subscriptions'],
     ['cancel subscription', 'cancel_subscription'],
     ['remove lecturer from course', 'detach_lecturer_from_course'],
     ['form submissions', 'list_form_submissions'],

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scopeRoles, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
-import { DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, serverInstructions } from '../../src/server/index.js';
+import { DEFAULT_TOOLS, DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, serverInstructions } from '../../src/server/index.js';
 
 function operation(toolName: string, toolset: string): Operation {
   return {
@@ -38,7 +40,26 @@ const many = [
 describe('planTools', () => {
   it('lists a small catalogue whole, without discovery tools', () => {
     const small = catalog(many.slice(0, 10));
-    expect(planTools(small, { mode: 'default' }, false)).toEqual({ direct: small.operations, discovery: false });
+    expect(planTools(small, { mode: 'default' }, false)).toEqual({ direct: small.operations, discovery: false, compactListing: true });
+  });
+
+  it('by default lists the operations of the administrator\'s tasks when the document names most of them, compactly', () => {
+    const tasks = DEFAULT_TOOLS.map((name) => operation(name, name.split('_').at(-1)!));
+    const plan = planTools(catalog([...many, ...tasks]), { mode: 'default' }, false);
+    expect(plan.direct.map((op) => op.toolName)).toEqual([...DEFAULT_TOOLS]);
+    expect(plan).toMatchObject({ discovery: true, compactListing: true });
+  });
+
+  it('names only operations the sandbox school has, so a rename cannot drop the default to the fallback unnoticed', () => {
+    const snapshot = JSON.parse(readFileSync(resolve(import.meta.dirname, '../snapshots/sandbox-catalog.json'), 'utf8')) as { tools: { name: string }[] };
+    const names = new Set(snapshot.tools.map((tool) => tool.name));
+    expect(DEFAULT_TOOLS.filter((name) => !names.has(name))).toEqual([]);
+  });
+
+  it('falls back to the preferred toolsets when the document names few of those operations', () => {
+    const few = DEFAULT_TOOLS.slice(0, 3).map((name) => operation(name, 'misc'));
+    const plan = planTools(catalog([...many, ...few]), { mode: 'default' }, false);
+    expect(plan.direct.every((op) => DEFAULT_TOOLSETS.includes(op.toolset))).toBe(true);
   });
 
   it('by default keeps the preferred toolsets within the budget and reaches the rest through discovery', () => {
@@ -56,6 +77,7 @@ describe('planTools', () => {
   it('lists only discovery tools in dynamic mode, and everything selected for explicit toolsets', () => {
     expect(planTools(catalog(many), { mode: 'dynamic' }, false)).toEqual({ direct: [], discovery: true });
     const all = catalog(many);
+    // Named toolsets are listed in full: output schemas, checks and every hint.
     expect(planTools(all, { mode: 'toolsets', toolsets: 'all' }, false)).toEqual({ direct: all.operations, discovery: false });
   });
 

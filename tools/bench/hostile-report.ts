@@ -47,8 +47,13 @@ export function hostileSection(rows: readonly HostileRow[], separately?: string)
  * end when the report has none.
  */
 export function replaceHostileSection(report: string, section: readonly string[]): string {
+  return replaceReportSection(report, HOSTILE_HEADING, section);
+}
+
+/** `report` with the section under `heading` replaced by `section`, or `section` added at the end. */
+export function replaceReportSection(report: string, heading: string, section: readonly string[]): string {
   const text = section.join('\n');
-  const start = report.indexOf(`\n${HOSTILE_HEADING}\n`);
+  const start = report.indexOf(`\n${heading}\n`);
   if (start < 0) return `${report.trimEnd()}\n\n${text}\n`;
   const next = report.indexOf('\n## ', start + 1);
   const before = report.slice(0, start).trimEnd();

@@ -24,7 +24,9 @@ export interface BenchOptions {
   /** Where the report is written. */
   readonly out: string;
   /** Measure one section alone and replace it in the report already at `out`. */
-  readonly only?: 'hostile';
+  readonly only?: 'hostile' | 'agent';
+  /** The school-mcp entry point the agent session runs, when not this build's (a "before" figure). */
+  readonly agentServer?: string;
 }
 
 const FULL_COUNTS: BenchCounts = {
@@ -51,11 +53,14 @@ export const QUICK_COUNTS: BenchCounts = {
   hostileRuns: 1,
 };
 
-export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile] [--out FILE]
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile|agent] [--agent-server FILE] [--out FILE]
 
   --quick          tiny counts: checks that every row can be produced, measures nothing reliably
   --no-peers       school-mcp, the bare SDK server and the direct call only (no install)
   --only hostile   the "Hostile documents" rows alone, replaced in the report at --out
+  --only agent     the "Agent session" rows alone (the 15 administrator tasks), likewise
+  --agent-server FILE
+                   the school-mcp main.js the agent session runs (default: this build's)
   --out FILE       where to write the report (default BENCHMARKS.md in the project)
 `;
 
@@ -63,7 +68,8 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
   let quick = false;
   let peers = true;
   let out = defaultOut;
-  let only: 'hostile' | undefined;
+  let only: 'hostile' | 'agent' | undefined;
+  let agentServer: string | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
     if (arg === '--quick') quick = true;
@@ -71,8 +77,13 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
     else if (arg === '--help' || arg === '-h') return { help: true };
     else if (arg === '--only') {
       const value = args[++index];
-      if (value !== 'hostile') return { error: '--only takes: hostile' };
+      if (value !== 'hostile' && value !== 'agent') return { error: '--only takes: hostile, agent' };
       only = value;
+    }
+    else if (arg === '--agent-server') {
+      const value = args[++index];
+      if (value === undefined || value.startsWith('--')) return { error: '--agent-server needs a file' };
+      agentServer = value;
     }
     else if (arg === '--out') {
       const value = args[++index];
@@ -80,5 +91,5 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
       out = value;
     } else return { error: `unknown argument ${arg}` };
   }
-  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out, ...(only === undefined ? {} : { only }) };
+  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out, ...(only === undefined ? {} : { only }), ...(agentServer === undefined ? {} : { agentServer }) };
 }

@@ -1,5 +1,6 @@
 /** The results of a run as BENCHMARKS.md. Pure: the same results give the same text. */
 import type { BenchResults, ColdStartCell, ColdStartRow, ContenderId, ContextCell, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell, ScaleRow } from './results.js';
+import { agentSection } from './agent-session/agent-report.js';
 import { hostileSection } from './hostile-report.js';
 import { linearFit, type Spread } from './stats.js';
 
@@ -52,6 +53,7 @@ export function renderReport(results: BenchResults, findings: string): string {
   push('## Scale', '', 'Catalogue build (check the references, convert every operation, name, group) in a fresh process per run; parse and schema compile shown apart. Peak is the process\'s maximum resident set, including Node itself (the "before" column).', '');
   push(...scaleTable(results.scale), '');
   push(...hostileSection(results.hostile), '');
+  if (results.agent !== undefined) push(...agentSection(results.agent), '');
   if (results.peerProblems.length + results.notes.length > 0) {
     push('## Problems in this run', '');
     for (const line of [...results.peerProblems, ...results.notes]) push(`- ${line}`);

@@ -1,4 +1,5 @@
 /** What one bench run measured; `report.ts` renders it. */
+import type { AgentFigures } from './agent-session/figures.js';
 import type { Machine } from './machine.js';
 import type { Spread } from './stats.js';
 
@@ -79,6 +80,8 @@ export interface BenchResults {
   readonly memory: Readonly<Partial<Record<ContenderId, Measured<MemoryCell>>>>;
   readonly scale: readonly ScaleRow[];
   readonly hostile: readonly HostileRow[];
+  /** The scripted agent session (`agent-session/`), measured after the rest. */
+  readonly agent?: Measured<AgentFigures>;
   /** Why a peer could not be measured at all, when it could not. */
   readonly peerProblems: readonly string[];
   readonly notes: readonly string[];

@@ -1,14 +1,17 @@
 /**
- * `npm run bench [-- --quick] [-- --no-peers] [-- --only hostile] [-- --out FILE]`: measures
- * school-mcp, a bare SDK server, the direct request and the two peers in one run, and writes
- * BENCHMARKS.md; or one section alone, replaced in the report already there.
+ * `npm run bench [-- --quick] [-- --no-peers] [-- --only hostile|agent] [-- --out FILE]`: measures
+ * school-mcp, a bare SDK server, the direct request and the two peers in one run, then the
+ * scripted agent session, and writes BENCHMARKS.md; or one section alone, replaced in the report
+ * already there.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { AGENT_HEADING, agentSection } from './agent-session/agent-report.js';
+import { measureAgentSession } from './agent-session/measure.js';
 import { runBench } from './bench-run.js';
-import { hostileSection, replaceHostileSection } from './hostile-report.js';
+import { hostileSection, replaceHostileSection, replaceReportSection } from './hostile-report.js';
 import { measureHostile } from './hostile-rows.js';
 import { describeMachine } from './machine.js';
 import { BENCH_USAGE, parseBenchArgs } from './options.js';
@@ -31,7 +34,8 @@ async function main(): Promise<number> {
   const started = Date.now();
   const progress = (line: string) => process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
   if (parsed.only === 'hostile') return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
-  const results = await runBench(parsed, progress);
+  if (parsed.only === 'agent') return onlyAgent(parsed.agentServer, resolve(parsed.out), progress);
+  const results = { ...(await runBench(parsed, progress)), agent: await measureAgentSession(parsed.agentServer, progress) };
   const findings = existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : '';
   const out = resolve(parsed.out);
   await writeFile(out, renderReport(results, findings));
@@ -53,6 +57,16 @@ async function onlyHostile(runs: number, quick: boolean, out: string, progress: 
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+async function onlyAgent(schoolMcpMain: string | undefined, out: string, progress: (line: string) => void): Promise<number> {
+  const startedAt = new Date().toISOString();
+  const figures = await measureAgentSession(schoolMcpMain === undefined ? undefined : resolve(schoolMcpMain), progress);
+  const separately = `Measured on its own (\`npm run bench -- --only agent\`${schoolMcpMain === undefined ? '' : `, school-mcp from ${schoolMcpMain}`}), started ${startedAt}, Node ${process.version}.`;
+  const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
+  await writeFile(out, replaceReportSection(report, AGENT_HEADING, agentSection(figures, separately)));
+  process.stderr.write(`bench: wrote the agent-session section of ${out}\n`);
+  return figures.ok ? 0 : 1;
 }
 
 main().then(

@@ -3,7 +3,8 @@
  * with its `o200k_base` ranks bundled, so counting needs no network). It is pure JavaScript and
  * runs on Node 20. No host's own tokenizer is public for every model, so token counts are
  * comparable between servers rather than exact for a given model. The tokenizer comes from the
- * bench's own manifest; without it (a smoke run with nothing installed) tokens are left out.
+ * bench's own manifest, or else from the project's devDependencies (the test suite checks the
+ * agent session's token aims with it); without either, tokens are left out.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

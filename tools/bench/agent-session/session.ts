@@ -1,0 +1,99 @@
+/**
+ * The scripted agent session of issue 21, end to end: the sandbox school in its own process,
+ * school-mcp as a real stdio child process with its default tool list, a host whose client shows
+ * URL consent requests (MCP elicitation), the user who approves each one on the school's consent
+ * page, and the agent of `played-agent.ts` working through the 15 tasks. A second session then
+ * starts school-mcp again on the same token store and does the same work, so that its prompts
+ * show whether the grants were kept.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { completeConsent } from '../../../src/sandbox/index.js';
+import { collectLines } from '../child-lines.js';
+import { SCHOOL_MCP_MAIN } from '../paths.js';
+import { startSandboxProcess } from '../sandbox-process.js';
+import { runTasks, type ListedTool, type SessionRecord, type ToolResult } from './played-agent.js';
+import { administratorTasks } from './tasks.js';
+
+export interface AgentSessionOptions {
+  /** The school-mcp entry point to measure (another build's `dist/src/main.js` for a "before" figure). */
+  readonly schoolMcpMain?: string;
+  readonly countTokens: (text: string) => number;
+  /** Fixes the tasks' dates; now by default. */
+  readonly now?: Date;
+}
+
+/** One consent the user was asked for, with the scopes its link asked for. */
+export interface ConsentPrompt {
+  readonly scopes: readonly string[];
+}
+
+interface SessionRun {
+  readonly record: SessionRecord;
+  readonly prompts: readonly ConsentPrompt[];
+}
+
+export interface AgentSessionResult {
+  /** The `tools/list` answer as the host got it. */
+  readonly list: { readonly tools: readonly ListedTool[] };
+  readonly first: SessionRun;
+  /** The same work again, by a new process on the same token store. */
+  readonly second: SessionRun;
+}
+
+export async function runAgentSessions(options: AgentSessionOptions): Promise<AgentSessionResult> {
+  const sandbox = await startSandboxProcess();
+  const configDir = await mkdtemp(join(tmpdir(), 'school-mcp-agent-'));
+  try {
+    const now = options.now ?? new Date();
+    const launch = { main: options.schoolMcpMain ?? SCHOOL_MCP_MAIN, schoolUrl: sandbox.url, configDir };
+    const first = await oneSession(launch, 1, now, options.countTokens);
+    const second = await oneSession(launch, 2, now, options.countTokens);
+    return { list: first.list, first: first.run, second: second.run };
+  } finally {
+    await sandbox.close();
+    await rm(configDir, { recursive: true, force: true });
+  }
+}
+
+interface Launch {
+  readonly main: string;
+  readonly schoolUrl: string;
+  readonly configDir: string;
+}
+
+async function oneSession(launch: Launch, run: number, now: Date, countTokens: (text: string) => number): Promise<{ list: { tools: ListedTool[] }; run: SessionRun }> {
+  // Default flags: the school and where tokens live; --no-browser so that no real browser opens
+  // (the host below shows each link instead, as a host with URL elicitation does).
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [launch.main, '--school', launch.schoolUrl, '--config-dir', launch.configDir, '--no-browser'],
+    stderr: 'pipe',
+    env: { PATH: process.env['PATH'] ?? '', HOME: launch.configDir },
+  });
+  const stderr = collectLines(transport.stderr as Readable | null);
+  const client = new Client({ name: 'school-mcp-agent-bench', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  const prompts: ConsentPrompt[] = [];
+  client.setRequestHandler('elicitation/create', async (request) => {
+    const { url } = request.params as { url?: string };
+    if (url === undefined) return { action: 'decline' };
+    prompts.push({ scopes: (new URL(url).searchParams.get('scope') ?? '').split(' ').filter((scope) => scope !== '') });
+    // The user opens the link and clicks Allow; the school redirects to school-mcp's loopback.
+    await (await fetch(await completeConsent(url, 'allow'))).text();
+    return { action: 'accept' };
+  });
+  try {
+    await client.connect(transport);
+    const list = (await client.listTools()) as { tools: ListedTool[] };
+    const record = await runTasks(list.tools, administratorTasks(run, now), (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolResult>, countTokens);
+    return { list, run: { record, prompts } };
+  } catch (error) {
+    throw new Error(`the agent session failed: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
