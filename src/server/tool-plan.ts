@@ -27,8 +27,8 @@ export interface ToolPlan {
 }
 
 /**
- * The operations that 11 of the administrator's 15 most frequent tasks need (school-domain.md
- * §3.1; `npm run bench -- --only agent` plays them): school health, enrolment, stuck students,
+ * The operations that 11 of the administrator's 15 most frequent tasks need (listed in
+ * tools/bench/agent-session/tasks.ts; `npm run bench -- --only agent` plays them): school health, enrolment, stuck students,
  * coupon, course update, failed subscriptions, membership plan, blog post, comments, form export
  * and who am I (an account tool). Course drafting, webinars, lecturers and pages are reached
  * through discovery: listing them too would take the default list over its 6,000-token budget.

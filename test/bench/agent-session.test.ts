@@ -1,7 +1,7 @@
 /**
  * The scripted agent session cannot rot: the 15 administrator tasks run once more per test run,
  * against the sandbox school and the built school-mcp as real processes with the default flags,
- * and the aims of issue 21 are checked on the figures BENCHMARKS.md shows.
+ * and the agent-experience aims are checked on the figures BENCHMARKS.md shows.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_AIMS } from '../../tools/bench/agent-session/agent-report.js';

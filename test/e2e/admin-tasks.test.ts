@@ -2,7 +2,7 @@
  * End to end, once per transport and protocol era: the SDK's client drives the built `school-mcp`
  * as a child process (over stdio, then over Streamable HTTP; 2025-11-25, then 2026-07-28) against
  * the sandbox school over real HTTP, and works through the administrator tasks of
- * school-domain.md the way an agent would. The test plays the user who opens the sign-in link.
+ * tools/bench/agent-session/tasks.ts the way an agent would. The test plays the user who opens the sign-in link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';

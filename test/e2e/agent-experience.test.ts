@@ -1,5 +1,5 @@
 /**
- * Agent experience end to end (issue 21): the built server over stdio, with the default tool list,
+ * Agent experience end to end: the built server over stdio, with the default tool list,
  * against the sandbox school over real HTTP. One call or more per promise: the school's date
  * convention and multi-value filters, a guessed upload type, who_am_i's text, errors whose next
  * step is the school's own or names the misplaced field, untrusted-text notes, projections, paging.

@@ -98,7 +98,7 @@ describe('sign-in against the sandbox', () => {
     expect(again.searchParams.get('code_challenge')).not.toBe(late.searchParams.get('code_challenge'));
   });
 
-  it('issue 6: a wait shorter than the flow returns OAUTH_CONSENT_PENDING with the URL; the next call joins the same flow', async () => {
+  it('a wait shorter than the flow returns OAUTH_CONSENT_PENDING with the URL; the next call joins the same flow', async () => {
     const sandbox = await harness.sandbox({ autoApprove: true });
     const idle = fakeBrowser({ idle: true });
     const session = harness.session({ schoolUrl: new URL(sandbox.url), prompter: idle });

@@ -7,7 +7,7 @@ import type { Spread } from './stats.js';
 
 const HOSTILE_HEADING = '## Hostile documents';
 
-/** The issue's aims for these documents (issue 14, "Done when"). */
+/** What a hostile document may cost at most: list time, default list size, peak memory. */
 const HOSTILE_AIMS = { listMs: 10_000, defaultListBytes: 8 * 1024 * 1024, peakBytes: 400 * 1024 * 1024 } as const;
 
 /** `separately`: a line saying when and where, for a section measured apart from the rest of the report. */

@@ -1,5 +1,5 @@
 /**
- * Administrator tasks 9-15 of school-domain.md §3.1, as a careful agent would do them against the
+ * Administrator tasks 9-15 of tools/bench/agent-session/tasks.ts, as a careful agent would do them against the
  * sandbox over real HTTP, each with only the scopes the task needs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,6 @@
 /**
  * The "Agent session" section of BENCHMARKS.md: the figures of the scripted session before the
- * agent-experience work (measured once, on the commit named below) and now, against the aims of
- * issue 21. Pure.
+ * agent-experience work (measured once, on the commit named below) and now, against its aims. Pure.
  */
 import type { Measured } from '../results.js';
 import type { AgentFigures } from './figures.js';
@@ -32,14 +31,14 @@ const BEFORE: AgentFigures = {
   toolErrors: [],
 };
 
-/** The aims of issue 21 ("What to build"). */
+/** The agent-experience aims. */
 export const AGENT_AIMS = { prompts: 12, secondSessionPrompts: 0, calls: 60, discoveryCalls: 10, tasksWithListedTools: 10, largestResultTokens: 4_000, listTokens: 6_000 } as const;
 
 export function agentSection(after: Measured<AgentFigures>, separately?: string): string[] {
   const lines = [
     AGENT_HEADING,
     '',
-    'The administrator\'s 15 tasks of issue 21 (school health, enrolment, stuck students, coupon, course draft, course update, failed subscriptions, membership plan, webinar, blog post, lecturer, appearance and page deploy, comments, form export, who am I), played by `tools/bench/agent-session/`: the sandbox school and school-mcp run as real processes, school-mcp with its default flags (and `--no-browser`: the bench\'s host shows each consent link through URL elicitation, and the bench plays the user who clicks Allow). The played agent knows the tasks, not the tools: it takes a listed tool whose name is made of the step\'s words, or else asks `search_operations`, and describes an operation only when the search answer does not show the arguments it wants to send. A second session then starts school-mcp again on the same token store and does the same work. Result tokens are each `tools/call` result\'s JSON (text and structured content), counted with the bench\'s tokenizer.',
+    'The administrator\'s 15 most frequent tasks (school health, enrolment, stuck students, coupon, course draft, course update, failed subscriptions, membership plan, webinar, blog post, lecturer, appearance and page deploy, comments, form export, who am I), played by `tools/bench/agent-session/`: the sandbox school and school-mcp run as real processes, school-mcp with its default flags (and `--no-browser`: the bench\'s host shows each consent link through URL elicitation, and the bench plays the user who clicks Allow). The played agent knows the tasks, not the tools: it takes a listed tool whose name is made of the step\'s words, or else asks `search_operations`, and describes an operation only when the search answer does not show the arguments it wants to send. A second session then starts school-mcp again on the same token store and does the same work. Result tokens are each `tools/call` result\'s JSON (text and structured content), counted with the bench\'s tokenizer.',
     '',
     ...(separately === undefined ? [] : [separately, '']),
   ];

@@ -1,5 +1,5 @@
 /**
- * The scripted agent session of issue 21, end to end: the sandbox school in its own process,
+ * The scripted agent session, end to end: the sandbox school in its own process,
  * school-mcp as a real stdio child process with its default tool list, a host whose client shows
  * URL consent requests (MCP elicitation), the user who approves each one on the school's consent
  * page, and the agent of `played-agent.ts` working through the 15 tasks. A second session then

@@ -1,6 +1,5 @@
 /**
- * The administrator's 15 tasks (school-domain.md §3.1, issue 21) as the played agent works through
- * them: each step says what the agent wants in the task's own words, never a tool name, and the
+ * A school administrator's 15 most frequent tasks, as the played agent works through them: each step says what the agent wants in the task's own words, never a tool name, and the
  * arguments it would write from the task and from what earlier answers told it. Pure.
  */
 
