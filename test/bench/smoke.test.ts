@@ -64,6 +64,14 @@ describe('the bench harness, quick and without peers', () => {
     expect(tools('`--toolsets dynamic`')).toBeLessThan(tools('default'));
   });
 
+  it('counts tokens with nothing installed but the project itself: the tokenizer is a devDependency, not a peer', () => {
+    expect(report).toContain('- Tokens counted with js-tiktoken');
+    for (const configuration of ['default', '`--toolsets all`', '`--read-only`', '`--toolsets dynamic`']) {
+      const row = sectionOf(report, 'Context cost').split('\n').find((line) => line.startsWith(`| ${configuration} |`));
+      expect(row, configuration).toMatch(/^\| [^|]+ \| \d+ tools, [\d.]+ KiB, [\d,]+ tokens \([\d,]+ to the model\)/);
+    }
+  });
+
   it('has latency rows over stdio and HTTP at concurrency 1 and 16 for school-mcp and the direct request', () => {
     const section = sectionOf(report, 'Added latency');
     for (const transport of ['stdio', 'HTTP']) {

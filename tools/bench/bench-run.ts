@@ -39,7 +39,6 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
   const peerProblems: string[] = [];
   const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
   const countTokens = loadTokenCounter();
-  if (!countTokens) notes.push('The tokenizer is not installed (tools/bench/node_modules): token counts are left out of this run.');
 
   let peersReady = false;
   if (options.peers) {
@@ -189,7 +188,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         '@modelcontextprotocol/sdk (peers)': installedVersion('@modelcontextprotocol/sdk'),
         '@modelcontextprotocol/sdk (generated HTTP server)': generatedHttpSdkVersion(),
       },
-      tokenizer: countTokens ? TOKENIZER : undefined,
+      tokenizer: TOKENIZER,
       readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
       coldStart,
       context,
