@@ -42,7 +42,7 @@ describe('the bench harness, quick and without peers', () => {
 
   it('has a cold-start row for the sandbox document cached and not cached and for the GitHub document, with the bare SDK server beside school-mcp', () => {
     const section = sectionOf(report, 'Cold start');
-    for (const scenario of ['sandbox document, not cached', 'sandbox document, cached', 'GitHub REST document, 623 operations']) {
+    for (const scenario of ['sandbox document, not cached', 'sandbox document, cached', 'GitHub REST document, 623 operations', 'Kubernetes document, 1,123 operations']) {
       const row = section.split('\n').find((line) => line.startsWith(`| ${scenario}`));
       expect(row, scenario).toBeDefined();
       const cells = row!.split('|').map((cell) => cell.trim());
@@ -105,6 +105,8 @@ describe('the bench harness, quick and without peers', () => {
     expect(report).toContain('## Summary');
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);
     expect(report).toContain('## Where school-mcp is behind a peer in this run');
+    expect(report).toMatch(/- Catalogue build of 3,000 operations under 300 ms \(\d[\d.]* ms; aim 300 ms\): \*\*(met|not met)\*\*/);
+    expect(report).toMatch(/- Added p50 over HTTP at concurrency 1 at most 1 ms \(-?\d[\d.]* ms; aim 1\.00 ms\): \*\*(met|not met)\*\*/);
   });
 });
 
