@@ -42,6 +42,9 @@ export interface DocumentCache {
   /** The entry for `url`, or undefined (none, unusable, or not written by school-mcp: see `warnings`). */
   read(url: string): Promise<CachedDocument | undefined>;
   write(entry: CachedDocument): Promise<void>;
+  /** The JSON copy of a YAML document stored under `name` (`parsed-copy.ts`), with the same checks as `read`. */
+  readParsedCopy(name: string): Promise<string | undefined>;
+  writeParsedCopy(name: string, json: string): Promise<void>;
 }
 
 export function cacheFileName(url: string): string {
@@ -82,21 +85,30 @@ export async function openDocumentCache(configDirectory: string, warnings: strin
   };
   await preparePrivateDirectory(configDirectory, { logger, what: 'config directory', unsafe: unsafeCache });
   await preparePrivateDirectory(directory, { logger, what: 'OpenAPI cache directory', unsafe: unsafeCache });
+  /** The text of a file school-mcp wrote in the cache folder, or undefined. */
+  const readOwn = async (name: string, maxBytes: number): Promise<string | undefined> => {
+    const path = join(directory, name);
+    const inspected = await inspectPrivateFile(path).catch(() => undefined);
+    if (inspected === undefined) return undefined;
+    if (inspected.verdict.kind !== 'private') {
+      warnings.push(`Ignored the cached OpenAPI document ${path}: school-mcp did not write it (${inspected.verdict.kind.replace('-', ' ')}).`);
+      return undefined;
+    }
+    if (inspected.info.size > maxBytes) return undefined;
+    return readWithoutFollowing(path).catch(() => undefined);
+  };
   return {
     async read(url) {
-      const path = join(directory, cacheFileName(url));
-      const inspected = await inspectPrivateFile(path).catch(() => undefined);
-      if (inspected === undefined) return undefined;
-      if (inspected.verdict.kind !== 'private') {
-        warnings.push(`Ignored the cached OpenAPI document ${path}: school-mcp did not write it (${inspected.verdict.kind.replace('-', ' ')}).`);
-        return undefined;
-      }
-      if (inspected.info.size > MAX_ENTRY_BYTES) return undefined;
-      return parseCacheEntry(await readWithoutFollowing(path).catch(() => ''), url);
+      const text = await readOwn(cacheFileName(url), MAX_ENTRY_BYTES);
+      return text === undefined ? undefined : parseCacheEntry(text, url);
     },
     async write(entry) {
       const path = join(directory, cacheFileName(entry.url));
       await writePrivateFileAtomically(path, JSON.stringify(entry), { unsafe: unsafeCache });
+    },
+    readParsedCopy: (name) => readOwn(name, MAX_DOCUMENT_BYTES),
+    async writeParsedCopy(name, json) {
+      await writePrivateFileAtomically(join(directory, name), json, { unsafe: unsafeCache });
     },
   };
 }

@@ -24,37 +24,50 @@ const KEYWORDS_OF: Readonly<Record<string, readonly string[]>> = {
 };
 const UNTYPED_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'not', 'enum', 'const', '$ref'];
 
-const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs'];
-const SUBSCHEMA_LISTS = ['prefixItems', 'anyOf', 'oneOf', 'allOf'];
-const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'contains'];
+const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs']);
+const SUBSCHEMA_LISTS = new Set(['prefixItems', 'anyOf', 'oneOf', 'allOf']);
+const SUBSCHEMAS = new Set(['items', 'additionalProperties', 'not', 'contains']);
 
-/** Pure: a copy of `schema` with implied types written out, at every depth. */
-export function withImpliedTypes(schema: JsonSchema): JsonSchema {
-  const out: JsonSchema = { ...schema };
-  if (out['type'] === undefined && !UNTYPED_KEYWORDS.some((keyword) => keyword in out)) {
-    const implied = impliedType(out);
-    if (implied !== undefined) out['type'] = implied;
-  }
-  const type = out['type'];
-  if (typeof type === 'string') {
+/** Keywords that do not apply to a value of `type`; computed once per type name. */
+const foreignKeywordsOf = new Map<string, ReadonlySet<string>>();
+
+function foreignKeywords(type: string): ReadonlySet<string> {
+  let foreign = foreignKeywordsOf.get(type);
+  if (foreign === undefined) {
     const own = type === 'integer' ? 'number' : type;
-    for (const [kind, keywords] of Object.entries(KEYWORDS_OF)) {
-      if (kind !== own) keywords.forEach((keyword) => delete out[keyword]);
-    }
+    foreign = new Set(Object.entries(KEYWORDS_OF).flatMap(([kind, keywords]) => (kind === own ? [] : keywords)));
+    foreignKeywordsOf.set(type, foreign);
   }
-  for (const key of SUBSCHEMA_MAPS) {
-    const map = out[key];
-    if (isRecord(map)) out[key] = Object.fromEntries(Object.entries(map).map(([name, value]) => [name, isRecord(value) ? withImpliedTypes(value) : value]));
+  return foreign;
+}
+
+const NO_KEYWORDS: ReadonlySet<string> = new Set();
+
+/**
+ * Pure: a copy of `schema` with implied types written out, at every depth. Built key by key
+ * rather than copied and `delete`d from: deleting keys made this a fifth of the catalogue build
+ * in a CPU profile of a 3,000-operation document. The keys keep their order.
+ */
+export function withImpliedTypes(schema: JsonSchema): JsonSchema {
+  const implied = schema['type'] === undefined && !UNTYPED_KEYWORDS.some((keyword) => keyword in schema) ? impliedType(schema) : undefined;
+  const type = implied ?? schema['type'];
+  const foreign = typeof type === 'string' ? foreignKeywords(type) : NO_KEYWORDS;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (foreign.has(key)) continue;
+    out[key] = key === 'type' && implied !== undefined ? implied : typedSubschemas(key, value);
   }
-  for (const key of SUBSCHEMA_LISTS) {
-    const list = out[key];
-    if (Array.isArray(list)) out[key] = list.map((value: unknown) => (isRecord(value) ? withImpliedTypes(value) : value));
-  }
-  for (const key of SUBSCHEMAS) {
-    const value = out[key];
-    if (isRecord(value)) out[key] = withImpliedTypes(value);
-  }
+  if (implied !== undefined && !('type' in out)) out['type'] = implied;
   return out;
+}
+
+function typedSubschemas(key: string, value: unknown): unknown {
+  if (SUBSCHEMA_MAPS.has(key)) {
+    return isRecord(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isRecord(sub) ? withImpliedTypes(sub) : sub])) : value;
+  }
+  if (SUBSCHEMA_LISTS.has(key)) return Array.isArray(value) ? value.map((sub: unknown) => (isRecord(sub) ? withImpliedTypes(sub) : sub)) : value;
+  if (SUBSCHEMAS.has(key)) return isRecord(value) ? withImpliedTypes(value) : value;
+  return value;
 }
 
 function impliedType(schema: JsonSchema): string | undefined {

@@ -19,8 +19,12 @@ import {
   formatFromFileName,
   formatFromMediaType,
   parseDocumentText,
+  resolvedFormat,
   type ApiDocument,
+  type ParseDocumentOptions,
+  type ParsedDocument,
 } from './parse-document.js';
+import { parsedCopyName, parsedCopyText } from './parsed-copy.js';
 import { readCappedText } from './read-capped-body.js';
 
 type DocumentSource = 'network' | 'revalidated' | 'cache-fallback' | 'file';
@@ -51,7 +55,7 @@ const DEFAULT_DOCUMENT_TIMEOUT_MS = 15_000;
 
 export async function loadDocument(options: LoadDocumentOptions): Promise<LoadedDocument> {
   const target = documentTarget(options.schoolUrl, options.openapi);
-  if (target.kind === 'file') return loadFile(target.path);
+  if (target.kind === 'file') return loadFile(target.path, options.configDirectory);
   return loadUrl(target.url, options);
 }
 
@@ -78,7 +82,7 @@ export function documentTarget(schoolUrl: string, openapi: string | undefined): 
   return { kind: 'url', url: given.href };
 }
 
-async function loadFile(path: string): Promise<LoadedDocument> {
+async function loadFile(path: string, configDirectory: string | undefined): Promise<LoadedDocument> {
   let text: string;
   try {
     const info = await stat(path);
@@ -91,8 +95,10 @@ async function loadFile(path: string): Promise<LoadedDocument> {
     throw openApiError('OPENAPI_FILE_UNREADABLE', `Cannot read the OpenAPI file ${path}.`, 'Check the path given to --openapi.', error);
   }
   const format = formatFromFileName(path);
-  const parsed = parseDocumentText(text, format === undefined ? { source: path } : { source: path, format });
-  return { document: parsed.document, source: 'file', location: path, warnings: parsed.warnings };
+  const warnings: string[] = [];
+  const cache = configDirectory === undefined || resolvedFormat(text, format) === 'json' ? undefined : await openCache(configDirectory, warnings);
+  const parsed = await parseKeepingCopy(text, format === undefined ? { source: path } : { source: path, format }, cache);
+  return { document: parsed.document, source: 'file', location: path, warnings: [...warnings, ...parsed.warnings] };
 }
 
 async function loadUrl(url: string, options: LoadDocumentOptions): Promise<LoadedDocument> {
@@ -109,20 +115,20 @@ async function loadUrl(url: string, options: LoadDocumentOptions): Promise<Loade
   let body: string;
   try {
     response = await options.fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
-    if (response.status === 304) return fromCache(cached, url, 'revalidated', [], warnings);
+    if (response.status === 304) return await fromCache(cached, cache, url, 'revalidated', [], warnings);
     if (response.status >= 500) {
       await response.body?.cancel().catch(() => undefined);
-      return fromCache(cached, url, 'cache-fallback', [`answered HTTP ${response.status}`], warnings);
+      return await fromCache(cached, cache, url, 'cache-fallback', [`answered HTTP ${response.status}`], warnings);
     }
     refuseUnusable(response, url);
     body = await readCappedText(response, MAX_DOCUMENT_BYTES, url);
   } catch (error) {
     if (isSchoolMcpError(error)) throw error;
-    return fromCache(cached, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], warnings, error);
+    return await fromCache(cached, cache, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], warnings, error);
   }
 
   const format = formatFromMediaType(response.headers.get('content-type'));
-  const parsed = parseDocumentText(body, format === 'json' || format === 'yaml' ? { source: url, format } : { source: url });
+  const parsed = await parseKeepingCopy(body, format === 'json' || format === 'yaml' ? { source: url, format } : { source: url }, cache);
   warnings.push(...parsed.warnings);
   if (cache !== undefined) {
     const entry: CachedDocument = {
@@ -137,6 +143,28 @@ async function loadUrl(url: string, options: LoadDocumentOptions): Promise<Loade
     });
   }
   return { document: parsed.document, source: 'network', location: url, warnings };
+}
+
+/**
+ * `parseDocumentText`, with a YAML document read from its JSON copy in the cache when there is
+ * one, and its copy stored when there is none. The copy goes through the same checks as any JSON
+ * document (cap, nesting, shape); a copy that fails them is ignored and the YAML parsed instead.
+ */
+async function parseKeepingCopy(text: string, options: ParseDocumentOptions, cache: DocumentCache | undefined): Promise<ParsedDocument> {
+  if (cache === undefined || resolvedFormat(text, options.format) === 'json') return parseDocumentText(text, options);
+  const name = parsedCopyName(text);
+  const copy = await cache.readParsedCopy(name);
+  if (copy !== undefined) {
+    try {
+      return parseDocumentText(copy, { source: options.source, format: 'json' });
+    } catch {
+      // An unreadable copy costs only the time it saves.
+    }
+  }
+  const parsed = parseDocumentText(text, options);
+  const json = parsedCopyText(parsed);
+  if (json !== undefined && Buffer.byteLength(json) <= MAX_DOCUMENT_BYTES) await cache.writeParsedCopy(name, json).catch(() => undefined);
+  return parsed;
 }
 
 /** Redirects, client errors and non-JSON/YAML answers end the load (no cache fallback: the school answered). */
@@ -179,14 +207,15 @@ async function openCache(configDirectory: string, warnings: string[]): Promise<D
 }
 
 /** The cached copy when the network could not give one, with a warning saying so. */
-function fromCache(
+async function fromCache(
   cached: CachedDocument | undefined,
+  cache: DocumentCache | undefined,
   url: string,
   source: 'revalidated' | 'cache-fallback',
   failure: readonly string[],
   earlier: readonly string[],
   cause?: unknown,
-): LoadedDocument {
+): Promise<LoadedDocument> {
   if (!cached) {
     const reason = failure[0] ?? 'answered 304 Not Modified to a request without validators';
     throw openApiError(
@@ -196,7 +225,7 @@ function fromCache(
       cause,
     );
   }
-  const parsed = parseDocumentText(cached.body, { source: `the cached copy of ${url}` });
+  const parsed = await parseKeepingCopy(cached.body, { source: `the cached copy of ${url}` }, cache);
   const warnings = [...earlier, ...parsed.warnings];
   if (source === 'cache-fallback') {
     warnings.unshift(`The school ${failure.join(', ')}; using the copy of ${url} cached at ${cached.storedAt}.`);

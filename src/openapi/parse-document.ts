@@ -51,14 +51,14 @@ export function parseDocumentText(text: string, options: ParseDocumentOptions): 
     );
   }
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const format = options.format ?? sniffFormat(body);
+  const format = resolvedFormat(body, options.format);
   const { value, warnings } = format === 'json' ? parseJson(body, options.source) : parseYamlText(body, options.source);
   return { document: validateDocumentShape(value, options.source), warnings };
 }
 
-/** JSON documents start with `{`; anything else is read as YAML (a superset of JSON anyway). */
-function sniffFormat(text: string): DocumentFormat {
-  return /^\s*\{/.test(text) ? 'json' : 'yaml';
+/** The format given, or else sniffed: JSON documents start with `{`; anything else is read as YAML (a superset of JSON anyway). */
+export function resolvedFormat(text: string, format: DocumentFormat | undefined): DocumentFormat {
+  return format ?? (/^\uFEFF?\s*\{/.test(text) ? 'json' : 'yaml');
 }
 
 /** The format a file name announces, if any. */

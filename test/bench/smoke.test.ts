@@ -42,7 +42,7 @@ describe('the bench harness, quick and without peers', () => {
 
   it('has a cold-start row for the sandbox document cached and not cached and for the GitHub document, with the bare SDK server beside school-mcp', () => {
     const section = sectionOf(report, 'Cold start');
-    for (const scenario of ['sandbox document, not cached', 'sandbox document, cached', 'GitHub REST document, 623 operations']) {
+    for (const scenario of ['sandbox document, not cached', 'sandbox document, cached', 'GitHub REST document, 623 operations', 'Kubernetes document, 1,123 operations']) {
       const row = section.split('\n').find((line) => line.startsWith(`| ${scenario}`));
       expect(row, scenario).toBeDefined();
       const cells = row!.split('|').map((cell) => cell.trim());
@@ -62,6 +62,14 @@ describe('the bench harness, quick and without peers', () => {
     expect(tools('`--toolsets all`')).toBeGreaterThan(tools('default'));
     expect(tools('`--read-only`')).toBeLessThan(tools('`--toolsets all`'));
     expect(tools('`--toolsets dynamic`')).toBeLessThan(tools('default'));
+  });
+
+  it('counts tokens with nothing installed but the project itself: the tokenizer is a devDependency, not a peer', () => {
+    expect(report).toContain('- Tokens counted with js-tiktoken');
+    for (const configuration of ['default', '`--toolsets all`', '`--read-only`', '`--toolsets dynamic`']) {
+      const row = sectionOf(report, 'Context cost').split('\n').find((line) => line.startsWith(`| ${configuration} |`));
+      expect(row, configuration).toMatch(/^\| [^|]+ \| \d+ tools, [\d.]+ KiB, [\d,]+ tokens \([\d,]+ to the model\)/);
+    }
   });
 
   it('has latency rows over stdio and HTTP at concurrency 1 and 16 for school-mcp and the direct request', () => {
@@ -103,6 +111,8 @@ describe('the bench harness, quick and without peers', () => {
     expect(report).toContain('## Summary');
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);
     expect(report).toContain('## Where school-mcp is behind a peer in this run');
+    expect(report).toMatch(/- Catalogue build of 3,000 operations under 300 ms \(\d[\d.]* ms; aim 300 ms\): \*\*(met|not met)\*\*/);
+    expect(report).toMatch(/- Added p50 over HTTP at concurrency 1 at most 1 ms \(-?\d[\d.]* ms; aim 1\.00 ms\): \*\*(met|not met)\*\*/);
   });
 });
 

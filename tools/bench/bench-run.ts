@@ -25,6 +25,8 @@ import { coldStartRow, contextCell, listOnce, timeColdStarts } from './startup-r
 import { loadTokenCounter, TOKENIZER } from './token-count.js';
 
 const GITHUB_DOCUMENT = join(REAL_DOCUMENTS_DIR, 'github-rest-2020-07-30.openapi.yaml');
+/** The corpus's one document of more than 1,000 operations (Swagger 2.0, JSON). */
+const KUBERNETES_DOCUMENT = join(REAL_DOCUMENTS_DIR, 'kubernetes.swagger.json');
 
 type Progress = (line: string) => void;
 
@@ -39,7 +41,6 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
   const peerProblems: string[] = [];
   const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
   const countTokens = loadTokenCounter();
-  if (!countTokens) notes.push('The tokenizer is not installed (tools/bench/node_modules): token counts are left out of this run.');
 
   let peersReady = false;
   if (options.peers) {
@@ -71,10 +72,12 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     let generatedSandbox: Measured<LaunchSpec> = peerSkipped;
     let generatedGithub: Measured<LaunchSpec> = githubThere ? peerSkipped : githubMissing;
     let generatedHttpScript: Measured<string> = peerSkipped;
+    let generatedKubernetes: Measured<LaunchSpec> = peerSkipped;
     if (peersReady) {
       progress('generating and building the openapi-mcp-generator servers');
       generatedSandbox = await generated(`${url}/openapi.json`, join(scratch, 'generated-sandbox'), url, token);
       if (githubThere) generatedGithub = await generated(GITHUB_DOCUMENT, join(scratch, 'generated-github'), url, token);
+      generatedKubernetes = await generated(KUBERNETES_DOCUMENT, join(scratch, 'generated-kubernetes'), url, token);
       generatedHttpScript = await generatedScript(`${url}/openapi.json`, join(scratch, 'generated-sandbox-http'), url, 'streamable-http');
     }
 
@@ -85,6 +88,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       readOnly: await listOnce(school(['--read-only'])),
       dynamic: await listOnce(school(['--toolsets', 'dynamic'])),
       github: githubThere ? await listOnce(school(['--openapi', GITHUB_DOCUMENT, '--toolsets', 'all'])) : githubMissing,
+      kubernetes: await listOnce(school(['--openapi', KUBERNETES_DOCUMENT, '--toolsets', 'all'])),
       ivotobyAll: await listOnce(ivotoby(`${url}/openapi.json`)),
       ivotobyReadOnly: await listOnce(ivotoby(`${url}/openapi.json`, ['--operation', 'get'])),
       ivotobyDynamic: await listOnce(ivotoby(`${url}/openapi.json`, ['--tools', 'dynamic'])),
@@ -112,9 +116,20 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const githubStarts = await timeColdStarts(
       [
         { key: 'school', launch: githubThere ? school(['--openapi', GITHUB_DOCUMENT, '--toolsets', 'all']) : githubMissing },
+        { key: 'school-uncached', launch: githubThere ? school(['--openapi', GITHUB_DOCUMENT, '--toolsets', 'all']) : githubMissing, before: () => rm(cacheDir, { recursive: true, force: true }) },
         { key: 'bare', launch: await bare(lists.github, 'bare-github.json') },
         { key: 'ivotoby', launch: githubThere ? ivotoby(GITHUB_DOCUMENT) : githubMissing },
         { key: 'generated', launch: generatedGithub },
+      ],
+      counts.coldStartRunsLarge,
+    );
+    progress(`cold start, Kubernetes document (${counts.coldStartRunsLarge} runs each)`);
+    const kubernetesStarts = await timeColdStarts(
+      [
+        { key: 'school', launch: school(['--openapi', KUBERNETES_DOCUMENT, '--toolsets', 'all']) },
+        { key: 'bare', launch: await bare(lists.kubernetes, 'bare-kubernetes.json') },
+        { key: 'ivotoby', launch: ivotoby(KUBERNETES_DOCUMENT) },
+        { key: 'generated', launch: generatedKubernetes },
       ],
       counts.coldStartRunsLarge,
     );
@@ -122,7 +137,9 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const coldStart = [
       coldStartRow('sandbox document, not cached (default configuration)', sandboxStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
       coldStartRow('sandbox document, cached and revalidated (default configuration)', sandboxStarts, { 'school-mcp': 'school-cached', ...peerKeys }),
-      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`', githubStarts, { 'school-mcp': 'school', ...peerKeys }),
+      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, parsed copy cached', githubStarts, { 'school-mcp': 'school', ...peerKeys }),
+      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, not cached', githubStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
+      coldStartRow('Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`', kubernetesStarts, { 'school-mcp': 'school', ...peerKeys }),
     ];
 
     const cell = (list: Measured<ToolList>, as: string) => (list.ok ? ok(contextCell(list.value, as, countTokens)) : list);
@@ -189,7 +206,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         '@modelcontextprotocol/sdk (peers)': installedVersion('@modelcontextprotocol/sdk'),
         '@modelcontextprotocol/sdk (generated HTTP server)': generatedHttpSdkVersion(),
       },
-      tokenizer: countTokens ? TOKENIZER : undefined,
+      tokenizer: TOKENIZER,
       readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
       coldStart,
       context,

@@ -2,6 +2,7 @@
 import type { BenchResults, ColdStartCell, ColdStartRow, ContenderId, ContextCell, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell, ScaleRow } from './results.js';
 import { agentSection } from './agent-session/agent-report.js';
 import { hostileSection } from './hostile-report.js';
+import { performanceAims } from './performance-aims.js';
 import { linearFit, type Spread } from './stats.js';
 
 const NAMES: Record<ContenderId, string> = {
@@ -34,7 +35,7 @@ export function renderReport(results: BenchResults, findings: string): string {
     '',
   );
   push(...summaryTable(results), '');
-  push(...aimsSection(results), '');
+  push(...aimsSection(results), '', ...performanceAims(results), '');
   push(...worseThanPeers(results), '');
   if (findings.trim() !== '') push(findings.trim(), '');
   push('## Cold start', '', 'Spawn of the server process to the answer of its first `tools/list` over stdio (initialize included), after sign-in is done. The bare SDK server lists exactly the tools school-mcp lists in the same scenario (`McpServer` + `fromJsonSchema`, no sign-in, no document, no catalogue): it is the floor. The peers list every operation of the document.', '');

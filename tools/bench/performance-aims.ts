@@ -1,0 +1,70 @@
+/**
+ * The performance issue's aims (issue 19), judged on every run from the figures of that run:
+ * each against the best peer measured beside school-mcp, or against a fixed bound. Pure.
+ */
+import type { BenchResults, ContenderId, LatencyCell, Measured, ScaleRow } from './results.js';
+import { linearFit } from './stats.js';
+
+const PEERS: readonly ContenderId[] = ['ivotoby', 'generated'];
+/** Added p50 over the direct request at concurrency 1, ms. */
+const ADDED_P50_MS = { stdio: 0.3, HTTP: 1 } as const;
+/** The catalogue build of the largest generated document, and how straight its line must be. */
+const BUILD_MS_AT_3000 = 300;
+const LINEAR_R2 = 0.98;
+
+type Verdict = { readonly met: boolean | undefined; readonly text: string };
+
+export function performanceAims(results: BenchResults): string[] {
+  const aims: Verdict[] = [];
+  for (const row of results.coldStart) {
+    const ours = medianOf(row.cells['school-mcp'], (cell) => cell.median);
+    const best = bestPeer(PEERS.map((id) => medianOf(row.cells[id], (cell) => cell.median)));
+    aims.push(atMost(`Cold start at or below the best peer, ${row.scenario}`, ours, best, 'ms'));
+  }
+  for (const transport of ['stdio', 'HTTP'] as const) {
+    const row = results.latency.find((candidate) => candidate.transport === transport && candidate.concurrency === 1);
+    const ours = medianOf(row?.cells['school-mcp'], (cell) => cell.p50.median);
+    const direct = medianOf(row?.cells.direct, (cell) => cell.p50.median);
+    const added = ours !== undefined && direct !== undefined ? ours - direct : undefined;
+    aims.push(atMost(`Added p50 over ${transport} at concurrency 1 at most ${ADDED_P50_MS[transport]} ms`, added, ADDED_P50_MS[transport], 'ms'));
+  }
+  for (const row of results.latency.filter((candidate) => candidate.concurrency === 16)) {
+    for (const [label, pick] of [['p50', (cell: LatencyCell) => cell.p50.median], ['p99', (cell: LatencyCell) => cell.p99.median]] as const) {
+      const best = bestPeer(PEERS.map((id) => medianOf(row.cells[id], pick)));
+      aims.push(atMost(`${label} over ${row.transport} at concurrency 16 at or below the best peer`, medianOf(row.cells['school-mcp'], pick), best, 'ms'));
+    }
+  }
+  const rss = (id: ContenderId) => medianOf(results.memory[id], (cell) => cell.afterAll);
+  aims.push(atMost('Resident set after the calls at or below the best peer', mib(rss('school-mcp')), bestPeer(PEERS.map((id) => mib(rss(id)))), 'MiB'));
+  aims.push(...catalogueAims(results.scale));
+  return ['Issue 19 (performance), from this run:', '', ...aims.map(({ met, text }) => `- ${text}: ${met === undefined ? 'not measured' : met ? '**met**' : '**not met**'}`)];
+}
+
+function catalogueAims(scale: readonly ScaleRow[]): Verdict[] {
+  const generated = scale.flatMap((row) => (row.result.ok && row.document.startsWith('generated') ? [[row.result.value.operations, row.result.value.buildMs.median] as [number, number]] : []));
+  const points = generated.filter(([operations]) => operations >= 100);
+  const largest = generated.find(([operations]) => operations === 3_000);
+  const fit = points.length >= 2 ? linearFit(points) : undefined;
+  return [
+    atMost(`Catalogue build of 3,000 operations under ${BUILD_MS_AT_3000} ms`, largest?.[1], BUILD_MS_AT_3000, 'ms'),
+    { met: fit === undefined ? undefined : fit.r2 >= LINEAR_R2, text: `Catalogue build linear from 100 to 3,000 operations (R² ${fit === undefined ? '–' : fit.r2.toFixed(3)}, aim ≥ ${LINEAR_R2})` },
+  ];
+}
+
+function atMost(label: string, ours: number | undefined, bound: number | undefined, unit: string): Verdict {
+  const shown = (n: number | undefined) => (n === undefined ? '–' : `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ${unit}`);
+  return { met: ours === undefined || bound === undefined ? undefined : ours <= bound, text: `${label} (${shown(ours)}; aim ${shown(bound)})` };
+}
+
+function bestPeer(values: readonly (number | undefined)[]): number | undefined {
+  const measured = values.filter((n): n is number => n !== undefined);
+  return measured.length === 0 ? undefined : Math.min(...measured);
+}
+
+function medianOf<T>(cell: Measured<T> | undefined, pick: (value: T) => number): number | undefined {
+  return cell?.ok ? pick(cell.value) : undefined;
+}
+
+function mib(bytes: number | undefined): number | undefined {
+  return bytes === undefined ? undefined : bytes / 2 ** 20;
+}
