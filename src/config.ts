@@ -15,6 +15,8 @@ interface SandboxCommandOptions {
   readonly port?: number;
   readonly autoApprove?: boolean;
   readonly dataFile?: string;
+  /** `--integration`: the fixed callbacks of one registered integration to create at start. */
+  readonly integrationCallbacks?: readonly string[];
 }
 
 type ToolsetSelection = { mode: 'toolsets'; toolsets: readonly string[] | 'all' } | { mode: 'dynamic' };
@@ -212,6 +214,7 @@ interface ParsedValues {
   readonly 'allowed-host'?: string[];
   readonly 'auto-approve'?: boolean;
   readonly data?: string;
+  readonly integration?: string[];
 }
 
 function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
@@ -220,7 +223,14 @@ function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
     ...(values.port === undefined ? {} : { port: parsePort(values.port, '--port', 0, 'sandbox') }),
     ...(values['auto-approve'] === true ? { autoApprove: true } : {}),
     ...(values.data === undefined ? {} : { dataFile: values.data }),
+    ...(values.integration === undefined ? {} : { integrationCallbacks: values.integration.map((callback) => parseIntegrationCallback(callback)) }),
   };
+}
+
+/** The sandbox checks the rest when it registers the integration; here only what a URL is. */
+function parseIntegrationCallback(value: string): string {
+  if (!URL.canParse(value)) throw configError(`--integration needs a callback URL, got ${JSON.stringify(value)}`, 'sandbox');
+  return value;
 }
 
 /**

@@ -112,6 +112,14 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
   { flag: 'port', type: 'string', value: 'N', commands: ['sandbox'], help: 'listen on 127.0.0.1:N (default: a free port)' },
   { flag: 'auto-approve', type: 'boolean', commands: ['sandbox'], help: 'approve every authorization request without the consent page' },
   { flag: 'data', type: 'string', value: 'FILE', commands: ['sandbox'], help: "keep the school's data in FILE across restarts" },
+  {
+    flag: 'integration',
+    type: 'string',
+    multiple: true,
+    value: 'CALLBACK',
+    commands: ['sandbox'],
+    help: 'register one confidential integration with these fixed callbacks (https, or http on 127.0.0.1; repeatable) and print its client id and secret',
+  },
   { flag: 'help', type: 'boolean', short: 'h', commands: ALL, help: 'this help' },
   { flag: 'version', type: 'boolean', short: 'v', commands: ALL, help: "school-mcp's version" },
 ];
@@ -151,7 +159,7 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
     {
       name: 'sandbox',
       word: 'sandbox',
-      forms: [{ form: 'sandbox [--port N] [--auto-approve] [--data FILE]', summary: 'run the sandbox school on its own' }],
+      forms: [{ form: 'sandbox [--port N] [--auto-approve] [--data FILE] [--integration CALLBACK]', summary: 'run the sandbox school on its own' }],
     },
   ],
   options: OPTIONS,
