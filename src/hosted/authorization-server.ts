@@ -6,12 +6,10 @@
  * §4.14.2), and RFC 7009 revocation. Its screens are school-mcp's own (`interaction-routes.ts`).
  * Client ID Metadata Documents are not offered: node-oidc-provider 8.x does not implement them.
  */
-import Provider, { errors, type Configuration } from 'oidc-provider';
-import type { GrantStore } from '../grant-store/index.js';
+import Provider, { errors, type Adapter, type Configuration } from 'oidc-provider';
 import { checkClientRedirectUri } from './client-redirect.js';
 import type { ProviderSecrets } from './provider-secrets.js';
 import type { PublicUrl } from './public-url.js';
-import { storeAdapterClass } from './store-adapter.js';
 
 /** The one scope an MCP client asks for: to use school-mcp's tools as the person who approved it. */
 export const MCP_SCOPE = 'mcp';
@@ -30,18 +28,18 @@ export const HOSTED_PATHS = {
 
 export interface HostedProviderOptions {
   readonly publicUrl: PublicUrl;
-  readonly store: GrantStore;
+  /** The storage adapter, one class for every model (`storeAdapterClass`). */
+  readonly adapter: new (model: string) => Adapter;
   readonly secrets: ProviderSecrets;
   /** Seconds; defaults suit a web client that signs in once a month. */
   readonly accessTokenTtl?: number;
   readonly refreshTokenTtl?: number;
-  readonly nowSeconds?: () => number;
 }
 
 export function createHostedProvider(options: HostedProviderOptions): Provider {
   const { publicUrl } = options;
   const configuration: Configuration = {
-    adapter: storeAdapterClass(options.store, options.nowSeconds),
+    adapter: options.adapter,
     routes: {
       authorization: HOSTED_PATHS.authorization,
       token: HOSTED_PATHS.token,

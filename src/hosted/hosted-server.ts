@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { checkAccess, type HostedCaller } from './access-check.js';
+import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
+import { storeAdapterClass } from './store-adapter.js';
 import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
 import { handleConsentFinish, handleConsentPage, handleSchoolCallback, type InteractionContext } from './interaction-routes.js';
 import { loadProviderSecrets } from './provider-secrets.js';
@@ -19,7 +21,7 @@ import { createSchoolSignIn, type SchoolIntegration } from './school-sign-in.js'
 const MAX_OAUTH_BODY_BYTES = 64 * 1024;
 
 /** Serves one `/mcp` request of a caller whose token passed. */
-type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller) => Promise<void>;
+type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller, access: { readonly tokens: CallerTokens; readonly account: CallerAccount }) => Promise<void>;
 
 export interface HostedServerOptions {
   /** Where MCP clients reach the server; the address it listens on when absent (tests, the demo). */
@@ -92,13 +94,25 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const { store } = options;
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const secrets = await loadProviderSecrets(store);
-  const provider = createHostedProvider({ publicUrl, store, secrets, ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }) });
+  const adapter = storeAdapterClass(store);
+  const provider = createHostedProvider({ publicUrl, adapter, secrets, ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }) });
+  const schoolSignIn = createSchoolSignIn(school, store);
+  const access = createCallerAccess({
+    store,
+    signIn: schoolSignIn,
+    schoolIssuer: school.schoolUrl.href.replace(/\/+$/, ''),
+    async endMcpGrant(caller) {
+      // Every token of this connection goes with its grant (RFC 7009 §2.1 spirit: sign-out ends them all).
+      await new adapter('Grant').revokeByGrantId!(caller.grantId);
+      await new adapter('Grant').destroy(caller.grantId);
+    },
+  });
   provider.on('server_error', (_ctx: unknown, error: Error) => log.warn('authorization server error', { error: error.message }));
   const interactions: InteractionContext = {
     provider,
     store,
     publicUrl,
-    schoolSignIn: createSchoolSignIn(school, store),
+    schoolSignIn,
     schoolUrl: school.schoolUrl,
     formKey: secrets.cookieKeys[0]!,
     logger: log,
@@ -122,7 +136,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
         res.end(JSON.stringify({ error: verdict.refusal === 'missing' ? 'unauthorized' : 'invalid_token' }));
         return;
       }
-      return options.mcp(req, res, verdict.caller);
+      return options.mcp(req, res, verdict.caller, { tokens: access.tokensFor(verdict.caller), account: access.accountFor(verdict.caller) });
     }
     if (Number(req.headers['content-length'] ?? 0) > MAX_OAUTH_BODY_BYTES) {
       res.writeHead(413, { 'content-type': 'application/json' });

@@ -22,7 +22,7 @@ export interface SchoolIntegration {
 }
 
 /** One staff member's grant at the school, kept sealed in the store under their subject. */
-interface SchoolGrant {
+export interface SchoolGrant {
   readonly sub: string;
   readonly name?: string;
   readonly email?: string;
@@ -52,6 +52,10 @@ interface SchoolFlow {
 }
 
 export interface SchoolSignIn {
+  /** New tokens for a grant whose access token expired or was refused; the refresh token rotates with them. */
+  refresh(grant: SchoolGrant): Promise<SchoolGrant>;
+  /** Revokes the grant's tokens at the school (RFC 7009); failures are the caller's to report. */
+  revoke(grant: SchoolGrant): Promise<void>;
   /** The school's authorization URL for the interaction `uid`, bound to the browser's `binding`. */
   start(uid: string, binding: string): Promise<URL>;
   /** The callback's verdict; `binding` is what the browser that arrived carries. */
@@ -82,6 +86,28 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
   };
 
   return {
+    async refresh(grant) {
+      if (grant.refreshToken === undefined) throw new Error('the school gave no refresh token');
+      const config = await configuration();
+      const tokens = await client.refreshTokenGrant(config, grant.refreshToken);
+      const now = Math.floor(Date.now() / 1000);
+      const refreshed: SchoolGrant = {
+        ...grant,
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token ?? grant.refreshToken,
+        ...(tokens.scope === undefined ? {} : { scopes: tokens.scope.split(' ').filter((scope) => scope !== '') }),
+        ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in }),
+      };
+      await store.write(SCHOOL_GRANTS, grant.sub, refreshed as unknown as Record<string, unknown>);
+      return refreshed;
+    },
+
+    async revoke(grant) {
+      const config = await configuration();
+      if (grant.refreshToken !== undefined) await client.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
+      await client.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
+    },
+
     async start(uid, binding) {
       const config = await configuration();
       const verifier = client.randomPKCECodeVerifier();

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
+import { openHostedSchool } from '../../src/app/index.js';
+import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import { createCallerEndpoints } from '../../src/transports/index.js';
 import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { CookieBrowser, hiddenInput } from '../helpers/cookie-browser.js';
 
@@ -24,13 +27,23 @@ export interface Hosted {
   close(): Promise<void>;
 }
 
-export async function startHosted(options: { accessTokenTtl?: number; sandbox?: SandboxOptions } = {}): Promise<Hosted> {
+export interface HostedOptions {
+  accessTokenTtl?: number;
+  sandbox?: SandboxOptions;
+  /** What a first sign-in asks the school for (besides openid profile). */
+  schoolScopes?: string[];
+  /** Serve the school's real tools at /mcp, as the caller; otherwise /mcp echoes the caller. */
+  tools?: boolean;
+}
+
+export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
   const sandbox = await startSandbox(options.sandbox);
   const storeDir = await mkdtemp(join(tmpdir(), 'school-mcp-hosted-'));
   const keys = parseStoreKeys(randomBytes(32).toString('base64'));
   if (!keys.ok) throw new Error(keys.reason);
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
+  const endpoints = createCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
   const store = await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger });
   const server = await startHostedServer({
     host: '127.0.0.1',
@@ -40,13 +53,27 @@ export async function startHosted(options: { accessTokenTtl?: number; sandbox?: 
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     school: (publicUrl) => {
       const credentials = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [publicUrl.schoolCallback] });
-      return { schoolUrl: new URL(sandbox.url), clientId: credentials.clientId, clientSecret: credentials.clientSecret, callback: publicUrl.schoolCallback, scopes: ['account:read'] };
+      return {
+        schoolUrl: new URL(sandbox.url),
+        clientId: credentials.clientId,
+        clientSecret: credentials.clientSecret,
+        callback: publicUrl.schoolCallback,
+        scopes: options.schoolScopes ?? ['account:read'],
+      };
     },
-    mcp: async (_req, res, caller) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(caller));
+    mcp: async (req, res, caller, access) => {
+      if (school === undefined) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(caller));
+        return;
+      }
+      const ready = school;
+      await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account));
     },
   });
+  const school = options.tools
+    ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test' })
+    : undefined;
   return {
     sandbox,
     server,
@@ -55,6 +82,7 @@ export async function startHosted(options: { accessTokenTtl?: number; sandbox?: 
     base: server.publicUrl.base,
     logLines,
     async close() {
+      await endpoints.close();
       await server.close();
       await sandbox.close();
       await rm(storeDir, { recursive: true, force: true });

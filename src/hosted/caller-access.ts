@@ -1,0 +1,127 @@
+/**
+ * What one caller's tool calls run with: that staff member's school grant, read from the store on
+ * every call (so another instance's refresh or sign-out is seen at once), refreshed when it has
+ * expired or the API refused it, and never another person's. The shapes are those of the
+ * executor's `AccessTokenSource` and the server's `AccountService`, matched structurally.
+ * @see SECURITY.md HOST-14
+ */
+import { SchoolMcpError } from '../errors.js';
+import type { GrantStore } from '../grant-store/index.js';
+import type { HostedCaller } from './access-check.js';
+import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
+
+/** A token this close to its expiry is refreshed first, so a call does not fail on the way. */
+const EXPIRY_MARGIN_SECONDS = 30;
+
+export interface CallerTokens {
+  accessToken(request: { readonly scopeAlternatives: readonly (readonly string[])[]; readonly requiredScopes: readonly string[] }): Promise<string>;
+  refreshAfterRejection(rejectedToken: string): Promise<string>;
+}
+
+export interface CallerAccount {
+  status(): Promise<{
+    signedIn: boolean;
+    issuer: string;
+    clientId: string | undefined;
+    user: { sub: string; name?: string; email?: string; roles?: readonly string[] } | undefined;
+    scopes: readonly string[];
+    expiresAt: number | undefined;
+  }>;
+  signOut(): Promise<{ revoked: boolean; message: string }>;
+}
+
+export interface CallerAccessOptions {
+  readonly store: GrantStore;
+  readonly signIn: SchoolSignIn;
+  readonly schoolIssuer: string;
+  /** Ends the MCP client's grant at school-mcp too, so its tokens stop working with the school's. */
+  readonly endMcpGrant: (caller: HostedCaller) => Promise<void>;
+}
+
+function signInRequired(): SchoolMcpError {
+  return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', {
+    hint: 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.',
+  });
+}
+
+export function createCallerAccess(options: CallerAccessOptions) {
+  const { store, signIn } = options;
+  // One refresh per person at a time in this instance: concurrent calls share its result.
+  const refreshing = new Map<string, Promise<SchoolGrant>>();
+
+  const grantOf = async (sub: string): Promise<SchoolGrant> => {
+    const grant = (await store.read(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+    if (grant === undefined) throw signInRequired();
+    return grant;
+  };
+  const refreshed = (grant: SchoolGrant): Promise<SchoolGrant> => {
+    const running = refreshing.get(grant.sub);
+    if (running) return running;
+    const next = signIn
+      .refresh(grant)
+      .catch(async () => {
+        // A refused refresh token is over: the next call asks for a new sign-in rather than retrying it.
+        await store.remove(SCHOOL_GRANTS, grant.sub);
+        throw signInRequired();
+      })
+      .finally(() => refreshing.delete(grant.sub));
+    refreshing.set(grant.sub, next);
+    return next;
+  };
+
+  return {
+    tokensFor(caller: HostedCaller): CallerTokens {
+      return {
+        async accessToken(request) {
+          let grant = await grantOf(caller.accountId);
+          if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= Math.floor(Date.now() / 1000)) grant = await refreshed(grant);
+          const granted = new Set(grant.scopes);
+          if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
+            const missing = request.requiredScopes.filter((scope) => !granted.has(scope));
+            throw new SchoolMcpError('OAUTH_SCOPE_NOT_GRANTED', `This needs ${missing.join(' ')} at the school, which this person has not granted to school-mcp.`, {
+              hint: 'Tell the user which permission is missing; they grant it by connecting the application to school-mcp again.',
+            });
+          }
+          return grant.accessToken;
+        },
+        async refreshAfterRejection(rejectedToken) {
+          const grant = await grantOf(caller.accountId);
+          if (grant.accessToken !== rejectedToken) return grant.accessToken;
+          return (await refreshed(grant)).accessToken;
+        },
+      };
+    },
+
+    accountFor(caller: HostedCaller): CallerAccount {
+      return {
+        async status() {
+          const grant = (await store.read(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+          return {
+            signedIn: grant !== undefined,
+            issuer: options.schoolIssuer,
+            clientId: caller.clientId,
+            user:
+              grant === undefined
+                ? undefined
+                : { sub: grant.sub, ...(grant.name ? { name: grant.name } : {}), ...(grant.email ? { email: grant.email } : {}), ...(grant.roles ? { roles: grant.roles } : {}) },
+            scopes: grant?.scopes ?? [],
+            expiresAt: grant?.expiresAt === undefined ? undefined : grant.expiresAt * 1000,
+          };
+        },
+        async signOut() {
+          const grant = (await store.take(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+          let revoked = false;
+          if (grant !== undefined) revoked = await signIn.revoke(grant).then(() => true, () => false);
+          await options.endMcpGrant(caller);
+          return {
+            revoked,
+            message: revoked
+              ? "Signed out: school-mcp revoked this person's school sign-in and this connection's tokens."
+              : "Signed out of school-mcp; the school did not confirm the revocation, so its tokens may live until they expire.",
+          };
+        },
+      };
+    },
+  };
+}
+
