@@ -5,10 +5,12 @@
  * executor's `AccessTokenSource` and the server's `AccountService`, matched structurally.
  * @see SECURITY.md HOST-14
  */
+import { randomBytes } from 'node:crypto';
 import { SchoolMcpError } from '../errors.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
+import { STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp } from './step-up-record.js';
 
 /** A token this close to its expiry is refreshed first, so a call does not fail on the way. */
 const EXPIRY_MARGIN_SECONDS = 30;
@@ -34,6 +36,8 @@ export interface CallerAccessOptions {
   readonly store: GrantStore;
   readonly signIn: SchoolSignIn;
   readonly schoolIssuer: string;
+  /** The page of a step-up, `{public-url}/step-up/<id>`. */
+  readonly stepUpUrl: (id: string) => string;
   /** Ends the MCP client's grant at school-mcp too, so its tokens stop working with the school's. */
   readonly endMcpGrant: (caller: HostedCaller) => Promise<void>;
 }
@@ -78,8 +82,12 @@ export function createCallerAccess(options: CallerAccessOptions) {
           const granted = new Set(grant.scopes);
           if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
             const missing = request.requiredScopes.filter((scope) => !granted.has(scope));
+            // The link goes into this caller's result only; it asks the school for granted ∪ needed.
+            const id = randomBytes(24).toString('base64url');
+            const pending: PendingStepUp = { sub: caller.accountId, scopes: [...new Set([...grant.scopes, ...missing])], missing };
+            await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
             throw new SchoolMcpError('OAUTH_SCOPE_NOT_GRANTED', `This needs ${missing.join(' ')} at the school, which this person has not granted to school-mcp.`, {
-              hint: 'Tell the user which permission is missing; they grant it by connecting the application to school-mcp again.',
+              hint: `Ask the user to open ${options.stepUpUrl(id)} and approve it at the school, then call the tool again.`,
             });
           }
           return grant.accessToken;

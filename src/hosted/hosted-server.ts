@@ -11,7 +11,8 @@ import { checkAccess, type HostedCaller } from './access-check.js';
 import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
 import { storeAdapterClass } from './store-adapter.js';
 import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
-import { handleConsentFinish, handleConsentPage, handleSchoolCallback, type InteractionContext } from './interaction-routes.js';
+import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
+import { STEP_UP_PREFIX } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';
 import { parsePublicUrl, type PublicUrl } from './public-url.js';
 import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from './resource-metadata.js';
@@ -44,6 +45,7 @@ export interface HostedServer {
 }
 
 const CONSENT_PATH = /^\/consent\/([A-Za-z0-9_-]{1,100})(\/finish)?$/;
+const STEP_UP_PATH = /^\/step-up\/([A-Za-z0-9_-]{1,100})$/;
 
 export async function startHostedServer(options: HostedServerOptions): Promise<HostedServer> {
   const { store, logger } = options;
@@ -101,6 +103,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     store,
     signIn: schoolSignIn,
     schoolIssuer: school.schoolUrl.href.replace(/\/+$/, ''),
+    stepUpUrl: (id) => `${publicUrl.base}${STEP_UP_PREFIX}${id}`,
     async endMcpGrant(caller) {
       // Every token of this connection goes with its grant (RFC 7009 §2.1 spirit: sign-out ends them all).
       await new adapter('Grant').revokeByGrantId!(caller.grantId);
@@ -148,6 +151,8 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       if (consent[2] !== undefined) return req.method === 'GET' ? handleConsentFinish(interactions, req, res, consent[1]!) : methodNotAllowed(res);
       return req.method === 'GET' || req.method === 'POST' ? handleConsentPage(interactions, req, res, consent[1]!) : methodNotAllowed(res);
     }
+    const stepUp = STEP_UP_PATH.exec(path.slice(basePath.length));
+    if (stepUp !== null && path.startsWith(basePath)) return req.method === 'GET' || req.method === 'POST' ? handleStepUp(interactions, req, res, stepUp[1]!) : methodNotAllowed(res);
     if (path === new URL(publicUrl.schoolCallback).pathname) return req.method === 'GET' ? handleSchoolCallback(interactions, req, res) : methodNotAllowed(res);
     // RFC 8414 §3.1: the well-known segment goes between the host and the issuer's path; the
     // engine publishes the same document under OpenID Connect's name only.

@@ -14,7 +14,9 @@ import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
 import { consentFormToken, cookieValue, equalDigests, newBrowserBinding } from './browser-binding.js';
 import { renderHostedConsentPage, renderHostedErrorPage } from './consent-page.js';
 import type { PublicUrl } from './public-url.js';
-import type { SchoolSignIn } from './school-sign-in.js';
+import type { SchoolSignIn, StepUp } from './school-sign-in.js';
+import { STEP_UP_PREFIX, STEP_UPS, type PendingStepUp } from './step-up-record.js';
+import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
 
 const BINDING_COOKIE = 'school_mcp_flow';
 const RESULTS = 'consent-result';
@@ -115,8 +117,35 @@ export async function handleConsentPage(context: InteractionContext, req: Incomi
     return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request at school-mcp' }, { mergeWithLastSubmission: false });
   }
   if (decision !== 'allow') return refuse(res, context, 400, 'the consent form must say allow or deny');
+  return sendToSchool(context, res, uid);
+}
+
+export async function handleSchoolCallback(context: InteractionContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', context.publicUrl.base);
+  const outcome = await context.schoolSignIn.finish(url, cookieValue(req.headers.cookie, BINDING_COOKIE));
+  if (outcome.kind === 'refused') return refuse(res, context, 400, outcome.reason);
+  if (outcome.stepUp !== undefined) {
+    res.setHeader('set-cookie', clearBindingCookie(context));
+    return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in'));
+  }
+  const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub } : { error: outcome.error };
+  await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
+  res.writeHead(303, {
+    location: `${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
+    'cache-control': 'no-store',
+    'set-cookie': clearBindingCookie(context),
+  });
+  res.end();
+}
+
+function clearBindingCookie(context: InteractionContext): string {
+  return `${BINDING_COOKIE}=; Path=${new URL(context.publicUrl.schoolCallback).pathname}; HttpOnly; SameSite=Lax; Max-Age=0${secureFlag(context)}`;
+}
+
+/** Sends the browser to the school with a fresh binding cookie; `stepUp` for a step-up. */
+async function sendToSchool(context: InteractionContext, res: ServerResponse, uid: string, stepUp?: StepUp): Promise<void> {
   const binding = newBrowserBinding();
-  const schoolUrl = await context.schoolSignIn.start(uid, binding);
+  const schoolUrl = await context.schoolSignIn.start(uid, binding, stepUp);
   res.writeHead(303, {
     location: schoolUrl.href,
     'cache-control': 'no-store',
@@ -126,18 +155,24 @@ export async function handleConsentPage(context: InteractionContext, req: Incomi
   res.end();
 }
 
-export async function handleSchoolCallback(context: InteractionContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', context.publicUrl.base);
-  const outcome = await context.schoolSignIn.finish(url, cookieValue(req.headers.cookie, BINDING_COOKIE));
-  if (outcome.kind === 'refused') return refuse(res, context, 400, outcome.reason);
-  const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub } : { error: outcome.error };
-  await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
-  res.writeHead(303, {
-    location: `${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
-    'cache-control': 'no-store',
-    'set-cookie': `${BINDING_COOKIE}=; Path=${new URL(context.publicUrl.schoolCallback).pathname}; HttpOnly; SameSite=Lax; Max-Age=0${secureFlag(context)}`,
-  });
-  res.end();
+/**
+ * `GET|POST /step-up/<id>`: the page behind a step-up link, which only the tool result of the
+ * person who needs it carries. The school must sign that same person in (see school-sign-in.ts).
+ */
+export async function handleStepUp(context: InteractionContext, req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+  const pending = (await context.store.read(STEP_UPS, id)) as PendingStepUp | undefined;
+  if (pending === undefined) return refuse(res, context, 400, 'this link has expired or was already used; ask your assistant again');
+  const csrfToken = consentFormToken(context.formKey, `step-up\0${id}`);
+  if (req.method === 'GET') {
+    return sendPage(res, context, 200, renderStepUpPage({ schoolName: context.schoolUrl.host, missing: pending.missing, formAction: `${STEP_UP_PREFIX}${id}`, csrfToken }));
+  }
+  const origin = req.headers['origin'];
+  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuse(res, context, 403, 'the form was sent from another site');
+  const form = await readForm(req);
+  if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', csrfToken)) return refuse(res, context, 403, 'the form was not the one this server showed');
+  const taken = (await context.store.take(STEP_UPS, id)) as PendingStepUp | undefined;
+  if (taken === undefined) return refuse(res, context, 400, 'this link was already used');
+  return sendToSchool(context, res, '', { id, sub: taken.sub, scopes: taken.scopes });
 }
 
 export async function handleConsentFinish(context: InteractionContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {

@@ -35,8 +35,8 @@ export interface SchoolGrant {
 }
 
 type SchoolCallbackOutcome =
-  | { readonly kind: 'signed-in'; readonly uid: string; readonly grant: SchoolGrant }
-  | { readonly kind: 'denied'; readonly uid: string; readonly error: string }
+  | { readonly kind: 'signed-in'; readonly uid: string; readonly grant: SchoolGrant; readonly stepUp?: StepUp }
+  | { readonly kind: 'denied'; readonly uid: string; readonly error: string; readonly stepUp?: StepUp }
   | { readonly kind: 'refused'; readonly reason: string };
 
 export const SCHOOL_GRANTS = 'school-grant';
@@ -44,8 +44,17 @@ const SCHOOL_FLOWS = 'school-flow';
 const FLOW_TTL_SECONDS = 600;
 const IDENTITY_SCOPES = ['openid', 'profile'];
 
+/** A request for more permission at the school, for one person who is already signed in. */
+export interface StepUp {
+  readonly id: string;
+  readonly sub: string;
+  /** What is granted so far plus what is needed: the school is asked for the union. */
+  readonly scopes: readonly string[];
+}
+
 interface SchoolFlow {
   readonly uid: string;
+  readonly stepUp?: StepUp;
   readonly verifier: string;
   readonly bindingDigest: string;
   readonly scopes: readonly string[];
@@ -56,8 +65,11 @@ export interface SchoolSignIn {
   refresh(grant: SchoolGrant): Promise<SchoolGrant>;
   /** Revokes the grant's tokens at the school (RFC 7009); failures are the caller's to report. */
   revoke(grant: SchoolGrant): Promise<void>;
-  /** The school's authorization URL for the interaction `uid`, bound to the browser's `binding`. */
-  start(uid: string, binding: string): Promise<URL>;
+  /**
+   * The school's authorization URL for the interaction `uid` (empty for a step-up), bound to the
+   * browser's `binding`; a step-up asks for its scopes and must come back as the same person.
+   */
+  start(uid: string, binding: string, stepUp?: StepUp): Promise<URL>;
   /** The callback's verdict; `binding` is what the browser that arrived carries. */
   finish(callbackUrl: URL, binding: string | undefined): Promise<SchoolCallbackOutcome>;
 }
@@ -108,12 +120,12 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       await client.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
     },
 
-    async start(uid, binding) {
+    async start(uid, binding, stepUp) {
       const config = await configuration();
       const verifier = client.randomPKCECodeVerifier();
       const state = randomBytes(32).toString('base64url');
-      const scopes = [...new Set([...IDENTITY_SCOPES, ...integration.scopes])];
-      const flow: SchoolFlow = { uid, verifier, bindingDigest: bindingDigest(binding), scopes };
+      const scopes = [...new Set([...IDENTITY_SCOPES, ...(stepUp?.scopes ?? integration.scopes)])];
+      const flow: SchoolFlow = { uid, verifier, bindingDigest: bindingDigest(binding), scopes, ...(stepUp === undefined ? {} : { stepUp }) };
       await store.write(SCHOOL_FLOWS, state, flow as unknown as Record<string, unknown>, { ttlSeconds: FLOW_TTL_SECONDS });
       return client.buildAuthorizationUrl(config, {
         redirect_uri: integration.callback,
@@ -137,7 +149,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       const error = callbackUrl.searchParams.get('error');
       if (error !== null) {
         if (callbackUrl.searchParams.get('iss') !== config.serverMetadata().issuer) return { kind: 'refused', reason: 'the answer does not name the school as its issuer' };
-        return { kind: 'denied', uid: flow.uid, error: error === 'access_denied' ? 'access_denied' : 'server_error' };
+        return { kind: 'denied', uid: flow.uid, error: error === 'access_denied' ? 'access_denied' : 'server_error', ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
       }
       let tokens: client.TokenEndpointResponse;
       try {
@@ -158,8 +170,13 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
         scopes: (tokens.scope ?? flow.scopes.join(' ')).split(' ').filter((scope) => scope !== ''),
         ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in }),
       };
+      if (flow.stepUp !== undefined && flow.stepUp.sub !== grant.sub) {
+        // Someone else signed in at the school: their grant must not become this person's.
+        await client.tokenRevocation(config, tokens.access_token).catch(() => undefined);
+        return { kind: 'refused', reason: 'the school signed in another person than the one this permission was asked for' };
+      }
       await store.write(SCHOOL_GRANTS, grant.sub, grant as unknown as Record<string, unknown>);
-      return { kind: 'signed-in', uid: flow.uid, grant };
+      return { kind: 'signed-in', uid: flow.uid, grant, ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
     },
   };
 }

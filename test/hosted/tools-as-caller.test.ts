@@ -1,7 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { CookieBrowser, hiddenInput } from '../helpers/cookie-browser.js';
 import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 
 let hosted: Hosted;
@@ -25,6 +26,17 @@ async function connectAs(user: string): Promise<Connected> {
   const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities: {} });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
   return { client, accessToken };
+}
+
+/** Opens a step-up link, continues to the school, approves there as `user`, and returns school-mcp's last answer. */
+async function approveStepUp(link: string, user: string): Promise<Response> {
+  const browser = new CookieBrowser();
+  const page = await browser.request(link);
+  const csrf = hiddenInput(await page.text(), 'csrf_token')!;
+  const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
+  expect(toSchool.status).toBe(303);
+  const callback = await completeConsent(toSchool.headers.get('location')!, 'allow', { user });
+  return browser.request(callback);
 }
 
 function textOf(result: unknown): string {
@@ -62,11 +74,32 @@ describe('hosted mode: tools act as the caller', () => {
     await Promise.allSettled(people.map(({ connected }) => connected.client.close()));
   });
 
-  it('HOST-14 answers a tool that needs a permission the person did not grant with an error naming it, for that person only', async () => {
-    const alan = await connectAs(SANDBOX_STAFF[2]!.sub);
-    const result = (await alan.client.callTool({ name: 'create_course', arguments: { title: 'Cryptanalysis' } })) as { isError?: boolean };
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/courses:write/);
-    await alan.client.close();
+  it("HOST-15 steps up one person through a link in that person's result only, refusing it for anyone else who signs in at the school", async () => {
+    const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
+    const [alan, grace] = await Promise.all([connectAs(alanMember.sub), connectAs(graceMember.sub)]);
+    const create = () => alan.client.callTool({ name: 'create_course', arguments: { title: 'Cryptanalysis' } }) as Promise<{ isError?: boolean }>;
+    const needed = await create();
+    expect(needed.isError).toBe(true);
+    expect(textOf(needed)).toMatch(/courses:write/);
+    const link = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(needed))?.[0];
+    expect(link).toBeDefined();
+    // Grace's session meanwhile: no prompt, no link, her own answers.
+    const graceText = textOf(await grace.client.callTool({ name: 'who_am_i', arguments: {} }));
+    expect(graceText).toContain(graceMember.name);
+    expect(graceText).not.toMatch(/step-up/);
+
+    // Someone opens Alan's link but signs in at the school as Grace: refused, nobody's grant changes.
+    const impostor = await approveStepUp(link!, graceMember.sub);
+    expect(impostor.status).toBe(400);
+    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['courses:write']) });
+    expect((await create()).isError).toBe(true);
+
+    const again = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(await create()))![0];
+    const approved = await approveStepUp(again, alanMember.sub);
+    expect(approved.status).toBe(200);
+    expect(await approved.text()).toMatch(/Granted/);
+    expect((await create()).isError).toBeFalsy();
+    expect((await new CookieBrowser().request(again)).status).toBe(400);
+    await Promise.allSettled([alan.client.close(), grace.client.close()]);
   });
 });
