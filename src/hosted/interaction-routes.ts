@@ -42,7 +42,9 @@ function pageHeaders(context: InteractionContext): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
+    // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with the form,
+    // and the form's own origin is what the consent check compares.
+    'referrer-policy': 'same-origin',
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
     // The consent form's answer is redirected to the school: form-action must allow it (Chromium checks redirects).
