@@ -35,7 +35,7 @@ function textOf(result: unknown): string {
 }
 
 /** The SDK client's whole OAuth flow, with the user's browser played by the test; returns a connected client. */
-async function connectAs(user: string): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
+async function connectAs(user: string, era: 'legacy' | 'modern' = 'legacy'): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
   const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, `e2e agent for ${user}`);
   const first = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
@@ -46,7 +46,7 @@ async function connectAs(user: string): Promise<{ client: Client; provider: Memo
   const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user });
   const { url } = await returnFromSchool(browser, callback);
   await transport.finishAuth(url.searchParams);
-  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {} });
+  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {}, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
   return { client, provider };
 }
@@ -68,5 +68,12 @@ describe('school-mcp --hosted --demo with the MCP SDK client', () => {
     }
     for (const token of tokens) expect(lines.stderr.join('\n')).not.toContain(token);
     await Promise.allSettled(people.map(({ client }) => client.close()));
+  });
+
+  it('HOST-14 serves a client of the 2026-07-28 protocol revision the same way', async () => {
+    const alan = SANDBOX_STAFF[2]!;
+    const { client } = await connectAs(alan.sub, 'modern');
+    expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(alan.name);
+    await client.close();
   });
 });
