@@ -30,6 +30,20 @@ interface Entry {
   readonly serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
+/**
+ * A GET opens the standalone SSE stream, whose first event may come much later; Node sends the
+ * status line only with the first body bytes, and a client that waits for it (the Python SDK)
+ * would wait until the first keep-alive. So the head goes out as soon as it is written.
+ */
+function flushHeadersOnWriteHead(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((...args: unknown[]) => {
+    const written = writeHead(...args);
+    res.flushHeaders();
+    return written;
+  }) as ServerResponse['writeHead'];
+}
+
 export function createCallerEndpoints(options: { readonly maxCallers: number; readonly onerror: (error: Error) => void }): CallerEndpoints {
   const entries = new Map<string, Entry>();
   const release = async (entry: Entry) => {
@@ -59,6 +73,7 @@ export function createCallerEndpoints(options: { readonly maxCallers: number; re
     async handle(req, res, caller, open) {
       if (!(SERVED_METHODS as readonly string[]).includes(req.method ?? '')) return sendRefusal(res, buildRefusal(405));
       if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) return sendRefusal(res, buildRefusal(413));
+      if (req.method === 'GET') flushHeadersOnWriteHead(res);
       await entryFor(caller, open).serve(req, res);
     },
     async close() {
