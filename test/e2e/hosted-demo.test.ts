@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
-import { CookieBrowser } from '../helpers/cookie-browser.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';

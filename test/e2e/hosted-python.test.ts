@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
-import { CookieBrowser } from '../helpers/cookie-browser.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { collectLines } from '../helpers/stderr-lines.js';
 import { allowAtSchoolMcp, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';

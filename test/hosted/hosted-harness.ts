@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 import { createCallerEndpoints } from '../../src/transports/index.js';
 import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { CookieBrowser, hiddenInput } from '../helpers/cookie-browser.js';
+import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 
 export const CLIENT_REDIRECT = 'http://127.0.0.1:47011/callback';
 

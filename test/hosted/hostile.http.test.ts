@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
-import { CookieBrowser } from '../helpers/cookie-browser.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import {
   allowAtSchoolMcp,
   authorizeUrl,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
-import { CookieBrowser } from '../helpers/cookie-browser.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { allowAtSchoolMcp, authorizeUrl, callMcp, exchange, openConsent, pkce, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 
 let hosted: Hosted | undefined;

@@ -24,7 +24,7 @@ export interface BenchOptions {
   /** Where the report is written. */
   readonly out: string;
   /** Measure one section alone and replace it in the report already at `out`. */
-  readonly only?: 'hostile';
+  readonly only?: 'hostile' | 'hosted';
 }
 
 const FULL_COUNTS: BenchCounts = {
@@ -51,11 +51,12 @@ export const QUICK_COUNTS: BenchCounts = {
   hostileRuns: 1,
 };
 
-export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile] [--out FILE]
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile|hosted] [--out FILE]
 
   --quick          tiny counts: checks that every row can be produced, measures nothing reliably
   --no-peers       school-mcp, the bare SDK server and the direct call only (no install)
   --only hostile   the "Hostile documents" rows alone, replaced in the report at --out
+  --only hosted    the "Hosted mode" row alone, replaced in the report at --out
   --out FILE       where to write the report (default BENCHMARKS.md in the project)
 `;
 
@@ -63,7 +64,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
   let quick = false;
   let peers = true;
   let out = defaultOut;
-  let only: 'hostile' | undefined;
+  let only: 'hostile' | 'hosted' | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
     if (arg === '--quick') quick = true;
@@ -71,7 +72,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
     else if (arg === '--help' || arg === '-h') return { help: true };
     else if (arg === '--only') {
       const value = args[++index];
-      if (value !== 'hostile') return { error: '--only takes: hostile' };
+      if (value !== 'hostile' && value !== 'hosted') return { error: '--only takes: hostile, hosted' };
       only = value;
     }
     else if (arg === '--out') {

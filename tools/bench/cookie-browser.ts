@@ -1,6 +1,7 @@
 /**
- * A person's browser without a screen: plain fetch with a cookie jar (per origin, honouring
- * `Path` and `Max-Age=0`), following nothing by itself so a test sees every redirect.
+ * A person's browser without a screen, for the hosted bench and the hosted tests: plain fetch
+ * with a cookie jar (per origin, honouring `Path` and `Max-Age=0`), following nothing by itself
+ * so a caller sees every redirect.
  */
 
 interface Cookie {
