@@ -103,3 +103,29 @@ describe('hosted mode: tools act as the caller', () => {
     await Promise.allSettled([alan.client.close(), grace.client.close()]);
   });
 });
+
+describe("hosted mode: the school's tokens expire", () => {
+  it("HOST-16 refreshes a person's expired school token before the call, rotating the refresh token in the store", async () => {
+    const shortLived = await startHosted({ tools: true, schoolScopes: ['courses:read'], sandbox: { accessTokenTtlSeconds: 5 } });
+    try {
+      const grace = SANDBOX_STAFF[1]!;
+      const registered = await registerMcpClient(shortLived.base);
+      const { code, verifier } = await signIn(shortLived, registered, grace.sub);
+      const token = String((await exchange(shortLived.base, registered, code, verifier)).body.access_token);
+      const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${shortLived.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const before = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as { accessToken: string; refreshToken: string };
+      const tokenCalls = shortLived.sandbox.countRequests('/api/oauth/token');
+      // Five seconds is inside the refresh margin: the grant counts as expired at once.
+      const courses = (await client.callTool({ name: 'list_courses', arguments: {} })) as { isError?: boolean };
+      expect(courses.isError).toBeFalsy();
+      expect(shortLived.sandbox.countRequests('/api/oauth/token')).toBeGreaterThan(tokenCalls);
+      const after = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as { accessToken: string; refreshToken: string };
+      expect(after.accessToken).not.toBe(before.accessToken);
+      expect(after.refreshToken).not.toBe(before.refreshToken);
+      await client.close();
+    } finally {
+      await shortLived.close();
+    }
+  });
+});
