@@ -9,6 +9,7 @@ import { createExecutor, toToolResult, type AccessTokenSource } from '../executo
 import type { Logger } from '../log.js';
 import { createSchoolServerFactory, type AccountService, type OperationCaller, type ToolPlan } from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
+import { stepUpInConversation } from './hosted-step-up.js';
 import { openCatalog } from './open-catalog.js';
 
 export interface HostedSchool {
@@ -33,7 +34,13 @@ export async function openHostedSchool({ config, schoolUrl, logger, version }: H
     plan,
     open(tokens, account) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
-      const call: OperationCaller = async (operation, args, context) => toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+      const call: OperationCaller = async (operation, args, context, connection) => {
+        const outcome = await executor.execute(operation, args, { signal: context.mcpReq.signal });
+        if (await stepUpInConversation({ outcome, context, connection, waitMs: config.consentWaitMs })) {
+          return toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+        }
+        return toToolResult(outcome);
+      };
       const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName: schoolUrl.host, version });
       return { factory, close: () => executor.close() };
     },

@@ -11,6 +11,7 @@ import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
 import { STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp } from './step-up-record.js';
+import { StepUpRequired } from './step-up-required.js';
 
 /** A token this close to its expiry is refreshed first, so a call does not fail on the way. */
 const EXPIRY_MARGIN_SECONDS = 30;
@@ -86,8 +87,9 @@ export function createCallerAccess(options: CallerAccessOptions) {
             const id = randomBytes(24).toString('base64url');
             const pending: PendingStepUp = { sub: caller.accountId, scopes: [...new Set([...grant.scopes, ...missing])], missing };
             await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
-            throw new SchoolMcpError('OAUTH_SCOPE_NOT_GRANTED', `This needs ${missing.join(' ')} at the school, which this person has not granted to school-mcp.`, {
-              hint: `Ask the user to open ${options.stepUpUrl(id)} and approve it at the school, then call the tool again.`,
+            throw new StepUpRequired(options.stepUpUrl(id), missing, async () => {
+              const now = (await store.read(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+              return now !== undefined && missing.every((scope) => now.scopes.includes(scope));
             });
           }
           return grant.accessToken;

@@ -18,12 +18,12 @@ interface Connected {
   readonly accessToken: string;
 }
 
-async function connectAs(user: string): Promise<Connected> {
+async function connectAs(user: string, capabilities: Record<string, unknown> = {}): Promise<Connected> {
   const registered = await registerMcpClient(hosted.base);
   const { code, verifier } = await signIn(hosted, registered, user);
   const tokens = await exchange(hosted.base, registered, code, verifier);
   const accessToken = String(tokens.body.access_token);
-  const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities: {} });
+  const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
   return { client, accessToken };
 }
@@ -101,6 +101,32 @@ describe('hosted mode: tools act as the caller', () => {
     expect((await create()).isError).toBeFalsy();
     expect((await new CookieBrowser().request(again)).status).toBe(400);
     await Promise.allSettled([alan.client.close(), grace.client.close()]);
+  });
+});
+
+describe('hosted mode: step-up in the conversation', () => {
+  it("HOST-15 sends the step-up link to the person's own session as a URL elicitation and finishes the call once granted, never prompting another", async () => {
+    const [adaMember, graceMember] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
+    const [ada, grace] = await Promise.all([connectAs(adaMember.sub, { elicitation: { url: {} } }), connectAs(graceMember.sub, { elicitation: { url: {} } })]);
+    const prompted: Record<string, string[]> = { ada: [], grace: [] };
+    ada.client.setRequestHandler('elicitation/create', async (request) => {
+      const { url } = request.params as { url: string };
+      prompted.ada!.push(url);
+      expect((await approveStepUp(url, adaMember.sub)).status).toBe(200);
+      return { action: 'accept' };
+    });
+    grace.client.setRequestHandler('elicitation/create', async (request) => {
+      prompted.grace!.push((request.params as { url: string }).url);
+      return { action: 'decline' };
+    });
+    const created = (await ada.client.callTool({ name: 'create_course', arguments: { title: 'Analytical Engines' } })) as { isError?: boolean };
+    expect(created.isError, textOf(created)).toBeFalsy();
+    expect(prompted.ada).toHaveLength(1);
+    expect(prompted.ada![0]).toMatch(new RegExp(`^${hosted.base}/step-up/`));
+    expect(prompted.grace).toEqual([]);
+    expect(textOf(await grace.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(graceMember.name);
+    expect(prompted.grace).toEqual([]);
+    await Promise.allSettled([ada.client.close(), grace.client.close()]);
   });
 });
 
