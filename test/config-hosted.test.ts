@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoWalkthrough } from '../src/app/hosted-command.js';
+import { demoWalkthrough } from '../src/app/hosted-walkthrough.js';
 import { loadConfig } from '../src/config.js';
 
 const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(['--hosted', ...args], env).hosted;

@@ -12,8 +12,9 @@ import { SchoolMcpError } from '../errors.js';
 import { openDirectoryStore, readStoreKeyFile, storeKeysFromText, type StoreKeyring } from '../grant-store/index.js';
 import { parsePublicUrl, startHostedServer } from '../hosted/index.js';
 import type { Logger } from '../log.js';
-import { createCallerEndpoints } from '../transports/index.js';
+import { openCallerEndpoints } from '../transports/index.js';
 import { startDemoSchool, type DemoSchool } from './demo-school.js';
+import { demoWalkthrough } from './hosted-walkthrough.js';
 import { openHostedSchool } from './hosted-school.js';
 import { configDirectory } from './open-school.js';
 
@@ -32,22 +33,6 @@ async function keyringOf(hosted: HostedConfig): Promise<StoreKeyring> {
   return storeKeysFromText('');
 }
 
-/** Pure: what the demo prints, so a person can walk through it with an MCP client of their own. */
-export function demoWalkthrough(publicBase: string, schoolUrl: string): string {
-  return [
-    'school-mcp hosted demo',
-    `  MCP endpoint:     ${publicBase}/mcp`,
-    `  sandbox school:   ${schoolUrl}`,
-    '  1. Add the MCP endpoint to an MCP client that supports OAuth (remote server, no API key).',
-    '  2. The client registers itself and opens school-mcp\'s consent page: check its name, then Allow.',
-    '  3. At the sandbox school pick a staff member (Ada, Grace or Alan) and Allow.',
-    '  4. Ask the client "who am I?": who_am_i answers as the person you picked.',
-    '  5. Connect a second client, or a private browser window, as someone else: each sees only themselves.',
-    'press Ctrl+C to stop; the demo store and key are thrown away',
-    '',
-  ].join('\n');
-}
-
 export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
   const hosted = config.hosted!;
   let demo: DemoSchool | undefined;
@@ -64,7 +49,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     const keyring = demo ? storeKeysFromText(randomBytes(32).toString('base64')) : await keyringOf(hosted);
     const store = await openDirectoryStore({ dir: demoStore ?? hosted.storeDir ?? join(configDirectory(config), 'hosted-store'), keyring, logger });
     const school = await openHostedSchool({ config, schoolUrl, logger, version });
-    const endpoints = createCallerEndpoints({ maxCallers: 256, onerror: (error) => logger.debug('MCP request failed', { error: error.message }) });
+    const endpoints = await openCallerEndpoints({ maxCallers: 256, onerror: (error) => logger.debug('MCP request failed', { error: error.message }) });
     const server = await startHostedServer({
       ...(publicUrl?.ok ? { publicUrl: publicUrl.url } : {}),
       host: hosted.host,

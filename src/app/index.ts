@@ -1,5 +1,4 @@
 export { configDirectory, createSchoolSession, openSchool, type OpenSchool } from './open-school.js';
 export { startDemoSchool, type DemoSchool } from './demo-school.js';
 export { listSchoolTools } from './tool-listing.js';
-export { runHosted } from './hosted-command.js';
-export { openHostedSchool } from './hosted-school.js';
+export { runHosted } from './run-hosted.js';

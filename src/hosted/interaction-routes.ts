@@ -3,8 +3,9 @@
  * (`GET|POST /consent/<uid>`), the school's answer (`GET /oauth/callback`), and the end of the
  * interaction (`GET /consent/<uid>/finish`). node-oidc-provider's interaction cookie, scoped to
  * `/consent/<uid>`, ties every step to the browser that started it; a second cookie, scoped to the
- * callback, ties the school's answer to it too.
- * @see SECURITY.md HOST-05, HOST-06, HOST-09
+ * callback, ties the school's answer to it too. The step-up page (`GET|POST /step-up/<id>`) sends a
+ * signed-in person back to the school for more, through the same callback.
+ * @see SECURITY.md HOST-06, HOST-09, HOST-15
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
-import { openHostedSchool } from '../../src/app/index.js';
+import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { createCallerEndpoints } from '../../src/transports/index.js';
+import { openCallerEndpoints } from '../../src/transports/open-caller-endpoints.js';
 import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 
@@ -43,7 +43,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   if (!keys.ok) throw new Error(keys.reason);
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
-  const endpoints = createCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
+  const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
   const store = await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger });
   const server = await startHostedServer({
     host: '127.0.0.1',
