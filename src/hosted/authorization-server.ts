@@ -6,7 +6,7 @@
  * §4.14.2), and RFC 7009 revocation. Its screens are school-mcp's own (`interaction-routes.ts`).
  * Client ID Metadata Documents are not offered: node-oidc-provider 8.x does not implement them.
  */
-import Provider, { errors, type Adapter, type Configuration } from 'oidc-provider';
+import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { checkClientRedirectUri } from './client-redirect.js';
 import type { ProviderSecrets } from './provider-secrets.js';
 import type { PublicUrl } from './public-url.js';
@@ -34,6 +34,11 @@ export interface HostedProviderOptions {
   /** Seconds; defaults suit a web client that signs in once a month. */
   readonly accessTokenTtl?: number;
   readonly refreshTokenTtl?: number;
+  /**
+   * A grant of this person ends (a refresh token revoked, a code or a rotated refresh token used
+   * again): their school grant ends with it, before the engine answers.
+   */
+  readonly onGrantEnded: (accountId: string) => Promise<void>;
 }
 
 export function createHostedProvider(options: HostedProviderOptions): Provider {
@@ -75,6 +80,14 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     // MCP clients follow OAuth 2.1, not OpenID Connect Core §11.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: () => true,
+    // Typed as synchronous, but its one caller (lib/helpers/revoke.js in 8.8.1) awaits it, so the
+    // school grant is gone before the revocation or the reuse is answered.
+    revokeGrantPolicy: (async (ctx: KoaContextWithOIDC) => {
+      const { entities } = ctx.oidc;
+      const token = entities.RefreshToken ?? entities.AccessToken ?? entities.AuthorizationCode;
+      if (token?.accountId !== undefined) await options.onGrantEnded(token.accountId);
+      return true;
+    }) as unknown as Configuration['revokeGrantPolicy'],
     expiresWithSession: async () => false,
     extraClientMetadata: {
       // A property nobody sends: its validator sees every registration, where the redirect rule is enforced.

@@ -16,7 +16,7 @@ import { STEP_UP_PREFIX } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';
 import { parsePublicUrl, type PublicUrl } from './public-url.js';
 import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from './resource-metadata.js';
-import { createSchoolSignIn, type SchoolIntegration } from './school-sign-in.js';
+import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
 
 /** Far above any registration, token or revocation request; RFC 7591 bodies are small. */
 const MAX_OAUTH_BODY_BYTES = 64 * 1024;
@@ -97,8 +97,17 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const secrets = await loadProviderSecrets(store);
   const adapter = storeAdapterClass(store);
-  const provider = createHostedProvider({ publicUrl, adapter, secrets, ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }) });
   const schoolSignIn = createSchoolSignIn(school, store);
+  const provider = createHostedProvider({
+    publicUrl,
+    adapter,
+    secrets,
+    ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
+    async onGrantEnded(accountId) {
+      const grant = (await store.take(SCHOOL_GRANTS, accountId)) as SchoolGrant | undefined;
+      if (grant !== undefined) await schoolSignIn.revoke(grant).catch((error: unknown) => log.warn('the school did not confirm a revocation', { error: String(error) }));
+    },
+  });
   const access = createCallerAccess({
     store,
     signIn: schoolSignIn,

@@ -179,6 +179,20 @@ describe('hosted mode: PKCE and codes', () => {
     expect(afterTheft.body.error).toBe('invalid_grant');
   });
 
+  it("HOST-11 revoking a connection's refresh token ends its grant and the person's school sign-in", async () => {
+    const { client, access, refresh } = await tokensFor(grace.sub);
+    const schoolRevocations = hosted.sandbox.countRequests('/api/oauth/revoke');
+    const revoked = await fetch(`${hosted.base}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: refresh, token_type_hint: 'refresh_token', client_id: client.clientId }),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await callMcp(hosted.base, access)).status).toBe(401);
+    expect(await hosted.store.read(SCHOOL_GRANTS, grace.sub)).toBeUndefined();
+    expect(hosted.sandbox.countRequests('/api/oauth/revoke')).toBeGreaterThan(schoolRevocations);
+  });
+
   it('HOST-11 a revoked access token no longer opens /mcp', async () => {
     const { client, access } = await tokensFor(ada.sub);
     const revoked = await fetch(`${hosted.base}/oauth/revoke`, {
