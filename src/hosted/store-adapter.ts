@@ -5,11 +5,14 @@
  * its uid, everything of a grant for `revokeByGrantId`) are records of their own, so that a
  * shared store serves them to every instance alike.
  */
-import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { GrantStore } from '../grant-store/index.js';
 
 /** Models whose instances belong to a grant and go when it is revoked. */
 const GRANT_MEMBERS = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+/** Models used once: a second use is refused even when two requests race for the first. */
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const CONSUME_CLAIMS = 'oidc-consume-claim';
 const SESSION_UIDS = 'oidc-session-uid';
 const GRANT_INDEX = 'oidc-grant-members';
 
@@ -58,6 +61,7 @@ export function storeAdapterClass(store: GrantStore, nowSeconds: () => number = 
       const expiresAt = expiresIn === undefined || expiresIn <= 0 ? undefined : nowSeconds() + expiresIn;
       const record: StoredPayload = { payload, ...(expiresAt === undefined ? {} : { expiresAt }) };
       await store.write(this.#namespace, id, record as unknown as Record<string, unknown>, ttlUntil(expiresAt));
+      if (CONSUMABLE.has(this.#model) && payload.consumed === undefined) await store.write(CONSUME_CLAIMS, `${this.#model} ${id}`, {}, ttlUntil(expiresAt));
       if (this.#model === 'Session' && typeof payload.uid === 'string') await store.write(SESSION_UIDS, payload.uid, { id }, ttlUntil(expiresAt));
       if (GRANT_MEMBERS.has(this.#model) && typeof payload.grantId === 'string') {
         const grantId = payload.grantId;
@@ -85,6 +89,11 @@ export function storeAdapterClass(store: GrantStore, nowSeconds: () => number = 
     }
 
     async consume(id: string): Promise<void> {
+      // The engine reads, checks `consumed`, then consumes: two racing requests could both pass the
+      // check. The claim is taken once (the store's take), so the second is refused here.
+      if (CONSUMABLE.has(this.#model) && (await store.take(CONSUME_CLAIMS, `${this.#model} ${id}`)) === undefined) {
+        throw new errors.InvalidGrant('this grant was already used');
+      }
       const record = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
       if (record === undefined) return;
       const consumed: StoredPayload = { ...record, payload: { ...record.payload, consumed: nowSeconds() } };

@@ -166,6 +166,14 @@ describe('hosted mode: PKCE and codes', () => {
     expect((await callMcp(hosted.base, String(first.body.access_token))).status).toBe(401);
   });
 
+  it('HOST-07 issues tokens for a code once when several exchanges race for it', async () => {
+    const client = await registerMcpClient(hosted.base);
+    const { code, verifier } = await signIn(hosted, client, ada.sub);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => exchange(hosted.base, client, code, verifier)));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    for (const answer of answers.filter((candidate) => candidate.status !== 200)) expect(answer.body.error).toBe('invalid_grant');
+  });
+
   it('HOST-08 rotates refresh tokens, and a stolen one used after rotation ends the whole grant', async () => {
     const { client, refresh } = await tokensFor(alan.sub);
     const rotated = await tokenRequest(hosted.base, { grant_type: 'refresh_token', refresh_token: refresh, client_id: client.clientId });
