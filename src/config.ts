@@ -15,6 +15,8 @@ interface SandboxCommandOptions {
   readonly port?: number;
   readonly autoApprove?: boolean;
   readonly dataFile?: string;
+  /** `--integration`: the fixed callbacks of one registered integration to create at start. */
+  readonly integrationCallbacks?: readonly string[];
 }
 
 type ToolsetSelection = { mode: 'toolsets'; toolsets: readonly string[] | 'all' } | { mode: 'dynamic' };
@@ -30,6 +32,18 @@ export interface HttpConfig {
   readonly allowedOrigins: readonly string[];
   /** Names clients may put in `Host` besides the loopback ones (`--allowed-host`). */
   readonly allowedHosts: readonly string[];
+}
+
+/** `--hosted`: one server for many staff members (the hosted part checks the public URL). */
+export interface HostedConfig {
+  /** Absent with `--demo`, where the address bound is the public URL. */
+  readonly publicUrl: string | undefined;
+  readonly storeDir: string | undefined;
+  readonly storeKeyFile: string | undefined;
+  /** `SCHOOL_MCP_STORE_KEY`; never read from the command line, where every local user could see it. */
+  readonly storeKey: string | undefined;
+  readonly host: string;
+  readonly port: number;
 }
 
 export interface Config {
@@ -66,6 +80,7 @@ export interface Config {
   readonly configDir: string | undefined;
   readonly logLevel: LogLevel;
   readonly http: HttpConfig | undefined;
+  readonly hosted: HostedConfig | undefined;
   /** With `help`: the command whose help was asked for. */
   readonly helpFor: CommandName;
   /** `tools --json`: the listing as one JSON object. */
@@ -145,8 +160,10 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const logLevel = (values['log-level'] ?? fromEnv('log-level') ?? 'info') as LogLevel;
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
 
+  const hosted = values.hosted ? parseHosted(values, demo, fromEnv, env) : undefined;
+  if (!values.hosted && (values['public-url'] || values.store || values['store-key-file'])) throw configError('--public-url, --store and --store-key-file go with --hosted');
   const http = values.http ? parseHttp(values, fromEnv('http-secret')) : undefined;
-  if (!values.http && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
+  if (!values.http && !values.hosted && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
     throw configError('--host, --port, --allow-remote, --allowed-host, --allowed-origin and --http-secret-file go with --http');
   }
   if (values['client-secret'] !== undefined && values['client-secret-file'] !== undefined) {
@@ -175,6 +192,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     configDir: values['config-dir'] ?? fromEnv('config-dir'),
     logLevel,
     http,
+    hosted,
     json: values.json === true,
     warnings: argvSecretWarnings(values),
   });
@@ -212,6 +230,11 @@ interface ParsedValues {
   readonly 'allowed-host'?: string[];
   readonly 'auto-approve'?: boolean;
   readonly data?: string;
+  readonly integration?: string[];
+  readonly hosted?: boolean;
+  readonly 'public-url'?: string;
+  readonly store?: string;
+  readonly 'store-key-file'?: string;
 }
 
 function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
@@ -220,7 +243,34 @@ function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
     ...(values.port === undefined ? {} : { port: parsePort(values.port, '--port', 0, 'sandbox') }),
     ...(values['auto-approve'] === true ? { autoApprove: true } : {}),
     ...(values.data === undefined ? {} : { dataFile: values.data }),
+    ...(values.integration === undefined ? {} : { integrationCallbacks: values.integration.map((callback) => parseIntegrationCallback(callback)) }),
   };
+}
+
+function parseHosted(
+  values: ParsedValues,
+  demo: boolean,
+  fromEnv: (flag: string) => string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): HostedConfig {
+  if (values.http) throw configError('--hosted and --http exclude each other: --hosted serves its own HTTP endpoint');
+  const url = values['public-url'] ?? nonEmpty(env.SCHOOL_MCP_PUBLIC_URL);
+  if (!demo && url === undefined) throw configError('--hosted needs --public-url URL (or SCHOOL_MCP_PUBLIC_URL): where MCP clients reach it');
+  if (!demo && (values['client-id'] ?? fromEnv('client-id')) === undefined) throw configError('--hosted needs --client-id: the integration registered for it at the school');
+  return {
+    publicUrl: demo ? undefined : url,
+    storeDir: values.store ?? nonEmpty(env.SCHOOL_MCP_STORE),
+    storeKeyFile: values['store-key-file'],
+    storeKey: nonEmpty(env.SCHOOL_MCP_STORE_KEY),
+    host: values.host ?? '127.0.0.1',
+    port: values.port === undefined ? 0 : parsePort(values.port, '--port', 0),
+  };
+}
+
+/** The sandbox checks the rest when it registers the integration; here only what a URL is. */
+function parseIntegrationCallback(value: string): string {
+  if (!URL.canParse(value)) throw configError(`--integration needs a callback URL, got ${JSON.stringify(value)}`, 'sandbox');
+  return value;
 }
 
 /**
@@ -259,6 +309,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     configDir: undefined,
     logLevel: 'info',
     http: undefined,
+    hosted: undefined,
     helpFor: 'serve',
     json: false,
     sandbox: {},

@@ -125,6 +125,16 @@ export const errorCodes = [
   /** The sign-in session was closed (shutdown). */
   'OAUTH_CLOSED',
 
+  // Hosted mode's grant store
+  /** The store key is missing, not base64, or not 32 bytes. */
+  'STORE_KEY_INVALID',
+  /** The store directory, a record or the key file is not private to the user (owner, mode, symlink). */
+  'STORE_UNSAFE',
+  /** A record could not be written or removed. */
+  'STORE_WRITE_FAILED',
+  /** A record was sealed with a key that is not among the store keys. */
+  'STORE_RECORD_UNREADABLE',
+
   // School API calls (the executor)
   /** Tool arguments refused before anything was sent (API-03, API-05, bad base64, ...). */
   'API_INPUT_INVALID',

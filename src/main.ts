@@ -4,7 +4,7 @@
  * `process.argv`, `process.env` and the exit code.
  */
 import { createRequire } from 'node:module';
-import { configDirectory, createSchoolSession, listSchoolTools, openSchool, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
+import { configDirectory, createSchoolSession, listSchoolTools, openSchool, runHosted, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
 import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
 import { loadConfig, type Config } from './config.js';
 import { isSchoolMcpError } from './errors.js';
@@ -88,6 +88,7 @@ async function withSchool<T>(config: Config, logger: Logger, run: (school: OpenS
 }
 
 async function serve(config: Config, logger: Logger): Promise<number> {
+  if (config.hosted) return runHosted(config, logger, packageJson.version);
   return withSchool(config, logger, async (school) => {
     const factory = createSchoolServerFactory({
       catalog: school.catalog,

@@ -82,8 +82,12 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
   { flag: 'log-level', type: 'string', value: 'L', env: 'SCHOOL_MCP_LOG_LEVEL', commands: SCHOOL, help: 'debug | info | warn | error, on stderr' },
   { flag: 'json', type: 'boolean', commands: ['tools'], help: 'print the listing as one JSON object instead of text' },
   { flag: 'http', type: 'boolean', commands: ['serve'], help: 'serve over Streamable HTTP at /mcp instead of stdio' },
-  { flag: 'host', type: 'string', value: 'H', commands: ['serve'], help: 'where --http listens (default 127.0.0.1)' },
-  { flag: 'port', type: 'string', value: 'N', commands: ['serve'], help: 'the port --http listens on (default 0: any free port, printed on stderr)' },
+  { flag: 'host', type: 'string', value: 'H', commands: ['serve'], help: 'where --http or --hosted listens (default 127.0.0.1)' },
+  { flag: 'port', type: 'string', value: 'N', commands: ['serve'], help: 'the port --http or --hosted listens on (default 0: any free port, printed on stderr)' },
+  { flag: 'hosted', type: 'boolean', commands: ['serve'], help: 'serve a team: each person signs in through their MCP client' },
+  { flag: 'public-url', type: 'string', value: 'URL', commands: ['serve'], help: 'where clients reach --hosted; https (or SCHOOL_MCP_PUBLIC_URL)' },
+  { flag: 'store', type: 'string', value: 'DIR', commands: ['serve'], help: "--hosted's grant store (or SCHOOL_MCP_STORE)" },
+  { flag: 'store-key-file', type: 'string', value: 'FILE', commands: ['serve'], help: "--hosted's store key file (or SCHOOL_MCP_STORE_KEY)" },
   {
     flag: 'http-secret-file',
     type: 'string',
@@ -112,6 +116,14 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
   { flag: 'port', type: 'string', value: 'N', commands: ['sandbox'], help: 'listen on 127.0.0.1:N (default: a free port)' },
   { flag: 'auto-approve', type: 'boolean', commands: ['sandbox'], help: 'approve every authorization request without the consent page' },
   { flag: 'data', type: 'string', value: 'FILE', commands: ['sandbox'], help: "keep the school's data in FILE across restarts" },
+  {
+    flag: 'integration',
+    type: 'string',
+    multiple: true,
+    value: 'CALLBACK',
+    commands: ['sandbox'],
+    help: 'register one confidential integration with these fixed callbacks (https, or http on 127.0.0.1; repeatable) and print its client id and secret',
+  },
   { flag: 'help', type: 'boolean', short: 'h', commands: ALL, help: 'this help' },
   { flag: 'version', type: 'boolean', short: 'v', commands: ALL, help: "school-mcp's version" },
 ];
@@ -126,6 +138,8 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
         { form: '--school URL [options]', summary: "serve the school's tools over MCP (stdio)" },
         { form: '--demo [options]', summary: 'the same against a sandbox school started in-process' },
         { form: '--http [--host H] [--port N] --school URL|--demo', summary: 'serve over Streamable HTTP on 127.0.0.1' },
+        { form: '--hosted --public-url URL --school URL --client-id ID', summary: 'serve a team over OAuth' },
+        { form: '--hosted --demo', summary: 'the same against a sandbox school, with a walkthrough' },
       ],
     },
     {
@@ -151,7 +165,7 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
     {
       name: 'sandbox',
       word: 'sandbox',
-      forms: [{ form: 'sandbox [--port N] [--auto-approve] [--data FILE]', summary: 'run the sandbox school on its own' }],
+      forms: [{ form: 'sandbox [--port N] [--auto-approve] [--data FILE] [--integration CALLBACK]', summary: 'run the sandbox school on its own' }],
     },
   ],
   options: OPTIONS,

@@ -2,7 +2,7 @@
  * `school-mcp sandbox`: runs the sandbox school until SIGINT or SIGTERM. Everything is written to
  * stderr; stdout stays unused.
  */
-import { AUTH_PATHS as PATHS } from './auth/index.js';
+import { AUTH_PATHS as PATHS, type IntegrationCredentials } from './auth/index.js';
 import type { SandboxOptions } from './options.js';
 import { startSandbox } from './sandbox.js';
 
@@ -21,10 +21,34 @@ export function describeSandbox(url: string, options: SandboxOptions): string {
   ].join('\n');
 }
 
+/** Pure: the lines that hand a registered integration's credentials to its operator. */
+export function describeIntegration(callbacks: readonly string[], credentials: IntegrationCredentials): string {
+  return [
+    'registered integration (confidential, client_secret_post)',
+    `  callbacks:        ${callbacks.join(' ')}`,
+    `  client id:        ${credentials.clientId}`,
+    `  client secret:    ${credentials.clientSecret}`,
+    '',
+  ].join('\n');
+}
+
+export interface SandboxCommandOptions extends Pick<SandboxOptions, 'port' | 'autoApprove' | 'dataFile'> {
+  readonly integrationCallbacks?: readonly string[];
+}
+
 /** The options come parsed: the command line of `school-mcp` is read in one place, from one table. */
-export async function runSandboxCommand(options: Pick<SandboxOptions, 'port' | 'autoApprove' | 'dataFile'>): Promise<void> {
+export async function runSandboxCommand(options: SandboxCommandOptions): Promise<void> {
   const sandbox = await startSandbox(options);
   process.stderr.write(describeSandbox(sandbox.url, options));
+  if (options.integrationCallbacks !== undefined) {
+    try {
+      const credentials = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: options.integrationCallbacks });
+      process.stderr.write(describeIntegration(options.integrationCallbacks, credentials));
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+  }
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

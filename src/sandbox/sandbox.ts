@@ -5,7 +5,7 @@
  */
 import type { AccessTokenVerifier } from './access-token.js';
 import { createSchoolApi } from './api/index.js';
-import { createAuthorizationServer } from './auth/index.js';
+import { createAuthorizationServer, type IntegrationCredentials, type IntegrationRequest } from './auth/index.js';
 import { Router } from './http/router.js';
 import { listen, type FetchHandler } from './http/serve.js';
 import type { FaultOptions, SandboxOptions } from './options.js';
@@ -28,6 +28,11 @@ export interface SandboxApp {
   readonly requests: readonly RecordedRequest[];
   /** How many requests reached `path` (optionally with `method`). */
   countRequests(path: string, method?: string): number;
+  /**
+   * Registers a confidential client with fixed callbacks (https, or http on 127.0.0.1), as a
+   * school's staff would; its secret is sent with `client_secret_post`.
+   */
+  registerIntegration(request: IntegrationRequest): IntegrationCredentials;
   close(): Promise<void>;
 }
 
@@ -68,6 +73,7 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
     fetch: handle,
     requests,
     countRequests: (path, method) => requests.filter((entry) => entry.path === path && (method === undefined || entry.method === method.toUpperCase())).length,
+    registerIntegration: (request) => authServer.registerIntegration(request),
     close: () => api.close(),
   };
 }
@@ -86,6 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     fetch: ready.fetch,
     requests: ready.requests,
     countRequests: ready.countRequests,
+    registerIntegration: ready.registerIntegration,
     url: server.url,
     port: server.port,
     async close() {

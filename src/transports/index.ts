@@ -5,3 +5,5 @@ export { DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, type HttpSocketLimi
 export type { HttpHandle } from './http.js';
 export { serveOverHttp } from './serve-over-http.js';
 export { serveOverStdio } from './stdio.js';
+export type { CallerRuntime } from './caller-endpoints.js';
+export { openCallerEndpoints } from './open-caller-endpoints.js';

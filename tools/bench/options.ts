@@ -24,7 +24,7 @@ export interface BenchOptions {
   /** Where the report is written. */
   readonly out: string;
   /** Measure one section alone and replace it in the report already at `out`. */
-  readonly only?: 'hostile' | 'agent';
+  readonly only?: 'hostile' | 'agent' | 'hosted';
   /** The school-mcp entry point the agent session runs, when not this build's (a "before" figure). */
   readonly agentServer?: string;
 }
@@ -53,7 +53,7 @@ export const QUICK_COUNTS: BenchCounts = {
   hostileRuns: 1,
 };
 
-export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile|agent] [--agent-server FILE] [--out FILE]
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile|agent|hosted] [--agent-server FILE] [--out FILE]
 
   --quick          tiny counts: checks that every row can be produced, measures nothing reliably
   --no-peers       school-mcp, the bare SDK server and the direct call only (no install)
@@ -61,6 +61,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--on
   --only agent     the "Agent session" rows alone (the 15 administrator tasks), likewise
   --agent-server FILE
                    the school-mcp main.js the agent session runs (default: this build's)
+  --only hosted    the "Hosted mode" row alone, likewise
   --out FILE       where to write the report (default BENCHMARKS.md in the project)
 `;
 
@@ -68,7 +69,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
   let quick = false;
   let peers = true;
   let out = defaultOut;
-  let only: 'hostile' | 'agent' | undefined;
+  let only: 'hostile' | 'agent' | 'hosted' | undefined;
   let agentServer: string | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
@@ -77,7 +78,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
     else if (arg === '--help' || arg === '-h') return { help: true };
     else if (arg === '--only') {
       const value = args[++index];
-      if (value !== 'hostile' && value !== 'agent') return { error: '--only takes: hostile, agent' };
+      if (value !== 'hostile' && value !== 'agent' && value !== 'hosted') return { error: '--only takes: hostile, agent, hosted' };
       only = value;
     }
     else if (arg === '--agent-server') {

@@ -12,6 +12,8 @@ import { AGENT_HEADING, agentSection } from './agent-session/agent-report.js';
 import { measureAgentSession } from './agent-session/measure.js';
 import { runBench } from './bench-run.js';
 import { hostileSection, replaceHostileSection, replaceReportSection } from './hostile-report.js';
+import { hostedSection, replaceHostedSection } from './hosted-report.js';
+import { measureHosted, type HostedPlan } from './hosted-rows.js';
 import { measureHostile } from './hostile-rows.js';
 import { describeMachine } from './machine.js';
 import { BENCH_USAGE, parseBenchArgs } from './options.js';
@@ -35,10 +37,12 @@ async function main(): Promise<number> {
   const progress = (line: string) => process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
   if (parsed.only === 'hostile') return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
   if (parsed.only === 'agent') return onlyAgent(parsed.agentServer, resolve(parsed.out), progress);
+  if (parsed.only === 'hosted') return onlyHosted(parsed.quick, resolve(parsed.out), progress);
   const results = { ...(await runBench(parsed, progress)), agent: await measureAgentSession(parsed.agentServer, progress) };
   const findings = existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : '';
   const out = resolve(parsed.out);
-  await writeFile(out, renderReport(results, findings));
+  const hosted = await measureHostedSection(parsed.quick, progress);
+  await writeFile(out, replaceHostedSection(renderReport(results, findings), hosted));
   process.stderr.write(`bench: wrote ${out}\n`);
   return 0;
 }
@@ -67,6 +71,29 @@ async function onlyAgent(schoolMcpMain: string | undefined, out: string, progres
   await writeFile(out, replaceReportSection(report, AGENT_HEADING, agentSection(figures, separately)));
   process.stderr.write(`bench: wrote the agent-session section of ${out}\n`);
   return figures.ok ? 0 : 1;
+}
+
+function hostedPlan(quick: boolean): HostedPlan {
+  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100 };
+}
+
+async function measureHostedSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
+  const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
+  try {
+    return hostedSection(await measureHosted(hostedPlan(quick), scratch, progress), separately);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function onlyHosted(quick: boolean, out: string, progress: (line: string) => void): Promise<number> {
+  const machine = describeMachine();
+  const separately = `Measured on its own (\`npm run bench -- --only hosted\`${quick ? ' --quick: a few calls, not a measurement' : ''}), started ${new Date().toISOString()}: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}.`;
+  const section = await measureHostedSection(quick, progress, separately);
+  const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
+  await writeFile(out, replaceHostedSection(report, section));
+  process.stderr.write(`bench: wrote the hosted section of ${out}\n`);
+  return 0;
 }
 
 main().then(

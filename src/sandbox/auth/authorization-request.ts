@@ -41,7 +41,9 @@ export function checkAuthorizationRequest(
   const redirectUris = search.getAll('redirect_uri');
   if (redirectUris.length !== 1 || redirectUris[0] === '') return { kind: 'error-page', reason: 'the request needs exactly one redirect_uri' };
   const redirectUri = redirectUris[0]!;
-  if (!matchRedirectUri(client.client.redirectUris, redirectUri, { exactPort: options.exactRedirectPort })) {
+  // A registered integration's callback is fixed: its port is part of it (RFC 8252 §7.3 is for native apps).
+  const exactPort = options.exactRedirectPort || client.client.source === 'integration';
+  if (!matchRedirectUri(client.client.redirectUris, redirectUri, { exactPort })) {
     return { kind: 'error-page', reason: 'redirect_uri is not registered for this client' };
   }
 

@@ -1,7 +1,7 @@
 /**
  * `GET /oauth/authorize` and the consent form's `POST /oauth/consent` (RFC 6749 §4.1.1-4.1.2).
  */
-import { SANDBOX_SCHOOL, SANDBOX_USER } from '../school-user.js';
+import { findStaffMember, SANDBOX_SCHOOL, SANDBOX_STAFF, SANDBOX_USER, type StaffMember } from '../school-user.js';
 import { displayName } from './client.js';
 import { checkAuthorizationRequest, type AuthorizationRequest } from './authorization-request.js';
 import { buildAuthorizationRedirect } from './authorization-response.js';
@@ -34,7 +34,7 @@ export function handleAuthorize(context: AuthContext): (request: Request) => Pro
           }),
         );
       case 'valid':
-        if (context.settings.autoApprove) return redirectResponse(approve(context, check.request));
+        if (context.settings.autoApprove) return redirectResponse(approve(context, check.request, SANDBOX_USER));
         return consentPage(context, check.request);
     }
   };
@@ -60,9 +60,13 @@ export function handleConsentDecision(context: AuthContext): (request: Request) 
       return errorPageResponse(SANDBOX_SCHOOL.name, 'this consent request has expired, was already answered, or its form was not genuine; start the sign-in again');
     }
     const { request: authorization } = interaction;
+    // The person at the browser says who they are; a form without the field is the default user.
+    const chosen = form.get('user');
+    const user = chosen === undefined ? SANDBOX_USER : findStaffMember(chosen);
+    if (!user) return errorPageResponse(SANDBOX_SCHOOL.name, 'there is no staff member with that id; start the sign-in again');
     const location =
       decision === 'allow'
-        ? approve(context, authorization)
+        ? approve(context, authorization, user)
         : buildAuthorizationRedirect(authorization.redirectUri, {
             error: 'access_denied',
             error_description: 'the user denied the request',
@@ -76,30 +80,33 @@ export function handleConsentDecision(context: AuthContext): (request: Request) 
 }
 
 /** Issues the code and returns the redirect that carries it. */
-function approve(context: AuthContext, request: AuthorizationRequest): string {
-  context.grants.recordConsent(request.client.clientId, SANDBOX_USER.sub, request.scopes);
+function approve(context: AuthContext, request: AuthorizationRequest, user: StaffMember): string {
+  context.grants.recordConsent(request.client.clientId, user.sub, request.scopes);
   const code = context.grants.issueCode({
     clientId: request.client.clientId,
     redirectUri: request.redirectUri,
     codeChallenge: request.codeChallenge,
     scopes: request.scopes,
     resource: request.resource,
-    subject: SANDBOX_USER.sub,
+    subject: user.sub,
     nonce: request.nonce,
   });
   return buildAuthorizationRedirect(request.redirectUri, { code, state: request.state, iss: responseIssuer(context) });
 }
 
 function consentPage(context: AuthContext, request: AuthorizationRequest): Response {
-  // Read before this request is approved, so only earlier grants are marked.
+  // Read before this request is approved, so only earlier grants are marked; they are the default
+  // user's, who is preselected.
   const previouslyGranted = context.grants.consentedScopes(request.client.clientId, SANDBOX_USER.sub);
   const interaction = context.interactions.create(request);
   const html = renderConsentPage({
     schoolName: SANDBOX_SCHOOL.name,
     user: SANDBOX_USER,
+    staff: SANDBOX_STAFF,
     clientName: displayName(request.client),
     clientId: request.client.clientId,
     redirectUri: request.redirectUri,
+    redirectIsLoopback: request.client.source !== 'integration',
     scopes: request.scopes,
     previouslyGranted,
     formAction: PATHS.consent,

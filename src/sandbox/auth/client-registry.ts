@@ -7,6 +7,20 @@ import type { Client } from './client.js';
 import type { ValidClientMetadata } from './client-metadata.js';
 import { checkClientIdUrl, fetchClientMetadataDocument, parseClientMetadataDocument } from './client-metadata-document.js';
 import type { AuthSettings } from './options.js';
+import { checkIntegrationRedirectUri } from './redirect-uri.js';
+
+/** What the school's staff fill in to register an integration. */
+export interface IntegrationRequest {
+  readonly clientName: string;
+  /** Fixed callbacks: https, or http on 127.0.0.1 for tests and the demo. */
+  readonly redirectUris: readonly string[];
+}
+
+/** What the school hands the integration's operator, once. */
+export interface IntegrationCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
 
 /** How long a fetched metadata document is trusted before it is fetched again. */
 const DOCUMENT_CACHE_SECONDS = 300;
@@ -37,6 +51,32 @@ export class ClientRegistry {
     };
     this.#registered.set(client.clientId, client);
     return client;
+  }
+
+  /**
+   * Registers a confidential client with fixed callbacks, the way a school's staff would in its
+   * admin area: not through open registration, which refuses https callbacks.
+   */
+  registerIntegration(request: IntegrationRequest): IntegrationCredentials {
+    if (request.clientName.trim() === '') throw new RangeError('an integration needs a name');
+    if (request.redirectUris.length === 0) throw new RangeError('an integration needs at least one callback');
+    for (const uri of request.redirectUris) {
+      const check = checkIntegrationRedirectUri(uri);
+      if (!check.ok) throw new RangeError(`integration callback ${uri} refused: ${check.reason}`);
+    }
+    const client: Client = {
+      clientId: `sbxi_${randomBytes(12).toString('base64url')}`,
+      clientSecret: `sbxs_${randomBytes(32).toString('base64url')}`,
+      clientName: request.clientName.trim(),
+      applicationType: 'web',
+      redirectUris: [...new Set(request.redirectUris)],
+      tokenEndpointAuthMethod: 'client_secret_post',
+      grantTypes: ['authorization_code', 'refresh_token'],
+      clientIdIssuedAt: this.#settings.nowSeconds(),
+      source: 'integration',
+    };
+    this.#registered.set(client.clientId, client);
+    return { clientId: client.clientId, clientSecret: client.clientSecret! };
   }
 
   /** Finds a client by identifier, fetching its metadata document when the identifier is a URL. */

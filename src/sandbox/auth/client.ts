@@ -1,6 +1,7 @@
 /**
- * A client known to the authorization server: registered dynamically (RFC 7591) or described by
- * a Client ID Metadata Document fetched from its `client_id` URL.
+ * A client known to the authorization server: registered dynamically (RFC 7591), described by a
+ * Client ID Metadata Document fetched from its `client_id` URL, or a registered integration: a
+ * confidential client with a fixed callback that the school's staff set up, not open registration.
  */
 
 export type TokenEndpointAuthMethod = 'none' | 'client_secret_post';
@@ -17,7 +18,7 @@ export interface Client {
   readonly grantTypes: readonly GrantType[];
   /** Seconds since the epoch. */
   readonly clientIdIssuedAt: number;
-  readonly source: 'registration' | 'metadata-document';
+  readonly source: 'registration' | 'metadata-document' | 'integration';
 }
 
 /** What the consent page calls the client: its own name, else its identifier. */

@@ -1,7 +1,8 @@
 /**
  * Answers the consent page the way a person with a browser would, for tests and scripted demos
  * that run without `autoApprove`: load the authorization URL, submit Allow or Deny with the
- * page's CSRF token and cookie, and return where the browser would be sent.
+ * page's CSRF token and cookie (and the staff member `user` picked, else the preselected one),
+ * and return where the browser would be sent.
  */
 
 export type ConsentDecision = 'allow' | 'deny';
@@ -10,7 +11,7 @@ export type ConsentDecision = 'allow' | 'deny';
  * Returns the redirect back to the client (with `code` or `error`). When the server redirects
  * straight away (auto-approve, or an error sent to the client) that redirect is returned as is.
  */
-export async function completeConsent(authorizationUrl: string | URL, decision: ConsentDecision): Promise<URL> {
+export async function completeConsent(authorizationUrl: string | URL, decision: ConsentDecision, options: { readonly user?: string } = {}): Promise<URL> {
   const page = await fetch(authorizationUrl, { redirect: 'manual' });
   const immediate = page.headers.get('location');
   if (immediate !== null) return new URL(immediate);
@@ -28,7 +29,7 @@ export async function completeConsent(authorizationUrl: string | URL, decision: 
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: target.origin },
-    body: new URLSearchParams({ interaction, csrf_token: csrfToken, decision }),
+    body: new URLSearchParams({ interaction, csrf_token: csrfToken, decision, ...(options.user === undefined ? {} : { user: options.user }) }),
   });
   const location = answer.headers.get('location');
   if (location === null) throw new Error(`the consent form was refused (${answer.status}): ${textOf(await answer.text(), 'error-reason') ?? ''}`);

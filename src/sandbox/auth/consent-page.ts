@@ -1,5 +1,5 @@
 /**
- * The consent page: who is signed in, which application asks, where the answer will be sent
+ * The consent page: who signs in (a pick of the school's staff, the first preselected), which application asks, where the answer will be sent
  * (the redirect host, as the MCP authorization spec requires an AS to show for loopback
  * clients), every requested scope in words with earlier grants marked, and Allow / Deny.
  */
@@ -8,10 +8,14 @@ import { escapeHtml, renderPage } from './html-page.js';
 
 export interface ConsentView {
   readonly schoolName: string;
-  readonly user: { readonly name: string; readonly email: string };
+  /** Preselected; whose earlier grants `previouslyGranted` holds. */
+  readonly user: { readonly sub: string; readonly name: string; readonly email: string };
+  readonly staff: readonly { readonly sub: string; readonly name: string; readonly email: string; readonly roles: readonly string[] }[];
   readonly clientName: string;
   readonly clientId: string;
   readonly redirectUri: string;
+  /** A program on this computer (loopback), or a web service (a registered integration). */
+  readonly redirectIsLoopback: boolean;
   readonly scopes: readonly Scope[];
   readonly previouslyGranted: ReadonlySet<string>;
   readonly formAction: string;
@@ -28,11 +32,18 @@ export function renderConsentPage(view: ConsentView): string {
       return `<li data-scope="${escapeHtml(scope)}"${view.previouslyGranted.has(scope) ? ' data-granted="true"' : ''}>${escapeHtml(SCOPES[scope])} <code>${escapeHtml(scope)}</code>${granted}</li>`;
     })
     .join('\n');
+  const staffOptions = view.staff
+    .map((member) => `<option value="${escapeHtml(member.sub)}"${member.sub === view.user.sub ? ' selected' : ''}>${escapeHtml(member.name)} (${escapeHtml(member.roles.join(', '))})</option>`)
+    .join('\n');
   const newCount = view.scopes.filter((scope) => !view.previouslyGranted.has(scope)).length;
   return renderPage(
     `Allow access to ${view.schoolName}?`,
     `<h1>Allow <span id="client-name">${escapeHtml(view.clientName)}</span> to access ${escapeHtml(view.schoolName)}?</h1>
-<p>Signed in as <strong id="user-name">${escapeHtml(view.user.name)}</strong> <span class="muted">(${escapeHtml(view.user.email)})</span></p>
+<form method="post" action="${escapeHtml(view.formAction)}">
+<p>Signing in as <strong id="user-name">${escapeHtml(view.user.name)}</strong> <span class="muted">(${escapeHtml(view.user.email)})</span>, or as another member of staff:</p>
+<p><label for="user">Staff member</label> <select id="user" name="user">
+${staffOptions}
+</select></p>
 <div class="card">
   <p>The application will be able to:</p>
   <ul class="scopes">
@@ -40,9 +51,8 @@ ${scopeItems}
   </ul>
   <p class="muted">${newCount === 0 ? 'You granted all of these before.' : `${newCount} of ${view.scopes.length} ${view.scopes.length === 1 ? 'permission is' : 'permissions are'} new.`}</p>
 </div>
-<p class="muted">After you decide, you will be sent to <strong id="redirect-host">${escapeHtml(redirect.host)}</strong> (a program on this computer).
+<p class="muted">After you decide, you will be sent to <strong id="redirect-host">${escapeHtml(redirect.host)}</strong> (${view.redirectIsLoopback ? 'a program on this computer' : 'a web service'}).
 Client ID: <code>${escapeHtml(view.clientId)}</code></p>
-<form method="post" action="${escapeHtml(view.formAction)}">
   <input type="hidden" name="interaction" value="${escapeHtml(view.interactionId)}">
   <input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}">
   <div class="actions">

@@ -6,7 +6,7 @@ import type { AccessTokenInfo, AccessTokenVerifier } from '../access-token.js';
 import type { Router } from '../http/router.js';
 import { renderAuthMd } from './auth-md.js';
 import { handleAuthorize, handleConsentDecision } from './authorize.js';
-import { ClientRegistry } from './client-registry.js';
+import { ClientRegistry, type IntegrationCredentials, type IntegrationRequest } from './client-registry.js';
 import type { AuthContext } from './context.js';
 import { GrantStore } from './grant-store.js';
 import { handleIntrospection } from './introspect.js';
@@ -26,9 +26,11 @@ export type { AuthFaultOptions, AuthServerOptions } from './options.js';
 export { completeConsent, type ConsentDecision } from './consent-client.js';
 export { obtainSandboxTokens, type SandboxTokens } from './token-client.js';
 export { PATHS as AUTH_PATHS } from './paths.js';
+export type { IntegrationCredentials, IntegrationRequest } from './client-registry.js';
 
 export interface AuthorizationServer extends AccessTokenVerifier {
   mount(router: Router): void;
+  registerIntegration(request: IntegrationRequest): IntegrationCredentials;
 }
 
 export interface AuthorizationServerConfig {
@@ -69,6 +71,8 @@ export function createAuthorizationServer(config: AuthorizationServerConfig): Au
         .add('GET', PATHS.jwks, () => documentResponse(buildJwks(context.signingKey())))
         .add('GET', PATHS.authMd, () => new Response(renderAuthMd(issuer, settings), { headers: { 'content-type': 'text/markdown; charset=utf-8' } }));
     },
+
+    registerIntegration: (request) => context.clients.registerIntegration(request),
 
     verifyAccessToken(token: string): AccessTokenInfo | undefined {
       const record = context.grants.activeAccessToken(token);

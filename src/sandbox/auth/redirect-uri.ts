@@ -33,6 +33,27 @@ export function checkRegistrableRedirectUri(value: unknown): RedirectUriCheck {
 }
 
 /**
+ * Pure: whether a registered integration may use this callback: https on any host, or plain http
+ * on 127.0.0.1 so that tests and the demo can run one without a certificate. Canonical form only,
+ * no fragment and no user information, as for open registration.
+ */
+export function checkIntegrationRedirectUri(value: unknown): RedirectUriCheck {
+  if (typeof value !== 'string' || value === '') return { ok: false, reason: 'a redirect URI must be a non-empty string' };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, reason: `not a valid URI: ${truncate(value)}` };
+  }
+  if (value.includes('#')) return { ok: false, reason: 'a redirect URI must not contain a fragment (RFC 6749 §3.1.2)' };
+  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'a redirect URI must not carry user information' };
+  if (url.protocol === 'http:' && url.hostname !== '127.0.0.1') return { ok: false, reason: 'an integration callback must be https (plain http only on 127.0.0.1)' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `scheme ${url.protocol} is not allowed for an integration callback` };
+  if (url.href !== value) return { ok: false, reason: `the redirect URI is not in canonical form (expected ${url.href})` };
+  return { ok: true };
+}
+
+/**
  * Pure: the registered URI that the requested one matches, if any. Matching compares scheme,
  * host, path and query exactly; the port is ignored for loopback URIs unless `exactPort` is set.
  */

@@ -35,7 +35,7 @@ export function idTokenFor(context: AuthContext, client: Client, issued: IssuedT
   if (!access.scopes.includes('openid')) return undefined;
   return signIdToken(
     {
-      ...userClaims(access.scopes),
+      ...userClaims(access.scopes, access.family.subject),
       iss: context.issuer,
       aud: client.clientId,
       iat: access.issuedAt,

@@ -2,7 +2,7 @@
  * `GET /api/oauth/userinfo` (OpenID Connect Core §5.3): the signed-in user's claims as the
  * token's scopes allow, plus the school's `org_id` and the user's `roles`.
  */
-import { SANDBOX_SCHOOL, SANDBOX_USER } from '../school-user.js';
+import { findStaffMember, SANDBOX_SCHOOL, SANDBOX_USER } from '../school-user.js';
 import { buildBearerChallenge, readBearerToken, type Challenge } from './bearer.js';
 import type { AuthContext } from './context.js';
 import { protectedResourceMetadataUrl } from './metadata.js';
@@ -35,6 +35,7 @@ export function handleUserInfo(context: AuthContext): (request: Request) => Resp
     if (!token.scopes.includes('openid')) {
       return refuse(403, { error: 'insufficient_scope', description: 'userinfo needs the openid scope', scope: 'openid' });
     }
-    return jsonResponse({ ...userClaims(token.scopes), org_id: SANDBOX_SCHOOL.orgId, roles: SANDBOX_USER.roles });
+    const subject = token.family.subject;
+    return jsonResponse({ ...userClaims(token.scopes, subject), org_id: SANDBOX_SCHOOL.orgId, roles: (findStaffMember(subject) ?? SANDBOX_USER).roles });
   };
 }

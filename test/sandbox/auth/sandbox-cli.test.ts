@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { describeSandbox } from '../../../src/sandbox/cli.js';
+import { describeIntegration, describeSandbox } from '../../../src/sandbox/cli.js';
 
 describe('school-mcp sandbox arguments', () => {
   // The sandbox's arguments are read by school-mcp's one command table (src/command-line).
@@ -9,6 +9,20 @@ describe('school-mcp sandbox arguments', () => {
   it('reads port, auto-approve and data file', () => {
     expect(sandboxOptions(['--port', '8080', '--auto-approve', '--data=school.json'])).toEqual({ port: 8080, autoApprove: true, dataFile: 'school.json' });
     expect(sandboxOptions([])).toEqual({});
+  });
+
+  it('reads the callbacks of one registered integration, in order', () => {
+    expect(sandboxOptions(['--integration', 'https://mcp.school.example/oauth/callback', '--integration=http://127.0.0.1:8080/oauth/callback'])).toEqual({
+      integrationCallbacks: ['https://mcp.school.example/oauth/callback', 'http://127.0.0.1:8080/oauth/callback'],
+    });
+    expect(() => sandboxOptions(['--integration', 'not a url'])).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  });
+
+  it("prints an integration's callbacks, client id and secret", () => {
+    const text = describeIntegration(['https://mcp.school.example/oauth/callback'], { clientId: 'sbxi_1', clientSecret: 'sbxs_2' });
+    expect(text).toContain('https://mcp.school.example/oauth/callback');
+    expect(text).toMatch(/client id: +sbxi_1/);
+    expect(text).toMatch(/client secret: +sbxs_2/);
   });
 
   it.each([['--port'], ['--port', 'http'], ['--port', '70000'], ['--data'], ['--verbose']])('refuses %j as a usage error', (...args) => {

@@ -1,9 +1,9 @@
 /** The account: who the token speaks for, their roles, and what the token may do. */
-import { SANDBOX_SCHOOL, SANDBOX_USER } from '../../school-user.js';
+import { findStaffMember, SANDBOX_SCHOOL, SANDBOX_USER, type StaffMember } from '../../school-user.js';
 import { applyPatch } from '../lookup.js';
 import type { ApiRoute, HandlerContext, RouteFamily } from '../route.js';
 import { partial, s } from '../schema.js';
-import type { AccountPreferences } from '../store/index.js';
+import type { AccountPreferences, SchoolState } from '../store/index.js';
 
 const accountFields = {
   name: s.string('Display name.', { minLength: 1, maxLength: 200, example: 'Ada Lovelace' }),
@@ -27,14 +27,26 @@ const Account = s.object(
 
 const AccountUpdate = partial(s.object(accountFields, []), 'Account preferences to change.');
 
-function accountView({ store, caller }: HandlerContext) {
+function callerOf({ caller }: HandlerContext) {
   const token = caller.kind === 'token' ? caller.token : undefined;
+  return { token, user: (token === undefined ? undefined : findStaffMember(token.subject)) ?? SANDBOX_USER };
+}
+
+/** The preferences each staff member sees and changes are their own. */
+function preferencesOf(state: SchoolState, user: StaffMember): AccountPreferences {
+  if (user.sub === SANDBOX_USER.sub) return state.account;
+  state.staff_accounts ??= {};
+  return (state.staff_accounts[user.sub] ??= { name: user.name, locale: 'en-GB', timezone: 'Europe/London' });
+}
+
+function accountView(context: HandlerContext) {
+  const { token, user } = callerOf(context);
   return {
-    id: token?.subject ?? SANDBOX_USER.sub,
-    email: SANDBOX_USER.email,
-    ...store.state.account,
+    id: user.sub,
+    email: user.email,
+    ...preferencesOf(context.store.state, user),
     org_id: SANDBOX_SCHOOL.orgId,
-    roles: [...SANDBOX_USER.roles],
+    roles: [...user.roles],
     granted_scopes: [...(token?.scopes ?? [])],
     token_expires_at: new Date((token?.expiresAt ?? 0) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
   };
@@ -65,7 +77,7 @@ const routes: ApiRoute[] = [
     body: { schema: s.ref('AccountUpdate') },
     response: { status: 200, schema: s.ref('Account'), description: 'The account as stored.' },
     handler: (context) => {
-      applyPatch(context.store.state.account, context.body as Partial<AccountPreferences>);
+      applyPatch(preferencesOf(context.store.state, callerOf(context).user), context.body as Partial<AccountPreferences>);
       return accountView(context);
     },
   },

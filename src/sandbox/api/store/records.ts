@@ -302,7 +302,10 @@ export interface StoredFile {
 export interface SchoolState {
   school: School;
   appearance: Appearance;
+  /** The preferences of the first staff member (the single-user demo's account). */
   account: AccountPreferences;
+  /** The preferences of every other staff member, by subject; absent until one changes them. */
+  staff_accounts?: Record<string, AccountPreferences>;
   courses: Course[];
   sections: Section[];
   lectures: Lecture[];

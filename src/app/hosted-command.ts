@@ -1,0 +1,84 @@
+/**
+ * `school-mcp --hosted`: the grant store, the school's tools and the hosted server wired from the
+ * config, served until SIGINT or SIGTERM. With `--demo`, a sandbox school on 127.0.0.1 with a
+ * registered integration, a throw-away store and key, and a walkthrough on stderr.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Config, HostedConfig } from '../config.js';
+import { SchoolMcpError } from '../errors.js';
+import { openDirectoryStore, readStoreKeyFile, storeKeysFromText, type StoreKeyring } from '../grant-store/index.js';
+import { parsePublicUrl, startHostedServer } from '../hosted/index.js';
+import type { Logger } from '../log.js';
+import { openCallerEndpoints } from '../transports/index.js';
+import { startDemoSchool, type DemoSchool } from './demo-school.js';
+import { demoWalkthrough } from './hosted-walkthrough.js';
+import { openHostedSchool } from './hosted-school.js';
+import { configDirectory } from './open-school.js';
+
+/** Expired codes, sessions and flows leave the store this often. */
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** What a first sign-in asks the school for, besides `openid profile`: the reads every listing needs. */
+const FIRST_SCOPES = ['account:read', 'courses:read'];
+
+function configInvalid(message: string): SchoolMcpError {
+  return new SchoolMcpError('CONFIG_INVALID', message, { hint: 'run `school-mcp --help` for the options' });
+}
+
+async function keyringOf(hosted: HostedConfig): Promise<StoreKeyring> {
+  if (hosted.storeKeyFile !== undefined) return readStoreKeyFile(hosted.storeKeyFile);
+  if (hosted.storeKey !== undefined) return storeKeysFromText(hosted.storeKey);
+  return storeKeysFromText('');
+}
+
+export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
+  const hosted = config.hosted!;
+  let demo: DemoSchool | undefined;
+  let demoStore: string | undefined;
+  try {
+    if (config.demo) {
+      demo = await startDemoSchool({});
+      demoStore = await mkdtemp(join(tmpdir(), 'school-mcp-hosted-demo-'));
+    }
+    const schoolUrl = demo?.schoolUrl ?? config.schoolUrl!;
+    const publicUrl = hosted.publicUrl === undefined ? undefined : parsePublicUrl(hosted.publicUrl);
+    if (publicUrl !== undefined && !publicUrl.ok) throw configInvalid(`--public-url: ${publicUrl.reason}`);
+    if (!demo && config.clientSecret === undefined) throw configInvalid('--hosted needs the integration\'s secret: --client-secret-file FILE or SCHOOL_MCP_CLIENT_SECRET');
+    const keyring = demo ? storeKeysFromText(randomBytes(32).toString('base64')) : await keyringOf(hosted);
+    const store = await openDirectoryStore({ dir: demoStore ?? hosted.storeDir ?? join(configDirectory(config), 'hosted-store'), keyring, logger });
+    const school = await openHostedSchool({ config, schoolUrl, logger, version });
+    const endpoints = await openCallerEndpoints({ maxCallers: 256, onerror: (error) => logger.debug('MCP request failed', { error: error.message }) });
+    const server = await startHostedServer({
+      ...(publicUrl?.ok ? { publicUrl: publicUrl.url } : {}),
+      host: hosted.host,
+      port: hosted.port,
+      store,
+      logger,
+      school: (url) => {
+        if (demo) {
+          const credentials = demo.sandbox.registerIntegration({ clientName: 'school-mcp (hosted demo)', redirectUris: [url.schoolCallback] });
+          return { schoolUrl, clientId: credentials.clientId, clientSecret: credentials.clientSecret, callback: url.schoolCallback, scopes: FIRST_SCOPES };
+        }
+        return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
+      },
+      mcp: (req, res, caller, access) => endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => school.open(access.tokens, access.account)),
+    });
+    logger.info('serving hosted', { publicUrl: server.publicUrl.base, listening: server.listenUrl, school: schoolUrl.origin, tools: school.plan.direct.length });
+    if (demo) process.stderr.write(demoWalkthrough(server.publicUrl.base, schoolUrl.href));
+    const sweeper = setInterval(() => void store.sweep().catch((error: unknown) => logger.warn('store sweep failed', { error: String(error) })), SWEEP_INTERVAL_MS);
+    sweeper.unref();
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    clearInterval(sweeper);
+    await endpoints.close();
+    await server.close();
+    return 0;
+  } finally {
+    await demo?.close();
+    if (demoStore !== undefined) await rm(demoStore, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Hosted mode's tools: the school's catalogue loaded once, and for each caller (one staff member
+ * through one client) a runtime of their own: an executor whose token source is that person's
+ * school grant, and a server factory whose account tools speak of that person. Nothing of one
+ * runtime is reachable from another.
+ */
+import type { Config } from '../config.js';
+import { createExecutor, toToolResult, type AccessTokenSource } from '../executor/index.js';
+import type { Logger } from '../log.js';
+import { createSchoolServerFactory, type AccountService, type OperationCaller, type ToolPlan } from '../server/index.js';
+import type { CallerRuntime } from '../transports/index.js';
+import { stepUpInConversation } from './hosted-step-up.js';
+import { openCatalog } from './open-catalog.js';
+
+export interface HostedSchool {
+  readonly plan: ToolPlan;
+  /** A runtime for one caller, from that caller's token source and account. */
+  open(tokens: AccessTokenSource, account: AccountService): CallerRuntime;
+}
+
+export interface HostedSchoolOptions {
+  readonly config: Config;
+  readonly schoolUrl: URL;
+  readonly logger: Logger;
+  readonly version: string;
+}
+
+export async function openHostedSchool({ config, schoolUrl, logger, version }: HostedSchoolOptions): Promise<HostedSchool> {
+  // No document cache in hosted mode: the store directory holds grants, and the document is public.
+  const { fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
+  for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
+  const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
+  return {
+    plan,
+    open(tokens, account) {
+      const executor = createExecutor({ apiBaseUrl, tokens, logger });
+      const call: OperationCaller = async (operation, args, context, connection) => {
+        const outcome = await executor.execute(operation, args, { signal: context.mcpReq.signal });
+        if (await stepUpInConversation({ outcome, context, connection, waitMs: config.consentWaitMs })) {
+          return toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+        }
+        return toToolResult(outcome);
+      };
+      const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName: schoolUrl.host, version });
+      return { factory, close: () => executor.close() };
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The embedded grant store: one directory, one subdirectory (0700) per namespace, one sealed
+ * record file (0600, replaced atomically) per record. A record's file is named by the SHA-256 of
+ * its name, so a name that is a token or a user id never appears on disk. Nothing is cached in
+ * the process: every read goes to the file, so what one call wrote the next one sees.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SchoolMcpError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { inspectPrivateFile, preparePrivateDirectory, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
+import { expiryOf, isValidNamespace, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
+import { storeRecordUnreadable, storeUnsafe, storeWriteFailed } from './store-errors.js';
+import type { StoreKeyring } from './store-keys.js';
+
+/** Far above any grant or client record; a bigger file is not one of ours. */
+const MAX_RECORD_BYTES = 256 * 1024;
+const RECORD_SUFFIX = '.rec';
+
+export interface DirectoryStoreOptions {
+  readonly dir: string;
+  readonly keyring: StoreKeyring;
+  readonly logger: Pick<Logger, 'warn'>;
+  /** Seconds since the epoch; tests move it to expire records. */
+  readonly nowSeconds?: () => number;
+}
+
+/** Pure: the file name of a record, from its name. */
+export function recordFileName(name: string): string {
+  return `${createHash('sha256').update(name, 'utf8').digest('base64url')}${RECORD_SUFFIX}`;
+}
+
+export async function openDirectoryStore(options: DirectoryStoreOptions): Promise<GrantStore> {
+  const { dir, keyring, logger } = options;
+  const now = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  await preparePrivateDirectory(dir, { logger, what: 'grant store directory', unsafe: storeUnsafe });
+  const prepared = new Set<string>();
+
+  function checkName(namespace: string, name: string): void {
+    if (!isValidNamespace(namespace)) throw new RangeError(`not a store namespace: ${JSON.stringify(namespace)}`);
+    if (name === '') throw new RangeError('a record needs a name');
+  }
+
+  async function namespaceDir(namespace: string): Promise<string> {
+    const path = join(dir, namespace);
+    if (!prepared.has(namespace)) {
+      await preparePrivateDirectory(path, { logger, what: 'grant store directory', unsafe: storeUnsafe });
+      prepared.add(namespace);
+    }
+    return path;
+  }
+
+  async function recordPath(namespace: string, name: string): Promise<{ path: string; address: RecordAddress }> {
+    checkName(namespace, name);
+    const file = recordFileName(name);
+    return { path: join(await namespaceDir(namespace), file), address: { namespace, name: file } };
+  }
+
+  /** The file's text after the checks of its `lstat`; `undefined` when there is none. */
+  async function readRecordFile(path: string): Promise<string | undefined> {
+    const inspected = await inspectPrivateFile(path);
+    if (inspected === undefined) return undefined;
+    const { verdict, info } = inspected;
+    if (verdict.kind === 'symlink') throw storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to use it.`);
+    if (verdict.kind === 'wrong-kind') throw storeUnsafe(`The grant store record ${path} is not a regular file.`);
+    if (verdict.kind === 'foreign-owner') throw storeUnsafe(`The grant store record ${path} belongs to another user.`);
+    if (verdict.kind === 'loose') {
+      logger.warn('a grant store record was readable by others; set to 0600', { file: path, mode: verdict.mode.toString(8) });
+      await chmod(path, 0o600);
+    }
+    if (info.size > MAX_RECORD_BYTES) return '';
+    return readWithoutFollowing(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+  }
+
+  async function setAside(path: string, reason: string): Promise<void> {
+    const aside = `${path}.damaged-${now()}`;
+    await rename(path, aside).catch(() => undefined);
+    logger.warn('a grant store record did not open and was set aside; its user signs in again', { reason, file: aside });
+  }
+
+  async function writeSealed(path: string, address: RecordAddress, value: StoredValue, expiresAt: number | undefined): Promise<void> {
+    const sealed = sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current);
+    try {
+      await writePrivateFileAtomically(path, JSON.stringify(sealed), {
+        unsafe: () => storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to replace it.`),
+      });
+    } catch (error) {
+      if (error instanceof SchoolMcpError) throw error;
+      throw storeWriteFailed(`a ${address.namespace} record`, error);
+    }
+  }
+
+  /**
+   * The value in a record file's text. A record sealed with an older key is sealed again with the
+   * current one (when `reseal` is given), so a rotation finishes as records are used.
+   */
+  async function openText(text: string, path: string, address: RecordAddress, reseal: boolean): Promise<StoredValue | undefined> {
+    const sealed = parseSealedRecord(text);
+    if (sealed === undefined) {
+      await setAside(path, 'not a sealed record');
+      return undefined;
+    }
+    if (sealed.expiresAt !== undefined && sealed.expiresAt <= now()) {
+      await unlink(path).catch(() => undefined);
+      return undefined;
+    }
+    if (!keyring.byId.has(sealed.keyId)) throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
+    const opened = openRecord(sealed, address, keyring);
+    if (!opened.ok) {
+      await setAside(path, opened.reason);
+      return undefined;
+    }
+    const value = (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
+    if (reseal && opened.keyId !== keyring.current.id) await writeSealed(path, address, value, sealed.expiresAt);
+    return value;
+  }
+
+  return {
+    async read(namespace, name) {
+      const { path, address } = await recordPath(namespace, name);
+      const text = await readRecordFile(path);
+      return text === undefined ? undefined : openText(text, path, address, true);
+    },
+
+    async write(namespace, name, value, writeOptions?: WriteOptions) {
+      const { path, address } = await recordPath(namespace, name);
+      await writeSealed(path, address, value, expiryOf(writeOptions, now()));
+    },
+
+    async remove(namespace, name) {
+      const { path } = await recordPath(namespace, name);
+      await unlink(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw storeWriteFailed(`the removal of a ${namespace} record`, error);
+      });
+    },
+
+    async take(namespace, name) {
+      const { path, address } = await recordPath(namespace, name);
+      // rename(2) is atomic: of two takers, one moves the file and the other finds nothing.
+      const claimed = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await rename(path, claimed);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw storeWriteFailed(`a ${namespace} record`, error);
+      }
+      try {
+        const text = await readRecordFile(claimed);
+        return text === undefined ? undefined : await openText(text, claimed, address, false);
+      } finally {
+        await unlink(claimed).catch(() => undefined);
+      }
+    },
+
+    async sweep() {
+      let removed = 0;
+      for (const namespace of await readdir(dir).catch(() => [] as string[])) {
+        if (!isValidNamespace(namespace) || !(await stat(join(dir, namespace))).isDirectory()) continue;
+        for (const file of await readdir(join(dir, namespace))) {
+          if (!file.endsWith(RECORD_SUFFIX)) continue;
+          const path = join(dir, namespace, file);
+          const sealed = parseSealedRecord((await readRecordFile(path)) ?? '');
+          if (sealed?.expiresAt !== undefined && sealed.expiresAt <= now()) {
+            await unlink(path).catch(() => undefined);
+            removed += 1;
+          }
+        }
+      }
+      return removed;
+    },
+  };
+}

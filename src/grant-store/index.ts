@@ -1,0 +1,9 @@
+/**
+ * The hosted mode's store: an interface of namespaced, sealed, expiring records, and its embedded
+ * directory implementation. Records are sealed with AES-256-GCM under keys that rotate.
+ */
+export type { GrantStore } from './grant-store.js';
+export { openDirectoryStore, recordFileName } from './directory-store.js';
+export { parseStoreKeys, storeKeyId, type StoreKeyring } from './store-keys.js';
+export { openRecord, sealRecord } from './sealed-record.js';
+export { readStoreKeyFile, storeKeysFromText } from './store-key-file.js';

@@ -1,0 +1,76 @@
+/**
+ * One record of the grant store as it rests on disk (or in any shared store): AES-256-GCM with a
+ * fresh 96-bit nonce (NIST SP 800-38D §8.2.2), the id of the key that sealed it, and its expiry in
+ * the clear so that expired records can be swept without opening them. The additional
+ * authenticated data binds the ciphertext to its namespace, its record name and that expiry: a
+ * record copied under another name (another user's) or given a later expiry does not open. Pure.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { StoreKey, StoreKeyring } from './store-keys.js';
+
+export interface SealedRecord {
+  readonly version: 1;
+  readonly keyId: string;
+  /** Seconds since the epoch; absent for a record that does not expire. */
+  readonly expiresAt?: number;
+  readonly nonce: string;
+  readonly tag: string;
+  readonly ciphertext: string;
+}
+
+/** Where a record lives: its namespace and its name in it. */
+export interface RecordAddress {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export type OpenedRecord = { readonly ok: true; readonly plaintext: string; readonly keyId: string } | { readonly ok: false; readonly reason: string };
+
+function associatedData(address: RecordAddress, expiresAt: number | undefined): Buffer {
+  return Buffer.from(JSON.stringify(['school-mcp grant store v1', address.namespace, address.name, expiresAt ?? null]));
+}
+
+export function sealRecord(plaintext: string, address: RecordAddress, expiresAt: number | undefined, key: StoreKey): SealedRecord {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key.bytes, nonce);
+  cipher.setAAD(associatedData(address, expiresAt));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return {
+    version: 1,
+    keyId: key.id,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+    nonce: nonce.toString('base64url'),
+    tag: cipher.getAuthTag().toString('base64url'),
+    ciphertext: ciphertext.toString('base64url'),
+  };
+}
+
+export function openRecord(sealed: SealedRecord, address: RecordAddress, keyring: StoreKeyring): OpenedRecord {
+  const key = keyring.byId.get(sealed.keyId);
+  if (key === undefined) return { ok: false, reason: `it was sealed with key ${sealed.keyId}, which is not among the store keys` };
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(sealed.nonce, 'base64url'));
+    decipher.setAAD(associatedData(address, sealed.expiresAt));
+    decipher.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
+    const plaintext = Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    return { ok: true, plaintext, keyId: key.id };
+  } catch {
+    return { ok: false, reason: 'it does not open with its key: it was changed, moved from another name, or is damaged' };
+  }
+}
+
+/** Pure: the envelope from a file's text, when it has the shape of one. */
+export function parseSealedRecord(text: string): SealedRecord | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const fields = value as Record<string, unknown>;
+  const strings = ['keyId', 'nonce', 'tag', 'ciphertext'].every((field) => typeof fields[field] === 'string');
+  const expiry = fields.expiresAt === undefined || (typeof fields.expiresAt === 'number' && Number.isFinite(fields.expiresAt));
+  if (fields.version !== 1 || !strings || !expiry) return undefined;
+  return value as SealedRecord;
+}

@@ -1,0 +1,25 @@
+/** The grant store's failures, each with its stable code and the next step. */
+import { SchoolMcpError } from '../errors.js';
+
+export function storeUnsafe(message: string): SchoolMcpError {
+  return new SchoolMcpError('STORE_UNSAFE', message, { hint: 'Give the store a directory of its own, owned by the user school-mcp runs as, with no symbolic links in it.' });
+}
+
+export function storeWriteFailed(what: string, cause: unknown): SchoolMcpError {
+  return new SchoolMcpError('STORE_WRITE_FAILED', `The grant store could not save ${what} (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`, {
+    cause,
+    hint: "Free disk space or fix the permissions of the store directory, then try again.",
+  });
+}
+
+export function storeKeyInvalid(reason: string): SchoolMcpError {
+  return new SchoolMcpError('STORE_KEY_INVALID', `The grant store key is not usable: ${reason}.`, {
+    hint: 'Set SCHOOL_MCP_STORE_KEY, or name a private key file, to 32 random bytes in base64 (openssl rand -base64 32); to rotate, put the new key first and keep the old one after it.',
+  });
+}
+
+export function storeRecordUnreadable(reason: string): SchoolMcpError {
+  return new SchoolMcpError('STORE_RECORD_UNREADABLE', `A record of the grant store cannot be opened: ${reason}.`, {
+    hint: 'Add the key that sealed it back after the current one (SCHOOL_MCP_STORE_KEY="new,old"), or remove the record so that its user signs in again.',
+  });
+}

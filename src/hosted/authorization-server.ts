@@ -1,0 +1,126 @@
+/**
+ * school-mcp as the OAuth 2.1 authorization server of its MCP clients, on node-oidc-provider:
+ * RFC 8414 metadata, RFC 7591 registration (https and loopback redirect URIs only), the
+ * authorization code grant with PKCE S256 required, RFC 8707 resource indicators with the public
+ * URL as the only audience and opaque access tokens, refresh tokens rotated on every use (RFC 9700
+ * §4.14.2), and RFC 7009 revocation. Its screens are school-mcp's own (`interaction-routes.ts`).
+ * Client ID Metadata Documents are not offered: node-oidc-provider 8.x does not implement them.
+ */
+import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { checkClientRedirectUri } from './client-redirect.js';
+import type { ProviderSecrets } from './provider-secrets.js';
+import type { PublicUrl } from './public-url.js';
+
+/** The one scope an MCP client asks for: to use school-mcp's tools as the person who approved it. */
+export const MCP_SCOPE = 'mcp';
+
+export const HOSTED_PATHS = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  registration: '/oauth/register',
+  revocation: '/oauth/revoke',
+  jwks: '/oauth/jwks',
+  end_session: '/oauth/logout',
+  userinfo: '/oauth/userinfo',
+  /** school-mcp's own consent page, one per authorization request. */
+  consentPrefix: '/consent/',
+} as const;
+
+export interface HostedProviderOptions {
+  readonly publicUrl: PublicUrl;
+  /** The storage adapter, one class for every model (`storeAdapterClass`). */
+  readonly adapter: new (model: string) => Adapter;
+  readonly secrets: ProviderSecrets;
+  /** Seconds; defaults suit a web client that signs in once a month. */
+  readonly accessTokenTtl?: number;
+  readonly refreshTokenTtl?: number;
+  /**
+   * A grant of this person ends (a refresh token revoked, a code or a rotated refresh token used
+   * again): their school grant ends with it, before the engine answers.
+   */
+  readonly onGrantEnded: (accountId: string) => Promise<void>;
+}
+
+export function createHostedProvider(options: HostedProviderOptions): Provider {
+  const { publicUrl } = options;
+  const configuration: Configuration = {
+    adapter: options.adapter,
+    routes: {
+      authorization: HOSTED_PATHS.authorization,
+      token: HOSTED_PATHS.token,
+      registration: HOSTED_PATHS.registration,
+      revocation: HOSTED_PATHS.revocation,
+      jwks: HOSTED_PATHS.jwks,
+      end_session: HOSTED_PATHS.end_session,
+      userinfo: HOSTED_PATHS.userinfo,
+    },
+    jwks: { keys: [options.secrets.signingJwk as never] },
+    cookies: { keys: [...options.secrets.cookieKeys], long: { signed: true }, short: { signed: true } },
+    clients: [],
+    scopes: [MCP_SCOPE],
+    claims: { openid: ['sub'] },
+    responseTypes: ['code'],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
+    pkce: { methods: ['S256'], required: () => true },
+    ttl: {
+      AccessToken: options.accessTokenTtl ?? 3600,
+      AuthorizationCode: 60,
+      RefreshToken: options.refreshTokenTtl ?? 30 * 24 * 3600,
+      Interaction: 600,
+      Session: 14 * 24 * 3600,
+      Grant: 30 * 24 * 3600,
+      IdToken: 600,
+    },
+    interactions: { url: (_ctx, interaction) => `${HOSTED_PATHS.consentPrefix}${interaction.uid}` },
+    async findAccount(_ctx, sub) {
+      return { accountId: sub, claims: async () => ({ sub }) };
+    },
+    // Refresh tokens for every client that registered the grant, with or without offline_access:
+    // MCP clients follow OAuth 2.1, not OpenID Connect Core §11.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
+    // Typed as synchronous, but its one caller (lib/helpers/revoke.js in 8.8.1) awaits it, so the
+    // school grant is gone before the revocation or the reuse is answered.
+    revokeGrantPolicy: (async (ctx: KoaContextWithOIDC) => {
+      const { entities } = ctx.oidc;
+      const token = entities.RefreshToken ?? entities.AccessToken ?? entities.AuthorizationCode;
+      if (token?.accountId !== undefined) await options.onGrantEnded(token.accountId);
+      return true;
+    }) as unknown as Configuration['revokeGrantPolicy'],
+    expiresWithSession: async () => false,
+    extraClientMetadata: {
+      // A property nobody sends: its validator sees every registration, where the redirect rule is enforced.
+      properties: ['school_mcp_redirect_policy'],
+      validator(_ctx, _key, _value, metadata) {
+        for (const uri of (metadata as { redirect_uris?: unknown[] }).redirect_uris ?? []) {
+          const check = checkClientRedirectUri(uri);
+          if (!check.ok) throw new errors.InvalidRedirectUri(check.reason);
+        }
+      },
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => publicUrl.base,
+        useGrantedResource: async () => true,
+        async getResourceServerInfo(_ctx, indicator) {
+          if (indicator !== publicUrl.base) throw new errors.InvalidTarget(`this server issues tokens for ${publicUrl.base} only`);
+          return { scope: MCP_SCOPE, audience: publicUrl.base, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'application/json';
+      ctx.body = { error: out.error, error_description: out.error_description };
+    },
+  };
+  const provider = new Provider(publicUrl.base, configuration);
+  // Behind a TLS-terminating proxy the request arrives as http; X-Forwarded-Proto says it was https.
+  provider.proxy = publicUrl.base.startsWith('https:');
+  return provider;
+}

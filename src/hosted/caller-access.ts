@@ -1,0 +1,137 @@
+/**
+ * What one caller's tool calls run with: that staff member's school grant, read from the store on
+ * every call (so another instance's refresh or sign-out is seen at once), refreshed when it has
+ * expired or the API refused it, and never another person's. The shapes are those of the
+ * executor's `AccessTokenSource` and the server's `AccountService`, matched structurally.
+ * @see SECURITY.md HOST-14
+ */
+import { randomBytes } from 'node:crypto';
+import { SchoolMcpError } from '../errors.js';
+import type { GrantStore } from '../grant-store/index.js';
+import type { HostedCaller } from './access-check.js';
+import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
+import { STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp } from './step-up-record.js';
+import { StepUpRequired } from './step-up-required.js';
+
+/** A token this close to its expiry is refreshed first, so a call does not fail on the way. */
+const EXPIRY_MARGIN_SECONDS = 30;
+
+export interface CallerTokens {
+  accessToken(request: { readonly scopeAlternatives: readonly (readonly string[])[]; readonly requiredScopes: readonly string[] }): Promise<string>;
+  refreshAfterRejection(rejectedToken: string): Promise<string>;
+}
+
+export interface CallerAccount {
+  status(): Promise<{
+    signedIn: boolean;
+    issuer: string;
+    clientId: string | undefined;
+    user: { sub: string; name?: string; email?: string; roles?: readonly string[] } | undefined;
+    scopes: readonly string[];
+    expiresAt: number | undefined;
+  }>;
+  signOut(): Promise<{ revoked: boolean; message: string }>;
+}
+
+export interface CallerAccessOptions {
+  readonly store: GrantStore;
+  readonly signIn: SchoolSignIn;
+  readonly schoolIssuer: string;
+  /** The page of a step-up, `{public-url}/step-up/<id>`. */
+  readonly stepUpUrl: (id: string) => string;
+  /** Ends the MCP client's grant at school-mcp too, so its tokens stop working with the school's. */
+  readonly endMcpGrant: (caller: HostedCaller) => Promise<void>;
+}
+
+function signInRequired(): SchoolMcpError {
+  return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', {
+    hint: 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.',
+  });
+}
+
+export function createCallerAccess(options: CallerAccessOptions) {
+  const { store, signIn } = options;
+  // One refresh per person at a time in this instance: concurrent calls share its result.
+  const refreshing = new Map<string, Promise<SchoolGrant>>();
+
+  const grantOf = async (sub: string): Promise<SchoolGrant> => {
+    const grant = (await store.read(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+    if (grant === undefined) throw signInRequired();
+    return grant;
+  };
+  const refreshed = (grant: SchoolGrant): Promise<SchoolGrant> => {
+    const running = refreshing.get(grant.sub);
+    if (running) return running;
+    const next = signIn
+      .refresh(grant)
+      .catch(async () => {
+        // A refused refresh token is over: the next call asks for a new sign-in rather than retrying it.
+        await store.remove(SCHOOL_GRANTS, grant.sub);
+        throw signInRequired();
+      })
+      .finally(() => refreshing.delete(grant.sub));
+    refreshing.set(grant.sub, next);
+    return next;
+  };
+
+  return {
+    tokensFor(caller: HostedCaller): CallerTokens {
+      return {
+        async accessToken(request) {
+          let grant = await grantOf(caller.accountId);
+          if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= Math.floor(Date.now() / 1000)) grant = await refreshed(grant);
+          const granted = new Set(grant.scopes);
+          if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
+            const missing = request.requiredScopes.filter((scope) => !granted.has(scope));
+            // The link goes into this caller's result only; it asks the school for granted ∪ needed.
+            const id = randomBytes(24).toString('base64url');
+            const pending: PendingStepUp = { sub: caller.accountId, scopes: [...new Set([...grant.scopes, ...missing])], missing };
+            await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
+            throw new StepUpRequired(options.stepUpUrl(id), missing, async () => {
+              const now = (await store.read(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+              return now !== undefined && missing.every((scope) => now.scopes.includes(scope));
+            });
+          }
+          return grant.accessToken;
+        },
+        async refreshAfterRejection(rejectedToken) {
+          const grant = await grantOf(caller.accountId);
+          if (grant.accessToken !== rejectedToken) return grant.accessToken;
+          return (await refreshed(grant)).accessToken;
+        },
+      };
+    },
+
+    accountFor(caller: HostedCaller): CallerAccount {
+      return {
+        async status() {
+          const grant = (await store.read(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+          return {
+            signedIn: grant !== undefined,
+            issuer: options.schoolIssuer,
+            clientId: caller.clientId,
+            user:
+              grant === undefined
+                ? undefined
+                : { sub: grant.sub, ...(grant.name ? { name: grant.name } : {}), ...(grant.email ? { email: grant.email } : {}), ...(grant.roles ? { roles: grant.roles } : {}) },
+            scopes: grant?.scopes ?? [],
+            expiresAt: grant?.expiresAt === undefined ? undefined : grant.expiresAt * 1000,
+          };
+        },
+        async signOut() {
+          const grant = (await store.take(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+          let revoked = false;
+          if (grant !== undefined) revoked = await signIn.revoke(grant).then(() => true, () => false);
+          await options.endMcpGrant(caller);
+          return {
+            revoked,
+            message: revoked
+              ? "Signed out: school-mcp revoked this person's school sign-in and this connection's tokens."
+              : "Signed out of school-mcp; the school did not confirm the revocation, so its tokens may live until they expire.",
+          };
+        },
+      };
+    },
+  };
+}
+

@@ -1,0 +1,180 @@
+/**
+ * The hosted HTTP server: the authorization server of MCP clients, its consent pages and school
+ * callback, the protected resource metadata, and `/mcp` behind the bearer check. It listens on
+ * plain HTTP; in production a TLS-terminating proxy sits in front of it at the public URL.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GrantStore } from '../grant-store/index.js';
+import type { Logger } from '../log.js';
+import { checkAccess, type HostedCaller } from './access-check.js';
+import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
+import { storeAdapterClass } from './store-adapter.js';
+import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
+import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
+import { STEP_UP_PREFIX } from './step-up-record.js';
+import { loadProviderSecrets } from './provider-secrets.js';
+import { parsePublicUrl, type PublicUrl } from './public-url.js';
+import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from './resource-metadata.js';
+import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
+
+/** Far above any registration, token or revocation request; RFC 7591 bodies are small. */
+const MAX_OAUTH_BODY_BYTES = 64 * 1024;
+
+/** Serves one `/mcp` request of a caller whose token passed. */
+type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller, access: { readonly tokens: CallerTokens; readonly account: CallerAccount }) => Promise<void>;
+
+export interface HostedServerOptions {
+  /** Where MCP clients reach the server; the address it listens on when absent (tests, the demo). */
+  readonly publicUrl?: PublicUrl;
+  /** The school integration, given the public URL, whose callback is registered at the school. */
+  readonly school: SchoolIntegration | ((publicUrl: PublicUrl) => SchoolIntegration | Promise<SchoolIntegration>);
+  readonly store: GrantStore;
+  readonly host: string;
+  readonly port: number;
+  readonly logger: Logger;
+  readonly mcp: McpHandler;
+  readonly accessTokenTtl?: number;
+}
+
+export interface HostedServer {
+  /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
+  readonly listenUrl: string;
+  readonly publicUrl: PublicUrl;
+  close(): Promise<void>;
+}
+
+const CONSENT_PATH = /^\/consent\/([A-Za-z0-9_-]{1,100})(\/finish)?$/;
+const STEP_UP_PATH = /^\/step-up\/([A-Za-z0-9_-]{1,100})$/;
+
+export async function startHostedServer(options: HostedServerOptions): Promise<HostedServer> {
+  const { store, logger } = options;
+  const log = logger.child('hosted');
+  // Listen first: without a public URL, the address bound is the public URL, known only now.
+  let handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'temporarily_unavailable' }));
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log.warn('a hosted request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'server_error' }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const listenUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  const close = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+  };
+  try {
+    const publicUrl = options.publicUrl ?? parsedListenUrl(listenUrl);
+    handle = await hostedRoutes(options, publicUrl, log);
+    return { listenUrl, publicUrl, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function parsedListenUrl(listenUrl: string): PublicUrl {
+  const parsed = parsePublicUrl(listenUrl);
+  if (!parsed.ok) throw new RangeError(parsed.reason);
+  return parsed.url;
+}
+
+async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, log: Logger): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
+  const { store } = options;
+  const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
+  const secrets = await loadProviderSecrets(store);
+  const adapter = storeAdapterClass(store);
+  const schoolSignIn = createSchoolSignIn(school, store);
+  const provider = createHostedProvider({
+    publicUrl,
+    adapter,
+    secrets,
+    ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
+    async onGrantEnded(accountId) {
+      const grant = (await store.take(SCHOOL_GRANTS, accountId)) as SchoolGrant | undefined;
+      if (grant !== undefined) await schoolSignIn.revoke(grant).catch((error: unknown) => log.warn('the school did not confirm a revocation', { error: String(error) }));
+    },
+  });
+  const access = createCallerAccess({
+    store,
+    signIn: schoolSignIn,
+    schoolIssuer: school.schoolUrl.href.replace(/\/+$/, ''),
+    stepUpUrl: (id) => `${publicUrl.base}${STEP_UP_PREFIX}${id}`,
+    async endMcpGrant(caller) {
+      // Every token of this connection goes with its grant (RFC 7009 §2.1 spirit: sign-out ends them all).
+      await new adapter('Grant').revokeByGrantId!(caller.grantId);
+      await new adapter('Grant').destroy(caller.grantId);
+    },
+  });
+  provider.on('server_error', (_ctx: unknown, error: Error) => log.warn('authorization server error', { error: error.message }));
+  const interactions: InteractionContext = {
+    provider,
+    store,
+    publicUrl,
+    schoolSignIn,
+    schoolUrl: school.schoolUrl,
+    formKey: secrets.cookieKeys[0]!,
+    logger: log,
+  };
+  const oauth = provider.callback();
+  const basePath = new URL(publicUrl.base).pathname.replace(/\/+$/, '');
+  const metadataPaths = new Set(resourceMetadataPaths(publicUrl));
+  const metadata = JSON.stringify(buildResourceMetadata(publicUrl, [MCP_SCOPE]));
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    if (metadataPaths.has(path) && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+      res.end(metadata);
+      return;
+    }
+    if (path === `${basePath}/mcp`) {
+      const verdict = await checkAccess(provider, publicUrl, req.headers.authorization);
+      if (!verdict.ok) {
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': buildBearerChallenge(publicUrl, verdict.refusal) });
+        res.end(JSON.stringify({ error: verdict.refusal === 'missing' ? 'unauthorized' : 'invalid_token' }));
+        return;
+      }
+      return options.mcp(req, res, verdict.caller, { tokens: access.tokensFor(verdict.caller), account: access.accountFor(verdict.caller) });
+    }
+    if (Number(req.headers['content-length'] ?? 0) > MAX_OAUTH_BODY_BYTES) {
+      res.writeHead(413, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'invalid_request', error_description: 'the request body is too large' }));
+      return;
+    }
+    const consent = CONSENT_PATH.exec(path.slice(basePath.length));
+    if (consent !== null && path.startsWith(basePath)) {
+      if (consent[2] !== undefined) return req.method === 'GET' ? handleConsentFinish(interactions, req, res, consent[1]!) : methodNotAllowed(res);
+      return req.method === 'GET' || req.method === 'POST' ? handleConsentPage(interactions, req, res, consent[1]!) : methodNotAllowed(res);
+    }
+    const stepUp = STEP_UP_PATH.exec(path.slice(basePath.length));
+    if (stepUp !== null && path.startsWith(basePath)) return req.method === 'GET' || req.method === 'POST' ? handleStepUp(interactions, req, res, stepUp[1]!) : methodNotAllowed(res);
+    if (path === new URL(publicUrl.schoolCallback).pathname) return req.method === 'GET' ? handleSchoolCallback(interactions, req, res) : methodNotAllowed(res);
+    // RFC 8414 §3.1: the well-known segment goes between the host and the issuer's path; the
+    // engine publishes the same document under OpenID Connect's name only.
+    if (path === `/.well-known/oauth-authorization-server${basePath}`) req.url = `${basePath}/.well-known/openid-configuration`;
+    // Everything else is the authorization server's: metadata, registration, authorize, token, revoke.
+    if (basePath !== '' && req.url!.startsWith(basePath)) req.url = req.url!.slice(basePath.length) || '/';
+    return oauth(req, res);
+  };
+
+  return route;
+}
+
+function methodNotAllowed(res: ServerResponse): void {
+  res.writeHead(405, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: 'method_not_allowed' }));
+}

@@ -1,0 +1,9 @@
+/**
+ * Hosted mode: one school-mcp for many staff members, each signed in with their own consent.
+ * To MCP clients it is an OAuth 2.1 authorization server and protected resource; to the school,
+ * one registered integration.
+ */
+export { startHostedServer, type HostedServer } from './hosted-server.js';
+export { parsePublicUrl } from './public-url.js';
+export { SCHOOL_GRANTS } from './school-sign-in.js';
+export { isStepUpRequired } from './step-up-required.js';

@@ -1,0 +1,197 @@
+/**
+ * The pages between an MCP client's authorization request and its code: school-mcp's consent
+ * (`GET|POST /consent/<uid>`), the school's answer (`GET /oauth/callback`), and the end of the
+ * interaction (`GET /consent/<uid>/finish`). node-oidc-provider's interaction cookie, scoped to
+ * `/consent/<uid>`, ties every step to the browser that started it; a second cookie, scoped to the
+ * callback, ties the school's answer to it too. The step-up page (`GET|POST /step-up/<id>`) sends a
+ * signed-in person back to the school for more, through the same callback.
+ * @see SECURITY.md HOST-06, HOST-09, HOST-15
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { GrantStore } from '../grant-store/index.js';
+import type { Logger } from '../log.js';
+import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
+import { consentFormToken, cookieValue, equalDigests, newBrowserBinding } from './browser-binding.js';
+import { renderHostedConsentPage, renderHostedErrorPage } from './consent-page.js';
+import type { PublicUrl } from './public-url.js';
+import type { SchoolSignIn, StepUp } from './school-sign-in.js';
+import { STEP_UP_PREFIX, STEP_UPS, type PendingStepUp } from './step-up-record.js';
+import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
+
+const BINDING_COOKIE = 'school_mcp_flow';
+const RESULTS = 'consent-result';
+const MAX_FORM_BYTES = 8 * 1024;
+
+export interface InteractionContext {
+  readonly provider: Provider;
+  readonly store: GrantStore;
+  readonly publicUrl: PublicUrl;
+  readonly schoolSignIn: SchoolSignIn;
+  readonly schoolUrl: URL;
+  /** Derives the consent forms' CSRF tokens. */
+  readonly formKey: string;
+  readonly logger: Pick<Logger, 'warn' | 'debug'>;
+}
+
+interface ConsentResult {
+  readonly sub?: string;
+  readonly error?: string;
+}
+
+function pageHeaders(context: InteractionContext): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    // same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with the form,
+    // and the form's own origin is what the consent check compares.
+    'referrer-policy': 'same-origin',
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    // The consent form's answer is redirected to the school: form-action must allow it (Chromium checks redirects).
+    'content-security-policy': `default-src 'none'; form-action 'self' ${context.schoolUrl.origin}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+function sendPage(res: ServerResponse, context: InteractionContext, status: number, html: string): void {
+  res.writeHead(status, pageHeaders(context));
+  res.end(html);
+}
+
+function refuse(res: ServerResponse, context: InteractionContext, status: number, reason: string): void {
+  context.logger.debug('refused a sign-in step', { status, reason });
+  sendPage(res, context, status, renderHostedErrorPage(reason));
+}
+
+function secureFlag(context: InteractionContext): string {
+  return context.publicUrl.base.startsWith('https:') ? '; Secure' : '';
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim() !== 'application/x-www-form-urlencoded') return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_FORM_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+/** The interaction of this browser, or `undefined` when the browser has none (or another one's). */
+async function detailsOf(context: InteractionContext, req: IncomingMessage, res: ServerResponse, uid: string) {
+  try {
+    const details = await context.provider.interactionDetails(req, res);
+    return details.uid === uid ? details : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function handleConsentPage(context: InteractionContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+  const details = await detailsOf(context, req, res, uid);
+  if (details === undefined) return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
+  const clientId = String(details.params['client_id']);
+  if (req.method === 'GET') {
+    const client = await context.provider.Client.find(clientId);
+    return sendPage(
+      res,
+      context,
+      200,
+      renderHostedConsentPage({
+        clientName: client?.clientName,
+        clientId,
+        redirectUri: String(details.params['redirect_uri']),
+        schoolName: context.schoolUrl.host,
+        formAction: `${HOSTED_PATHS.consentPrefix}${uid}`,
+        csrfToken: consentFormToken(context.formKey, uid),
+      }),
+    );
+  }
+  const origin = req.headers['origin'];
+  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuse(res, context, 403, 'the consent form was sent from another site');
+  const form = await readForm(req);
+  if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', consentFormToken(context.formKey, uid))) {
+    return refuse(res, context, 403, 'the consent form was not the one this server showed');
+  }
+  const decision = form.get('decision');
+  if (decision === 'deny') {
+    return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request at school-mcp' }, { mergeWithLastSubmission: false });
+  }
+  if (decision !== 'allow') return refuse(res, context, 400, 'the consent form must say allow or deny');
+  return sendToSchool(context, res, uid);
+}
+
+export async function handleSchoolCallback(context: InteractionContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', context.publicUrl.base);
+  const outcome = await context.schoolSignIn.finish(url, cookieValue(req.headers.cookie, BINDING_COOKIE));
+  if (outcome.kind === 'refused') return refuse(res, context, 400, outcome.reason);
+  if (outcome.stepUp !== undefined) {
+    res.setHeader('set-cookie', clearBindingCookie(context));
+    return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in'));
+  }
+  const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub } : { error: outcome.error };
+  await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
+  res.writeHead(303, {
+    location: `${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
+    'cache-control': 'no-store',
+    'set-cookie': clearBindingCookie(context),
+  });
+  res.end();
+}
+
+function clearBindingCookie(context: InteractionContext): string {
+  return `${BINDING_COOKIE}=; Path=${new URL(context.publicUrl.schoolCallback).pathname}; HttpOnly; SameSite=Lax; Max-Age=0${secureFlag(context)}`;
+}
+
+/** Sends the browser to the school with a fresh binding cookie; `stepUp` for a step-up. */
+async function sendToSchool(context: InteractionContext, res: ServerResponse, uid: string, stepUp?: StepUp): Promise<void> {
+  const binding = newBrowserBinding();
+  const schoolUrl = await context.schoolSignIn.start(uid, binding, stepUp);
+  res.writeHead(303, {
+    location: schoolUrl.href,
+    'cache-control': 'no-store',
+    // Lax: the school's answer arrives as a top-level navigation from the school's site.
+    'set-cookie': `${BINDING_COOKIE}=${binding}; Path=${new URL(context.publicUrl.schoolCallback).pathname}; HttpOnly; SameSite=Lax; Max-Age=600${secureFlag(context)}`,
+  });
+  res.end();
+}
+
+/**
+ * `GET|POST /step-up/<id>`: the page behind a step-up link, which only the tool result of the
+ * person who needs it carries. The school must sign that same person in (see school-sign-in.ts).
+ */
+export async function handleStepUp(context: InteractionContext, req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+  const pending = (await context.store.read(STEP_UPS, id)) as PendingStepUp | undefined;
+  if (pending === undefined) return refuse(res, context, 400, 'this link has expired or was already used; ask your assistant again');
+  const csrfToken = consentFormToken(context.formKey, `step-up\0${id}`);
+  if (req.method === 'GET') {
+    return sendPage(res, context, 200, renderStepUpPage({ schoolName: context.schoolUrl.host, missing: pending.missing, formAction: `${STEP_UP_PREFIX}${id}`, csrfToken }));
+  }
+  const origin = req.headers['origin'];
+  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuse(res, context, 403, 'the form was sent from another site');
+  const form = await readForm(req);
+  if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', csrfToken)) return refuse(res, context, 403, 'the form was not the one this server showed');
+  const taken = (await context.store.take(STEP_UPS, id)) as PendingStepUp | undefined;
+  if (taken === undefined) return refuse(res, context, 400, 'this link was already used');
+  return sendToSchool(context, res, '', { id, sub: taken.sub, scopes: taken.scopes });
+}
+
+export async function handleConsentFinish(context: InteractionContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+  const details = await detailsOf(context, req, res, uid);
+  if (details === undefined) return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
+  const result = (await context.store.take(RESULTS, uid)) as ConsentResult | undefined;
+  if (result === undefined) return refuse(res, context, 400, 'the school has not answered this sign-in');
+  if (result.sub === undefined) {
+    return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user did not sign in at the school' }, { mergeWithLastSubmission: false });
+  }
+  const grant = new context.provider.Grant({ accountId: result.sub, clientId: String(details.params['client_id']) });
+  grant.addResourceScope(context.publicUrl.base, MCP_SCOPE);
+  // The engine counts a requested scope it knows as an OpenID one too; grant what was asked of those.
+  const requested = String(details.params['scope'] ?? '').split(' ');
+  const oidcScopes = requested.filter((scope) => scope === 'openid' || scope === MCP_SCOPE);
+  if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
+  const grantId = await grant.save();
+  return context.provider.interactionFinished(req, res, { login: { accountId: result.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+}

@@ -1,0 +1,182 @@
+/**
+ * The school leg of a hosted sign-in: school-mcp, as the school's registered integration (a
+ * confidential client with the fixed callback `{public-url}/oauth/callback`), sends the staff
+ * member to the school with PKCE S256 and a fresh state, and takes the answer at its callback:
+ * the flow is found by its state once, must come back to the browser that started it, must carry
+ * the school's `iss` (RFC 9207), and its code is exchanged with the secret in the body
+ * (`client_secret_post`). What it yields is that staff member's school grant.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import * as client from 'openid-client';
+import type { GrantStore } from '../grant-store/index.js';
+import { equalDigests } from './browser-binding.js';
+
+export interface SchoolIntegration {
+  readonly schoolUrl: URL;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** `{public-url}/oauth/callback`, registered at the school. */
+  readonly callback: string;
+  /** What a first sign-in asks the school for; `openid profile` is always added, to know who signed in. */
+  readonly scopes: readonly string[];
+}
+
+/** One staff member's grant at the school, kept sealed in the store under their subject. */
+export interface SchoolGrant {
+  readonly sub: string;
+  readonly name?: string;
+  readonly email?: string;
+  readonly roles?: readonly string[];
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  readonly scopes: readonly string[];
+  /** Seconds since the epoch. */
+  readonly expiresAt?: number;
+}
+
+type SchoolCallbackOutcome =
+  | { readonly kind: 'signed-in'; readonly uid: string; readonly grant: SchoolGrant; readonly stepUp?: StepUp }
+  | { readonly kind: 'denied'; readonly uid: string; readonly error: string; readonly stepUp?: StepUp }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+export const SCHOOL_GRANTS = 'school-grant';
+const SCHOOL_FLOWS = 'school-flow';
+const FLOW_TTL_SECONDS = 600;
+const IDENTITY_SCOPES = ['openid', 'profile'];
+
+/** A request for more permission at the school, for one person who is already signed in. */
+export interface StepUp {
+  readonly id: string;
+  readonly sub: string;
+  /** What is granted so far plus what is needed: the school is asked for the union. */
+  readonly scopes: readonly string[];
+}
+
+interface SchoolFlow {
+  readonly uid: string;
+  readonly stepUp?: StepUp;
+  readonly verifier: string;
+  readonly bindingDigest: string;
+  readonly scopes: readonly string[];
+}
+
+export interface SchoolSignIn {
+  /** New tokens for a grant whose access token expired or was refused; the refresh token rotates with them. */
+  refresh(grant: SchoolGrant): Promise<SchoolGrant>;
+  /** Revokes the grant's tokens at the school (RFC 7009); failures are the caller's to report. */
+  revoke(grant: SchoolGrant): Promise<void>;
+  /**
+   * The school's authorization URL for the interaction `uid` (empty for a step-up), bound to the
+   * browser's `binding`; a step-up asks for its scopes and must come back as the same person.
+   */
+  start(uid: string, binding: string, stepUp?: StepUp): Promise<URL>;
+  /** The callback's verdict; `binding` is what the browser that arrived carries. */
+  finish(callbackUrl: URL, binding: string | undefined): Promise<SchoolCallbackOutcome>;
+}
+
+function bindingDigest(binding: string): string {
+  return createHash('sha256').update(binding).digest('base64url');
+}
+
+export function createSchoolSignIn(integration: SchoolIntegration, store: GrantStore): SchoolSignIn {
+  let discovered: Promise<client.Configuration> | undefined;
+  const configuration = () => {
+    discovered ??= (async () => {
+      const insecure = integration.schoolUrl.protocol === 'http:';
+      const config = await client.discovery(integration.schoolUrl, integration.clientId, undefined, client.ClientSecretPost(integration.clientSecret), {
+        algorithm: 'oauth2',
+        ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+      });
+      const methods = config.serverMetadata().code_challenge_methods_supported ?? [];
+      if (!methods.includes('S256')) throw new Error('the school does not offer PKCE with S256');
+      return config;
+    })().catch((error: unknown) => {
+      discovered = undefined;
+      throw error;
+    });
+    return discovered;
+  };
+
+  return {
+    async refresh(grant) {
+      if (grant.refreshToken === undefined) throw new Error('the school gave no refresh token');
+      const config = await configuration();
+      const tokens = await client.refreshTokenGrant(config, grant.refreshToken);
+      const now = Math.floor(Date.now() / 1000);
+      const refreshed: SchoolGrant = {
+        ...grant,
+        accessToken: tokens.access_token,
+        refreshToken: tokens.refresh_token ?? grant.refreshToken,
+        ...(tokens.scope === undefined ? {} : { scopes: tokens.scope.split(' ').filter((scope) => scope !== '') }),
+        ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in }),
+      };
+      await store.write(SCHOOL_GRANTS, grant.sub, refreshed as unknown as Record<string, unknown>);
+      return refreshed;
+    },
+
+    async revoke(grant) {
+      const config = await configuration();
+      if (grant.refreshToken !== undefined) await client.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
+      await client.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
+    },
+
+    async start(uid, binding, stepUp) {
+      const config = await configuration();
+      const verifier = client.randomPKCECodeVerifier();
+      const state = randomBytes(32).toString('base64url');
+      const scopes = [...new Set([...IDENTITY_SCOPES, ...(stepUp?.scopes ?? integration.scopes)])];
+      const flow: SchoolFlow = { uid, verifier, bindingDigest: bindingDigest(binding), scopes, ...(stepUp === undefined ? {} : { stepUp }) };
+      await store.write(SCHOOL_FLOWS, state, flow as unknown as Record<string, unknown>, { ttlSeconds: FLOW_TTL_SECONDS });
+      return client.buildAuthorizationUrl(config, {
+        redirect_uri: integration.callback,
+        scope: scopes.join(' '),
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+      });
+    },
+
+    async finish(callbackUrl, binding) {
+      const state = callbackUrl.searchParams.get('state');
+      if (state === null || state === '') return { kind: 'refused', reason: 'the answer carries no state' };
+      // Taken once: a replayed answer finds nothing.
+      const flow = (await store.take(SCHOOL_FLOWS, state)) as SchoolFlow | undefined;
+      if (flow === undefined) return { kind: 'refused', reason: 'no sign-in is waiting for this answer (expired, already used, or never started here)' };
+      if (binding === undefined || !equalDigests(bindingDigest(binding), flow.bindingDigest)) {
+        return { kind: 'refused', reason: 'this answer belongs to a sign-in started in another browser' };
+      }
+      const config = await configuration();
+      const error = callbackUrl.searchParams.get('error');
+      if (error !== null) {
+        if (callbackUrl.searchParams.get('iss') !== config.serverMetadata().issuer) return { kind: 'refused', reason: 'the answer does not name the school as its issuer' };
+        return { kind: 'denied', uid: flow.uid, error: error === 'access_denied' ? 'access_denied' : 'server_error', ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
+      }
+      let tokens: client.TokenEndpointResponse;
+      try {
+        // Checks `iss` (RFC 9207 §2.4, the school advertises it) and the state before the exchange.
+        tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedState: state });
+      } catch (failure) {
+        return { kind: 'refused', reason: `the school's answer was not accepted: ${failure instanceof Error ? failure.message : String(failure)}` };
+      }
+      const claims = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
+      const now = Math.floor(Date.now() / 1000);
+      const grant: SchoolGrant = {
+        sub: claims.sub,
+        ...(typeof claims.name === 'string' ? { name: claims.name } : {}),
+        ...(typeof claims.email === 'string' ? { email: claims.email } : {}),
+        ...(Array.isArray(claims.roles) ? { roles: claims.roles.filter((role): role is string => typeof role === 'string') } : {}),
+        accessToken: tokens.access_token,
+        ...(tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token }),
+        scopes: (tokens.scope ?? flow.scopes.join(' ')).split(' ').filter((scope) => scope !== ''),
+        ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in }),
+      };
+      if (flow.stepUp !== undefined && flow.stepUp.sub !== grant.sub) {
+        // Someone else signed in at the school: their grant must not become this person's.
+        await client.tokenRevocation(config, tokens.access_token).catch(() => undefined);
+        return { kind: 'refused', reason: 'the school signed in another person than the one this permission was asked for' };
+      }
+      await store.write(SCHOOL_GRANTS, grant.sub, grant as unknown as Record<string, unknown>);
+      return { kind: 'signed-in', uid: flow.uid, grant, ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
+    },
+  };
+}

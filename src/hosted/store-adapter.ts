@@ -1,0 +1,114 @@
+/**
+ * node-oidc-provider's storage adapter on the grant store: one record per model instance (a
+ * registered MCP client, a grant, a code, a token, a session, an interaction), kept for the
+ * lifetime the provider gives it. The lookups the provider needs besides `find` (a session by
+ * its uid, everything of a grant for `revokeByGrantId`) are records of their own, so that a
+ * shared store serves them to every instance alike.
+ */
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { GrantStore } from '../grant-store/index.js';
+
+/** Models whose instances belong to a grant and go when it is revoked. */
+const GRANT_MEMBERS = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+/** Models used once: a second use is refused even when two requests race for the first. */
+const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const CONSUME_CLAIMS = 'oidc-consume-claim';
+const SESSION_UIDS = 'oidc-session-uid';
+const GRANT_INDEX = 'oidc-grant-members';
+
+/** Pure: the store namespace of a provider model, `AccessToken` → `oidc-access-token`. */
+export function namespaceOfModel(model: string): string {
+  return `oidc-${model.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()}`;
+}
+
+interface StoredPayload {
+  readonly payload: AdapterPayload;
+  /** Seconds since the epoch, kept so that `consume` can write the record back with the time it has left. */
+  readonly expiresAt?: number;
+}
+
+interface GrantIndex {
+  readonly members: readonly { readonly model: string; readonly id: string }[];
+}
+
+/**
+ * The adapter class the provider instantiates once per model. The grant index is read, changed
+ * and written; `serialize` keeps two changes of one grant in this instance from losing each other
+ * (a shared store would use a set type for it instead).
+ */
+export function storeAdapterClass(store: GrantStore, nowSeconds: () => number = () => Math.floor(Date.now() / 1000)): new (model: string) => Adapter {
+  const chains = new Map<string, Promise<unknown>>();
+  const serialize = <T>(key: string, step: () => Promise<T>): Promise<T> => {
+    const next = (chains.get(key) ?? Promise.resolve()).then(step, step);
+    chains.set(key, next);
+    void next.finally(() => {
+      if (chains.get(key) === next) chains.delete(key);
+    }).catch(() => undefined);
+    return next;
+  };
+  const ttlUntil = (expiresAt: number | undefined) => (expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, expiresAt - nowSeconds()) });
+
+  return class StoreAdapter implements Adapter {
+    readonly #model: string;
+    readonly #namespace: string;
+
+    constructor(model: string) {
+      this.#model = model;
+      this.#namespace = namespaceOfModel(model);
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
+      const expiresAt = expiresIn === undefined || expiresIn <= 0 ? undefined : nowSeconds() + expiresIn;
+      const record: StoredPayload = { payload, ...(expiresAt === undefined ? {} : { expiresAt }) };
+      await store.write(this.#namespace, id, record as unknown as Record<string, unknown>, ttlUntil(expiresAt));
+      if (CONSUMABLE.has(this.#model) && payload.consumed === undefined) await store.write(CONSUME_CLAIMS, `${this.#model} ${id}`, {}, ttlUntil(expiresAt));
+      if (this.#model === 'Session' && typeof payload.uid === 'string') await store.write(SESSION_UIDS, payload.uid, { id }, ttlUntil(expiresAt));
+      if (GRANT_MEMBERS.has(this.#model) && typeof payload.grantId === 'string') {
+        const grantId = payload.grantId;
+        await serialize(grantId, async () => {
+          const index = ((await store.read(GRANT_INDEX, grantId)) as GrantIndex | undefined)?.members ?? [];
+          const members = [...index, { model: this.#model, id }];
+          // The index lives as long as the grant's longest-lived member could.
+          await store.write(GRANT_INDEX, grantId, { members }, expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, expiresAt - nowSeconds()) * 2 });
+        });
+      }
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      return ((await store.read(this.#namespace, id)) as StoredPayload | undefined)?.payload;
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      const pointer = (await store.read(SESSION_UIDS, uid)) as { id?: unknown } | undefined;
+      return typeof pointer?.id === 'string' ? this.find(pointer.id) : undefined;
+    }
+
+    async findByUserCode(): Promise<AdapterPayload | undefined> {
+      // The device flow is not enabled: there are no user codes to find.
+      return undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      // The engine reads, checks `consumed`, then consumes: two racing requests could both pass the
+      // check. The claim is taken once (the store's take), so the second is refused here.
+      if (CONSUMABLE.has(this.#model) && (await store.take(CONSUME_CLAIMS, `${this.#model} ${id}`)) === undefined) {
+        throw new errors.InvalidGrant('this grant was already used');
+      }
+      const record = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
+      if (record === undefined) return;
+      const consumed: StoredPayload = { ...record, payload: { ...record.payload, consumed: nowSeconds() } };
+      await store.write(this.#namespace, id, consumed as unknown as Record<string, unknown>, ttlUntil(record.expiresAt));
+    }
+
+    async destroy(id: string): Promise<void> {
+      await store.remove(this.#namespace, id);
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await serialize(grantId, async () => {
+        const index = (await store.take(GRANT_INDEX, grantId)) as GrantIndex | undefined;
+        for (const member of index?.members ?? []) await store.remove(namespaceOfModel(member.model), member.id);
+      });
+    }
+  };
+}

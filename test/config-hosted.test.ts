@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { demoWalkthrough } from '../src/app/hosted-walkthrough.js';
+import { loadConfig } from '../src/config.js';
+
+const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(['--hosted', ...args], env).hosted;
+
+describe('school-mcp --hosted arguments', () => {
+  it('reads the public URL, store, key file, host and port; the key only from the environment', () => {
+    expect(
+      hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--store', '/srv/store', '--store-key-file', '/srv/key', '--host', '0.0.0.0', '--port', '8080'], {
+        SCHOOL_MCP_STORE_KEY: 'k',
+      }),
+    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080 });
+    expect(hosted(['--school', 'https://school.example'], { SCHOOL_MCP_PUBLIC_URL: 'https://mcp.school.example', SCHOOL_MCP_CLIENT_ID: 'sbxi_1', SCHOOL_MCP_STORE: '/s' })).toMatchObject({
+      publicUrl: 'https://mcp.school.example',
+      storeDir: '/s',
+      host: '127.0.0.1',
+      port: 0,
+    });
+  });
+
+  it('needs nothing but --demo for the demo', () => {
+    expect(hosted(['--demo'])).toMatchObject({ publicUrl: undefined, host: '127.0.0.1', port: 0 });
+  });
+
+  it.each([
+    ['no public URL', ['--school', 'https://school.example', '--client-id', 'x'], /--public-url/],
+    ['no client id', ['--school', 'https://school.example', '--public-url', 'https://mcp.school.example'], /--client-id/],
+    ['--http as well', ['--demo', '--http'], /exclude each other/],
+  ])('refuses %s as a usage error', (_label, args, message) => {
+    expect(() => hosted(args)).toThrow(message);
+    expect(() => hosted(args)).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  });
+
+  it('refuses the hosted flags without --hosted', () => {
+    expect(() => loadConfig(['--demo', '--public-url', 'https://mcp.school.example'], {})).toThrow(/go with --hosted/);
+  });
+
+  it("prints the demo's endpoint, school and steps", () => {
+    const text = demoWalkthrough('http://127.0.0.1:4000', 'http://127.0.0.1:5000/');
+    expect(text).toContain('http://127.0.0.1:4000/mcp');
+    expect(text).toContain('http://127.0.0.1:5000/');
+    expect(text).toMatch(/who_am_i/);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * `school-mcp --hosted --demo` as a real process, reached by the MCP SDK's own client with its
+ * OAuth support: registration, consent at school-mcp, consent at the sandbox school as a chosen
+ * staff member, then tools over Streamable HTTP, for three people at once.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
+import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
+import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+
+let child: ChildProcess;
+let lines: LineCollector;
+let mcpUrl: URL;
+
+beforeAll(async () => {
+  child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' } });
+  lines = collectLines(child.stderr);
+  mcpUrl = new URL(/MCP endpoint: +(\S+)/.exec(await lines.waitForLine(/MCP endpoint:/))![1]!);
+  await lines.waitForLine(/sandbox school:/);
+});
+
+afterAll(async () => {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+});
+
+function textOf(result: unknown): string {
+  return ((result as { content: { text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+}
+
+/** The SDK client's whole OAuth flow, with the user's browser played by the test; returns a connected client. */
+async function connectAs(user: string, era: 'legacy' | 'modern' = 'legacy'): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
+  const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, `e2e agent for ${user}`);
+  const first = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {} });
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  await expect(first.connect(transport)).rejects.toThrow();
+  expect(provider.authorizationUrl?.origin).toBe(mcpUrl.origin);
+  const browser = new CookieBrowser();
+  const { consentUrl, csrf } = await openConsent(browser, provider.authorizationUrl!);
+  const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user });
+  const { url } = await returnFromSchool(browser, callback);
+  await transport.finishAuth(url.searchParams);
+  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {}, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return { client, provider };
+}
+
+describe('school-mcp --hosted --demo with the MCP SDK client', () => {
+  it('HOST-14 serves three staff members at once, each through their own OAuth sign-in, each seeing only themselves', async () => {
+    const people = await Promise.all(SANDBOX_STAFF.slice(0, 3).map(async (member) => ({ member, ...(await connectAs(member.sub)) })));
+    for (const { member, client } of people) {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('who_am_i');
+      const text = textOf(await client.callTool({ name: 'who_am_i', arguments: {} }));
+      expect(text).toContain(member.name);
+      for (const other of SANDBOX_STAFF.filter((staff) => staff.sub !== member.sub)) expect(text).not.toContain(other.name);
+    }
+    // Canary: no person's school-mcp token ever shows up in another's results or in the log.
+    const tokens = people.map(({ provider }) => provider.accessToken!);
+    for (const { client } of people) {
+      const text = textOf(await client.callTool({ name: 'who_am_i', arguments: {} }));
+      for (const token of tokens) expect(text).not.toContain(token);
+    }
+    for (const token of tokens) expect(lines.stderr.join('\n')).not.toContain(token);
+    await Promise.allSettled(people.map(({ client }) => client.close()));
+  });
+
+  it('HOST-14 serves a client of the 2026-07-28 protocol revision the same way', async () => {
+    const alan = SANDBOX_STAFF[2]!;
+    const { client } = await connectAs(alan.sub, 'modern');
+    expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(alan.name);
+    await client.close();
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * A hosted school-mcp in the test process against a real sandbox school over HTTP, with a real
+ * grant store on disk, and the steps an MCP client and its user take, done with plain fetch.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
+import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
+import { openHostedSchool } from '../../src/app/hosted-school.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { openCallerEndpoints } from '../../src/transports/open-caller-endpoints.js';
+import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
+
+export const CLIENT_REDIRECT = 'http://127.0.0.1:47011/callback';
+
+export interface Hosted {
+  readonly sandbox: RunningSandbox;
+  readonly server: HostedServer;
+  readonly store: GrantStore;
+  readonly storeDir: string;
+  readonly base: string;
+  readonly logLines: string[];
+  close(): Promise<void>;
+}
+
+export interface HostedOptions {
+  accessTokenTtl?: number;
+  sandbox?: SandboxOptions;
+  /** What a first sign-in asks the school for (besides openid profile). */
+  schoolScopes?: string[];
+  /** Serve the school's real tools at /mcp, as the caller; otherwise /mcp echoes the caller. */
+  tools?: boolean;
+}
+
+export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
+  const sandbox = await startSandbox(options.sandbox);
+  const storeDir = await mkdtemp(join(tmpdir(), 'school-mcp-hosted-'));
+  const keys = parseStoreKeys(randomBytes(32).toString('base64'));
+  if (!keys.ok) throw new Error(keys.reason);
+  const logLines: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
+  const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
+  const store = await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger });
+  const server = await startHostedServer({
+    host: '127.0.0.1',
+    port: 0,
+    store,
+    logger,
+    ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
+    school: (publicUrl) => {
+      const credentials = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [publicUrl.schoolCallback] });
+      return {
+        schoolUrl: new URL(sandbox.url),
+        clientId: credentials.clientId,
+        clientSecret: credentials.clientSecret,
+        callback: publicUrl.schoolCallback,
+        scopes: options.schoolScopes ?? ['account:read'],
+      };
+    },
+    mcp: async (req, res, caller, access) => {
+      if (school === undefined) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(caller));
+        return;
+      }
+      const ready = school;
+      await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account));
+    },
+  });
+  const school = options.tools
+    ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test' })
+    : undefined;
+  return {
+    sandbox,
+    server,
+    store,
+    storeDir,
+    base: server.publicUrl.base,
+    logLines,
+    async close() {
+      await endpoints.close();
+      await server.close();
+      await sandbox.close();
+      await rm(storeDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface McpClient {
+  readonly clientId: string;
+  readonly clientSecret?: string;
+}
+
+export async function registerMcpClient(base: string, metadata: Record<string, unknown> = {}): Promise<McpClient> {
+  const response = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Test Agent', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...metadata }),
+  });
+  const body = (await response.json()) as Record<string, unknown>;
+  if (response.status !== 201) throw new Error(`registration failed (${response.status}): ${JSON.stringify(body)}`);
+  return { clientId: String(body.client_id), ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}) };
+}
+
+export function pkce(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export function authorizeUrl(base: string, client: McpClient, challenge: string, overrides: Record<string, string | undefined> = {}): URL {
+  const url = new URL(`${base}/oauth/authorize`);
+  const params: Record<string, string | undefined> = {
+    response_type: 'code',
+    client_id: client.clientId,
+    redirect_uri: CLIENT_REDIRECT,
+    scope: 'mcp',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'client-state',
+    resource: base,
+    ...overrides,
+  };
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  return url;
+}
+
+/** The browser at school-mcp's consent page of a fresh authorization request: its URL and CSRF token. */
+export async function openConsent(browser: CookieBrowser, url: URL): Promise<{ consentUrl: URL; html: string; csrf: string }> {
+  const { response, url: consentUrl } = await browser.follow(url, (next) => next.pathname === '/oauth/authorize' || next.pathname.startsWith('/consent/'));
+  const html = await response.text();
+  if (response.status !== 200) throw new Error(`no consent page (${response.status}): ${html.slice(0, 300)}`);
+  const csrf = hiddenInput(html, 'csrf_token');
+  if (csrf === undefined) throw new Error('the consent page has no CSRF token');
+  return { consentUrl, html, csrf };
+}
+
+/** Allow at school-mcp; returns where the browser is sent (the school's authorization URL). */
+export async function allowAtSchoolMcp(browser: CookieBrowser, consentUrl: URL, csrf: string): Promise<URL> {
+  const answer = await browser.request(consentUrl, { form: { csrf_token: csrf, decision: 'allow' } });
+  const location = answer.headers.get('location');
+  if (answer.status !== 303 || location === null) throw new Error(`allow was refused (${answer.status}): ${(await answer.text()).slice(0, 300)}`);
+  return new URL(location);
+}
+
+/** From the school's answer (school-mcp's callback URL) to the MCP client's redirect, or the page where it stopped. */
+export async function returnFromSchool(browser: CookieBrowser, callback: URL): Promise<{ response: Response; url: URL }> {
+  return browser.follow(callback, (next) => !next.href.startsWith(CLIENT_REDIRECT));
+}
+
+/** The whole sign-in of one staff member through one MCP client: returns the client's code. */
+export async function signIn(hosted: Hosted, client: McpClient, user: string, options: { browser?: CookieBrowser; challenge?: string } = {}): Promise<{ code: string; verifier: string; browser: CookieBrowser }> {
+  const browser = options.browser ?? new CookieBrowser();
+  const { verifier, challenge } = pkce();
+  const { consentUrl, csrf } = await openConsent(browser, authorizeUrl(hosted.base, client, options.challenge ?? challenge));
+  const schoolAuthorize = await allowAtSchoolMcp(browser, consentUrl, csrf);
+  const callback = await completeConsent(schoolAuthorize, 'allow', { user });
+  const { url } = await returnFromSchool(browser, callback);
+  const code = url.searchParams.get('code');
+  if (code === null) throw new Error(`no code for the client: ${url.href}`);
+  return { code, verifier, browser };
+}
+
+export async function tokenRequest(base: string, fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+export function exchange(base: string, client: McpClient, code: string, verifier: string, extra: Record<string, string> = {}) {
+  return tokenRequest(base, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CLIENT_REDIRECT, client_id: client.clientId, resource: base, ...extra });
+}
+
+export async function callMcp(base: string, token: string | undefined): Promise<Response> {
+  return fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  });
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { bearerTokenIn } from '../../src/hosted/access-check.js';
+import { checkClientRedirectUri } from '../../src/hosted/client-redirect.js';
+import { cookieValue } from '../../src/hosted/browser-binding.js';
+import { parsePublicUrl } from '../../src/hosted/index.js';
+import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from '../../src/hosted/resource-metadata.js';
+
+describe('the public URL (pure)', () => {
+  it('derives the MCP endpoint and the school callback, without a trailing slash', () => {
+    expect(parsePublicUrl('https://mcp.school.example/')).toEqual({
+      ok: true,
+      url: { base: 'https://mcp.school.example', mcpUrl: 'https://mcp.school.example/mcp', schoolCallback: 'https://mcp.school.example/oauth/callback' },
+    });
+    expect(parsePublicUrl('https://school.example/tools/')).toMatchObject({ ok: true, url: { base: 'https://school.example/tools', mcpUrl: 'https://school.example/tools/mcp' } });
+  });
+
+  it.each([
+    ['plain http on a name', 'http://mcp.school.example'],
+    ['user information', 'https://ada@mcp.school.example'],
+    ['a query', 'https://mcp.school.example/?a=1'],
+    ['not a URL', 'mcp.school.example'],
+  ])('HOST-01 refuses a public URL with %s', (_label, value) => {
+    expect(parsePublicUrl(value).ok).toBe(false);
+  });
+
+  it('accepts plain http on loopback, for tests and the demo', () => {
+    expect(parsePublicUrl('http://127.0.0.1:8080').ok).toBe(true);
+    expect(parsePublicUrl('http://localhost:8080').ok).toBe(true);
+  });
+});
+
+describe('MCP client redirect URIs (pure)', () => {
+  it.each([
+    ['https://chat.example/callback', true],
+    ['http://127.0.0.1:3000/callback', true],
+    ['http://[::1]:3000/callback', true],
+    ['http://localhost:3000/callback', true],
+    ['http://chat.example/callback', false],
+    ['https://chat.example/callback#frag', false],
+    ['https://user:pass@chat.example/callback', false],
+    ['com.example.app:/callback', false],
+    ['data:text/html,hi', false],
+    [42, false],
+  ])('HOST-05 %s is registrable: %s', (uri, ok) => {
+    expect(checkClientRedirectUri(uri).ok).toBe(ok);
+  });
+});
+
+describe('protected resource metadata and challenge (pure)', () => {
+  const url = parsePublicUrl('https://school.example/tools');
+  if (!url.ok) throw new Error(url.reason);
+
+  it('HOST-01 puts the metadata of /mcp at the RFC 9728 §3.1 path and names itself as resource and server', () => {
+    expect(resourceMetadataPaths(url.url)[0]).toBe('/.well-known/oauth-protected-resource/tools/mcp');
+    expect(buildResourceMetadata(url.url, ['mcp'])).toMatchObject({ resource: 'https://school.example/tools', authorization_servers: ['https://school.example/tools'] });
+  });
+
+  it('HOST-01 challenges without an error code when no token came (RFC 6750 §3.1), with invalid_token otherwise', () => {
+    expect(buildBearerChallenge(url.url, 'missing')).toBe('Bearer resource_metadata="https://school.example/.well-known/oauth-protected-resource/tools/mcp"');
+    expect(buildBearerChallenge(url.url, 'invalid')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="https:\/\/school.example\//);
+  });
+
+  it('HOST-01 reads a bearer token only from a well-formed Bearer header (RFC 6750 §2.1)', () => {
+    expect(bearerTokenIn('Bearer abc.DEF-_~+/=')).toBe('abc.DEF-_~+/=');
+    expect(bearerTokenIn('bearer abc')).toBe('abc');
+    for (const header of [undefined, '', 'Bearer', 'Bearer a b', 'Basic abc', 'Bearer "abc"']) expect(bearerTokenIn(header)).toBeUndefined();
+  });
+
+  it('reads one cookie of a Cookie header', () => {
+    expect(cookieValue('a=1; school_mcp_flow=x=y; b=2', 'school_mcp_flow')).toBe('x=y');
+    expect(cookieValue(undefined, 'a')).toBeUndefined();
+  });
+});

@@ -1,0 +1,157 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
+import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
+import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+
+let hosted: Hosted;
+beforeAll(async () => {
+  hosted = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'] });
+});
+afterAll(async () => {
+  await hosted.close();
+});
+
+interface Connected {
+  readonly client: Client;
+  readonly accessToken: string;
+}
+
+async function connectAs(user: string, capabilities: Record<string, unknown> = {}): Promise<Connected> {
+  const registered = await registerMcpClient(hosted.base);
+  const { code, verifier } = await signIn(hosted, registered, user);
+  const tokens = await exchange(hosted.base, registered, code, verifier);
+  const accessToken = String(tokens.body.access_token);
+  const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  return { client, accessToken };
+}
+
+/** Opens a step-up link, continues to the school, approves there as `user`, and returns school-mcp's last answer. */
+async function approveStepUp(link: string, user: string): Promise<Response> {
+  const browser = new CookieBrowser();
+  const page = await browser.request(link);
+  const csrf = hiddenInput(await page.text(), 'csrf_token')!;
+  const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
+  expect(toSchool.status).toBe(303);
+  const callback = await completeConsent(toSchool.headers.get('location')!, 'allow', { user });
+  return browser.request(callback);
+}
+
+function textOf(result: unknown): string {
+  return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+}
+
+describe('hosted mode: tools act as the caller', () => {
+  it('HOST-14 gives three staff members at once each their own who_am_i, and one sign-out leaves the others working', async () => {
+    const people = await Promise.all(SANDBOX_STAFF.slice(0, 3).map(async (member) => ({ member, connected: await connectAs(member.sub) })));
+    for (const { member, connected } of people) {
+      const tools = await connected.client.listTools();
+      expect(tools.tools.map((tool) => tool.name)).toContain('who_am_i');
+      const text = textOf(await connected.client.callTool({ name: 'who_am_i', arguments: {} }));
+      expect(text).toContain(member.name);
+      for (const other of SANDBOX_STAFF.filter((staff) => staff.sub !== member.sub)) expect(text).not.toContain(other.name);
+    }
+    const courses = (await people[1]!.connected.client.callTool({ name: 'list_courses', arguments: {} })) as { isError?: boolean };
+    expect(courses.isError).toBeFalsy();
+
+    const [leaving, ...staying] = people;
+    const signOut = await leaving!.connected.client.callTool({ name: 'sign_out', arguments: {} });
+    expect(textOf(signOut)).toMatch(/Signed out/);
+    expect(hosted.sandbox.countRequests('/api/oauth/revoke')).toBeGreaterThanOrEqual(1);
+    expect(await hosted.store.read(SCHOOL_GRANTS, leaving!.member.sub)).toBeUndefined();
+    expect(await hosted.store.read(SCHOOL_GRANTS, staying[0]!.member.sub)).toBeDefined();
+    const after = await fetch(`${hosted.base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${leaving!.connected.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(401);
+    for (const { member, connected } of staying) {
+      expect(textOf(await connected.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(member.name);
+    }
+    await Promise.allSettled(people.map(({ connected }) => connected.client.close()));
+  });
+
+  it("HOST-15 steps up one person through a link in that person's result only, refusing it for anyone else who signs in at the school", async () => {
+    const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
+    const [alan, grace] = await Promise.all([connectAs(alanMember.sub), connectAs(graceMember.sub)]);
+    const create = () => alan.client.callTool({ name: 'create_course', arguments: { title: 'Cryptanalysis' } }) as Promise<{ isError?: boolean }>;
+    const needed = await create();
+    expect(needed.isError).toBe(true);
+    expect(textOf(needed)).toMatch(/courses:write/);
+    const link = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(needed))?.[0];
+    expect(link).toBeDefined();
+    // Grace's session meanwhile: no prompt, no link, her own answers.
+    const graceText = textOf(await grace.client.callTool({ name: 'who_am_i', arguments: {} }));
+    expect(graceText).toContain(graceMember.name);
+    expect(graceText).not.toMatch(/step-up/);
+
+    // Someone opens Alan's link but signs in at the school as Grace: refused, nobody's grant changes.
+    const impostor = await approveStepUp(link!, graceMember.sub);
+    expect(impostor.status).toBe(400);
+    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['courses:write']) });
+    expect((await create()).isError).toBe(true);
+
+    const again = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(await create()))![0];
+    const approved = await approveStepUp(again, alanMember.sub);
+    expect(approved.status).toBe(200);
+    expect(await approved.text()).toMatch(/Granted/);
+    expect((await create()).isError).toBeFalsy();
+    expect((await new CookieBrowser().request(again)).status).toBe(400);
+    await Promise.allSettled([alan.client.close(), grace.client.close()]);
+  });
+});
+
+describe('hosted mode: step-up in the conversation', () => {
+  it("HOST-15 sends the step-up link to the person's own session as a URL elicitation and finishes the call once granted, never prompting another", async () => {
+    const [adaMember, graceMember] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
+    const [ada, grace] = await Promise.all([connectAs(adaMember.sub, { elicitation: { url: {} } }), connectAs(graceMember.sub, { elicitation: { url: {} } })]);
+    const prompted: Record<string, string[]> = { ada: [], grace: [] };
+    ada.client.setRequestHandler('elicitation/create', async (request) => {
+      const { url } = request.params as { url: string };
+      prompted.ada!.push(url);
+      expect((await approveStepUp(url, adaMember.sub)).status).toBe(200);
+      return { action: 'accept' };
+    });
+    grace.client.setRequestHandler('elicitation/create', async (request) => {
+      prompted.grace!.push((request.params as { url: string }).url);
+      return { action: 'decline' };
+    });
+    const created = (await ada.client.callTool({ name: 'create_course', arguments: { title: 'Analytical Engines' } })) as { isError?: boolean };
+    expect(created.isError, textOf(created)).toBeFalsy();
+    expect(prompted.ada).toHaveLength(1);
+    expect(prompted.ada![0]).toMatch(new RegExp(`^${hosted.base}/step-up/`));
+    expect(prompted.grace).toEqual([]);
+    expect(textOf(await grace.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(graceMember.name);
+    expect(prompted.grace).toEqual([]);
+    await Promise.allSettled([ada.client.close(), grace.client.close()]);
+  });
+});
+
+describe("hosted mode: the school's tokens expire", () => {
+  it("HOST-16 refreshes a person's expired school token before the call, rotating the refresh token in the store", async () => {
+    const shortLived = await startHosted({ tools: true, schoolScopes: ['courses:read'], sandbox: { accessTokenTtlSeconds: 5 } });
+    try {
+      const grace = SANDBOX_STAFF[1]!;
+      const registered = await registerMcpClient(shortLived.base);
+      const { code, verifier } = await signIn(shortLived, registered, grace.sub);
+      const token = String((await exchange(shortLived.base, registered, code, verifier)).body.access_token);
+      const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities: {} });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${shortLived.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      const before = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as { accessToken: string; refreshToken: string };
+      const tokenCalls = shortLived.sandbox.countRequests('/api/oauth/token');
+      // Five seconds is inside the refresh margin: the grant counts as expired at once.
+      const courses = (await client.callTool({ name: 'list_courses', arguments: {} })) as { isError?: boolean };
+      expect(courses.isError).toBeFalsy();
+      expect(shortLived.sandbox.countRequests('/api/oauth/token')).toBeGreaterThan(tokenCalls);
+      const after = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as { accessToken: string; refreshToken: string };
+      expect(after.accessToken).not.toBe(before.accessToken);
+      expect(after.refreshToken).not.toBe(before.refreshToken);
+      await client.close();
+    } finally {
+      await shortLived.close();
+    }
+  });
+});
