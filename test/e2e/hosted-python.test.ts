@@ -14,7 +14,7 @@ import { allowAtSchoolMcp, openConsent, returnFromSchool } from '../hosted/hoste
 
 const PYTHON = process.env['PYTHON'] ?? 'python3';
 const SCRIPT = resolve(import.meta.dirname, '../fixtures/python/hosted_client.py');
-const HOW_TO_ENABLE = `python's mcp package is missing: pip install mcp`;
+const HOW_TO_ENABLE = `python's mcp package is missing: pip install -r test/fixtures/python/requirements.txt`;
 const hasPythonMcp = spawnSync(PYTHON, ['-c', 'import mcp.client.auth'], { stdio: 'ignore' }).status === 0;
 
 function describeWithPython(name: string, body: () => void): void {
