@@ -71,8 +71,9 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account));
     },
   });
+  // Every tool, so that a test can reach a write that is not in the default list by name.
   const school = options.tools
-    ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test' })
+    ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test' })
     : undefined;
   return {
     sandbox,
