@@ -1,5 +1,5 @@
 /**
- * The performance issue's aims (issue 19), judged on every run from the figures of that run:
+ * The performance aims (against the best peer and the direct call), judged on every run from the figures of that run:
  * each against the best peer measured beside school-mcp, or against a fixed bound. Pure.
  */
 import type { BenchResults, ContenderId, LatencyCell, Measured, ScaleRow } from './results.js';
@@ -37,7 +37,7 @@ export function performanceAims(results: BenchResults): string[] {
   const rss = (id: ContenderId) => medianOf(results.memory[id], (cell) => cell.afterAll);
   aims.push(atMost('Resident set after the calls at or below the best peer', mib(rss('school-mcp')), bestPeer(PEERS.map((id) => mib(rss(id)))), 'MiB'));
   aims.push(...catalogueAims(results.scale));
-  return ['Issue 19 (performance), from this run:', '', ...aims.map(({ met, text }) => `- ${text}: ${met === undefined ? 'not measured' : met ? '**met**' : '**not met**'}`)];
+  return ['Performance aims against the best peer and the direct call, from this run:', '', ...aims.map(({ met, text }) => `- ${text}: ${met === undefined ? 'not measured' : met ? '**met**' : '**not met**'}`)];
 }
 
 function catalogueAims(scale: readonly ScaleRow[]): Verdict[] {
