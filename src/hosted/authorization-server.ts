@@ -59,7 +59,7 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     jwks: { keys: [options.secrets.signingJwk as never] },
     cookies: { keys: [...options.secrets.cookieKeys], long: { signed: true }, short: { signed: true } },
     clients: [],
-    // draft-ietf-oauth-client-id-metadata-document §6: a URL client_id is accepted (store-adapter.ts).
+    // draft-ietf-oauth-client-id-metadata-document: a URL client_id is accepted (store-adapter.ts).
     discovery: { client_id_metadata_document_supported: true },
     scopes: [MCP_SCOPE],
     claims: { openid: ['sub'] },

@@ -2,7 +2,7 @@
  * Fetches and caches the Client ID Metadata Documents of MCP clients that name themselves by URL.
  * No redirect is followed, the wait is short and the body small and JSON only; an accepted
  * document is kept in the grant store for a while, so that every instance sees the same client.
- * @see SECURITY.md HOST-17, HOST-18, HOST-19
+ * @see SECURITY.md HOST-17, HOST-18, HOST-19, HOST-21
  */
 import { errors, type AdapterPayload } from 'oidc-provider';
 import type { GrantStore } from '../grant-store/index.js';
@@ -30,7 +30,7 @@ export function createClientMetadataDocuments(store: GrantStore, publicUrl: Publ
   const cacheSeconds = options.cacheSeconds ?? 300;
   const maxBytes = options.maxBytes ?? 5 * 1024;
   const publicUrlIsLoopback = isLoopbackName(new URL(publicUrl.base).hostname);
-  const get = fetch ?? undiciFetch({ connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
+  const get = fetch ?? undiciFetch({ connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs }, { publicAddressesOnly: !publicUrlIsLoopback });
   const refuse = (reason: string): never => {
     throw new errors.InvalidClient(`the client's metadata document was refused: ${reason}`);
   };
@@ -39,8 +39,9 @@ export function createClientMetadataDocuments(store: GrantStore, publicUrl: Publ
     let response: Response;
     try {
       response = await get(url, { method: 'GET', headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    } catch {
-      return refuse('it could not be fetched in time');
+    } catch (error) {
+      const notPublic = (error as { cause?: { code?: unknown } }).cause?.code === 'ENOTPUBLIC';
+      return refuse(notPublic ? 'its host resolves to an address that is not public' : 'it could not be fetched in time');
     }
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => undefined);

@@ -34,6 +34,18 @@ describe('Client ID Metadata Documents: the rules, pure', () => {
     expect(checkClientIdUrl(clientId, false).ok).toBe(false);
   });
 
+  it.each(['https://10.0.0.5/client.json', 'https://169.254.169.254/client.json', 'https://[::1]/client.json', 'https://127.0.0.1/client.json'])(
+    'HOST-21 refuses a private or loopback address literal %s on a public deployment',
+    (clientId) => {
+      expect(checkClientIdUrl(clientId, false)).toMatchObject({ ok: false, reason: expect.stringContaining('not point at a private') });
+    },
+  );
+
+  it('accepts a public address literal, and any https URL on a loopback deployment', () => {
+    expect(checkClientIdUrl('https://93.184.215.14/client.json', false)).toMatchObject({ ok: true });
+    expect(checkClientIdUrl('https://10.0.0.5/client.json', true)).toMatchObject({ ok: true });
+  });
+
   it('keeps only registration fields of an accepted document, as a public client', () => {
     const checked = checkClientMetadataDocument(URL_ID, { ...goodDocument, jwks_uri: 'https://agent.example/jwks', token_endpoint_auth_method: 'none' });
     expect(checked).toEqual({ ok: true, metadata: { client_id: URL_ID, client_name: 'Agent', redirect_uris: ['https://agent.example/callback'], token_endpoint_auth_method: 'none' } });

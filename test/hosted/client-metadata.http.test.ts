@@ -144,4 +144,14 @@ describe('hosted mode: clients named by a metadata document', () => {
     await expect(source.find(`${documentBase}/good-elsewhere.json`)).rejects.toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('must be https') });
     expect(hits.get('/good-elsewhere.json') ?? 0).toBe(before);
   });
+
+  it('HOST-21 on a public deployment, does not connect to a name that resolves to a private address', async () => {
+    const publicUrl = parsePublicUrl('https://mcp.school.example');
+    if (!publicUrl.ok) throw new Error(publicUrl.reason);
+    const source = createClientMetadataDocuments(hosted.store, publicUrl.url, { timeoutMs: 2000 });
+    const port = new URL(documentBase).port;
+    const before = hits.get('/good.json') ?? 0;
+    await expect(source.find(`https://localhost:${port}/good.json`)).rejects.toMatchObject({ error_description: expect.stringContaining('not public') });
+    expect(hits.get('/good.json') ?? 0).toBe(before);
+  });
 });
