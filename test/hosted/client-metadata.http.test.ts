@@ -30,6 +30,7 @@ beforeAll(async () => {
     };
     if (path === '/good.json' || path === '/cached.json') return json(documentFor(path));
     if (path === '/other-id.json') return json(documentFor(path, { client_id: `${documentBase}/good.json` }));
+    if (path === '/custom-scheme.json') return json(documentFor(path, { redirect_uris: ['myapp://callback'] }));
     if (path === '/confidential.json') return json(documentFor(path, { token_endpoint_auth_method: 'client_secret_basic' }));
     if (path === '/big.json') return json(documentFor(path, { client_uri: `https://agent.example/${'a'.repeat(6 * 1024)}` }));
     if (path === '/text.json') return json(documentFor(path), 'text/html');
@@ -109,6 +110,13 @@ describe('hosted mode: clients named by a metadata document', () => {
     expect(answer.location).toBeNull();
     expect(JSON.parse(answer.body)).toMatchObject({ error: 'invalid_client' });
     expect(JSON.parse(answer.body).error_description).toContain(reason);
+  });
+
+  it('HOST-18 applies the registration rules to a document: a custom-scheme redirect URI is refused without a redirect', async () => {
+    const answer = await authorizeAs(`${documentBase}/custom-scheme.json`, { redirect_uri: 'myapp://callback' });
+    expect(answer.status).toBe(400);
+    expect(answer.location).toBeNull();
+    expect(JSON.parse(answer.body)).toMatchObject({ error: 'invalid_redirect_uri' });
   });
 
   it('HOST-18 refuses a redirect_uri the document does not list, without redirecting to it', async () => {
