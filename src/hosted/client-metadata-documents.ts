@@ -6,7 +6,7 @@
  */
 import { errors, type AdapterPayload } from 'oidc-provider';
 import type { GrantStore } from '../grant-store/index.js';
-import { isLoopbackName, readCappedBody, undiciFetch, type FetchLike } from '../network/index.js';
+import { isLoopbackName, readCappedBody, undiciFetch } from '../network/index.js';
 import { checkClientIdUrl, checkClientMetadataDocument } from './client-metadata-document.js';
 import type { PublicUrl } from './public-url.js';
 
@@ -25,12 +25,12 @@ export interface ClientMetadataDocuments {
   find(clientId: string): Promise<AdapterPayload>;
 }
 
-export function createClientMetadataDocuments(store: GrantStore, publicUrl: PublicUrl, options: ClientMetadataDocumentOptions = {}, fetch?: FetchLike): ClientMetadataDocuments {
+export function createClientMetadataDocuments(store: GrantStore, publicUrl: PublicUrl, options: ClientMetadataDocumentOptions = {}): ClientMetadataDocuments {
   const timeoutMs = options.timeoutMs ?? 5000;
   const cacheSeconds = options.cacheSeconds ?? 300;
   const maxBytes = options.maxBytes ?? 5 * 1024;
   const publicUrlIsLoopback = isLoopbackName(new URL(publicUrl.base).hostname);
-  const get = fetch ?? undiciFetch({ connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs }, { publicAddressesOnly: !publicUrlIsLoopback });
+  const get = undiciFetch({ connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs }, { publicAddressesOnly: !publicUrlIsLoopback });
   const refuse = (reason: string): never => {
     throw new errors.InvalidClient(`the client's metadata document was refused: ${reason}`);
   };
