@@ -4,7 +4,9 @@
  * authorization code grant with PKCE S256 required, RFC 8707 resource indicators with the public
  * URL as the only audience and opaque access tokens, refresh tokens rotated on every use (RFC 9700
  * §4.14.2), and RFC 7009 revocation. Its screens are school-mcp's own (`interaction-routes.ts`).
- * Client ID Metadata Documents are not offered: node-oidc-provider 8.x does not implement them.
+ * Client ID Metadata Documents, which node-oidc-provider 8.x does not know, come in through the
+ * storage adapter: a URL client_id is looked up as its fetched document (`client-metadata-documents.ts`),
+ * which the engine then validates as it does a registration.
  */
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { checkClientRedirectUri } from './client-redirect.js';
@@ -57,6 +59,8 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     jwks: { keys: [options.secrets.signingJwk as never] },
     cookies: { keys: [...options.secrets.cookieKeys], long: { signed: true }, short: { signed: true } },
     clients: [],
+    // draft-ietf-oauth-client-id-metadata-document: a URL client_id is accepted (store-adapter.ts).
+    discovery: { client_id_metadata_document_supported: true },
     scopes: [MCP_SCOPE],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],

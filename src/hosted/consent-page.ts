@@ -1,8 +1,10 @@
 /**
  * school-mcp's own consent page, shown before anyone is sent to the school: which client asks
- * (its name and where the answer goes), which school, what the client will be able to do, and
+ * (its name, where the answer goes, and for a client named by a metadata document the host that
+ * vouches for it, by which the person decides), which school, what the client will be able to do, and
  * Allow / Deny. Every value is escaped; the page loads nothing and runs no script. Pure.
  */
+import { isUrlClientId } from './client-metadata-document.js';
 
 export interface HostedConsentView {
   readonly clientName: string | undefined;
@@ -25,6 +27,10 @@ export function renderHostedConsentPage(view: HostedConsentView): string {
   const redirect = new URL(view.redirectUri);
   const where = isLoopback(redirect) ? 'a program on your computer' : 'a web service';
   const name = view.clientName ?? view.clientId;
+  // The name is the client's own claim; the host of its metadata document is not (HOST-20).
+  const vouchedBy = isUrlClientId(view.clientId) && URL.canParse(view.clientId)
+    ? `\n<p>This application is described by <strong id="client-id-host">${escapeHtml(new URL(view.clientId).host)}</strong>. Allow it only if you know and trust that site.</p>`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Allow ${escapeHtml(name)} to use ${escapeHtml(view.schoolName)}?</title></head>
@@ -35,7 +41,7 @@ export function renderHostedConsentPage(view: HostedConsentView): string {
 as you, with no more than what you grant at the school, until you sign out or revoke it.
 It never receives your school sign-in itself.</p>
 <p>Your answer goes to <strong id="redirect-host">${escapeHtml(redirect.host)}</strong> (${where}).
-Client ID: <code>${escapeHtml(view.clientId)}</code></p>
+Client ID: <code>${escapeHtml(view.clientId)}</code></p>${vouchedBy}
 <p>If you did not just try to connect an application to school-mcp, choose Deny.</p>
 <form method="post" action="${escapeHtml(view.formAction)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(view.csrfToken)}">

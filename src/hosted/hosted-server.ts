@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { checkAccess, type HostedCaller } from './access-check.js';
 import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
 import { storeAdapterClass } from './store-adapter.js';
+import { createClientMetadataDocuments, type ClientMetadataDocumentOptions } from './client-metadata-documents.js';
 import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
 import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
 import { STEP_UP_PREFIX } from './step-up-record.js';
@@ -35,6 +36,8 @@ export interface HostedServerOptions {
   readonly logger: Logger;
   readonly mcp: McpHandler;
   readonly accessTokenTtl?: number;
+  /** Limits of the fetch of a URL client_id's metadata document (tests shorten the wait). */
+  readonly clientMetadataDocuments?: ClientMetadataDocumentOptions;
 }
 
 export interface HostedServer {
@@ -96,7 +99,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const { store } = options;
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const secrets = await loadProviderSecrets(store);
-  const adapter = storeAdapterClass(store);
+  const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments));
   const schoolSignIn = createSchoolSignIn(school, store);
   const provider = createHostedProvider({
     publicUrl,

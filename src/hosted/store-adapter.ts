@@ -7,6 +7,8 @@
  */
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { GrantStore } from '../grant-store/index.js';
+import { isUrlClientId } from './client-metadata-document.js';
+import type { ClientMetadataDocuments } from './client-metadata-documents.js';
 
 /** Models whose instances belong to a grant and go when it is revoked. */
 const GRANT_MEMBERS = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
@@ -36,7 +38,12 @@ interface GrantIndex {
  * and written; `serialize` keeps two changes of one grant in this instance from losing each other
  * (a shared store would use a set type for it instead).
  */
-export function storeAdapterClass(store: GrantStore, nowSeconds: () => number = () => Math.floor(Date.now() / 1000)): new (model: string) => Adapter {
+export function storeAdapterClass(
+  store: GrantStore,
+  nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+  /** Clients named by a URL: their metadata document is their registration (HOST-17). */
+  clientMetadataDocuments?: ClientMetadataDocuments,
+): new (model: string) => Adapter {
   const chains = new Map<string, Promise<unknown>>();
   const serialize = <T>(key: string, step: () => Promise<T>): Promise<T> => {
     const next = (chains.get(key) ?? Promise.resolve()).then(step, step);
@@ -75,6 +82,7 @@ export function storeAdapterClass(store: GrantStore, nowSeconds: () => number = 
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.#model === 'Client' && isUrlClientId(id)) return clientMetadataDocuments?.find(id);
       return ((await store.read(this.#namespace, id)) as StoredPayload | undefined)?.payload;
     }
 

@@ -34,6 +34,8 @@ export interface HostedOptions {
   schoolScopes?: string[];
   /** Serve the school's real tools at /mcp, as the caller; otherwise /mcp echoes the caller. */
   tools?: boolean;
+  /** Limits of the fetch of a URL client_id's metadata document. */
+  clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; maxBytes?: number };
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -51,6 +53,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     store,
     logger,
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
+    ...(options.clientMetadataDocuments === undefined ? {} : { clientMetadataDocuments: options.clientMetadataDocuments }),
     school: (publicUrl) => {
       const credentials = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [publicUrl.schoolCallback] });
       return {
