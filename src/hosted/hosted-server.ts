@@ -150,7 +150,8 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     if (!host.allowed) {
       // RFC 9110 §15.5.20: 421 for a request this server is not configured to answer for.
       log.debug('refused a request', { reason: host.reason });
-      return refuse(res, host.reason === 'Host not allowed' ? 421 : 400, 'misdirected_request', `this server answers only for ${new URL(publicUrl.base).host}`);
+      const single = req.headersDistinct['host']?.length === 1;
+      return refuse(res, single ? 421 : 400, single ? 'misdirected_request' : 'invalid_request', `this server answers only for ${new URL(publicUrl.base).host}`);
     }
     const path = (req.url ?? '/').split('?', 1)[0]!;
     const cap = path === `${basePath}/mcp` ? BODY_CAPS.mcpRequest : CONSENT_PATH.test(path.slice(basePath.length)) || STEP_UP_PATH.test(path.slice(basePath.length)) ? BODY_CAPS.consentForm : BODY_CAPS.oauthRequest;

@@ -145,6 +145,9 @@ describe('HOST-22 and HOST-23 the Host and Origin a hosted server answers', () =
     expect(foreign).toMatch(/"error":"misdirected_request"/);
     const missing = await raw(hosted.port, `GET ${metadataPath} HTTP/1.0\r\n\r\n`);
     expect(missing).toMatch(/^HTTP\/1\.0 400|^HTTP\/1\.1 400/);
+    expect(missing).toMatch(/"error":"invalid_request"/);
+    const twice = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\nHost: 127.0.0.1:${hosted.port}\r\nConnection: close\r\n\r\n`);
+    expect(twice).toMatch(/^HTTP\/1\.1 400/);
     const own = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: localhost:${hosted.port}\r\nConnection: close\r\n\r\n`);
     expect(own).toMatch(/^HTTP\/1\.1 200/);
   });
