@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(['--hosted', ...args], env).hosted;
 
 describe('school-mcp --hosted arguments', () => {
-  it('HOST-22 takes --allowed-host and --allowed-origin for a proxy in front of the hosted server', () => {
+  it('HOST-23 takes --allowed-host and --allowed-origin for a proxy in front of the hosted server', () => {
     expect(
       hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--allowed-host', 'mcp-internal:8080', '--allowed-origin', 'https://chat.example']),
     ).toMatchObject({ allowedHosts: ['mcp-internal:8080'], allowedOrigins: ['https://chat.example'] });

@@ -3,7 +3,7 @@
  * connection, so Node's defaults (60 s for headers, 300 s for a request, no connection cap,
  * unbounded keep-alive reuse) would let a few slow or idle clients hold it. The rule that applies
  * them is the HTTP endpoint's (HTTP-10); only the figures are hosted mode's.
- * @see SECURITY.md HOST-21
+ * @see SECURITY.md HOST-22
  */
 import type { HttpSocketLimits } from '../transports/index.js';
 

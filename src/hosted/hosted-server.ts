@@ -36,11 +36,11 @@ export interface HostedServerOptions {
   readonly logger: Logger;
   readonly mcp: McpHandler;
   readonly accessTokenTtl?: number;
-  /** `Host` names served besides the public URL's, for a proxy that rewrites `Host` (HOST-22). */
+  /** `Host` names served besides the public URL's, for a proxy that rewrites `Host` (HOST-23). */
   readonly allowedHosts?: readonly string[];
-  /** Browser origins allowed to call `/mcp` besides the public URL's own (HOST-23). */
+  /** Browser origins allowed to call `/mcp` besides the public URL's own (HOST-24). */
   readonly allowedOrigins?: readonly string[];
-  /** Tests set small figures; the defaults are a public endpoint's (HOST-21). */
+  /** Tests set small figures; the defaults are a public endpoint's (HOST-22). */
   readonly limits?: Partial<HttpSocketLimits>;
 }
 

@@ -2,7 +2,7 @@
  * Who may talk to a hosted school-mcp, decided from the request's `Host` and `Origin` before any
  * route runs. Pure. The comparisons themselves are the HTTP endpoint's (HTTP-02/03); only the
  * allow-lists differ: a hosted server answers to its public URL, not to loopback names.
- * @see SECURITY.md HOST-22, HOST-23
+ * @see SECURITY.md HOST-23, HOST-24
  */
 import { isLoopbackName, LOOPBACK_HOST_NAMES } from '../network/index.js';
 import { normalizeAllowedOrigin, splitHostEntry } from '../transports/index.js';

@@ -82,8 +82,8 @@ async function raw(port: number, request: string): Promise<string> {
 
 const metadataPath = '/.well-known/oauth-protected-resource/mcp';
 
-describe('HOST-21 slow clients, the connection cap and keep-alive of the hosted server', () => {
-  it('HOST-21 cuts a client whose headers never end', async () => {
+describe('HOST-22 slow clients, the connection cap and keep-alive of the hosted server', () => {
+  it('HOST-22 cuts a client whose headers never end', async () => {
     const hosted = await start({ headersTimeoutMs: 200, requestTimeoutMs: 1_000 });
     const slow = await open(hosted.port);
     slow.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\nX-Slow: `);
@@ -92,7 +92,7 @@ describe('HOST-21 slow clients, the connection cap and keep-alive of the hosted 
     expect(hosted.mcpCalls).toBe(0);
   });
 
-  it('HOST-21 cuts a client whose registration body stalls', async () => {
+  it('HOST-22 cuts a client whose registration body stalls', async () => {
     const hosted = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
     const slow = await open(hosted.port);
     slow.socket.write(`POST /oauth/register HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"redirect_uris":`);
@@ -100,7 +100,7 @@ describe('HOST-21 slow clients, the connection cap and keep-alive of the hosted 
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
   });
 
-  it('HOST-21 closes connections over the cap as they arrive, and serves again once one ends', async () => {
+  it('HOST-22 closes connections over the cap as they arrive, and serves again once one ends', async () => {
     const hosted = await start({ maxConnections: 2, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 });
     const first = await open(hosted.port);
     await open(hosted.port);
@@ -115,7 +115,7 @@ describe('HOST-21 slow clients, the connection cap and keep-alive of the hosted 
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
   });
 
-  it('HOST-21 bounds the requests of one kept-alive connection, and closes an idle one', async () => {
+  it('HOST-22 bounds the requests of one kept-alive connection, and closes an idle one', async () => {
     const hosted = await start({ maxRequestsPerSocket: 1, keepAliveTimeoutMs: 60_000 });
     const client = await open(hosted.port);
     const request = `GET ${metadataPath} HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\n\r\n`;
@@ -137,8 +137,8 @@ describe('HOST-21 slow clients, the connection cap and keep-alive of the hosted 
   });
 });
 
-describe('HOST-22 and HOST-23 the Host and Origin a hosted server answers', () => {
-  it('HOST-22 refuses a foreign Host with 421 and a missing one with 400, before any route', async () => {
+describe('HOST-23 and HOST-24 the Host and Origin a hosted server answers', () => {
+  it('HOST-23 refuses a foreign Host with 421 and a missing one with 400, before any route', async () => {
     const hosted = await start();
     const foreign = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: rebound.example:${hosted.port}\r\nConnection: close\r\n\r\n`);
     expect(foreign).toMatch(/^HTTP\/1\.1 421/);
@@ -152,13 +152,13 @@ describe('HOST-22 and HOST-23 the Host and Origin a hosted server answers', () =
     expect(own).toMatch(/^HTTP\/1\.1 200/);
   });
 
-  it('HOST-22 answers a Host a rewriting proxy sends once it is allowed', async () => {
+  it('HOST-23 answers a Host a rewriting proxy sends once it is allowed', async () => {
     const hosted = await start({}, { allowedHosts: ['mcp-backend'] });
     const proxied = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: mcp-backend\r\nConnection: close\r\n\r\n`);
     expect(proxied).toMatch(/^HTTP\/1\.1 200/);
   });
 
-  it('HOST-23 refuses a browser request to /mcp from another origin with 403, and lets its own origin reach the token check', async () => {
+  it('HOST-24 refuses a browser request to /mcp from another origin with 403, and lets its own origin reach the token check', async () => {
     const hosted = await start({}, { allowedOrigins: ['https://chat.example'] });
     const base = hosted.server.listenUrl;
     const foreign = await fetch(`${base}/mcp`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
@@ -172,15 +172,15 @@ describe('HOST-22 and HOST-23 the Host and Origin a hosted server answers', () =
   });
 });
 
-describe('HOST-24 body caps of the hosted server', () => {
-  it('HOST-24 refuses a /mcp body declared over 1 MiB with 413 and a JSON error, before the token check', async () => {
+describe('HOST-25 body caps of the hosted server', () => {
+  it('HOST-25 refuses a /mcp body declared over 1 MiB with 413 and a JSON error, before the token check', async () => {
     const hosted = await start();
     const answer = await raw(hosted.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\ncontent-type: application/json\r\ncontent-length: ${1024 * 1024 + 1}\r\n\r\n{`);
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(answer).toMatch(/"error":"invalid_request"/);
   });
 
-  it('HOST-24 refuses registration bodies over 56 KiB, declared or chunked', async () => {
+  it('HOST-25 refuses registration bodies over 56 KiB, declared or chunked', async () => {
     const hosted = await start();
     const big = JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'], client_name: 'x'.repeat(60 * 1024) });
     const declared = await fetch(`${hosted.server.listenUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
@@ -197,7 +197,7 @@ describe('HOST-24 body caps of the hosted server', () => {
     expect(small.status).toBe(201);
   });
 
-  it('HOST-24 refuses a consent or step-up form declared over 8 KiB with 413', async () => {
+  it('HOST-25 refuses a consent or step-up form declared over 8 KiB with 413', async () => {
     const hosted = await start();
     for (const path of ['/consent/abc', '/step-up/abc']) {
       const answer = await fetch(`${hosted.server.listenUrl}${path}`, {
