@@ -44,6 +44,10 @@ export interface HostedConfig {
   readonly storeKey: string | undefined;
   readonly host: string;
   readonly port: number;
+  /** `--allowed-host`: names a proxy that rewrites `Host` sends, besides the public URL's host. */
+  readonly allowedHosts: readonly string[];
+  /** `--allowed-origin`: browser origins allowed to call `/mcp` besides the public URL's. */
+  readonly allowedOrigins: readonly string[];
 }
 
 export interface Config {
@@ -264,6 +268,8 @@ function parseHosted(
     storeKey: nonEmpty(env.SCHOOL_MCP_STORE_KEY),
     host: values.host ?? '127.0.0.1',
     port: values.port === undefined ? 0 : parsePort(values.port, '--port', 0),
+    allowedHosts: values['allowed-host'] ?? [],
+    allowedOrigins: values['allowed-origin'] ?? [],
   };
 }
 

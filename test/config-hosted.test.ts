@@ -5,12 +5,18 @@ import { loadConfig } from '../src/config.js';
 const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(['--hosted', ...args], env).hosted;
 
 describe('school-mcp --hosted arguments', () => {
+  it('HOST-23 takes --allowed-host and --allowed-origin for a proxy in front of the hosted server', () => {
+    expect(
+      hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--allowed-host', 'mcp-internal:8080', '--allowed-origin', 'https://chat.example']),
+    ).toMatchObject({ allowedHosts: ['mcp-internal:8080'], allowedOrigins: ['https://chat.example'] });
+  });
+
   it('reads the public URL, store, key file, host and port; the key only from the environment', () => {
     expect(
       hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--store', '/srv/store', '--store-key-file', '/srv/key', '--host', '0.0.0.0', '--port', '8080'], {
         SCHOOL_MCP_STORE_KEY: 'k',
       }),
-    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080 });
+    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [] });
     expect(hosted(['--school', 'https://school.example'], { SCHOOL_MCP_PUBLIC_URL: 'https://mcp.school.example', SCHOOL_MCP_CLIENT_ID: 'sbxi_1', SCHOOL_MCP_STORE: '/s' })).toMatchObject({
       publicUrl: 'https://mcp.school.example',
       storeDir: '/s',

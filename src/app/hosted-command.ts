@@ -54,6 +54,8 @@ export async function runHosted(config: Config, logger: Logger, version: string)
       ...(publicUrl?.ok ? { publicUrl: publicUrl.url } : {}),
       host: hosted.host,
       port: hosted.port,
+      allowedHosts: hosted.allowedHosts,
+      allowedOrigins: hosted.allowedOrigins,
       store,
       logger,
       school: (url) => {

@@ -7,6 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
+import { BODY_CAPS, declaredOverCap } from '../network/index.js';
+import { applySocketLimits, checkHost, checkOrigin, nodeServerOptions, type HttpSocketLimits } from '../transports/index.js';
 import { checkAccess, type HostedCaller } from './access-check.js';
 import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
 import { storeAdapterClass } from './store-adapter.js';
@@ -15,12 +17,11 @@ import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-s
 import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
 import { STEP_UP_PREFIX } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';
+import { HOSTED_SOCKET_LIMITS } from './hosted-limits.js';
+import { publicHostAllowList, publicOriginAllowList } from './public-host.js';
 import { parsePublicUrl, type PublicUrl } from './public-url.js';
 import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from './resource-metadata.js';
 import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
-
-/** Far above any registration, token or revocation request; RFC 7591 bodies are small. */
-const MAX_OAUTH_BODY_BYTES = 64 * 1024;
 
 /** Serves one `/mcp` request of a caller whose token passed. */
 type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller, access: { readonly tokens: CallerTokens; readonly account: CallerAccount }) => Promise<void>;
@@ -38,6 +39,12 @@ export interface HostedServerOptions {
   readonly accessTokenTtl?: number;
   /** Limits of the fetch of a URL client_id's metadata document (tests shorten the wait). */
   readonly clientMetadataDocuments?: ClientMetadataDocumentOptions;
+  /** `Host` names served besides the public URL's, for a proxy that rewrites `Host` (HOST-23). */
+  readonly allowedHosts?: readonly string[];
+  /** Browser origins allowed to call `/mcp` besides the public URL's own (HOST-24). */
+  readonly allowedOrigins?: readonly string[];
+  /** Tests set small figures; the defaults are a public endpoint's (HOST-22). */
+  readonly limits?: Partial<HttpSocketLimits>;
 }
 
 export interface HostedServer {
@@ -58,13 +65,15 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
     res.writeHead(503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: 'temporarily_unavailable' }));
   };
-  const server = createServer((req, res) => {
+  const limits = { ...HOSTED_SOCKET_LIMITS, ...options.limits };
+  const server = createServer(nodeServerOptions(limits), (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log.warn('a hosted request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: 'server_error' }));
     });
   });
+  applySocketLimits(server, limits, () => log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -81,7 +90,7 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
   };
   try {
     const publicUrl = options.publicUrl ?? parsedListenUrl(listenUrl);
-    handle = await hostedRoutes(options, publicUrl, log);
+    handle = await hostedRoutes(options, publicUrl, address.port, log);
     return { listenUrl, publicUrl, close };
   } catch (error) {
     await close();
@@ -95,8 +104,10 @@ function parsedListenUrl(listenUrl: string): PublicUrl {
   return parsed.url;
 }
 
-async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, log: Logger): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
+async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, listenPort: number, log: Logger): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
   const { store } = options;
+  const allowedHosts = publicHostAllowList({ publicUrl, listenPort, extraHosts: options.allowedHosts ?? [] });
+  const allowedOrigins = publicOriginAllowList(publicUrl, options.allowedOrigins ?? []);
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const secrets = await loadProviderSecrets(store);
   const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments));
@@ -138,13 +149,27 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const metadata = JSON.stringify(buildResourceMetadata(publicUrl, [MCP_SCOPE]));
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const host = checkHost(req.headersDistinct['host'], allowedHosts);
+    if (!host.allowed) {
+      // RFC 9110 §15.5.20: 421 for a request this server is not configured to answer for.
+      log.debug('refused a request', { reason: host.reason });
+      const single = req.headersDistinct['host']?.length === 1;
+      return refuse(res, single ? 421 : 400, single ? 'misdirected_request' : 'invalid_request', `this server answers only for ${new URL(publicUrl.base).host}`);
+    }
     const path = (req.url ?? '/').split('?', 1)[0]!;
+    const cap = path === `${basePath}/mcp` ? BODY_CAPS.mcpRequest : CONSENT_PATH.test(path.slice(basePath.length)) || STEP_UP_PATH.test(path.slice(basePath.length)) ? BODY_CAPS.consentForm : BODY_CAPS.oauthRequest;
+    if (declaredOverCap(req.headers['content-length'], cap)) return refuse(res, 413, 'invalid_request', `the request body is larger than ${cap} bytes`);
     if (metadataPaths.has(path) && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
       res.end(metadata);
       return;
     }
     if (path === `${basePath}/mcp`) {
+      const origin = checkOrigin(req.headersDistinct['origin'], allowedOrigins);
+      if (!origin.allowed) {
+        log.warn('refused a request', { reason: origin.reason });
+        return refuse(res, 403, 'forbidden', 'a browser request to /mcp must come from this server\'s own origin');
+      }
       const verdict = await checkAccess(provider, publicUrl, req.headers.authorization);
       if (!verdict.ok) {
         res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': buildBearerChallenge(publicUrl, verdict.refusal) });
@@ -152,11 +177,6 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
         return;
       }
       return options.mcp(req, res, verdict.caller, { tokens: access.tokensFor(verdict.caller), account: access.accountFor(verdict.caller) });
-    }
-    if (Number(req.headers['content-length'] ?? 0) > MAX_OAUTH_BODY_BYTES) {
-      res.writeHead(413, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'invalid_request', error_description: 'the request body is too large' }));
-      return;
     }
     const consent = CONSENT_PATH.exec(path.slice(basePath.length));
     if (consent !== null && path.startsWith(basePath)) {
@@ -175,6 +195,15 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   };
 
   return route;
+}
+
+/** A refusal before any route ran, in the OAuth error shape (RFC 6749 §5.2) every client here reads. */
+function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421, error: string, description: string): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  // The body of a refused upload is not read; closing the connection discards it.
+  if (status === 413) headers['connection'] = 'close';
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ error, error_description: description }));
 }
 
 function methodNotAllowed(res: ServerResponse): void {

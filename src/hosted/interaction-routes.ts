@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
+import { BODY_CAPS } from '../network/index.js';
 import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
 import { consentFormToken, cookieValue, equalDigests, newBrowserBinding } from './browser-binding.js';
 import { renderHostedConsentPage, renderHostedErrorPage } from './consent-page.js';
@@ -21,7 +22,7 @@ import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
 
 const BINDING_COOKIE = 'school_mcp_flow';
 const RESULTS = 'consent-result';
-const MAX_FORM_BYTES = 8 * 1024;
+const MAX_FORM_BYTES = BODY_CAPS.consentForm;
 
 export interface InteractionContext {
   readonly provider: Provider;

@@ -16,6 +16,13 @@ export const BODY_CAPS = {
   apiErrorBody: 64 * 1024,
   /** One request to the `--http` endpoint: far above any tool call's arguments (HTTP-06). */
   mcpRequest: 1024 * 1024,
+  /**
+   * One request to hosted mode's authorization server (registration, token, revocation): the
+   * engine's own body parser stops at 56 KiB, so a declared length is refused at the same size.
+   */
+  oauthRequest: 56 * 1024,
+  /** One form post of hosted mode's consent and step-up pages: a token and a decision. */
+  consentForm: 8 * 1024,
 } as const;
 
 /** Pure: a declared `Content-Length` over the cap, so the body is refused before it is read. */

@@ -1,4 +1,5 @@
 /** The endpoint's fixed shape, apart from the HTTP stack so that a stdio start never loads it. */
+import type { Server } from 'node:http';
 import { BODY_CAPS } from '../network/index.js';
 
 export const MCP_PATH = '/mcp';
@@ -19,6 +20,10 @@ export interface HttpSocketLimits {
   readonly requestTimeoutMs: number;
   /** Open connections at once; more are closed as they arrive. */
   readonly maxConnections: number;
+  /** How long an idle kept-alive connection stays open between requests. */
+  readonly keepAliveTimeoutMs: number;
+  /** Requests served on one kept-alive connection before it is closed; 0 means no cap. */
+  readonly maxRequestsPerSocket: number;
 }
 
 export const DEFAULT_HTTP_SOCKET_LIMITS: HttpSocketLimits = {
@@ -26,6 +31,9 @@ export const DEFAULT_HTTP_SOCKET_LIMITS: HttpSocketLimits = {
   requestTimeoutMs: 30_000,
   // Each 2025-11-25 session (at most 64) may keep a stream open beside its requests.
   maxConnections: 256,
+  // Node's own keep-alive; a local client is the only one that could hold a socket.
+  keepAliveTimeoutMs: 5_000,
+  maxRequestsPerSocket: 0,
 };
 
 /**
@@ -39,4 +47,19 @@ export function nodeServerOptions(limits: HttpSocketLimits): { headersTimeout: n
     requestTimeout: limits.requestTimeoutMs,
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
   };
+}
+
+/**
+ * Applies what `createServer` options cannot carry: the connection cap and keep-alive bounds.
+ * `onFirstDrop` runs once, at the first connection refused: a flood of connections must not
+ * become a flood of log lines.
+ */
+export function applySocketLimits(server: Server, limits: HttpSocketLimits, onFirstDrop: () => void): void {
+  server.maxConnections = limits.maxConnections;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+  let dropped = 0;
+  server.on('drop', () => {
+    if (dropped++ === 0) onFirstDrop();
+  });
 }

@@ -20,7 +20,7 @@ import { bearerTokenOf, generateSecret, secretFingerprint, secretMatches } from 
 import { bindPolicy } from './http-bind-policy.js';
 import { checkHost, checkOrigin, hostAllowList, isWildcardAddress } from './http-guards.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS, type RefusalStatus } from './http-refusal.js';
-import { DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, MCP_PATH, nodeServerOptions, type HttpSocketLimits } from './http-limits.js';
+import { applySocketLimits, DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, MCP_PATH, nodeServerOptions, type HttpSocketLimits } from './http-limits.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
 
 
@@ -80,12 +80,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
     void toNode(req, res);
   });
 
-  server.maxConnections = limits.maxConnections;
-  let dropped = 0;
-  server.on('drop', () => {
-    // Said once: a flood of connections must not become a flood of log lines.
-    if (dropped++ === 0) log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections });
-  });
+  applySocketLimits(server, limits, () => log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections }));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -46,7 +46,7 @@ describe('HTTP-10 slow clients and the connection cap', () => {
     expect(DEFAULT_HTTP_SOCKET_LIMITS.requestTimeoutMs).toBeLessThan(300_000);
     expect(Number.isFinite(DEFAULT_HTTP_SOCKET_LIMITS.maxConnections)).toBe(true);
     expect(nodeServerOptions(DEFAULT_HTTP_SOCKET_LIMITS).connectionsCheckingInterval).toBeLessThanOrEqual(1_000);
-    expect(nodeServerOptions({ headersTimeoutMs: 200, requestTimeoutMs: 100, maxConnections: 1 })).toMatchObject({ headersTimeout: 100, requestTimeout: 100 });
+    expect(nodeServerOptions({ ...DEFAULT_HTTP_SOCKET_LIMITS, headersTimeoutMs: 200, requestTimeoutMs: 100, maxConnections: 1 })).toMatchObject({ headersTimeout: 100, requestTimeout: 100 });
   });
 
   it('HTTP-10 cuts a client whose headers never end', async () => {
