@@ -77,10 +77,10 @@ describe('hosted mode: tools act as the caller', () => {
   it("HOST-15 steps up one person through a link in that person's result only, refusing it for anyone else who signs in at the school", async () => {
     const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     const [alan, grace] = await Promise.all([connectAs(alanMember.sub), connectAs(graceMember.sub)]);
-    const create = () => alan.client.callTool({ name: 'create_course', arguments: { title: 'Cryptanalysis' } }) as Promise<{ isError?: boolean }>;
+    const create = () => alan.client.callTool({ name: 'create_member', arguments: { email: 'cryptanalysis@example.com', name: 'Cryptanalysis' } }) as Promise<{ isError?: boolean }>;
     const needed = await create();
     expect(needed.isError).toBe(true);
-    expect(textOf(needed)).toMatch(/courses:write/);
+    expect(textOf(needed)).toMatch(/members:write/);
     const link = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(needed))?.[0];
     expect(link).toBeDefined();
     // Grace's session meanwhile: no prompt, no link, her own answers.
@@ -91,7 +91,7 @@ describe('hosted mode: tools act as the caller', () => {
     // Someone opens Alan's link but signs in at the school as Grace: refused, nobody's grant changes.
     const impostor = await approveStepUp(link!, graceMember.sub);
     expect(impostor.status).toBe(400);
-    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['courses:write']) });
+    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
     expect((await create()).isError).toBe(true);
 
     const again = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(await create()))![0];
@@ -119,7 +119,7 @@ describe('hosted mode: step-up in the conversation', () => {
       prompted.grace!.push((request.params as { url: string }).url);
       return { action: 'decline' };
     });
-    const created = (await ada.client.callTool({ name: 'create_course', arguments: { title: 'Analytical Engines' } })) as { isError?: boolean };
+    const created = (await ada.client.callTool({ name: 'create_member', arguments: { email: 'analytical.engines@example.com', name: 'Analytical Engines' } })) as { isError?: boolean };
     expect(created.isError, textOf(created)).toBeFalsy();
     expect(prompted.ada).toHaveLength(1);
     expect(prompted.ada![0]).toMatch(new RegExp(`^${hosted.base}/step-up/`));
