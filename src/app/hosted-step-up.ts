@@ -91,7 +91,7 @@ async function askInResult({ operation, context, account, codec }: StepUpInConve
   return inputRequired({
     inputRequests: { [CONSENT_INPUT_KEY]: inputRequired.elicitUrl({ message: stepUpMessage(stepUp), url: stepUp.stepUpUrl }) },
     requestState,
-  }) as OperationResult;
+  });
 }
 
 function stepUpMessage(stepUp: StepUpRequired): string {

@@ -26,9 +26,8 @@ export {
   invalidStateResult,
   leavingResult,
   pendingResult,
-  type ConsentWording,
   type LeavingReason,
 } from './consent-messages.js';
 export { PROGRESS_INTERVAL_MS } from './consent-wait.js';
-export { createConsentStateCodec, flowId, type ConsentState, type ConsentStateCodec } from './request-state.js';
+export { createConsentStateCodec, flowId, type ConsentStateCodec } from './request-state.js';
 export { createStepUpBudget, MAX_STEP_UPS, stepUpKey } from './step-up-budget.js';

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 
-export interface ConsentState {
+interface ConsentState {
   readonly v: 1;
   /** The tool the consent was asked for. */
   readonly tool: string;
