@@ -70,7 +70,7 @@ export async function resumeStepUp({ operation, context, account, codec, schoolN
   const answer = inputResponse(context.mcpReq.inputResponses, CONSENT_INPUT_KEY);
   if (wire === undefined && answer.kind === 'missing') return undefined;
   const wording = { toolName: operation.toolName, school: schoolName, scopeDescriptions: {} };
-  // Bound to the person (HOST-25): a state replayed by someone else reads as altered.
+  // Bound to the person (HOST-26): a state replayed by someone else reads as altered.
   const owner = (await account.status()).user?.sub ?? '';
   const state = typeof wire === 'string' ? await codec.read(wire, context, owner) : undefined;
   if (state === undefined || state.tool !== operation.toolName || state.scopes === undefined) return invalidStateResult(wording);

@@ -229,7 +229,7 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
     await alan.client.close();
   });
 
-  it("HOST-25 refuses a step-up requestState that was altered or that was minted for another person, running nothing", async () => {
+  it("HOST-26 refuses a step-up requestState that was altered or that was minted for another person, running nothing", async () => {
     const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     let alanState: string | undefined;
     const alan = await connectModern(alanMember.sub, (state) => (alanState = state));
