@@ -5,11 +5,12 @@
  * runtime is reachable from another.
  */
 import type { Config } from '../config.js';
+import { createConsentStateCodec } from '../consent/index.js';
 import { createExecutor, toToolResult, type AccessTokenSource } from '../executor/index.js';
 import type { Logger } from '../log.js';
 import { createSchoolServerFactory, type AccountService, type OperationCaller, type ToolPlan } from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
-import { stepUpInConversation } from './hosted-step-up.js';
+import { resumeStepUp, stepUpInConversation } from './hosted-step-up.js';
 import { openCatalog } from './open-catalog.js';
 
 export interface HostedSchool {
@@ -30,18 +31,24 @@ export async function openHostedSchool({ config, schoolUrl, logger, version }: H
   const { fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
   for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
+  // One key for every caller of this process: each state is sealed to its own person.
+  const codec = createConsentStateCodec();
+  const schoolName = schoolUrl.host;
   return {
     plan,
     open(tokens, account) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
       const call: OperationCaller = async (operation, args, context, connection) => {
+        const stepUp = { operation, context, account, codec, schoolName, waitMs: config.consentWaitMs };
+        const resumed = await resumeStepUp(stepUp);
+        if (typeof resumed === 'object') return resumed;
         const outcome = await executor.execute(operation, args, { signal: context.mcpReq.signal });
-        if (await stepUpInConversation({ outcome, context, connection, waitMs: config.consentWaitMs })) {
-          return toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
-        }
-        return toToolResult(outcome);
+        // An answered step-up whose grant did not arrive in time leaves the link in the result rather than asking again.
+        const asked = resumed === undefined ? await stepUpInConversation({ ...stepUp, outcome, connection }) : undefined;
+        if (asked === 'granted') return toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+        return asked ?? toToolResult(outcome);
       };
-      const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName: schoolUrl.host, version });
+      const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName, version });
       return { factory, close: () => executor.close() };
     },
   };

@@ -3,7 +3,8 @@
  * It comes back as attacker-controlled input, so it is sealed with HMAC-SHA256 under a key made
  * at launch, expires with the consent flow, and is bound to the MCP session that asked (over
  * HTTP a state minted for one session is refused in another). It names the flow by a digest of
- * its link, never by the link itself.
+ * its link, never by the link itself. Hosted mode has no session on stateless connections, so it
+ * also seals the person it was minted for (`owner`) and refuses it for anyone else.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
@@ -14,12 +15,19 @@ interface ConsentState {
   readonly tool: string;
   /** `flowId(url)` of the consent flow the user was shown. */
   readonly flow: string;
+  /** The person the state was minted for, when one process serves many. */
+  readonly owner?: string;
+  /** The scopes the flow must grant before the call runs. */
+  readonly scopes?: readonly string[];
 }
 
 export interface ConsentStateCodec {
   mint(state: ConsentState, context: ServerContext): Promise<string>;
-  /** The verified state, or `undefined` when it was altered, expired, or minted for another session. */
-  read(wire: string, context: ServerContext): Promise<ConsentState | undefined>;
+  /**
+   * The verified state, or `undefined` when it was altered, expired, or minted for another
+   * session or for another `owner` than this one.
+   */
+  read(wire: string, context: ServerContext, owner?: string): Promise<ConsentState | undefined>;
 }
 
 /** Consent flows live at most this long; the state need not outlive them. */
@@ -33,10 +41,10 @@ export function createConsentStateCodec(key: Uint8Array = randomBytes(32)): Cons
   });
   return {
     mint: (state, context) => codec.mint(state, context),
-    async read(wire, context) {
+    async read(wire, context, owner) {
       try {
         const state = await codec.verify(wire, context);
-        return isConsentState(state) ? state : undefined;
+        return isConsentState(state) && state.owner === owner ? state : undefined;
       } catch {
         return undefined;
       }
@@ -52,5 +60,12 @@ export function flowId(url: string): string {
 function isConsentState(value: unknown): value is ConsentState {
   if (typeof value !== 'object' || value === null) return false;
   const state = value as Record<string, unknown>;
-  return state['v'] === 1 && typeof state['tool'] === 'string' && typeof state['flow'] === 'string';
+  const scopes = state['scopes'];
+  return (
+    state['v'] === 1 &&
+    typeof state['tool'] === 'string' &&
+    typeof state['flow'] === 'string' &&
+    (state['owner'] === undefined || typeof state['owner'] === 'string') &&
+    (scopes === undefined || (Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string')))
+  );
 }

@@ -6,4 +6,4 @@
 export { startHostedServer, type HostedServer } from './hosted-server.js';
 export { parsePublicUrl } from './public-url.js';
 export { SCHOOL_GRANTS } from './school-sign-in.js';
-export { isStepUpRequired } from './step-up-required.js';
+export { isStepUpRequired, type StepUpRequired } from './step-up-required.js';

@@ -1,6 +1,6 @@
 /**
  * A step-up waiting for its person: made when a tool call of theirs needs a scope they have not
- * granted, and reached only through the link in that call's result.
+ * granted, and reached only through its single-use link, sent to that person's session alone.
  */
 export const STEP_UPS = 'step-up';
 export const STEP_UP_PREFIX = '/step-up/';

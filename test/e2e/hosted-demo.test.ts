@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
-import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
+import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
@@ -35,7 +35,7 @@ function textOf(result: unknown): string {
 }
 
 /** The SDK client's whole OAuth flow, with the user's browser played by the test; returns a connected client. */
-async function connectAs(user: string, era: 'legacy' | 'modern' = 'legacy'): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
+async function connectAs(user: string, era: 'legacy' | 'modern' = 'legacy', capabilities: Record<string, unknown> = {}, sent: string[] = []): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
   const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, `e2e agent for ${user}`);
   const first = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
@@ -46,8 +46,13 @@ async function connectAs(user: string, era: 'legacy' | 'modern' = 'legacy'): Pro
   const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user });
   const { url } = await returnFromSchool(browser, callback);
   await transport.finishAuth(url.searchParams);
-  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {}, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+  // Every request body the client sends, so that a test can see how a call was carried.
+  const recording = (url: string | URL, init?: RequestInit): Promise<Response> => {
+    if (typeof init?.body === 'string') sent.push(init.body);
+    return fetch(url, init);
+  };
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider, fetch: recording }));
   return { client, provider };
 }
 
@@ -74,6 +79,34 @@ describe('school-mcp --hosted --demo with the MCP SDK client', () => {
     const alan = SANDBOX_STAFF[2]!;
     const { client } = await connectAs(alan.sub, 'modern');
     expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(alan.name);
+    await client.close();
+  });
+
+  it('HOST-15 steps a 2026-07-28 client up through an input-required URL elicitation and finishes the call once granted', async () => {
+    const ada = SANDBOX_STAFF[0]!;
+    const sent: string[] = [];
+    const { client } = await connectAs(ada.sub, 'modern', { elicitation: { url: {} } }, sent);
+    const prompted: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const { url } = request.params as { url: string };
+      prompted.push(url);
+      // The person opens the link, continues to the school and approves there as herself.
+      const browser = new CookieBrowser();
+      const csrf = hiddenInput(await (await browser.request(url)).text(), 'csrf_token')!;
+      const toSchool = await browser.request(url, { form: { csrf_token: csrf, decision: 'allow' } });
+      const done = await browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user: ada.sub }));
+      expect(await done.text()).toMatch(/Granted/);
+      return { action: 'accept' };
+    });
+    const created = await client.callTool({ name: 'create_member', arguments: { email: 'demo.stepup@example.com', name: 'Demo Step-up' } });
+    expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
+    expect(textOf(created)).toContain('demo.stepup@example.com');
+    expect(prompted).toHaveLength(1);
+    expect(prompted[0]).toMatch(new RegExp(`^${mcpUrl.origin}/step-up/`));
+    // Carried as an input-required result: the client's retry sent back the answer and the sealed state.
+    const retries = sent.map((body) => JSON.parse(body) as { method?: string; params?: Record<string, unknown> }).filter((message) => message.method === 'tools/call' && 'requestState' in (message.params ?? {}));
+    expect(retries).toHaveLength(1);
+    expect(retries[0]!.params!['inputResponses']).toMatchObject({ consent: { action: 'accept' } });
     await client.close();
   });
 });

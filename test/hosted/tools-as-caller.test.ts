@@ -77,10 +77,10 @@ describe('hosted mode: tools act as the caller', () => {
   it("HOST-15 steps up one person through a link in that person's result only, refusing it for anyone else who signs in at the school", async () => {
     const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     const [alan, grace] = await Promise.all([connectAs(alanMember.sub), connectAs(graceMember.sub)]);
-    const create = () => alan.client.callTool({ name: 'create_course', arguments: { title: 'Cryptanalysis' } }) as Promise<{ isError?: boolean }>;
+    const create = () => alan.client.callTool({ name: 'create_member', arguments: { email: 'cryptanalysis@example.com', name: 'Cryptanalysis' } }) as Promise<{ isError?: boolean }>;
     const needed = await create();
     expect(needed.isError).toBe(true);
-    expect(textOf(needed)).toMatch(/courses:write/);
+    expect(textOf(needed)).toMatch(/members:write/);
     const link = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(needed))?.[0];
     expect(link).toBeDefined();
     // Grace's session meanwhile: no prompt, no link, her own answers.
@@ -91,7 +91,7 @@ describe('hosted mode: tools act as the caller', () => {
     // Someone opens Alan's link but signs in at the school as Grace: refused, nobody's grant changes.
     const impostor = await approveStepUp(link!, graceMember.sub);
     expect(impostor.status).toBe(400);
-    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['courses:write']) });
+    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
     expect((await create()).isError).toBe(true);
 
     const again = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(await create()))![0];
@@ -119,7 +119,7 @@ describe('hosted mode: step-up in the conversation', () => {
       prompted.grace!.push((request.params as { url: string }).url);
       return { action: 'decline' };
     });
-    const created = (await ada.client.callTool({ name: 'create_course', arguments: { title: 'Analytical Engines' } })) as { isError?: boolean };
+    const created = (await ada.client.callTool({ name: 'create_member', arguments: { email: 'analytical.engines@example.com', name: 'Analytical Engines' } })) as { isError?: boolean };
     expect(created.isError, textOf(created)).toBeFalsy();
     expect(prompted.ada).toHaveLength(1);
     expect(prompted.ada![0]).toMatch(new RegExp(`^${hosted.base}/step-up/`));
@@ -153,5 +153,111 @@ describe("hosted mode: the school's tokens expire", () => {
     } finally {
       await shortLived.close();
     }
+  });
+});
+
+describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', () => {
+  let modern: Hosted;
+  beforeAll(async () => {
+    modern = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'] });
+  });
+  afterAll(async () => {
+    await modern.close();
+  });
+
+  /**
+   * A stateless (2026-07-28) client declaring URL elicitation; every `requestState` it sends back
+   * passes through `onState`, which records it and may replace it, as a hostile client would.
+   */
+  async function connectModern(user: string, onState: (state: string) => string = (state) => state): Promise<Connected> {
+    const registered = await registerMcpClient(modern.base);
+    const { code, verifier } = await signIn(modern, registered, user);
+    const accessToken = String((await exchange(modern.base, registered, code, verifier)).body.access_token);
+    const rewriting = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+      if (typeof init?.body === 'string') {
+        const message = JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } };
+        if (message.method === 'tools/call' && typeof message.params?.requestState === 'string') {
+          message.params.requestState = onState(message.params.requestState);
+          return fetch(url, { ...init, body: JSON.stringify(message) });
+        }
+      }
+      return fetch(url, init);
+    };
+    const client = new Client({ name: 'hosted-modern-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${modern.base}/mcp`), { fetch: rewriting, requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+    return { client, accessToken };
+  }
+
+  async function approveModernStepUp(link: string, user: string): Promise<Response> {
+    const browser = new CookieBrowser();
+    const page = await browser.request(link);
+    const csrf = hiddenInput(await page.text(), 'csrf_token')!;
+    const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
+    expect(toSchool.status).toBe(303);
+    return browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user }));
+  }
+
+  it('HOST-15 answers with an input-required URL elicitation of the step-up link, and the retry with the answer runs the call once granted', async () => {
+    const adaMember = SANDBOX_STAFF[0]!;
+    const states: string[] = [];
+    const ada = await connectModern(adaMember.sub, (state) => (states.push(state), state));
+    const prompted: string[] = [];
+    ada.client.setRequestHandler('elicitation/create', async (request) => {
+      const { url } = request.params as { url: string };
+      prompted.push(url);
+      expect((await approveModernStepUp(url, adaMember.sub)).status).toBe(200);
+      return { action: 'accept' };
+    });
+    const created = await ada.client.callTool({ name: 'create_member', arguments: { email: 'ada.modern@example.com', name: 'Difference Engines' } });
+    expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
+    expect(textOf(created)).toContain('ada.modern@example.com');
+    expect(prompted).toHaveLength(1);
+    expect(prompted[0]).toMatch(new RegExp(`^${modern.base}/step-up/`));
+    // The link came in an input-required result, not a server-to-client request: the retry echoed its state.
+    expect(states).toHaveLength(1);
+    await ada.client.close();
+  });
+
+  it('HOST-15 ends the call as declined when the person declines the input-required step-up, granting nothing', async () => {
+    const alanMember = SANDBOX_STAFF[2]!;
+    const alan = await connectModern(alanMember.sub);
+    alan.client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+    const result = (await alan.client.callTool({ name: 'create_member', arguments: { email: 'alan.declined@example.com', name: 'Declined' } })) as { isError?: boolean };
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/declined/);
+    expect((await modern.store.read(SCHOOL_GRANTS, alanMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
+    await alan.client.close();
+  });
+
+  it("HOST-26 refuses a step-up requestState that was altered or that was minted for another person, running nothing", async () => {
+    const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
+    let alanState: string | undefined;
+    const alan = await connectModern(alanMember.sub, (state) => (alanState = state));
+    alan.client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+    expect(textOf(await alan.client.callTool({ name: 'create_member', arguments: { email: 'replayed@example.com', name: 'Replayed' } }))).toMatch(/declined/);
+    expect(alanState).toBeDefined();
+
+    let replace: (state: string) => string = (state) => state;
+    const grace = await connectModern(graceMember.sub, (state) => replace(state));
+    let graceAnswers: 'accept' | 'decline' = 'accept';
+    grace.client.setRequestHandler('elicitation/create', async () => ({ action: graceAnswers }));
+
+    replace = () => alanState!;
+    const foreign = (await grace.client.callTool({ name: 'create_member', arguments: { email: 'replayed@example.com', name: 'Replayed' } })) as { isError?: boolean };
+    expect(foreign.isError).toBe(true);
+    expect(textOf(foreign)).toMatch(/approval state sent back was altered.*refused/);
+
+    replace = (state) => `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
+    const tampered = (await grace.client.callTool({ name: 'create_member', arguments: { email: 'tampered@example.com', name: 'Tampered' } })) as { isError?: boolean };
+    expect(tampered.isError).toBe(true);
+    expect(textOf(tampered)).toMatch(/approval state sent back was altered.*refused/);
+
+    // Her own state, untouched, is taken (her answer decides), so the refusals above came from the state alone.
+    replace = (state) => state;
+    graceAnswers = 'decline';
+    const honest = textOf(await grace.client.callTool({ name: 'create_member', arguments: { email: 'honest@example.com', name: 'Honest' } }));
+    expect(honest).toMatch(/declined/);
+    expect((await modern.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
+    await Promise.allSettled([alan.client.close(), grace.client.close()]);
   });
 });

@@ -96,6 +96,15 @@ describe('request state of an input-required result', () => {
     await expect(codec.read(own, contextFor('session-b'))).resolves.toBeUndefined();
     await expect(codec.read(own, contextFor('session-a'))).resolves.toMatchObject({ tool: 't' });
   });
+  it("HOST-26 refuses a state sealed for one person when read for another, or for nobody", async () => {
+    const codec = createConsentStateCodec();
+    const wire = await codec.mint({ v: 1, tool: 'create_member', flow: 'f', owner: 'usr_support_alan', scopes: ['members:write'] }, contextFor());
+    await expect(codec.read(wire, contextFor(), 'usr_support_alan')).resolves.toMatchObject({ owner: 'usr_support_alan', scopes: ['members:write'] });
+    await expect(codec.read(wire, contextFor(), 'usr_lecturer_grace')).resolves.toBeUndefined();
+    await expect(codec.read(wire, contextFor())).resolves.toBeUndefined();
+    const ownerless = await codec.mint({ v: 1, tool: 'create_member', flow: 'f' }, contextFor());
+    await expect(codec.read(ownerless, contextFor(), 'usr_support_alan')).resolves.toBeUndefined();
+  });
 });
 
 describe('consent channel', () => {
