@@ -68,8 +68,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
   });
   let lastWarning = '';
   client.on('error', (error: Error) => {
-    // One line per distinct failure, not one per reconnection attempt.
-    if (error.message === lastWarning) return;
+    // Before the first connection the start fails with the error itself; after it, one line per
+    // distinct failure, not one per reconnection attempt.
+    if (!everReady || error.message === lastWarning) return;
     lastWarning = error.message;
     logger.warn('the Redis grant store is unavailable; retrying', { error: error.message });
   });

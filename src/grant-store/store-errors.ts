@@ -28,6 +28,6 @@ export function storeUnavailable(what: string, cause: unknown): SchoolMcpError {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new SchoolMcpError('STORE_UNAVAILABLE', `The Redis grant store could not ${what} (${reason}).`, {
     cause,
-    hint: 'Start Redis or fix the network or SCHOOL_MCP_REDIS_PASSWORD; school-mcp reconnects by itself, so retry in a moment.',
+    hint: 'Start Redis or fix the network or SCHOOL_MCP_REDIS_PASSWORD, then retry: a running school-mcp reconnects by itself.',
   });
 }

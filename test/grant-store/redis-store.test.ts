@@ -195,13 +195,14 @@ describeWithRedis('the Redis grant store when Redis goes away', () => {
   });
 
   it('HST-09 fails fast with STORE_UNAVAILABLE while Redis is stopped, and works again once it is back', async () => {
-    const { store } = await openStore(server, { timeoutMs: 500 });
+    const { store, warnings } = await openStore(server, { timeoutMs: 500 });
     await store.write('client', 'kept', { n: 1 });
     await server.stop();
     await expect(store.read('client', 'kept')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     await expect(store.write('client', 'other', { n: 2 })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     await expect(store.take('client', 'other')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     await expect(openStore(server, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    await vi.waitFor(() => expect(warnings.join('\n')).toMatch(/Redis grant store is unavailable/), { timeout: 5000, interval: 25 });
     await server.restart();
     // The test server saves nothing, so the restarted Redis is empty; the store reconnects by itself.
     await vi.waitFor(async () => expect(await store.read('client', 'kept')).toBeUndefined(), { timeout: 10_000, interval: 50 });
