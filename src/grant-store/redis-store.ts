@@ -24,6 +24,11 @@ import { storeRecordUnreadable, storeUnavailable } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
 
 const KEY_PREFIX = 'school-mcp:';
+/**
+ * Replaces a record with its resealed copy only while it still holds what was read, keeping its
+ * TTL: a record taken or rewritten meanwhile by another instance is neither revived nor undone.
+ */
+const RESEAL_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end return false";
 const DEFAULT_TIMEOUT_MS = 2000;
 /** Between reconnection attempts while Redis is away: soon enough to recover quickly, not a busy loop. */
 const RECONNECT_DELAY_MS = 250;
@@ -87,11 +92,19 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
     }
   }
 
+  let connectTimer: NodeJS.Timeout | undefined;
   try {
-    await client.connect();
+    // The connect timeout covers the TCP connection only; a server that accepts and never answers
+    // the handshake would hold the start forever without this bound.
+    const silent = new Promise<never>((_, reject) => {
+      connectTimer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    await Promise.race([client.connect(), silent]);
   } catch (error) {
     if (client.isOpen) client.destroy();
     throw storeUnavailable(`connect to ${address.url}`, error);
+  } finally {
+    clearTimeout(connectTimer);
   }
 
   function openText(text: string, address: RecordAddress): StoredValue | undefined {
@@ -125,7 +138,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const value = openText(text, address);
       const sealed = parseSealedRecord(text);
       // A record sealed with an older key is sealed again with the current one, as the directory store does.
-      if (value !== undefined && sealed !== undefined && sealed.keyId !== keyring.current.id) await writeSealed(key, address, value, sealed.expiresAt);
+      if (value !== undefined && sealed !== undefined && sealed.keyId !== keyring.current.id) {
+        const resealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, sealed.expiresAt, keyring.current));
+        await command(`reseal a ${namespace} record`, () => client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [text, resealed] }));
+      }
       return value;
     },
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { openRedisStore, parseStoreKeys, parseStoreLocation, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
@@ -126,6 +127,44 @@ describeWithRedis('the Redis grant store', () => {
     const after = await openStore(server, { keys: keyring(newer) });
     expect(await after.store.read('school-grant', 'usr_rotated')).toEqual({ who: 'ada' });
     await expect(before.store.read('school-grant', 'usr_rotated')).rejects.toMatchObject({ code: 'STORE_RECORD_UNREADABLE' });
+  });
+
+  it('HST-08 reseals a record under the new key keeping its TTL, and never revives one that another instance took meanwhile', async () => {
+    const [older, newer] = [randomBytes(32), randomBytes(32)];
+    const before = await openStore(server, { keys: keyring(older) });
+    const during = await openStore(server, { keys: keyring(newer, older) });
+    const client = await rawClient(server);
+    try {
+      await before.store.write('pending', 'rotating', { n: 1 }, { ttlSeconds: 600 });
+      const key = redisRecordKey('pending', 'rotating').key;
+      expect(await during.store.read('pending', 'rotating')).toEqual({ n: 1 });
+      expect(JSON.parse((await client.get(key))!).keyId).toBe(keyring(newer).current.id);
+      expect(await client.ttl(key)).toBeGreaterThan(500);
+      for (let round = 0; round < 10; round += 1) {
+        await before.store.write('pending', `race-${round}`, { round }, { ttlSeconds: 600 });
+        const [, taken] = await Promise.all([during.store.read('pending', `race-${round}`), during.store.take('pending', `race-${round}`), during.store.read('pending', `race-${round}`)]);
+        expect(taken).toEqual({ round });
+        expect(await client.exists(redisRecordKey('pending', `race-${round}`).key)).toBe(0);
+      }
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('HST-09 gives up at start, with STORE_UNAVAILABLE, on a server that accepts the connection and never answers', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      await expect(openRedisStore({ address: addressOf(`redis://127.0.0.1:${port}/0`), keyring: keyring(randomBytes(32)), logger: { warn: () => undefined }, timeoutMs: 300 })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('HST-08 gives each record its TTL in Redis, which expires it, and never returns a record past its sealed expiry', async () => {
