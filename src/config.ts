@@ -42,6 +42,8 @@ export interface HostedConfig {
   readonly storeKeyFile: string | undefined;
   /** `SCHOOL_MCP_STORE_KEY`; never read from the command line, where every local user could see it. */
   readonly storeKey: string | undefined;
+  /** `SCHOOL_MCP_REDIS_PASSWORD`, for a `redis://` store; never on the command line, like the store key. */
+  readonly redisPassword: string | undefined;
   readonly host: string;
   readonly port: number;
   /** `--allowed-host`: names a proxy that rewrites `Host` sends, besides the public URL's host. */
@@ -266,6 +268,7 @@ function parseHosted(
     storeDir: values.store ?? nonEmpty(env.SCHOOL_MCP_STORE),
     storeKeyFile: values['store-key-file'],
     storeKey: nonEmpty(env.SCHOOL_MCP_STORE_KEY),
+    redisPassword: nonEmpty(env.SCHOOL_MCP_REDIS_PASSWORD),
     host: values.host ?? '127.0.0.1',
     port: values.port === undefined ? 0 : parsePort(values.port, '--port', 0),
     allowedHosts: values['allowed-host'] ?? [],

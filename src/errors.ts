@@ -134,6 +134,8 @@ export const errorCodes = [
   'STORE_WRITE_FAILED',
   /** A record was sealed with a key that is not among the store keys. */
   'STORE_RECORD_UNREADABLE',
+  /** The shared store (Redis) did not answer within its timeout: down, unreachable or refusing the password. */
+  'STORE_UNAVAILABLE',
 
   // School API calls (the executor)
   /** Tool arguments refused before anything was sent (API-03, API-05, bad base64, ...). */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, HostedConfig } from '../config.js';
 import { SchoolMcpError } from '../errors.js';
-import { openDirectoryStore, readStoreKeyFile, storeKeysFromText, type StoreKeyring } from '../grant-store/index.js';
+import { openDirectoryStore, openRedisStore, parseStoreLocation, readStoreKeyFile, storeKeysFromText, type GrantStore, type StoreKeyring } from '../grant-store/index.js';
 import { parsePublicUrl, startHostedServer } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { openCallerEndpoints } from '../transports/index.js';
@@ -33,10 +33,27 @@ async function keyringOf(hosted: HostedConfig): Promise<StoreKeyring> {
   return storeKeysFromText('');
 }
 
+/**
+ * The directory or Redis store `--store` names. With `--demo` and no Redis URL, a throw-away
+ * directory; a Redis store also serves the demo, so the shared store can be tried end to end.
+ */
+async function openStore(config: Config, keyring: StoreKeyring, demoStore: string | undefined, logger: Logger): Promise<{ store: GrantStore; close: () => Promise<void> }> {
+  const hosted = config.hosted!;
+  const location = parseStoreLocation(hosted.storeDir ?? join(configDirectory(config), 'hosted-store'));
+  if (!location.ok) throw configInvalid(`--store: ${location.reason}`);
+  if (location.location.kind === 'redis') {
+    const store = await openRedisStore({ address: location.location.address, password: hosted.redisPassword, keyring, logger });
+    return { store, close: () => store.close() };
+  }
+  const store = await openDirectoryStore({ dir: demoStore ?? location.location.dir, keyring, logger });
+  return { store, close: async () => undefined };
+}
+
 export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
   const hosted = config.hosted!;
   let demo: DemoSchool | undefined;
   let demoStore: string | undefined;
+  let closeStore = async (): Promise<void> => undefined;
   try {
     if (config.demo) {
       demo = await startDemoSchool({});
@@ -47,7 +64,9 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     if (publicUrl !== undefined && !publicUrl.ok) throw configInvalid(`--public-url: ${publicUrl.reason}`);
     if (!demo && config.clientSecret === undefined) throw configInvalid('--hosted needs the integration\'s secret: --client-secret-file FILE or SCHOOL_MCP_CLIENT_SECRET');
     const keyring = demo ? storeKeysFromText(randomBytes(32).toString('base64')) : await keyringOf(hosted);
-    const store = await openDirectoryStore({ dir: demoStore ?? hosted.storeDir ?? join(configDirectory(config), 'hosted-store'), keyring, logger });
+    const opened = await openStore(config, keyring, demoStore, logger);
+    closeStore = opened.close;
+    const store = opened.store;
     const school = await openHostedSchool({ config, schoolUrl, logger, version });
     const endpoints = await openCallerEndpoints({ maxCallers: 256, onerror: (error) => logger.debug('MCP request failed', { error: error.message }) });
     const server = await startHostedServer({
@@ -80,6 +99,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     await server.close();
     return 0;
   } finally {
+    await closeStore();
     await demo?.close();
     if (demoStore !== undefined) await rm(demoStore, { recursive: true, force: true });
   }

@@ -86,7 +86,7 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
   { flag: 'port', type: 'string', value: 'N', commands: ['serve'], help: 'the port --http or --hosted listens on (default 0: any free port, printed on stderr)' },
   { flag: 'hosted', type: 'boolean', commands: ['serve'], help: 'serve a team: each person signs in through their MCP client' },
   { flag: 'public-url', type: 'string', value: 'URL', commands: ['serve'], help: 'where clients reach --hosted; https (or SCHOOL_MCP_PUBLIC_URL)' },
-  { flag: 'store', type: 'string', value: 'DIR', commands: ['serve'], help: "--hosted's grant store (or SCHOOL_MCP_STORE)" },
+  { flag: 'store', type: 'string', value: 'DIR|URL', commands: ['serve'], help: "--hosted's grant store: a directory, or redis://HOST:PORT/DB or rediss://… (or SCHOOL_MCP_STORE); the Redis password only in SCHOOL_MCP_REDIS_PASSWORD, never in the URL, where every local user could read it in the process list" },
   { flag: 'store-key-file', type: 'string', value: 'FILE', commands: ['serve'], help: "--hosted's store key file (or SCHOOL_MCP_STORE_KEY)" },
   {
     flag: 'http-secret-file',

@@ -23,3 +23,11 @@ export function storeRecordUnreadable(reason: string): SchoolMcpError {
     hint: 'Add the key that sealed it back after the current one (SCHOOL_MCP_STORE_KEY="new,old"), or remove the record so that its user signs in again.',
   });
 }
+
+export function storeUnavailable(what: string, cause: unknown): SchoolMcpError {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new SchoolMcpError('STORE_UNAVAILABLE', `The Redis grant store could not ${what} (${reason}).`, {
+    cause,
+    hint: 'Start Redis or fix the network or SCHOOL_MCP_REDIS_PASSWORD, then retry: a running school-mcp reconnects by itself.',
+  });
+}

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
+import { openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore } from '../../src/grant-store/index.js';
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config.js';
@@ -36,6 +36,8 @@ export interface HostedOptions {
   tools?: boolean;
   /** Limits of the fetch of a URL client_id's metadata document. */
   clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; maxBytes?: number };
+  /** Keep the grants in this Redis (`redis://…`, as `--store` takes it) instead of a directory. */
+  redisUrl?: string;
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -46,7 +48,10 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
   const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
-  const store = await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger });
+  const redis = options.redisUrl === undefined ? undefined : parseStoreLocation(options.redisUrl);
+  if (redis !== undefined && (!redis.ok || redis.location.kind !== 'redis')) throw new Error(`not a Redis URL: ${options.redisUrl}`);
+  const redisStore = redis?.ok && redis.location.kind === 'redis' ? await openRedisStore({ address: redis.location.address, keyring: keys.keyring, logger }) : undefined;
+  const store = redisStore ?? (await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }));
   const server = await startHostedServer({
     host: '127.0.0.1',
     port: 0,
@@ -89,6 +94,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       await endpoints.close();
       await server.close();
       await sandbox.close();
+      await redisStore?.close();
       await rm(storeDir, { recursive: true, force: true });
     },
   };

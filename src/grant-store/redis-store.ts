@@ -1,0 +1,172 @@
+/**
+ * The shared grant store: the same sealed records as the directory store, kept in Redis so that
+ * several instances see one state. A key is `school-mcp:<namespace>:<SHA-256 of the name>`, so no
+ * user id or token names a key; the value is the sealed record, bound to the same address as the
+ * directory store's file, and its TTL is set with SET EX, so Redis expires it and sweep has
+ * nothing to do. Take-once is GETDEL, atomic on the server.
+ *
+ * Redis down must not stall a request: the client keeps no offline queue (a command while
+ * disconnected fails at once), every command has a timeout, and reconnection goes on in the
+ * background so the store recovers when Redis is back.
+ *
+ * The client is node-redis (`redis`), the one Redis Ltd. itself maintains, with GETDEL, SET EX,
+ * TLS and AUTH built in and no dependency outside @redis/*. It is pinned exactly in package.json
+ * because its reconnection and offline-queue behaviour, which the fail-fast rule rests on, has
+ * changed between releases; a new version is taken on purpose, with the tests run against it.
+ */
+import { createClient } from 'redis';
+import type { Logger } from '../log.js';
+import { recordFileName } from './directory-store.js';
+import { expiryOf, isValidNamespace, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import type { RedisStoreAddress } from './redis-store-url.js';
+import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
+import { storeRecordUnreadable, storeUnavailable } from './store-errors.js';
+import type { StoreKeyring } from './store-keys.js';
+
+const KEY_PREFIX = 'school-mcp:';
+/**
+ * Replaces a record with its resealed copy only while it still holds what was read, keeping its
+ * TTL: a record taken or rewritten meanwhile by another instance is neither revived nor undone.
+ */
+const RESEAL_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end return false";
+const DEFAULT_TIMEOUT_MS = 2000;
+/** Between reconnection attempts while Redis is away: soon enough to recover quickly, not a busy loop. */
+const RECONNECT_DELAY_MS = 250;
+
+export interface RedisStoreOptions {
+  readonly address: RedisStoreAddress;
+  /** SCHOOL_MCP_REDIS_PASSWORD. */
+  readonly password?: string | undefined;
+  readonly keyring: StoreKeyring;
+  readonly logger: Pick<Logger, 'warn'>;
+  /** Connect and per-command timeout; a store call fails with STORE_UNAVAILABLE after it. */
+  readonly timeoutMs?: number;
+  /** Seconds since the epoch; tests move it to check the expiry sealed in a record. */
+  readonly nowSeconds?: () => number;
+}
+
+export interface RedisGrantStore extends GrantStore {
+  close(): Promise<void>;
+}
+
+/** Pure: the Redis key of a record and the address its seal is bound to (the directory store's). */
+export function redisRecordKey(namespace: string, name: string): { key: string; address: RecordAddress } {
+  if (!isValidNamespace(namespace)) throw new RangeError(`not a store namespace: ${JSON.stringify(namespace)}`);
+  if (name === '') throw new RangeError('a record needs a name');
+  const file = recordFileName(name);
+  return { key: `${KEY_PREFIX}${namespace}:${file.replace(/\.rec$/, '')}`, address: { namespace, name: file } };
+}
+
+export async function openRedisStore(options: RedisStoreOptions): Promise<RedisGrantStore> {
+  const { address, keyring, logger } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const now = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
+  let everReady = false;
+  const client = createClient({
+    url: address.url,
+    ...(options.password === undefined ? {} : { password: options.password }),
+    disableOfflineQueue: true,
+    commandOptions: { timeout: timeoutMs },
+    // A first connection that fails ends the start (school-mcp exits saying why); once connected, a
+    // lost connection is retried for as long as it takes, while calls fail fast meanwhile.
+    socket: { connectTimeout: timeoutMs, reconnectStrategy: (_retries, cause) => (everReady ? RECONNECT_DELAY_MS : cause) },
+  });
+  let lastWarning = '';
+  client.on('error', (error: Error) => {
+    // Before the first connection the start fails with the error itself; after it, one line per
+    // distinct failure, not one per reconnection attempt.
+    if (!everReady || error.message === lastWarning) return;
+    lastWarning = error.message;
+    logger.warn('the Redis grant store is unavailable; retrying', { error: error.message });
+  });
+  client.on('ready', () => {
+    everReady = true;
+    lastWarning = '';
+  });
+
+  async function command<T>(what: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw storeUnavailable(what, error);
+    }
+  }
+
+  let connectTimer: NodeJS.Timeout | undefined;
+  try {
+    // The connect timeout covers the TCP connection only; a server that accepts and never answers
+    // the handshake would hold the start forever without this bound.
+    const silent = new Promise<never>((_, reject) => {
+      connectTimer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    await Promise.race([client.connect(), silent]);
+  } catch (error) {
+    if (client.isOpen) client.destroy();
+    throw storeUnavailable(`connect to ${address.url}`, error);
+  } finally {
+    clearTimeout(connectTimer);
+  }
+
+  function openText(text: string, address: RecordAddress): StoredValue | undefined {
+    const sealed = parseSealedRecord(text);
+    if (sealed === undefined) {
+      logger.warn('a grant store record is not a sealed record; answered as absent', { namespace: address.namespace });
+      return undefined;
+    }
+    // Redis expires the key, but the sealed expiry is the one an attacker cannot extend.
+    if (sealed.expiresAt !== undefined && sealed.expiresAt <= now()) return undefined;
+    if (!keyring.byId.has(sealed.keyId)) throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
+    const opened = openRecord(sealed, address, keyring);
+    if (!opened.ok) {
+      logger.warn('a grant store record did not open; answered as absent, its user signs in again', { namespace: address.namespace, reason: opened.reason });
+      return undefined;
+    }
+    return (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
+  }
+
+  async function writeSealed(key: string, address: RecordAddress, value: StoredValue, expiresAt: number | undefined): Promise<void> {
+    const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current));
+    if (expiresAt === undefined) await command(`save a ${address.namespace} record`, () => client.set(key, sealed));
+    else await command(`save a ${address.namespace} record`, () => client.set(key, sealed, { EX: Math.max(1, expiresAt - now()) }));
+  }
+
+  return {
+    async read(namespace, name) {
+      const { key, address } = redisRecordKey(namespace, name);
+      const text = await command(`read a ${namespace} record`, () => client.get(key));
+      if (text === null) return undefined;
+      const value = openText(text, address);
+      const sealed = parseSealedRecord(text);
+      // A record sealed with an older key is sealed again with the current one, as the directory store does.
+      if (value !== undefined && sealed !== undefined && sealed.keyId !== keyring.current.id) {
+        const resealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, sealed.expiresAt, keyring.current));
+        await command(`reseal a ${namespace} record`, () => client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [text, resealed] }));
+      }
+      return value;
+    },
+
+    async write(namespace, name, value, writeOptions?: WriteOptions) {
+      const { key, address } = redisRecordKey(namespace, name);
+      await writeSealed(key, address, value, expiryOf(writeOptions, now()));
+    },
+
+    async remove(namespace, name) {
+      const { key } = redisRecordKey(namespace, name);
+      await command(`remove a ${namespace} record`, () => client.del(key));
+    },
+
+    async take(namespace, name) {
+      const { key, address } = redisRecordKey(namespace, name);
+      const text = await command(`take a ${namespace} record`, () => client.getDel(key));
+      return text === null ? undefined : openText(text, address);
+    },
+
+    async sweep() {
+      return 0;
+    },
+
+    async close() {
+      if (client.isOpen) await client.close().catch(() => client.destroy());
+    },
+  };
+}

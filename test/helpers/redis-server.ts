@@ -1,0 +1,141 @@
+/**
+ * A real Debian redis-server for the Redis store tests, on a free loopback port with a temp dir
+ * and nothing saved. Redis has no `--port 0`, so the port is one the kernel just handed to a
+ * socket that was then closed; if another process takes it first, the start is tried again on a
+ * new one. Readiness is a PING answered with PONG, polled, never a sleep. Without redis-server
+ * the suites skip saying how to enable them; under `CI=true` they fail instead.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { describe, it } from 'vitest';
+
+export const HOW_TO_ENABLE_REDIS_TESTS = 'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path';
+
+function findRedisServer(): string | undefined {
+  const named = process.env['SCHOOL_MCP_TEST_REDIS_SERVER'];
+  if (named) return existsSync(named) ? named : undefined;
+  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
+    if (dir !== '' && existsSync(join(dir, 'redis-server'))) return join(dir, 'redis-server');
+  }
+  return ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
+}
+
+export const TEST_REDIS_SERVER = findRedisServer();
+
+/** A suite that needs redis-server: skipped with the way to enable it where there is none, failed under CI. */
+export function describeWithRedis(name: string, body: () => void): void {
+  if (TEST_REDIS_SERVER) describe(name, body);
+  else if (process.env['CI'] === 'true') describe(name, () => it('has a redis-server to run', () => {
+    throw new Error(HOW_TO_ENABLE_REDIS_TESTS);
+  }));
+  else describe.skip(`${name} (skipped: ${HOW_TO_ENABLE_REDIS_TESTS})`, body);
+}
+
+export interface RedisServer {
+  readonly port: number;
+  /** `redis://127.0.0.1:PORT/0`. */
+  readonly url: string;
+  /** Stops the server and waits for its exit; the port stays this server's to restart on. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, and waits for PING. */
+  restart(): Promise<void>;
+  /** Stops it and removes its directory. */
+  close(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** `--requirepass`. */
+  readonly password?: string;
+}
+
+const READY_TIMEOUT_MS = 15_000;
+const POLL_MS = 25;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Whether the server at `port` answers PING (after AUTH when it has a password). */
+function answersPing(port: number, password: string | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    let reply = '';
+    const done = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write(`${password === undefined ? '' : `AUTH ${password}\r\n`}PING\r\n`));
+    socket.on('data', (chunk) => {
+      reply += chunk.toString('latin1');
+      if (reply.includes('+PONG\r\n')) done(true);
+      else if (reply.includes('-')) done(false);
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+async function launch(binary: string, port: number, dir: string, options: RedisServerOptions): Promise<ChildProcess | undefined> {
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'];
+  if (options.password !== undefined) args.push('--requirepass', options.password);
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr?.resume();
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) return undefined;
+    if (await answersPing(port, options.password)) return child;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms`);
+}
+
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const binary = TEST_REDIS_SERVER;
+  if (binary === undefined) throw new Error(HOW_TO_ENABLE_REDIS_TESTS);
+  const dir = await mkdtemp(join(tmpdir(), 'school-mcp-redis-'));
+  let port = 0;
+  let child: ChildProcess | undefined;
+  for (let attempt = 0; attempt < 5 && child === undefined; attempt += 1) {
+    port = await freePort();
+    child = await launch(binary, port, dir, options);
+  }
+  if (child === undefined) throw new Error('redis-server exited at start on five free ports in a row');
+  let running: ChildProcess | undefined = child;
+
+  async function stop(): Promise<void> {
+    const current = running;
+    running = undefined;
+    if (current === undefined) return;
+    current.kill('SIGTERM');
+    await exited(current);
+  }
+
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}/0`,
+    stop,
+    async restart() {
+      await stop();
+      running = await launch(binary, port, dir, options);
+      if (running === undefined) throw new Error(`redis-server did not start again on port ${port}`);
+    },
+    async close() {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
