@@ -8,4 +8,4 @@ export { parseStoreKeys, storeKeyId, type StoreKeyring } from './store-keys.js';
 export { openRecord, sealRecord } from './sealed-record.js';
 export { readStoreKeyFile, storeKeysFromText } from './store-key-file.js';
 export { openRedisStore, redisRecordKey, type RedisGrantStore } from './redis-store.js';
-export { isRedisStoreUrl, parseStoreLocation, type RedisStoreAddress, type StoreLocation } from './redis-store-url.js';
+export { isRedisStoreUrl, parseStoreLocation, type RedisStoreAddress } from './redis-store-url.js';

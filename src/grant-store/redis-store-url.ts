@@ -11,7 +11,7 @@ export interface RedisStoreAddress {
   readonly database: number;
 }
 
-export type StoreLocation = { readonly kind: 'directory'; readonly dir: string } | { readonly kind: 'redis'; readonly address: RedisStoreAddress };
+type StoreLocation = { readonly kind: 'directory'; readonly dir: string } | { readonly kind: 'redis'; readonly address: RedisStoreAddress };
 
 export type StoreLocationParse = { readonly ok: true; readonly location: StoreLocation } | { readonly ok: false; readonly reason: string };
 

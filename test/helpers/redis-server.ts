@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'vitest';
 
-export const HOW_TO_ENABLE_REDIS_TESTS = 'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path';
+const HOW_TO_ENABLE_REDIS_TESTS = 'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path';
 
 function findRedisServer(): string | undefined {
   const named = process.env['SCHOOL_MCP_TEST_REDIS_SERVER'];
@@ -24,7 +24,7 @@ function findRedisServer(): string | undefined {
   return ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
 }
 
-export const TEST_REDIS_SERVER = findRedisServer();
+const TEST_REDIS_SERVER = findRedisServer();
 
 /** A suite that needs redis-server: skipped with the way to enable it where there is none, failed under CI. */
 export function describeWithRedis(name: string, body: () => void): void {
