@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { configDirectory, createSchoolSession, listSchoolTools, openSchool, runHosted, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
 import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config/index.js';
 import { isSchoolMcpError } from './errors.js';
 import { resolveSecretFiles } from './secret-file.js';
 import { createLogger, type Logger } from './log.js';

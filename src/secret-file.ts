@@ -5,7 +5,7 @@
  * @see SECURITY.md ST-08
  */
 import { open } from 'node:fs/promises';
-import { checkHttpSecretLength, configError, type Config } from './config.js';
+import { checkHttpSecretLength, configError, type Config } from './config/index.js';
 
 /** Far above any secret; a larger file is the wrong file. */
 const MAX_SECRET_FILE_BYTES = 4096;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Config, HostedConfig } from '../config.js';
+import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import { openDirectoryStore, openRedisStore, parseStoreLocation, readStoreKeyFile, storeKeysFromText, type GrantStore, type StoreKeyring } from '../grant-store/index.js';
 import { parsePublicUrl, startHostedServer } from '../hosted/index.js';

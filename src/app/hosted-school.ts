@@ -4,7 +4,7 @@
  * school grant, and a server factory whose account tools speak of that person. Nothing of one
  * runtime is reachable from another.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { createConsentStateCodec } from '../consent/index.js';
 import { createExecutor, toToolResult, type AccessTokenSource } from '../executor/index.js';
 import type { Logger } from '../log.js';

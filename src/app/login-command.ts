@@ -2,7 +2,7 @@
  * The terminal command that signs in for this server, for a host whose server cannot outlive one
  * call: the same school, store and client, so that the server finds the grant. Pure.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 
 /** `undefined` for a demo school: it lives only inside the server that started it. */
 export function loginCommandFor(config: Pick<Config, 'demo' | 'configDir' | 'clientId'>, schoolUrl: URL): string | undefined {

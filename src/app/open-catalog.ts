@@ -3,7 +3,7 @@
  * the cache), built into a catalogue, narrowed by the config, and planned into listed tools and
  * discovery. No sign-in: the document's GET is anonymous.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { nodeFetch } from '../network/index.js';
 import { buildCatalog, fitListedSchemas, loadDocument, selectOperations, type LoadedDocument, type ToolCatalog } from '../openapi/index.js';
 import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';

@@ -4,7 +4,7 @@
  * another; this is where they meet.
  */
 import { homedir } from 'node:os';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type OAuthSession, type SignInSettings } from '../consent/index.js';
 import { createExecutor, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';

@@ -2,7 +2,7 @@
  * `runHosted`, with hosted mode's parts (the authorization server, the grant store) loaded only
  * when `--hosted` is given: a stdio server never pays for them at start.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { Logger } from '../log.js';
 
 export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {

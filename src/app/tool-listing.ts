@@ -2,7 +2,7 @@
  * `school-mcp tools`: what a host would be given for a school, without signing in. The tool list
  * comes from a real server built as `serve` builds it; nothing in it is ever called.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import {
   CALL_TOOL,
   createSchoolServerFactory,

@@ -1,6 +1,6 @@
 /**
  * Where the token store lives, per platform. Pure: the environment and home directory come in
- * as parameters (only `src/config.ts` reads `process.env`).
+ * as parameters (only `src/config` reads `process.env`).
  */
 import { posix, win32 } from 'node:path';
 

@@ -4,7 +4,7 @@
  * `serveOverHttp` can bind a reachable address without a chosen secret.
  * @see SECURITY.md HTTP-01, HTTP-04, HTTP-09
  */
-import type { HttpConfig } from '../config.js';
+import type { HttpConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import { isUsableSecret } from './bearer-secret.js';
 import { isLoopbackName } from '../network/index.js';

@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import type { HttpConfig } from '../config.js';
+import type { HttpConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { SchoolServerFactory } from '../server/index.js';

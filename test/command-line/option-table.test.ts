@@ -8,7 +8,7 @@ import {
   SCHOOL_MCP_COMMAND_LINE as TABLE,
   type CommandName,
 } from '../../src/command-line/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 
 const COMMANDS = TABLE.commands.map((command) => command.name);
 

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleFileName, bundleInputProblems, type BundleManifest } from '../../tools/bundle/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { compileSchemaFile, readJson } from '../helpers/json-schema.js';
 import { resolveMcpConfig } from '../helpers/mcpb-launch.js';
 

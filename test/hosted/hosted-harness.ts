@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore } from '../../src/grant-store/index.js';
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
 import { openCallerEndpoints } from '../../src/transports/open-caller-endpoints.js';
 import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';

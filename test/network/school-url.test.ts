@@ -3,7 +3,7 @@
  * API description all apply.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSchoolUrl as parseForConfig } from '../../src/config.js';
+import { parseSchoolUrl as parseForConfig } from '../../src/config/index.js';
 import { checkSchoolUrl, isLoopbackAddress, isLoopbackName } from '../../src/network/index.js';
 import { parseSchoolUrl as parseForSignIn } from '../../src/oauth/index.js';
 import { resolveApiBase } from '../../src/openapi/index.js';

@@ -4,7 +4,7 @@
  * often than every 5 s, and a pending answer with the link and the scopes in words at the end.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_CONSENT_WAIT_MS } from '../../src/config.js';
+import { DEFAULT_CONSENT_WAIT_MS } from '../../src/config/index.js';
 import { createConsentCaller, PROGRESS_INTERVAL_MS, type ConsentOutcome, type PendingConsent } from '../../src/consent/index.js';
 import { createCoupon } from '../executor/operation-fixtures.js';
 import { CALL, CONSENT, connection, context, PENDING_ERROR, scriptedBroker, scriptedExecutor } from './support/consent-fixtures.js';

@@ -4,7 +4,7 @@
  */
 import * as crypto from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { loadConfig, type HttpConfig } from '../../src/config.js';
+import { loadConfig, type HttpConfig } from '../../src/config/index.js';
 import {
   bearerTokenOf,
   bindPolicy,

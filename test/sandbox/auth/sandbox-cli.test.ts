@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config/index.js';
 import { describeIntegration, describeSandbox } from '../../../src/sandbox/cli.js';
 
 describe('school-mcp sandbox arguments', () => {

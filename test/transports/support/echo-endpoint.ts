@@ -5,7 +5,7 @@
  * request reached any MCP code at all.
  */
 import { fromJsonSchema, inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
-import type { HttpConfig } from '../../../src/config.js';
+import type { HttpConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/log.js';
 import { serveOverHttp, type HttpHandle, type HttpSocketLimits } from '../../../src/transports/index.js';
 

@@ -3,10 +3,10 @@
  * reads `process.env`-shaped input (it is handed `env`; `main.ts` passes `process.env`), so every
  * other part receives explicit parameters.
  */
-import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, type CommandName } from './command-line/index.js';
-import { SchoolMcpError } from './errors.js';
-import { checkSchoolUrl, isLoopbackName } from './network/index.js';
-import type { LogLevel } from './log.js';
+import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, type CommandName } from '../command-line/index.js';
+import { checkSchoolUrl, isLoopbackName } from '../network/index.js';
+import type { LogLevel } from '../log.js';
+import { configError, DEFAULT_CONSENT_WAIT_MS, isTrue, nonEmpty, parsePort, parseSeconds, parseWaits, splitList } from './config-values.js';
 
 type Command = CommandName | 'help' | 'version';
 
@@ -99,12 +99,6 @@ export interface Config {
   readonly warnings: readonly string[];
 }
 
-/**
- * How long a tool call waits for the user by default. Under the 60 s after which the MCP
- * TypeScript SDK 1.x client, embedded by many hosts, times a request out at its default options
- * (it resets only when asked to and sent progress), with room for sign-in and the call itself.
- */
-export const DEFAULT_CONSENT_WAIT_MS = 45_000;
 
 /** Everything else in the environment stays unread. */
 const ENVIRONMENT_KEYS = [
@@ -381,51 +375,6 @@ function parseHttp(
 
 export function checkHttpSecretLength(secret: string): void {
   if (secret.length < 16) throw configError('the HTTP secret must be at least 16 characters');
-}
-
-function parsePort(text: string, flag: string, minimum: number, command?: CommandName): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port < minimum || port > 65535) throw configError(`${flag} must be a port number, got ${JSON.stringify(text)}`, command);
-  return port;
-}
-
-function parseSeconds(text: string, flag: string, minimum: number): number {
-  const seconds = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || seconds < minimum || seconds > 600) {
-    throw configError(`${flag} must be a number of seconds between ${minimum} and 600, got ${JSON.stringify(text)}`);
-  }
-  return seconds;
-}
-
-/** `--link-wait` is a part of `--consent-wait`, which bounds every call. */
-function parseWaits(consentWait: string | undefined, linkWait: string | undefined): { consentWaitMs: number; linkWaitMs: number } {
-  const consentWaitMs = consentWait === undefined ? DEFAULT_CONSENT_WAIT_MS : Math.round(parseSeconds(consentWait, '--consent-wait', 0.1) * 1000);
-  const linkWaitMs = linkWait === undefined ? 0 : Math.round(parseSeconds(linkWait, '--link-wait', 0) * 1000);
-  if (linkWaitMs > consentWaitMs) {
-    throw configError(
-      `--link-wait (${linkWaitMs / 1000} s) cannot be longer than --consent-wait (${consentWaitMs / 1000} s), which bounds every call; ` +
-        'raise --consent-wait too, if your host waits that long for a call (hosts built on the MCP TypeScript SDK 1.x give up after 60 s)',
-    );
-  }
-  return { consentWaitMs, linkWaitMs };
-}
-
-function splitList(text: string): string[] {
-  return text.split(/[\s,]+/).filter((item) => item.length > 0);
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-function isTrue(value: string | undefined): boolean {
-  return value !== undefined && /^(1|true|yes|on)$/i.test(value);
-}
-
-/** A usage error; its hint names the help of the command it concerns. */
-export function configError(message: string, command?: CommandName): SchoolMcpError<'CONFIG_INVALID'> {
-  const word = command === undefined || command === 'serve' ? '' : ` ${command}`;
-  return new SchoolMcpError('CONFIG_INVALID', message, { hint: `run \`school-mcp${word} --help\` for the options` });
 }
 
 function freeze(config: Config): Config {
