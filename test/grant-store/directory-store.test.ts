@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
+import { expectRecordsKeptApart } from './support/store-contract.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];
@@ -40,18 +41,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 describe('the directory grant store', () => {
   it('keeps one record per name and namespace, replaced as a whole, removed on request', async () => {
     const { store } = await setUp();
-    await store.write('school-grant', 'usr_owner_ada', { scopes: ['courses:read'] });
-    await store.write('school-grant', 'usr_lecturer_grace', { scopes: ['events:read'] });
-    await store.write('client', 'usr_owner_ada', { kind: 'a client record under the same name' });
-    expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ scopes: ['courses:read'] });
-    await store.write('school-grant', 'usr_owner_ada', { scopes: ['courses:read', 'courses:write'] });
-    expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ scopes: ['courses:read', 'courses:write'] });
-    expect(await store.read('school-grant', 'usr_lecturer_grace')).toEqual({ scopes: ['events:read'] });
-    expect(await store.read('client', 'usr_owner_ada')).toEqual({ kind: 'a client record under the same name' });
-    await store.remove('school-grant', 'usr_owner_ada');
-    await store.remove('school-grant', 'usr_owner_ada');
-    expect(await store.read('school-grant', 'usr_owner_ada')).toBeUndefined();
-    expect(await store.read('school-grant', 'nobody')).toBeUndefined();
+    await expectRecordsKeptApart(store);
   });
 
   it('HST-04 writes no record name and no value in the clear: names are hashed, values sealed', async () => {

@@ -4,6 +4,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { openRedisStore, parseStoreKeys, parseStoreLocation, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { expectRecordsKeptApart } from './support/store-contract.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
   const parsed = parseStoreKeys(keys.map((bytes) => bytes.toString('base64')).join(' '));
@@ -62,18 +63,7 @@ describeWithRedis('the Redis grant store', () => {
 
   it('keeps one record per name and namespace, replaced as a whole, removed on request; sweep leaves expiry to Redis', async () => {
     const { store } = await openStore(server);
-    await store.write('school-grant', 'usr_owner_ada', { scopes: ['courses:read'] });
-    await store.write('school-grant', 'usr_lecturer_grace', { scopes: ['events:read'] });
-    await store.write('client', 'usr_owner_ada', { kind: 'a client record under the same name' });
-    expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ scopes: ['courses:read'] });
-    await store.write('school-grant', 'usr_owner_ada', { scopes: ['courses:read', 'courses:write'] });
-    expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ scopes: ['courses:read', 'courses:write'] });
-    expect(await store.read('school-grant', 'usr_lecturer_grace')).toEqual({ scopes: ['events:read'] });
-    expect(await store.read('client', 'usr_owner_ada')).toEqual({ kind: 'a client record under the same name' });
-    await store.remove('school-grant', 'usr_owner_ada');
-    await store.remove('school-grant', 'usr_owner_ada');
-    expect(await store.read('school-grant', 'usr_owner_ada')).toBeUndefined();
-    expect(await store.read('school-grant', 'nobody')).toBeUndefined();
+    await expectRecordsKeptApart(store);
     expect(await store.sweep()).toBe(0);
   });
 

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
 import { createLogger } from '../../src/log.js';
 import type { HttpSocketLimits } from '../../src/transports/index.js';
+import { openSocket } from '../transports/support/raw-http.js';
 
 interface Running {
   readonly server: HostedServer;
@@ -56,21 +57,7 @@ async function start(limits: Partial<HttpSocketLimits> = {}, extra: { allowedHos
   return Object.assign(running, { server, port: Number(new URL(server.listenUrl).port), logLines });
 }
 
-/** A connected socket, with everything the server sent and a promise of its end. */
-async function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  const socket = connect(port, '127.0.0.1');
-  sockets.push(socket);
-  let text = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (text += chunk));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  return { socket, received: () => text, closed };
-}
+const open = (port: number) => openSocket(port, sockets);
 
 /** One raw request on its own connection, answered and closed. */
 async function raw(port: number, request: string): Promise<string> {

@@ -3,11 +3,11 @@
  * stalls, and more connections than the cap. The limits are set small through the endpoint's
  * options; the defaults are what a local endpoint needs, far below Node's.
  */
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_HTTP_SOCKET_LIMITS, type HttpSocketLimits } from '../../src/transports/index.js';
 import { nodeServerOptions } from '../../src/transports/http-limits.js';
-import { exchange, INITIALIZE, jsonRpcHeaders } from './support/raw-http.js';
+import { exchange, INITIALIZE, jsonRpcHeaders, openSocket } from './support/raw-http.js';
 import { startEchoEndpoint, type EchoEndpoint } from './support/echo-endpoint.js';
 
 const endpoints: EchoEndpoint[] = [];
@@ -24,21 +24,7 @@ async function start(limits: Partial<HttpSocketLimits>): Promise<EchoEndpoint> {
   return endpoint;
 }
 
-/** A socket that has connected, with everything the server sent and a promise of its end. */
-async function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  const socket = connect(port, '127.0.0.1');
-  sockets.push(socket);
-  let text = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (text += chunk));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  return { socket, received: () => text, closed };
-}
+const open = (port: number) => openSocket(port, sockets);
 
 describe('HTTP-10 slow clients and the connection cap', () => {
   it('HTTP-10 sets limits fit for a local endpoint, and has Node check them often enough', () => {

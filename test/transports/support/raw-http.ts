@@ -3,7 +3,7 @@
  * any Host, any headers, and, over a bare socket, requests no HTTP library would write.
  */
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export interface Answer {
   readonly status: number;
@@ -50,6 +50,33 @@ export function rawExchange(port: number, text: string): Promise<{ statusLine: s
     });
     socket.setTimeout(5_000, () => socket.destroy());
   });
+}
+
+export interface OpenSocket {
+  readonly socket: Socket;
+  /** Everything the server sent so far. */
+  readonly received: () => string;
+  /** Settles when the server (or the test) closed the connection. */
+  readonly closed: Promise<void>;
+}
+
+/**
+ * A socket that has connected, for tests that write byte by byte or hold a connection open;
+ * it is pushed on `opened`, which the test destroys after each case.
+ */
+export async function openSocket(port: number, opened: Socket[]): Promise<OpenSocket> {
+  const socket = connect(port, '127.0.0.1');
+  opened.push(socket);
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return { socket, received: () => text, closed };
 }
 
 /** Headers a JSON-RPC POST needs to get past the transport's own checks. */

@@ -1,0 +1,21 @@
+/**
+ * What every grant store does with records, checked the same way on each backend.
+ */
+import { expect } from 'vitest';
+import type { GrantStore } from '../../../src/grant-store/index.js';
+
+/** One record per namespace and name, replaced as a whole, removed on request (twice is fine). */
+export async function expectRecordsKeptApart(store: GrantStore): Promise<void> {
+  await store.write('school-grant', 'usr_owner_ada', { scopes: ['courses:read'] });
+  await store.write('school-grant', 'usr_lecturer_grace', { scopes: ['events:read'] });
+  await store.write('client', 'usr_owner_ada', { kind: 'a client record under the same name' });
+  expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ scopes: ['courses:read'] });
+  await store.write('school-grant', 'usr_owner_ada', { scopes: ['courses:read', 'courses:write'] });
+  expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ scopes: ['courses:read', 'courses:write'] });
+  expect(await store.read('school-grant', 'usr_lecturer_grace')).toEqual({ scopes: ['events:read'] });
+  expect(await store.read('client', 'usr_owner_ada')).toEqual({ kind: 'a client record under the same name' });
+  await store.remove('school-grant', 'usr_owner_ada');
+  await store.remove('school-grant', 'usr_owner_ada');
+  expect(await store.read('school-grant', 'usr_owner_ada')).toBeUndefined();
+  expect(await store.read('school-grant', 'nobody')).toBeUndefined();
+}
