@@ -111,7 +111,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const secrets = await loadProviderSecrets(store);
   const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments));
-  const schoolSignIn = createSchoolSignIn(school, store);
+  const schoolSignIn = createSchoolSignIn(school, store, log);
   const provider = createHostedProvider({
     publicUrl,
     adapter,

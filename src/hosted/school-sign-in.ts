@@ -9,12 +9,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import type { GrantStore } from '../grant-store/index.js';
+import type { Logger } from '../log.js';
+import { discoverIntegration, type Integration } from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
 
-export interface SchoolIntegration {
-  readonly schoolUrl: URL;
-  readonly clientId: string;
-  readonly clientSecret: string;
+export interface SchoolIntegration extends Integration {
   /** `{public-url}/oauth/callback`, registered at the school. */
   readonly callback: string;
   /** What a first sign-in asks the school for; `openid profile` is always added, to know who signed in. */
@@ -78,18 +77,11 @@ function bindingDigest(binding: string): string {
   return createHash('sha256').update(binding).digest('base64url');
 }
 
-export function createSchoolSignIn(integration: SchoolIntegration, store: GrantStore): SchoolSignIn {
+export function createSchoolSignIn(integration: SchoolIntegration, store: GrantStore, logger: Logger): SchoolSignIn {
   let discovered: Promise<client.Configuration> | undefined;
   const configuration = () => {
     discovered ??= (async () => {
-      const insecure = integration.schoolUrl.protocol === 'http:';
-      const config = await client.discovery(integration.schoolUrl, integration.clientId, undefined, client.ClientSecretPost(integration.clientSecret), {
-        algorithm: 'oauth2',
-        ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
-      });
-      const methods = config.serverMetadata().code_challenge_methods_supported ?? [];
-      if (!methods.includes('S256')) throw new Error('the school does not offer PKCE with S256');
-      return config;
+      return discoverIntegration(integration, logger);
     })().catch((error: unknown) => {
       discovered = undefined;
       throw error;

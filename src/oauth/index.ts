@@ -32,6 +32,7 @@ export {
   scopesToCheck,
   unionScopes,
 } from './scopes.js';
+export { discoverIntegration, type Integration } from './integration-client.js';
 export { parseSchoolUrl } from './school-url.js';
 export type { StoreRecord } from './store-record.js';
 export { needsRefresh, type TokenSet } from './token-set.js';
