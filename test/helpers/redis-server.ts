@@ -1,6 +1,6 @@
 /**
- * A real Debian redis-server for the Redis store tests, on a free loopback port with a temp dir
- * and nothing saved. Redis has no `--port 0`, so the port is one the kernel just handed to a
+ * A real Debian redis-server for the Redis store tests, on a free loopback port with a temp dir,
+ * nothing saved unless asked (`persistent`). Redis has no `--port 0`, so the port is one the kernel just handed to a
  * socket that was then closed; if another process takes it first, the start is tried again on a
  * new one. Readiness is a PING answered with PONG, polled, never a sleep. Without redis-server
  * the suites skip saying how to enable them; under `CI=true` they fail instead.
@@ -8,10 +8,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'vitest';
+import { freePort } from './free-port.js';
 
 const HOW_TO_ENABLE_REDIS_TESTS = 'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path';
 
@@ -50,18 +51,12 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** `--requirepass`. */
   readonly password?: string;
+  /** Keep an append-only file in the server's directory, so that a restart loses nothing (`appendfsync always`). */
+  readonly persistent?: boolean;
 }
 
 const READY_TIMEOUT_MS = 15_000;
 const POLL_MS = 25;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Whether the server at `port` answers PING (after AUTH when it has a password). */
 function answersPing(port: number, password: string | undefined): Promise<boolean> {
@@ -89,7 +84,8 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 async function launch(binary: string, port: number, dir: string, options: RedisServerOptions): Promise<ChildProcess | undefined> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--protected-mode', 'yes'];
+  const persistence = options.persistent === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--daemonize', 'no', '--protected-mode', 'yes'];
   if (options.password !== undefined) args.push('--requirepass', options.password);
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.resume();
