@@ -45,6 +45,11 @@ export interface HaproxyBackend {
 
 export interface HaproxyOptions {
   readonly backends: readonly HaproxyBackend[];
+  /**
+   * The port to listen on, when the instances must be told the public URL before the load balancer
+   * starts (take one from `freePort()`); a free one otherwise.
+   */
+  readonly port?: number;
   /** Health-check every backend with `GET checkPath` (e.g. `/readyz`); a backend is out after 2 failures, back after 1 pass. */
   readonly checkPath?: string;
   /** Between two health checks of one backend; 250 ms unless set. */
@@ -129,8 +134,9 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   let started: { child: ChildProcess; config: string } | undefined;
   let port = 0;
   for (let attempt = 0; attempt < 5 && started === undefined; attempt += 1) {
-    port = await freePort();
+    port = options.port ?? (await freePort());
     started = await launch(binary, port, dir, options);
+    if (started === undefined && options.port !== undefined) throw new Error(`haproxy could not listen on port ${options.port}`);
   }
   if (started === undefined) throw new Error('haproxy exited at start on five free ports in a row');
   const { child, config } = started;
