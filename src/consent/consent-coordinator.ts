@@ -85,7 +85,13 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
       await lock.release();
       throw error;
     }
-    await lock.annotate({ url: attempt.url, scopes: attempt.scopes, startedAt: attempt.startedAt }).catch(() => undefined);
+    const note = { url: attempt.url, scopes: attempt.scopes, startedAt: attempt.startedAt };
+    await lock.annotate(note).catch(() => undefined);
+    // Once the browser came back the link is dead, but the lock is held until the code is exchanged
+    // and stored: say so, so that another process waits for the outcome instead of showing the link.
+    // The attempt settles `answered` before `result`; the release below waits for this rewrite,
+    // so that it can never land on a lock another process took in between.
+    const markedAnswered = attempt.answered.then(() => lock.annotate({ ...note, answered: true })).catch(() => undefined);
     const flowEnded = new AbortController();
     cancelLocal = attempt.cancel;
     const result = attempt.result
@@ -104,6 +110,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
       .finally(async () => {
         flowEnded.abort();
         cancelLocal = undefined;
+        await markedAnswered;
         await lock.release();
       });
     const bookkeeping = result.then(
@@ -149,17 +156,26 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     });
   }
 
-  async function openRemote(scopes: string[]): Promise<PendingFlow> {
+  /**
+   * Joins the flow another process runs, or `undefined` when there is nothing left to join: its
+   * lock is gone, or abandoned, or its link was already answered (only the outcome is to come).
+   */
+  async function openRemote(scopes: string[]): Promise<PendingFlow | undefined> {
     const since = options.now();
     options.logger.info('another school-mcp process is asking for approval at this school; waiting for its answer');
     // The holder writes the URL once its listener is bound; give it a moment.
-    let note = (await readLock(lockPath))?.note;
-    for (let waited = 0; typeof note?.url !== 'string' && waited < 5_000; waited += pollMs) {
+    let holder = await readLock(lockPath);
+    if (!holder) return undefined;
+    for (let waited = 0; typeof holder?.note?.url !== 'string' && waited < 5_000; waited += pollMs) {
       await sleep(pollMs, undefined, { signal: closing.signal });
-      const info = await readLock(lockPath);
-      if (!info) break;
-      note = info.note;
+      holder = await readLock(lockPath);
+      if (!holder) return undefined;
     }
+    if (holder?.note?.answered === true) {
+      await holderGone();
+      return undefined;
+    }
+    const note = holder?.note;
     const result = watchRemote(scopes, since);
     result.catch(() => undefined);
     return {
@@ -169,6 +185,15 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
       remote: true,
       result,
     };
+  }
+
+  /** Until the process holding the consent lock lets go of it, or is judged to have died. */
+  async function holderGone(): Promise<void> {
+    for (;;) {
+      const holder = await readLock(lockPath);
+      if (!holder || isStale(holder, lockOptions)) return;
+      await sleep(pollMs, undefined, { signal: closing.signal });
+    }
   }
 
   async function watchRemote(scopes: string[], since: number): Promise<TokenSet> {
@@ -193,8 +218,13 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
   }
 
   async function open(scopes: string[], granted: readonly string[]): Promise<PendingFlow | TokenSet> {
-    const lock = await tryAcquireLock(lockPath, lockOptions);
-    if (!lock) return openRemote(scopes);
+    let lock = await tryAcquireLock(lockPath, lockOptions);
+    while (!lock) {
+      const remote = await openRemote(scopes);
+      if (remote !== undefined) return remote;
+      // The other flow is over, or about to be: what it stored may be enough; otherwise run our own.
+      lock = await tryAcquireLock(lockPath, lockOptions);
+    }
     // Another process may have finished a flow between our last look and taking the lock.
     const done = await satisfied(scopes).catch(async (error: unknown) => {
       await lock.release();

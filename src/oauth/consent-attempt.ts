@@ -44,6 +44,11 @@ export interface ConsentAttempt {
   readonly scopes: string[];
   readonly startedAt: number;
   readonly client: StoredClient;
+  /**
+   * Settles once the browser came back to the listener (or the listener closed): from then on the
+   * link is dead, while `result` may still be exchanging the code.
+   */
+  readonly answered: Promise<void>;
   readonly result: Promise<ConsentResult>;
   cancel(error: OAuthError): void;
 }
@@ -89,7 +94,8 @@ export async function startConsentAttempt(input: ConsentAttemptInput): Promise<C
     // A cancel after the attempt settled has nobody to tell.
     cancelled.catch(() => undefined);
     const result = runAttempt(input, listener, config, stored, { verifier, state }, cancelled);
-    return { url: url.href, scopes: [...input.scopes], startedAt: input.now(), client: stored, result, cancel };
+    const answered = listener.outcome.then(() => undefined);
+    return { url: url.href, scopes: [...input.scopes], startedAt: input.now(), client: stored, answered, result, cancel };
   } catch (error) {
     await listener.close();
     throw error;

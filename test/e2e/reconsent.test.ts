@@ -51,7 +51,11 @@ afterAll(async () => {
 /** The user at the consent page: Allow or Deny, then the browser follows the redirect home. */
 async function answerConsentPage(url: string, decision: 'allow' | 'deny'): Promise<void> {
   const callback = await completeConsent(url, decision);
-  await (await fetch(callback)).text();
+  const page = await fetch(callback).catch((error: unknown) => {
+    // Which listener, and why: a dead link and a reset connection need different fixes.
+    throw new Error(`the sign-in callback at ${callback.origin} did not answer: ${String((error as { cause?: unknown }).cause ?? error)}`);
+  });
+  await page.text();
 }
 
 /** The scopes of the grant in a server's token store, as another process would read it. */

@@ -1,7 +1,8 @@
 /**
  * The coordinator's answer to a caller that does not wait (the executor asks with `waitMs: 0`):
- * the flow is pending, and never the flow's own ending, however close the user's answer lands.
- * The flow's attempt is played by hand so that its ending can be placed exactly.
+ * the flow is pending, and never the flow's own ending, however close the user's answer lands;
+ * and never another process's link once the browser has come back to it. The flow's attempt is
+ * played by hand so that its ending can be placed exactly.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,33 +11,59 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import type { ConsentAttempt, ConsentResult } from '../../src/oauth/consent-attempt.js';
 import { createConsentCoordinator, type ConsentCoordinator } from '../../src/consent/consent-coordinator.js';
+import { readLock } from '../../src/oauth/file-lock.js';
 import { OAuthError } from '../../src/oauth/oauth-error.js';
 import { createTokenStore } from '../../src/oauth/token-store.js';
+import type { StoredClient } from '../../src/oauth/store-record.js';
+import type { TokenSet } from '../../src/oauth/token-set.js';
 
 const ISSUER = 'https://school.example';
 const SCOPES = ['openid', 'profile', 'members:write'];
 
 interface PlayedAttempt {
   readonly attempt: ConsentAttempt;
+  /** The browser came back to the listener: the link is dead, the code not yet exchanged. */
+  answer(): void;
+  grant(tokens: TokenSet): void;
   deny(): void;
 }
 
-function playedAttempt(url: string): PlayedAttempt {
+const CLIENT: StoredClient = { kind: 'dynamic', clientId: 'client-1', redirectUris: ['http://127.0.0.1:1/callback'], registeredAt: Date.now() };
+
+function playedAttempt(url: string, scopes: string[] = SCOPES): PlayedAttempt {
+  let resolve!: (result: ConsentResult) => void;
   let reject!: (error: unknown) => void;
-  const result = new Promise<ConsentResult>((_resolve, rejectResult) => {
+  let answer!: () => void;
+  const result = new Promise<ConsentResult>((resolveResult, rejectResult) => {
+    resolve = resolveResult;
     reject = rejectResult;
+  });
+  const answered = new Promise<void>((resolveAnswered) => {
+    answer = resolveAnswered;
   });
   const denial = new OAuthError('OAUTH_ACCESS_DENIED', 'The user did not approve the sign-in.', { hint: 'Ask again.' });
   return {
     attempt: {
       url,
-      scopes: SCOPES,
+      scopes,
       startedAt: Date.now(),
-      client: { kind: 'dynamic', clientId: 'client-1', redirectUris: ['http://127.0.0.1:1/callback'], registeredAt: Date.now() },
+      client: CLIENT,
+      answered,
       result,
-      cancel: (error) => reject(error),
+      cancel: (error) => {
+        answer();
+        reject(error);
+      },
     },
-    deny: () => reject(denial),
+    answer,
+    grant: (tokens) => {
+      answer();
+      resolve({ tokens, client: CLIENT });
+    },
+    deny: () => {
+      answer();
+      reject(denial);
+    },
   };
 }
 
@@ -93,5 +120,69 @@ describe('consent coordinator, a caller that does not wait', () => {
     const waiting = coordinator.consent(SCOPES, { granted: [], waitMs: 60_000 });
     played.deny();
     await expect(waiting).rejects.toMatchObject({ code: 'OAUTH_ACCESS_DENIED' });
+  });
+});
+
+describe('consent coordinator, two processes on one token store', () => {
+  let dir: string;
+  const coordinators: ConsentCoordinator[] = [];
+
+  function coordinatorFor(attempts: PlayedAttempt[]): ConsentCoordinator {
+    const logger = createLogger({ write: () => undefined });
+    const coordinator = createConsentCoordinator({
+      store: createTokenStore({ dir, issuer: ISSUER, logger, now: Date.now }),
+      logger,
+      now: Date.now,
+      prompter: { present: async () => undefined },
+      issuer: async () => ISSUER,
+      maxFlowMs: 60_000,
+      startAttempt: async () => attempts.shift()!.attempt,
+      usableTokens: (record) => record.tokens,
+      pollMs: 10,
+    });
+    coordinators.push(coordinator);
+    return coordinator;
+  }
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'school-mcp-coordinator-'));
+  });
+
+  afterEach(async () => {
+    for (const coordinator of coordinators.splice(0)) {
+      coordinator.close();
+      await coordinator.settled();
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never hands out a link the browser already came back to: it waits for that flow, then asks for what is still missing', async () => {
+    const coursesFlow = playedAttempt(`${ISSUER}/oauth/authorize?state=courses`, ['openid', 'courses:write']);
+    const lecturersFlow = playedAttempt(`${ISSUER}/oauth/authorize?state=lecturers`, ['openid', 'courses:write', 'lecturers:write']);
+    const holder = coordinatorFor([coursesFlow]);
+    const other = coordinatorFor([lecturersFlow]);
+    await expect(holder.consent(['openid', 'courses:write'], { granted: [], waitMs: 0 })).rejects.toMatchObject({ details: { url: coursesFlow.attempt.url } });
+
+    // The user approved: the listener has its answer and closed, the code is being exchanged.
+    coursesFlow.answer();
+    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
+    await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
+
+    const asked = other.consent(['openid', 'courses:write', 'lecturers:write'], { granted: ['openid', 'courses:write'], waitMs: 0 });
+    coursesFlow.grant({ accessToken: 'at-courses', scopes: ['openid', 'courses:write'], resource: ISSUER, clientId: 'client-1', obtainedAt: Date.now() });
+    await expect(asked).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING', details: { url: lecturersFlow.attempt.url } });
+  });
+
+  it('a flow whose link was answered and granted what is needed ends the other process\'s wait with its tokens', async () => {
+    const flow = playedAttempt(`${ISSUER}/oauth/authorize?state=both`, SCOPES);
+    const holder = coordinatorFor([flow]);
+    const other = coordinatorFor([]);
+    await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
+    flow.answer();
+    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
+    await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
+    const asked = other.consent(SCOPES, { granted: [], waitMs: 0 });
+    flow.grant({ accessToken: 'at-both', scopes: SCOPES, resource: ISSUER, clientId: 'client-1', obtainedAt: Date.now() });
+    await expect(asked).resolves.toMatchObject({ accessToken: 'at-both' });
   });
 });
