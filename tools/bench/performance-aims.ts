@@ -2,7 +2,7 @@
  * The performance aims (against the best peer and the direct call), judged on every run from the figures of that run:
  * each against the best peer measured beside school-mcp, or against a fixed bound. Pure.
  */
-import type { BenchResults, ContenderId, LatencyCell, Measured, ScaleRow } from './results.js';
+import type { BenchResults, ContenderId, ContextRow, LatencyCell, Measured, ScaleRow } from './results.js';
 import { linearFit } from './stats.js';
 
 const PEERS: readonly ContenderId[] = ['ivotoby', 'generated'];
@@ -11,6 +11,15 @@ const ADDED_P50_MS = { stdio: 0.3, HTTP: 1 } as const;
 /** The catalogue build of the largest generated document, and how straight its line must be. */
 const BUILD_MS_AT_3000 = 300;
 const LINEAR_R2 = 0.98;
+/**
+ * Tokens a model receives (each tool's name, description and input schema), as a share of the
+ * smallest peer's list for the same capability, per configuration of the context table.
+ */
+const MODEL_TOKEN_SHARE: readonly { readonly configuration: string; readonly share: number; readonly label: string }[] = [
+  { configuration: 'default', share: 0.5, label: 'default, every operation reachable, at most 0.5×' },
+  { configuration: '`--toolsets all`', share: 1, label: '`--toolsets all` at most 1.0×' },
+  { configuration: '`--toolsets dynamic`', share: 1.2, label: '`--toolsets dynamic` within 1.2×' },
+];
 
 type Verdict = { readonly met: boolean | undefined; readonly text: string };
 
@@ -37,6 +46,7 @@ export function performanceAims(results: BenchResults): string[] {
   const rss = (id: ContenderId) => medianOf(results.memory[id], (cell) => cell.afterAll);
   aims.push(atMost('Resident set after the calls at or below the best peer', mib(rss('school-mcp')), bestPeer(PEERS.map((id) => mib(rss(id)))), 'MiB'));
   aims.push(...catalogueAims(results.scale));
+  aims.push(...tokenAims(results.context));
   return ['Performance aims against the best peer and the direct call, from this run:', '', ...aims.map(({ met, text }) => `- ${text}: ${met === undefined ? 'not measured' : met ? '**met**' : '**not met**'}`)];
 }
 
@@ -49,6 +59,15 @@ function catalogueAims(scale: readonly ScaleRow[]): Verdict[] {
     atMost(`Catalogue build of 3,000 operations under ${BUILD_MS_AT_3000} ms`, largest?.[1], BUILD_MS_AT_3000, 'ms'),
     { met: fit === undefined ? undefined : fit.r2 >= LINEAR_R2, text: `Catalogue build linear from 100 to 3,000 operations (R² ${fit === undefined ? '–' : fit.r2.toFixed(3)}, aim ≥ ${LINEAR_R2})` },
   ];
+}
+
+function tokenAims(context: readonly ContextRow[]): Verdict[] {
+  return MODEL_TOKEN_SHARE.map(({ configuration, share, label }) => {
+    const row = context.find((candidate) => candidate.configuration === configuration);
+    const modelTokens = (id: ContenderId) => (row?.cells[id]?.ok ? row.cells[id].value.modelTokens : undefined);
+    const smallest = bestPeer(PEERS.map(modelTokens));
+    return atMost(`Tokens given to the model, ${label} the smallest peer`, modelTokens('school-mcp'), smallest === undefined ? undefined : smallest * share, 'tokens');
+  });
 }
 
 function atMost(label: string, ours: number | undefined, bound: number | undefined, unit: string): Verdict {

@@ -1,0 +1,56 @@
+/**
+ * The token aims are judged on what a model receives (names, descriptions, input schemas), against
+ * the smallest peer of each configuration, as the bench's summary shows them.
+ */
+import { describe, expect, it } from 'vitest';
+import { performanceAims } from '../../tools/bench/performance-aims.js';
+import type { BenchResults, ContextCell, ContextRow, Measured } from '../../tools/bench/results.js';
+
+function cell(modelTokens: number, tokens = modelTokens * 2): Measured<ContextCell> {
+  return { ok: true, value: { tools: 1, bytes: tokens * 4, tokens, modelTokens, as: 'test' } };
+}
+
+function resultsWith(context: ContextRow[]): BenchResults {
+  return {
+    machine: { cpu: 'test', cores: 2, memoryBytes: 1, platform: 'linux', arch: 'x64', loadAverage: [0, 0, 0] },
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationS: 1,
+    quick: true,
+    versions: {},
+    tokenizer: 'test',
+    readOperation: 'GET /',
+    coldStart: [],
+    context,
+    latency: [],
+    memory: {},
+    scale: [],
+    hostile: [],
+    peerProblems: [],
+    notes: [],
+  } as unknown as BenchResults;
+}
+
+function verdict(lines: string[], start: string): string {
+  return lines.find((line) => line.startsWith(`- Tokens given to the model, ${start}`)) ?? 'missing';
+}
+
+describe('the token aims', () => {
+  it('judge each configuration on the model part against the smallest peer, leaving the wire tokens aside', () => {
+    const lines = performanceAims(
+      resultsWith([
+        { configuration: 'default', cells: { 'school-mcp': cell(400, 9_000), ivotoby: cell(1_000), generated: cell(900) } },
+        { configuration: '`--toolsets all`', cells: { 'school-mcp': cell(1_000, 50_000), ivotoby: cell(990), generated: cell(2_000) } },
+        { configuration: '`--toolsets dynamic`', cells: { 'school-mcp': cell(240), ivotoby: cell(200) } },
+      ]),
+    );
+    expect(verdict(lines, 'default')).toMatch(/\(400 tokens; aim 450 tokens\): \*\*met\*\*/);
+    expect(verdict(lines, '`--toolsets all`')).toMatch(/\(1000 tokens; aim 990 tokens\): \*\*not met\*\*/);
+    expect(verdict(lines, '`--toolsets dynamic`')).toMatch(/\(240 tokens; aim 240 tokens\): \*\*met\*\*/);
+  });
+
+  it('says "not measured" when a peer or the tokenizer gave no figure', () => {
+    const lines = performanceAims(resultsWith([{ configuration: 'default', cells: { 'school-mcp': cell(400), ivotoby: { ok: false, reason: 'did not start' } } }]));
+    expect(verdict(lines, 'default')).toMatch(/not measured$/);
+    expect(verdict(lines, '`--toolsets all`')).toMatch(/not measured$/);
+  });
+});
