@@ -1,5 +1,5 @@
 /**
- * The token aims are judged on what a model receives (names, descriptions, input schemas), against
+ * The memory aim reads the long run of the same process; the token aims are judged on what a model receives (names, descriptions, input schemas), against
  * the smallest peer of each configuration, as the bench's summary shows them.
  */
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ function cell(modelTokens: number, tokens = modelTokens * 2): Measured<ContextCe
   return { ok: true, value: { tools: 1, bytes: tokens * 4, tokens, modelTokens, as: 'test' } };
 }
 
-function resultsWith(context: ContextRow[]): BenchResults {
+function resultsWith(context: ContextRow[], memory: BenchResults['memory'] = {}): BenchResults {
   return {
     machine: { cpu: 'test', cores: 2, memoryBytes: 1, platform: 'linux', arch: 'x64', loadAverage: [0, 0, 0] },
     startedAt: '2026-01-01T00:00:00.000Z',
@@ -22,7 +22,7 @@ function resultsWith(context: ContextRow[]): BenchResults {
     coldStart: [],
     context,
     latency: [],
-    memory: {},
+    memory,
     scale: [],
     hostile: [],
     peerProblems: [],
@@ -52,5 +52,24 @@ describe('the token aims', () => {
     const lines = performanceAims(resultsWith([{ configuration: 'default', cells: { 'school-mcp': cell(400), ivotoby: { ok: false, reason: 'did not start' } } }]));
     expect(verdict(lines, 'default')).toMatch(/not measured$/);
     expect(verdict(lines, '`--toolsets all`')).toMatch(/not measured$/);
+  });
+});
+
+describe('the long-run memory aim', () => {
+  const MiB = 2 ** 20;
+  const memoryAfter = (afterAll: number, afterLong?: number) =>
+    performanceAims(
+      resultsWith([], {
+        'school-mcp': { ok: true, value: { afterStart: 50 * MiB, afterHalf: 100 * MiB, afterAll: afterAll * MiB, calls: 10_000, ...(afterLong === undefined ? {} : { afterLong: { bytes: afterLong * MiB, calls: 40_000 } }) } },
+      }),
+    ).find((line) => line.startsWith('- No growth')) ?? 'missing';
+
+  it('is met within 5 % of the reading after the memory row, and not beyond', () => {
+    expect(memoryAfter(100, 104)).toMatch(/from 10,000 to 40,000 calls .*\(104 MiB; aim 105 MiB\): \*\*met\*\*/);
+    expect(memoryAfter(100, 120)).toMatch(/\*\*not met\*\*/);
+  });
+
+  it('is not measured without a long run', () => {
+    expect(memoryAfter(100)).toMatch(/not measured$/);
   });
 });

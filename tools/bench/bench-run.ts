@@ -182,9 +182,9 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       await direct.close();
     }
 
-    progress(`memory over ${counts.memoryCalls} calls`);
+    progress(`memory over ${counts.memoryCalls} calls (school-mcp's over ${counts.longMemoryCalls})`);
     const memory: Partial<Record<ContenderId, Measured<MemoryCell>>> = {
-      'school-mcp': await measureMemory(school(), counts.memoryCalls),
+      'school-mcp': await measureMemory(school(), counts.memoryCalls, counts.longMemoryCalls),
       ivotoby: await measureMemory(ivotoby(`${url}/openapi.json`), counts.memoryCalls),
       generated: await measureMemory(generatedSandbox, counts.memoryCalls),
     };

@@ -24,8 +24,11 @@ export async function startForCalls(launch: Measured<LaunchSpec>): Promise<Measu
   }
 }
 
-/** Resident set after start, after half the calls and after all of them (16 at a time). */
-export async function measureMemory(launch: Measured<LaunchSpec>, calls: number): Promise<Measured<MemoryCell>> {
+/**
+ * Resident set after start, after half the calls and after all of them (16 at a time); with
+ * `longCalls`, once more after that many calls in all.
+ */
+export async function measureMemory(launch: Measured<LaunchSpec>, calls: number, longCalls?: number): Promise<Measured<MemoryCell>> {
   const server = await startForCalls(launch);
   if (!server.ok) return server;
   try {
@@ -34,7 +37,10 @@ export async function measureMemory(launch: Measured<LaunchSpec>, calls: number)
     const afterHalf = await residentBytes(server.value.pid);
     await timeCalls(server.value.call, calls - Math.floor(calls / 2), 16);
     const afterAll = await residentBytes(server.value.pid);
-    return { ok: true, value: { afterStart, afterHalf, afterAll, calls } };
+    if (longCalls === undefined || longCalls <= calls) return { ok: true, value: { afterStart, afterHalf, afterAll, calls } };
+    await timeCalls(server.value.call, longCalls - calls, 16);
+    const afterLong = { bytes: await residentBytes(server.value.pid), calls: longCalls };
+    return { ok: true, value: { afterStart, afterHalf, afterAll, calls, afterLong } };
   } catch (error) {
     return { ok: false, reason: reasonOf(error) };
   } finally {

@@ -10,6 +10,8 @@ export interface BenchCounts {
   readonly latencyCalls: number;
   /** Calls between the resident-set readings of the memory row. */
   readonly memoryCalls: number;
+  /** school-mcp's calls in all, for the reading that shows whether memory still grows after `memoryCalls`. */
+  readonly longMemoryCalls: number;
   readonly scaleRuns: number;
   readonly scaleSizes: readonly number[];
   /** Starts per hostile document and configuration. */
@@ -36,6 +38,7 @@ const FULL_COUNTS: BenchCounts = {
   latencyWarmup: 200,
   latencyCalls: 1_000,
   memoryCalls: 10_000,
+  longMemoryCalls: 40_000,
   scaleRuns: 5,
   scaleSizes: [10, 100, 1_000, 3_000],
   hostileRuns: 3,
@@ -48,6 +51,7 @@ export const QUICK_COUNTS: BenchCounts = {
   latencyWarmup: 2,
   latencyCalls: 16,
   memoryCalls: 32,
+  longMemoryCalls: 64,
   scaleRuns: 1,
   scaleSizes: [10, 100, 1_000, 3_000],
   hostileRuns: 1,

@@ -179,9 +179,11 @@ function latencyTable(rows: readonly LatencyRow[]): string[] {
 }
 
 function memoryTable(memory: BenchResults['memory']): string[] {
-  const lines = ['| Server | after start | after half the calls | after all calls | growth over the second half |', '|---|---:|---:|---:|---:|'];
+  const lines = ['| Server | after start | after half the calls | after all calls | growth over the second half | after the long run | growth over the long run |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const long = (cell: MemoryCell) =>
+    cell.afterLong === undefined ? ['–', '–'] : [`${mib(cell.afterLong.bytes)} (${count(cell.afterLong.calls)} calls)`, `${signed((cell.afterLong.bytes - cell.afterAll) / 2 ** 20)} MiB`];
   for (const id of ['school-mcp', 'ivotoby', 'generated'] as const) {
-    lines.push(`| ${NAMES[id]} | ${describe(memory[id], (cell: MemoryCell) => [mib(cell.afterStart), `${mib(cell.afterHalf)} (${count(cell.calls / 2)} calls)`, `${mib(cell.afterAll)} (${count(cell.calls)} calls)`, `${signed((cell.afterAll - cell.afterHalf) / 2 ** 20)} MiB`].join(' | '))} |`);
+    lines.push(`| ${NAMES[id]} | ${describe(memory[id], (cell: MemoryCell) => [mib(cell.afterStart), `${mib(cell.afterHalf)} (${count(cell.calls / 2)} calls)`, `${mib(cell.afterAll)} (${count(cell.calls)} calls)`, `${signed((cell.afterAll - cell.afterHalf) / 2 ** 20)} MiB`, ...long(cell)].join(' | '))} |`);
   }
   return lines;
 }

@@ -51,6 +51,8 @@ export interface MemoryCell {
   readonly afterHalf: number;
   readonly afterAll: number;
   readonly calls: number;
+  /** The same process after more calls, where measured: whether the resident set keeps growing. */
+  readonly afterLong?: { readonly bytes: number; readonly calls: number };
 }
 
 export interface ScaleRow {
