@@ -31,6 +31,10 @@ export async function listen(
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 60_000;
+  // Clients (undici) drop an idle connection ahead of the timeout the server announces. With Node's
+  // 5 s, a client whose event loop was busy past it would send on a connection the server had just
+  // closed and read ECONNRESET; a long one leaves the closing to the client.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
