@@ -4,6 +4,7 @@
  */
 export type { GrantStore } from './grant-store.js';
 export { fenceAccepts, nextFence, type LockOptions, type StoreLock } from './fencing.js';
+export { holdingLock, type HoldingLockOptions } from './holding-lock.js';
 export { openDirectoryStore, recordFileName } from './directory-store.js';
 export { parseStoreKeys, storeKeyId, type StoreKeyring } from './store-keys.js';
 export { openRecord, sealRecord } from './sealed-record.js';

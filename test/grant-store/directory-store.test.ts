@@ -3,7 +3,7 @@ import { chmod, lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
+import { holdingLock, openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
 import { expectFencedWrites, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
 
 const posix = process.platform !== 'win32';
@@ -64,6 +64,28 @@ describe('the directory grant store', () => {
     const after = await second.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
     expect(after!.fence).toBeGreaterThan(lock!.fence + 40);
     expect(await second.store.writeFenced('school-grant', 'usr_cleared', { fence: 'after' }, after!.fence)).toBe(true);
+  });
+
+  it('SCL-10 runs steps holding a lock one at a time across stores, and gives up with STORE_LOCK_TIMEOUT on a lock held past the wait', async () => {
+    const keys = keyring(randomBytes(32));
+    const first = await setUp(keys);
+    const second = await setUp(keys, first.dir);
+    const options = { ttlMs: 60_000, waitMs: 10_000, pollMs: 5 };
+    let inside = 0;
+    let most = 0;
+    const step = (store: GrantStore) => holdingLock(store, 'counter', 'shared', options, async (fence) => {
+      inside += 1;
+      most = Math.max(most, inside);
+      const count = ((await store.read('counter', 'shared'))?.count as number | undefined) ?? 0;
+      expect(await store.writeFenced('counter', 'shared', { count: count + 1 }, fence)).toBe(true);
+      inside -= 1;
+    });
+    await Promise.all(Array.from({ length: 10 }, (_, index) => step(index % 2 === 0 ? first.store : second.store)));
+    expect(most).toBe(1);
+    expect(await first.store.read('counter', 'shared')).toEqual({ count: 10 });
+    const held = await first.store.lock('counter', 'shared', { ttlMs: 60_000 });
+    await expect(holdingLock(second.store, 'counter', 'shared', { ttlMs: 60_000, waitMs: 100, pollMs: 5 }, async () => 'ran')).rejects.toMatchObject({ code: 'STORE_LOCK_TIMEOUT' });
+    await held!.release();
   });
 
   it('SCL-10 keeps a lock to its number files: nothing but fences in the lock directory, and few of them', async () => {
