@@ -3,7 +3,7 @@
  * directory implementation. Records are sealed with AES-256-GCM under keys that rotate.
  */
 export type { GrantStore } from './grant-store.js';
-export { fenceAccepts, nextFence, type LockOptions, type StoreLock } from './fencing.js';
+export { fenceAccepts, nextFence } from './fencing.js';
 export { holdingLock, type HoldingLockOptions } from './holding-lock.js';
 export { openDirectoryStore, recordFileName } from './directory-store.js';
 export { parseStoreKeys, storeKeyId, type StoreKeyring } from './store-keys.js';

@@ -33,7 +33,7 @@ export interface Hosted {
 }
 
 /** One hosted school-mcp of several on one store, as behind a load balancer. */
-export interface HostedInstance {
+interface HostedInstance {
   readonly server: HostedServer;
   /** This instance's own connection to the shared store (its own Redis client, or store object on the directory). */
   readonly store: GrantStore;
