@@ -13,7 +13,7 @@ import type { Logger } from '../log.js';
 import { inspectPrivateFile, preparePrivateDirectory, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
 import { takeDirectoryLock } from './directory-lock.js';
 import { checkFence, checkLockOptions, fenceAccepts, type LockOptions } from './fencing.js';
-import { expiryOf, isValidNamespace, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import { expiryOf, isValidNamespace, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnsafe, storeWriteFailed } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
@@ -173,11 +173,13 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       return takeDirectoryLock({ logger, lockDir: `${path}${LOCK_SUFFIX}`, writtenFence: () => writtenFence(path), nowMs: () => Date.now() }, lockOptions);
     },
 
-    async writeFenced(namespace, name, value, fence, writeOptions?: WriteOptions) {
+    async writeFenced(namespace, name, value, fence, writeOptions?: FencedWriteOptions) {
       checkFence(fence);
       const { path, address } = await recordPath(namespace, name);
       // Checked and written by the lock's holder: another writer is there only after the lock ran out.
-      if (!fenceAccepts(await writtenFence(path), fence)) return false;
+      const text = await readRecordFile(path);
+      if (text === undefined && writeOptions?.replaceOnly) return false;
+      if (!fenceAccepts(parseSealedRecord(text ?? '')?.fence, fence)) return false;
       await writeSealed(path, address, value, expiryOf(writeOptions, now()), fence);
       return true;
     },

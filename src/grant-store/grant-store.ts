@@ -17,6 +17,11 @@ export interface WriteOptions {
   readonly ttlSeconds?: number;
 }
 
+export interface FencedWriteOptions extends WriteOptions {
+  /** Only replace a record that is there: one removed meanwhile (a sign-out) stays removed. */
+  readonly replaceOnly?: boolean;
+}
+
 export interface GrantStore {
   /** The record, or `undefined` when there is none or it has expired. */
   read(namespace: string, name: string): Promise<StoredValue | undefined>;
@@ -37,10 +42,11 @@ export interface GrantStore {
   lock(namespace: string, name: string, options: LockOptions): Promise<StoreLock | undefined>;
   /**
    * Writes the record as `write` does, carrying the fence of a lock on it, unless a write with a
-   * greater fence already landed there: then nothing is written and the answer is `false`. A
-   * plain `write` afterwards starts the record's fencing afresh.
+   * greater fence already landed there, or (with `replaceOnly`) when there is no record: then
+   * nothing is written and the answer is `false`. A plain `write` afterwards starts the record's
+   * fencing afresh.
    */
-  writeFenced(namespace: string, name: string, value: StoredValue, fence: number, options?: WriteOptions): Promise<boolean>;
+  writeFenced(namespace: string, name: string, value: StoredValue, fence: number, options?: FencedWriteOptions): Promise<boolean>;
 }
 
 const NAMESPACE = /^[a-z][a-z0-9-]{0,39}$/;

@@ -37,8 +37,13 @@ return fence`;
 /** KEYS: lock. ARGV: owner. Deletes the lock only while it is still this owner's. */
 export const RELEASE_LOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
-/** KEYS: record. ARGV: fence, sealed record, TTL in seconds ('' for none). 1 when written, 0 when refused. */
+/**
+ * KEYS: record. ARGV: fence, sealed record, TTL in seconds ('' for none), '1' to replace only a
+ * record that is there. 1 when written, 0 when refused.
+ */
 export const WRITE_FENCED = `${WRITTEN_FENCE}
-if writtenFence(redis.call('GET', KEYS[1])) > tonumber(ARGV[1]) then return 0 end
+local current = redis.call('GET', KEYS[1])
+if not current and ARGV[4] == '1' then return 0 end
+if writtenFence(current) > tonumber(ARGV[1]) then return 0 end
 if ARGV[3] == '' then redis.call('SET', KEYS[1], ARGV[2]) else redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3]) end
 return 1`;

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Logger } from '../log.js';
 import { checkFence, checkLockOptions, isFence, type LockOptions, type StoreLock } from './fencing.js';
-import { expiryOf, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import { expiryOf, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
 import { FENCE_COUNTER_LIFETIME_MS, RELEASE_LOCK, TAKE_LOCK, WRITE_FENCED } from './redis-fencing.js';
 import { redisLockKeys, redisRecordKey } from './redis-keys.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
@@ -177,13 +177,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       };
     },
 
-    async writeFenced(namespace, name, value, fence, writeOptions?: WriteOptions) {
+    async writeFenced(namespace, name, value, fence, writeOptions?: FencedWriteOptions) {
       checkFence(fence);
       const { key, address } = redisRecordKey(namespace, name);
       const expiresAt = expiryOf(writeOptions, now());
       const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current, fence));
       const ttl = expiresAt === undefined ? '' : String(Math.max(1, expiresAt - now()));
-      const written = await command(`save a ${namespace} record`, () => client.eval(WRITE_FENCED, { keys: [key], arguments: [String(fence), sealed, ttl] }));
+      const written = await command(`save a ${namespace} record`, () => client.eval(WRITE_FENCED, { keys: [key], arguments: [String(fence), sealed, ttl, writeOptions?.replaceOnly ? '1' : ''] }));
       return written === 1;
     },
 

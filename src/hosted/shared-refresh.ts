@@ -71,8 +71,9 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
       await store.remove(SCHOOL_GRANTS, stale.sub);
       throw signInRequired();
     }
-    if (await store.writeFenced(SCHOOL_GRANTS, stale.sub, next as unknown as Record<string, unknown>, fence)) return next;
-    // This lock ran out while the school answered and a later holder saved since: its grant is current.
+    // Never brings back a grant that a sign-out removed while the school answered.
+    if (await store.writeFenced(SCHOOL_GRANTS, stale.sub, next as unknown as Record<string, unknown>, fence, { replaceOnly: true })) return next;
+    // Signed out meanwhile, or this lock ran out while the school answered and a later holder saved since.
     return saved(stale.sub);
   };
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holdingLock, openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
-import { expectFencedWrites, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
+import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];
@@ -53,11 +53,12 @@ describe('the directory grant store', () => {
     await expectLockRunsOut(stores[1]!, stores[2]!);
   });
 
-  it('SCL-11 refuses a fenced write once a greater fence wrote, and starts a lost fence counter above the fence the record carries', async () => {
+  it('SCL-11 refuses a fenced write once a greater fence wrote, or over a removed record when told to replace only, and starts a lost fence counter above the fence the record carries', async () => {
     const keys = keyring(randomBytes(32));
     const first = await setUp(keys);
     const second = await setUp(keys, first.dir);
     await expectFencedWrites(first.store, second.store);
+    await expectReplaceOnly(second.store);
     const lock = await first.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
     for (let fence = 1; fence <= 40; fence += 1) expect(await first.store.writeFenced('school-grant', 'usr_cleared', { fence }, lock!.fence + fence)).toBe(true);
     await rm(join(first.dir, 'school-grant', `${recordFileName('usr_cleared')}.lock`), { recursive: true });

@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { openRedisStore, parseStoreKeys, parseStoreLocation, redisLockKeys, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { expectFencedWrites, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
+import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
   const parsed = parseStoreKeys(keys.map((bytes) => bytes.toString('base64')).join(' '));
@@ -88,10 +88,11 @@ describeWithRedis('the Redis grant store', () => {
     }
   });
 
-  it('SCL-11 refuses a fenced write once a greater fence wrote, in one script on the server, and starts a lost fence counter above the record', async () => {
+  it('SCL-11 refuses a fenced write once a greater fence wrote, or over a removed record when told to replace only, in one script on the server, and starts a lost fence counter above the record', async () => {
     const keys = keyring(randomBytes(32));
     const [first, second] = await Promise.all([openStore(server, { keys }), openStore(server, { keys })]);
     await expectFencedWrites(first.store, second.store);
+    await expectReplaceOnly(second.store);
     const lock = await first.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
     expect(await first.store.writeFenced('school-grant', 'usr_cleared', { n: 1 }, lock!.fence + 40)).toBe(true);
     await lock!.release();

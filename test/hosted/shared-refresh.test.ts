@@ -124,6 +124,19 @@ describe('one school refresh per rotation across instances', () => {
     expect(await saved(a)).toMatchObject({ accessToken: 'at-later', refreshToken: 'rt-later' });
   });
 
+  it('SCL-12 never brings back a grant that a sign-out removed while the school answered, and asks for a new sign-in', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const signOutMeanwhile = {
+      refresh: async (grant: SchoolGrant): Promise<SchoolGrant> => {
+        await b.take(SCHOOL_GRANTS, SUB);
+        return { ...grant, accessToken: 'at-after-sign-out', refreshToken: 'rt-after-sign-out' };
+      },
+    };
+    await expect(createSharedRefresh({ store: a, signIn: signOutMeanwhile })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    expect(await saved(b)).toBeUndefined();
+  });
+
   it('asks for a new sign-in, and removes the grant, when the school refuses the refresh', async () => {
     const [a] = await twoInstances();
     await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);

@@ -90,3 +90,17 @@ export async function expectFencedWrites(store: GrantStore, other: GrantStore): 
   expect(await other.read('school-grant', 'usr_fenced')).toEqual({ by: 'older, later still' });
   await expect(store.writeFenced('school-grant', 'usr_fenced', { by: 'nobody' }, 0)).rejects.toThrow(RangeError);
 }
+
+/** A fenced write that only replaces leaves a removed record removed, and replaces one that is there. */
+export async function expectReplaceOnly(store: GrantStore): Promise<void> {
+  const lock = await store.lock('school-grant', 'usr_signed_out', { ttlMs: 60_000 });
+  expect(await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh' }, lock!.fence, { replaceOnly: true })).toBe(false);
+  expect(await store.read('school-grant', 'usr_signed_out')).toBeUndefined();
+  await store.write('school-grant', 'usr_signed_out', { by: 'sign-in' });
+  expect(await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh' }, lock!.fence, { replaceOnly: true })).toBe(true);
+  expect(await store.read('school-grant', 'usr_signed_out')).toEqual({ by: 'refresh' });
+  await store.remove('school-grant', 'usr_signed_out');
+  expect(await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh, late' }, lock!.fence, { replaceOnly: true })).toBe(false);
+  expect(await store.read('school-grant', 'usr_signed_out')).toBeUndefined();
+  await lock!.release();
+}
