@@ -1,16 +1,16 @@
 /**
  * What one caller's tool calls run with: that staff member's school grant, read from the store on
  * every call (so another instance's refresh or sign-out is seen at once), refreshed when it has
- * expired or the API refused it (once per rotation across instances: `shared-refresh.ts`), and never
- * another person's. The shapes are those of the
- * executor's `AccessTokenSource` and the server's `AccountService`, matched structurally.
+ * expired or the API refused it (once per rotation across instances: `shared-refresh.ts`), and
+ * never another person's. The shapes are those of the executor's `AccessTokenSource` and the
+ * server's `AccountService`, matched structurally.
  * @see SECURITY.md HOST-14
  */
 import { randomBytes } from 'node:crypto';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
-import { createSharedRefresh, signInRequired, type SharedRefreshOptions } from './shared-refresh.js';
+import { createSharedRefresh, signInRequired } from './shared-refresh.js';
 import { STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp } from './step-up-record.js';
 import { StepUpRequired } from './step-up-required.js';
 
@@ -42,13 +42,11 @@ export interface CallerAccessOptions {
   readonly stepUpUrl: (id: string) => string;
   /** Ends the MCP client's grant at school-mcp too, so its tokens stop working with the school's. */
   readonly endMcpGrant: (caller: HostedCaller) => Promise<void>;
-  /** The lock and the wait of a refresh shared with the other instances; defaults suit production. */
-  readonly refresh?: Pick<SharedRefreshOptions, 'lockTtlMs' | 'waitMs' | 'pollMs'>;
 }
 
 export function createCallerAccess(options: CallerAccessOptions) {
   const { store, signIn } = options;
-  const refreshAcrossInstances = createSharedRefresh({ store, signIn, ...options.refresh });
+  const refreshAcrossInstances = createSharedRefresh({ store, signIn });
   // One refresh per person at a time in this instance: concurrent calls share its result instead
   // of polling the store for this instance's own refresh.
   const refreshing = new Map<string, Promise<SchoolGrant>>();
