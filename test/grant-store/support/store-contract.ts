@@ -71,7 +71,7 @@ export async function expectFencedWrites(store: GrantStore, other: GrantStore): 
   const older = await store.lock('school-grant', 'usr_fenced', { ttlMs: 60_000 });
   expect(await store.writeFenced('school-grant', 'usr_fenced', { by: 'older' }, older!.fence)).toBe(true);
   expect(await other.read('school-grant', 'usr_fenced')).toEqual({ by: 'older' });
-  // The older holder's lock is taken over (as if it ran out while it worked): the newer one writes.
+  // The lock passes to a newer holder (released here; to the store, running out is the same), which writes.
   await older!.release();
   const newer = await other.lock('school-grant', 'usr_fenced', { ttlMs: 60_000 });
   expect(await other.writeFenced('school-grant', 'usr_fenced', { by: 'newer' }, newer!.fence, { ttlSeconds: 600 })).toBe(true);
