@@ -136,6 +136,8 @@ export const errorCodes = [
   'STORE_RECORD_UNREADABLE',
   /** The shared store (Redis) did not answer within its timeout: down, unreachable or refusing the password. */
   'STORE_UNAVAILABLE',
+  /** Another instance kept a lock of the store for longer than a caller may wait. */
+  'STORE_LOCK_TIMEOUT',
 
   // School API calls (the executor)
   /** Tool arguments refused before anything was sent (API-03, API-05, bad base64, ...). */

@@ -2,7 +2,8 @@
  * The embedded grant store: one directory, one subdirectory (0700) per namespace, one sealed
  * record file (0600, replaced atomically) per record. A record's file is named by the SHA-256 of
  * its name, so a name that is a token or a user id never appears on disk. Nothing is cached in
- * the process: every read goes to the file, so what one call wrote the next one sees.
+ * the process: every read goes to the file, so what one call wrote the next one sees. Several
+ * processes may share the directory: a record's lock is a directory of fence files next to it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, readdir, rename, stat, unlink } from 'node:fs/promises';
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { inspectPrivateFile, preparePrivateDirectory, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
-import { expiryOf, isValidNamespace, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import { takeDirectoryLock } from './directory-lock.js';
+import { checkFence, checkLockOptions, fenceAccepts, type LockOptions } from './fencing.js';
+import { expiryOf, isValidNamespace, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnsafe, storeWriteFailed } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
@@ -18,6 +21,8 @@ import type { StoreKeyring } from './store-keys.js';
 /** Far above any grant or client record; a bigger file is not one of ours. */
 const MAX_RECORD_BYTES = 256 * 1024;
 const RECORD_SUFFIX = '.rec';
+/** A record's lock directory is its file's name with this suffix (`directory-lock.ts`). */
+const LOCK_SUFFIX = '.lock';
 
 export interface DirectoryStoreOptions {
   readonly dir: string;
@@ -83,8 +88,8 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
     logger.warn('a grant store record did not open and was set aside; its user signs in again', { reason, file: aside });
   }
 
-  async function writeSealed(path: string, address: RecordAddress, value: StoredValue, expiresAt: number | undefined): Promise<void> {
-    const sealed = sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current);
+  async function writeSealed(path: string, address: RecordAddress, value: StoredValue, expiresAt: number | undefined, fence?: number): Promise<void> {
+    const sealed = sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current, fence);
     try {
       await writePrivateFileAtomically(path, JSON.stringify(sealed), {
         unsafe: () => storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to replace it.`),
@@ -116,8 +121,13 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       return undefined;
     }
     const value = (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
-    if (reseal && opened.keyId !== keyring.current.id) await writeSealed(path, address, value, sealed.expiresAt);
+    if (reseal && opened.keyId !== keyring.current.id) await writeSealed(path, address, value, sealed.expiresAt, sealed.fence);
     return value;
+  }
+
+  /** The fence in the envelope of a record's file, read without opening the seal. */
+  async function writtenFence(path: string): Promise<number | undefined> {
+    return parseSealedRecord((await readRecordFile(path)) ?? '')?.fence;
   }
 
   return {
@@ -155,6 +165,23 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       } finally {
         await unlink(claimed).catch(() => undefined);
       }
+    },
+
+    async lock(namespace, name, lockOptions: LockOptions) {
+      checkLockOptions(lockOptions);
+      const { path } = await recordPath(namespace, name);
+      return takeDirectoryLock({ logger, lockDir: `${path}${LOCK_SUFFIX}`, writtenFence: () => writtenFence(path), nowMs: () => Date.now() }, lockOptions);
+    },
+
+    async writeFenced(namespace, name, value, fence, writeOptions?: FencedWriteOptions) {
+      checkFence(fence);
+      const { path, address } = await recordPath(namespace, name);
+      // Checked and written by the lock's holder: another writer is there only after the lock ran out.
+      const text = await readRecordFile(path);
+      if (text === undefined && writeOptions?.replaceOnly) return false;
+      if (!fenceAccepts(parseSealedRecord(text ?? '')?.fence, fence)) return false;
+      await writeSealed(path, address, value, expiryOf(writeOptions, now()), fence);
+      return true;
     },
 
     async sweep() {

@@ -3,8 +3,11 @@
  * grant, and the short-lived records of flows in progress. It is a map of namespaced JSON records
  * with expiry and nothing else, so that a directory serves one instance and a shared store such as
  * Redis (GET, SET with EX, DEL, GETDEL) can serve several behind the same interface: no method
- * needs state kept in the process between calls.
+ * needs state kept in the process between calls. Locks with fences (`fencing.ts`) let instances
+ * take turns at what must happen once, such as a refresh whose token the school rotates.
  */
+
+import type { LockOptions, StoreLock } from './fencing.js';
 
 /** A record's content: a JSON object. */
 export type StoredValue = { readonly [field: string]: unknown };
@@ -12,6 +15,11 @@ export type StoredValue = { readonly [field: string]: unknown };
 export interface WriteOptions {
   /** Seconds until the record expires; it never does when absent. */
   readonly ttlSeconds?: number;
+}
+
+export interface FencedWriteOptions extends WriteOptions {
+  /** Only replace a record that is there: one removed meanwhile (a sign-out) stays removed. */
+  readonly replaceOnly?: boolean;
 }
 
 export interface GrantStore {
@@ -27,6 +35,18 @@ export interface GrantStore {
   take(namespace: string, name: string): Promise<StoredValue | undefined>;
   /** Removes expired records and says how many; a backend that expires records itself removes none. */
   sweep(): Promise<number>;
+  /**
+   * Takes the lock named like a record, for every instance on this store at once, or answers
+   * `undefined` while another holder has it. The lock runs out after `ttlMs` without a release.
+   */
+  lock(namespace: string, name: string, options: LockOptions): Promise<StoreLock | undefined>;
+  /**
+   * Writes the record as `write` does, carrying the fence of a lock on it, unless a write with a
+   * greater fence already landed there, or (with `replaceOnly`) when there is no record: then
+   * nothing is written and the answer is `false`. A plain `write` afterwards starts the record's
+   * fencing afresh.
+   */
+  writeFenced(namespace: string, name: string, value: StoredValue, fence: number, options?: FencedWriteOptions): Promise<boolean>;
 }
 
 const NAMESPACE = /^[a-z][a-z0-9-]{0,39}$/;

@@ -3,9 +3,12 @@
  * directory implementation. Records are sealed with AES-256-GCM under keys that rotate.
  */
 export type { GrantStore } from './grant-store.js';
+export { fenceAccepts, nextFence } from './fencing.js';
+export { holdingLock, type HoldingLockOptions } from './holding-lock.js';
 export { openDirectoryStore, recordFileName } from './directory-store.js';
 export { parseStoreKeys, storeKeyId, type StoreKeyring } from './store-keys.js';
 export { openRecord, sealRecord } from './sealed-record.js';
 export { readStoreKeyFile, storeKeysFromText } from './store-key-file.js';
-export { openRedisStore, redisRecordKey, type RedisGrantStore } from './redis-store.js';
+export { openRedisStore, type RedisGrantStore } from './redis-store.js';
+export { redisLockKeys, redisRecordKey } from './redis-keys.js';
 export { isRedisStoreUrl, parseStoreLocation, type RedisStoreAddress } from './redis-store-url.js';

@@ -3,7 +3,8 @@
  * several instances see one state. A key is `school-mcp:<namespace>:<SHA-256 of the name>`, so no
  * user id or token names a key; the value is the sealed record, bound to the same address as the
  * directory store's file, and its TTL is set with SET EX, so Redis expires it and sweep has
- * nothing to do. Take-once is GETDEL, atomic on the server.
+ * nothing to do. Take-once is GETDEL, locks and fenced writes are scripts (`redis-fencing.ts`),
+ * each atomic on the server.
  *
  * Redis down must not stall a request: the client keeps no offline queue (a command while
  * disconnected fails at once), every command has a timeout, and reconnection goes on in the
@@ -14,16 +15,18 @@
  * because its reconnection and offline-queue behaviour, which the fail-fast rule rests on, has
  * changed between releases; a new version is taken on purpose, with the tests run against it.
  */
+import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Logger } from '../log.js';
-import { recordFileName } from './directory-store.js';
-import { expiryOf, isValidNamespace, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import { checkFence, checkLockOptions, isFence, type LockOptions, type StoreLock } from './fencing.js';
+import { expiryOf, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import { FENCE_COUNTER_LIFETIME_MS, RELEASE_LOCK, TAKE_LOCK, WRITE_FENCED } from './redis-fencing.js';
+import { redisLockKeys, redisRecordKey } from './redis-keys.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnavailable } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
 
-const KEY_PREFIX = 'school-mcp:';
 /**
  * Replaces a record with its resealed copy only while it still holds what was read, keeping its
  * TTL: a record taken or rewritten meanwhile by another instance is neither revived nor undone.
@@ -47,14 +50,6 @@ export interface RedisStoreOptions {
 
 export interface RedisGrantStore extends GrantStore {
   close(): Promise<void>;
-}
-
-/** Pure: the Redis key of a record and the address its seal is bound to (the directory store's). */
-export function redisRecordKey(namespace: string, name: string): { key: string; address: RecordAddress } {
-  if (!isValidNamespace(namespace)) throw new RangeError(`not a store namespace: ${JSON.stringify(namespace)}`);
-  if (name === '') throw new RangeError('a record needs a name');
-  const file = recordFileName(name);
-  return { key: `${KEY_PREFIX}${namespace}:${file.replace(/\.rec$/, '')}`, address: { namespace, name: file } };
 }
 
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisGrantStore> {
@@ -139,7 +134,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const sealed = parseSealedRecord(text);
       // A record sealed with an older key is sealed again with the current one, as the directory store does.
       if (value !== undefined && sealed !== undefined && sealed.keyId !== keyring.current.id) {
-        const resealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, sealed.expiresAt, keyring.current));
+        const resealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, sealed.expiresAt, keyring.current, sealed.fence));
         await command(`reseal a ${namespace} record`, () => client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [text, resealed] }));
       }
       return value;
@@ -163,6 +158,33 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
 
     async sweep() {
       return 0;
+    },
+
+    async lock(namespace, name, lockOptions: LockOptions): Promise<StoreLock | undefined> {
+      checkLockOptions(lockOptions);
+      const keys = redisLockKeys(namespace, name);
+      const owner = randomBytes(16).toString('base64url');
+      const fence = await command(`lock a ${namespace} record`, () =>
+        client.eval(TAKE_LOCK, { keys: [keys.lock, keys.fence, keys.record], arguments: [owner, String(lockOptions.ttlMs), String(FENCE_COUNTER_LIFETIME_MS)] }),
+      );
+      if (fence === null) return undefined;
+      if (!isFence(fence)) throw storeUnavailable(`lock a ${namespace} record`, new Error(`the lock script answered ${JSON.stringify(fence)}`));
+      return {
+        fence,
+        release: async () => {
+          await command(`release the lock of a ${namespace} record`, () => client.eval(RELEASE_LOCK, { keys: [keys.lock], arguments: [owner] }));
+        },
+      };
+    },
+
+    async writeFenced(namespace, name, value, fence, writeOptions?: FencedWriteOptions) {
+      checkFence(fence);
+      const { key, address } = redisRecordKey(namespace, name);
+      const expiresAt = expiryOf(writeOptions, now());
+      const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current, fence));
+      const ttl = expiresAt === undefined ? '' : String(Math.max(1, expiresAt - now()));
+      const written = await command(`save a ${namespace} record`, () => client.eval(WRITE_FENCED, { keys: [key], arguments: [String(fence), sealed, ttl, writeOptions?.replaceOnly ? '1' : ''] }));
+      return written === 1;
     },
 
     async close() {

@@ -3,7 +3,9 @@
  * fresh 96-bit nonce (NIST SP 800-38D §8.2.2), the id of the key that sealed it, and its expiry in
  * the clear so that expired records can be swept without opening them. The additional
  * authenticated data binds the ciphertext to its namespace, its record name and that expiry: a
- * record copied under another name (another user's) or given a later expiry does not open. Pure.
+ * record copied under another name (another user's) or given a later expiry does not open. A
+ * record written under a lock also carries its fence in the clear, for a store that compares
+ * fences without the key (a Redis script), and under the seal, so it cannot be changed unseen. Pure.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { StoreKey, StoreKeyring } from './store-keys.js';
@@ -13,6 +15,8 @@ export interface SealedRecord {
   readonly keyId: string;
   /** Seconds since the epoch; absent for a record that does not expire. */
   readonly expiresAt?: number;
+  /** The fence of the lock it was written under (`fencing.ts`); absent for a plain write. */
+  readonly fence?: number;
   readonly nonce: string;
   readonly tag: string;
   readonly ciphertext: string;
@@ -26,19 +30,22 @@ export interface RecordAddress {
 
 export type OpenedRecord = { readonly ok: true; readonly plaintext: string; readonly keyId: string } | { readonly ok: false; readonly reason: string };
 
-function associatedData(address: RecordAddress, expiresAt: number | undefined): Buffer {
-  return Buffer.from(JSON.stringify(['school-mcp grant store v1', address.namespace, address.name, expiresAt ?? null]));
+function associatedData(address: RecordAddress, expiresAt: number | undefined, fence: number | undefined): Buffer {
+  // Without a fence the data is what it was before fences existed, so older records still open.
+  const fenced = fence === undefined ? [] : [fence];
+  return Buffer.from(JSON.stringify(['school-mcp grant store v1', address.namespace, address.name, expiresAt ?? null, ...fenced]));
 }
 
-export function sealRecord(plaintext: string, address: RecordAddress, expiresAt: number | undefined, key: StoreKey): SealedRecord {
+export function sealRecord(plaintext: string, address: RecordAddress, expiresAt: number | undefined, key: StoreKey, fence?: number): SealedRecord {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key.bytes, nonce);
-  cipher.setAAD(associatedData(address, expiresAt));
+  cipher.setAAD(associatedData(address, expiresAt, fence));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return {
     version: 1,
     keyId: key.id,
     ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(fence === undefined ? {} : { fence }),
     nonce: nonce.toString('base64url'),
     tag: cipher.getAuthTag().toString('base64url'),
     ciphertext: ciphertext.toString('base64url'),
@@ -50,7 +57,7 @@ export function openRecord(sealed: SealedRecord, address: RecordAddress, keyring
   if (key === undefined) return { ok: false, reason: `it was sealed with key ${sealed.keyId}, which is not among the store keys` };
   try {
     const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(sealed.nonce, 'base64url'));
-    decipher.setAAD(associatedData(address, sealed.expiresAt));
+    decipher.setAAD(associatedData(address, sealed.expiresAt, sealed.fence));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
     const plaintext = Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64url')), decipher.final()]).toString('utf8');
     return { ok: true, plaintext, keyId: key.id };
@@ -71,6 +78,7 @@ export function parseSealedRecord(text: string): SealedRecord | undefined {
   const fields = value as Record<string, unknown>;
   const strings = ['keyId', 'nonce', 'tag', 'ciphertext'].every((field) => typeof fields[field] === 'string');
   const expiry = fields.expiresAt === undefined || (typeof fields.expiresAt === 'number' && Number.isFinite(fields.expiresAt));
-  if (fields.version !== 1 || !strings || !expiry) return undefined;
+  const fence = fields.fence === undefined || (typeof fields.fence === 'number' && Number.isSafeInteger(fields.fence) && fields.fence > 0);
+  if (fields.version !== 1 || !strings || !expiry || !fence) return undefined;
   return value as SealedRecord;
 }

@@ -31,3 +31,9 @@ export function storeUnavailable(what: string, cause: unknown): SchoolMcpError {
     hint: 'Start Redis or fix the network or SCHOOL_MCP_REDIS_PASSWORD, then retry: a running school-mcp reconnects by itself.',
   });
 }
+
+export function storeLockTimeout(what: string, waitMs: number): SchoolMcpError {
+  return new SchoolMcpError('STORE_LOCK_TIMEOUT', `Another school-mcp instance held the lock of ${what} for over ${waitMs} ms.`, {
+    hint: 'Retry the request: a lock whose holder died runs out by itself.',
+  });
+}

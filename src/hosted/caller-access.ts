@@ -1,15 +1,16 @@
 /**
  * What one caller's tool calls run with: that staff member's school grant, read from the store on
  * every call (so another instance's refresh or sign-out is seen at once), refreshed when it has
- * expired or the API refused it, and never another person's. The shapes are those of the
- * executor's `AccessTokenSource` and the server's `AccountService`, matched structurally.
+ * expired or the API refused it (once per rotation across instances: `shared-refresh.ts`), and
+ * never another person's. The shapes are those of the executor's `AccessTokenSource` and the
+ * server's `AccountService`, matched structurally.
  * @see SECURITY.md HOST-14
  */
 import { randomBytes } from 'node:crypto';
-import { SchoolMcpError } from '../errors.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
+import { createSharedRefresh, signInRequired } from './shared-refresh.js';
 import { STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp } from './step-up-record.js';
 import { StepUpRequired } from './step-up-required.js';
 
@@ -43,15 +44,11 @@ export interface CallerAccessOptions {
   readonly endMcpGrant: (caller: HostedCaller) => Promise<void>;
 }
 
-function signInRequired(): SchoolMcpError {
-  return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', {
-    hint: 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.',
-  });
-}
-
 export function createCallerAccess(options: CallerAccessOptions) {
   const { store, signIn } = options;
-  // One refresh per person at a time in this instance: concurrent calls share its result.
+  const refreshAcrossInstances = createSharedRefresh({ store, signIn });
+  // One refresh per person at a time in this instance: concurrent calls share its result instead
+  // of polling the store for this instance's own refresh.
   const refreshing = new Map<string, Promise<SchoolGrant>>();
 
   const grantOf = async (sub: string): Promise<SchoolGrant> => {
@@ -62,14 +59,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
   const refreshed = (grant: SchoolGrant): Promise<SchoolGrant> => {
     const running = refreshing.get(grant.sub);
     if (running) return running;
-    const next = signIn
-      .refresh(grant)
-      .catch(async () => {
-        // A refused refresh token is over: the next call asks for a new sign-in rather than retrying it.
-        await store.remove(SCHOOL_GRANTS, grant.sub);
-        throw signInRequired();
-      })
-      .finally(() => refreshing.delete(grant.sub));
+    const next = refreshAcrossInstances(grant).finally(() => refreshing.delete(grant.sub));
     refreshing.set(grant.sub, next);
     return next;
   };

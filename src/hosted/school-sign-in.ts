@@ -60,7 +60,10 @@ interface SchoolFlow {
 }
 
 export interface SchoolSignIn {
-  /** New tokens for a grant whose access token expired or was refused; the refresh token rotates with them. */
+  /**
+   * New tokens for a grant whose access token expired or was refused; the refresh token rotates
+   * with them. The caller saves them, under the grant's lock (`shared-refresh.ts`).
+   */
   refresh(grant: SchoolGrant): Promise<SchoolGrant>;
   /** Revokes the grant's tokens at the school (RFC 7009); failures are the caller's to report. */
   revoke(grant: SchoolGrant): Promise<void>;
@@ -102,7 +105,6 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
         ...(tokens.scope === undefined ? {} : { scopes: tokens.scope.split(' ').filter((scope) => scope !== '') }),
         ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in }),
       };
-      await store.write(SCHOOL_GRANTS, grant.sub, refreshed as unknown as Record<string, unknown>);
       return refreshed;
     },
 

@@ -6,7 +6,7 @@
  * shared store serves them to every instance alike.
  */
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import type { GrantStore } from '../grant-store/index.js';
+import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
 import { isUrlClientId } from './client-metadata-document.js';
 import type { ClientMetadataDocuments } from './client-metadata-documents.js';
 
@@ -29,14 +29,42 @@ interface StoredPayload {
   readonly expiresAt?: number;
 }
 
+interface GrantMember {
+  readonly model: string;
+  readonly id: string;
+  /** Seconds since the epoch; absent for a member that does not expire (and in indexes written before). */
+  readonly expiresAt?: number;
+}
+
 interface GrantIndex {
-  readonly members: readonly { readonly model: string; readonly id: string }[];
+  readonly members: readonly GrantMember[];
+  /** The latest expiry of its members; absent when one of them does not expire. */
+  readonly expiresAt?: number;
+}
+
+/**
+ * An index change takes milliseconds; a holder that died frees the lock well within a token
+ * request's patience.
+ */
+const INDEX_LOCK: HoldingLockOptions = { ttlMs: 5_000, waitMs: 8_000, pollMs: 10 };
+
+/**
+ * Pure: the grant index with one more member. Members already past their expiry are dropped (their
+ * records are gone), and the index lasts as long as its longest-lived member.
+ */
+export function withMember(index: GrantIndex | undefined, member: GrantMember, nowSeconds: number): GrantIndex {
+  const kept = (index?.members ?? []).filter((existing) => existing.expiresAt === undefined || existing.expiresAt > nowSeconds);
+  const members = [...kept, member];
+  const lasting = index === undefined || index.expiresAt !== undefined;
+  const expiresAt = lasting && member.expiresAt !== undefined ? Math.max(index?.expiresAt ?? 0, member.expiresAt) : undefined;
+  return { members, ...(expiresAt === undefined ? {} : { expiresAt }) };
 }
 
 /**
  * The adapter class the provider instantiates once per model. The grant index is read, changed
- * and written; `serialize` keeps two changes of one grant in this instance from losing each other
- * (a shared store would use a set type for it instead).
+ * and written by one writer at a time across instances (the store's lock on it, the write fenced),
+ * so two tokens of one grant issued at once on two instances are both in it and both revoked with
+ * it; `serialize` queues this instance's own changes so that they do not poll for its own lock.
  */
 export function storeAdapterClass(
   store: GrantStore,
@@ -72,11 +100,18 @@ export function storeAdapterClass(
       if (this.#model === 'Session' && typeof payload.uid === 'string') await store.write(SESSION_UIDS, payload.uid, { id }, ttlUntil(expiresAt));
       if (GRANT_MEMBERS.has(this.#model) && typeof payload.grantId === 'string') {
         const grantId = payload.grantId;
+        const member: GrantMember = { model: this.#model, id, ...(expiresAt === undefined ? {} : { expiresAt }) };
         await serialize(grantId, async () => {
-          const index = ((await store.read(GRANT_INDEX, grantId)) as GrantIndex | undefined)?.members ?? [];
-          const members = [...index, { model: this.#model, id }];
-          // The index lives as long as the grant's longest-lived member could.
-          await store.write(GRANT_INDEX, grantId, { members }, expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, expiresAt - nowSeconds()) * 2 });
+          for (;;) {
+            const written = await holdingLock(store, GRANT_INDEX, grantId, INDEX_LOCK, async (fence) => {
+              const index = withMember((await store.read(GRANT_INDEX, grantId)) as GrantIndex | undefined, member, nowSeconds());
+              // Kept past its longest-lived member, so that a revocation still finds them all.
+              const ttl = index.expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, index.expiresAt - nowSeconds()) * 2 };
+              return store.writeFenced(GRANT_INDEX, grantId, index as unknown as Record<string, unknown>, fence, ttl);
+            });
+            // Refused only when this lock ran out and a later holder wrote: read its index and add again.
+            if (written) return;
+          }
         });
       }
     }
@@ -113,10 +148,12 @@ export function storeAdapterClass(
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await serialize(grantId, async () => {
-        const index = (await store.take(GRANT_INDEX, grantId)) as GrantIndex | undefined;
-        for (const member of index?.members ?? []) await store.remove(namespaceOfModel(member.model), member.id);
-      });
+      await serialize(grantId, () =>
+        holdingLock(store, GRANT_INDEX, grantId, INDEX_LOCK, async () => {
+          const index = (await store.take(GRANT_INDEX, grantId)) as GrantIndex | undefined;
+          for (const member of index?.members ?? []) await store.remove(namespaceOfModel(member.model), member.id);
+        }),
+      );
     }
   };
 }

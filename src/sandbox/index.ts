@@ -7,6 +7,7 @@ export {
   obtainSandboxTokens,
   type SandboxTokens,
   type AuthFaultOptions,
+  type GrantStats,
   type ConsentDecision,
   type IntegrationCredentials,
   type IntegrationRequest,

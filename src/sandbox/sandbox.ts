@@ -5,7 +5,7 @@
  */
 import type { AccessTokenVerifier } from './access-token.js';
 import { createSchoolApi } from './api/index.js';
-import { createAuthorizationServer, type IntegrationCredentials, type IntegrationRequest } from './auth/index.js';
+import { createAuthorizationServer, type GrantStats, type IntegrationCredentials, type IntegrationRequest } from './auth/index.js';
 import { Router } from './http/router.js';
 import { listen, type FetchHandler } from './http/serve.js';
 import type { FaultOptions, SandboxOptions } from './options.js';
@@ -33,6 +33,8 @@ export interface SandboxApp {
    * school's staff would; its secret is sent with `client_secret_post`.
    */
   registerIntegration(request: IntegrationRequest): IntegrationCredentials;
+  /** Counts of the authorization server's, for tests (in-process only). */
+  stats(): GrantStats;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
     requests,
     countRequests: (path, method) => requests.filter((entry) => entry.path === path && (method === undefined || entry.method === method.toUpperCase())).length,
     registerIntegration: (request) => authServer.registerIntegration(request),
+    stats: () => authServer.stats(),
     close: () => api.close(),
   };
 }
@@ -93,6 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     requests: ready.requests,
     countRequests: ready.countRequests,
     registerIntegration: ready.registerIntegration,
+    stats: ready.stats,
     url: server.url,
     port: server.port,
     async close() {

@@ -3,8 +3,8 @@ import { chmod, lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
-import { expectRecordsKeptApart } from './support/store-contract.js';
+import { holdingLock, openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
+import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];
@@ -42,6 +42,61 @@ describe('the directory grant store', () => {
   it('keeps one record per name and namespace, replaced as a whole, removed on request', async () => {
     const { store } = await setUp();
     await expectRecordsKeptApart(store);
+  });
+
+  it('SCL-10 gives a lock to one holder among the stores on one directory, releases it to the next with a greater fence, and lets it run out', async () => {
+    const keys = keyring(randomBytes(32));
+    const first = await setUp(keys);
+    const stores = [first.store, ...(await Promise.all([setUp(keys, first.dir), setUp(keys, first.dir)])).map((harness) => harness.store)];
+    await expectLockHeldOnce(stores[0]!, stores[1]!);
+    await expectOneWinnerPerRound(stores);
+    await expectLockRunsOut(stores[1]!, stores[2]!);
+  });
+
+  it('SCL-11 refuses a fenced write once a greater fence wrote, or over a removed record when told to replace only, and starts a lost fence counter above the fence the record carries', async () => {
+    const keys = keyring(randomBytes(32));
+    const first = await setUp(keys);
+    const second = await setUp(keys, first.dir);
+    await expectFencedWrites(first.store, second.store);
+    await expectReplaceOnly(second.store);
+    const lock = await first.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
+    for (let fence = 1; fence <= 40; fence += 1) expect(await first.store.writeFenced('school-grant', 'usr_cleared', { fence }, lock!.fence + fence)).toBe(true);
+    await rm(join(first.dir, 'school-grant', `${recordFileName('usr_cleared')}.lock`), { recursive: true });
+    const after = await second.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
+    expect(after!.fence).toBeGreaterThan(lock!.fence + 40);
+    expect(await second.store.writeFenced('school-grant', 'usr_cleared', { fence: 'after' }, after!.fence)).toBe(true);
+  });
+
+  it('SCL-10 runs steps holding a lock one at a time across stores, and gives up with STORE_LOCK_TIMEOUT on a lock held past the wait', async () => {
+    const keys = keyring(randomBytes(32));
+    const first = await setUp(keys);
+    const second = await setUp(keys, first.dir);
+    const options = { ttlMs: 60_000, waitMs: 10_000, pollMs: 5 };
+    let inside = 0;
+    let most = 0;
+    const step = (store: GrantStore) => holdingLock(store, 'counter', 'shared', options, async (fence) => {
+      inside += 1;
+      most = Math.max(most, inside);
+      const count = ((await store.read('counter', 'shared'))?.count as number | undefined) ?? 0;
+      expect(await store.writeFenced('counter', 'shared', { count: count + 1 }, fence)).toBe(true);
+      inside -= 1;
+    });
+    await Promise.all(Array.from({ length: 10 }, (_, index) => step(index % 2 === 0 ? first.store : second.store)));
+    expect(most).toBe(1);
+    expect(await first.store.read('counter', 'shared')).toEqual({ count: 10 });
+    const held = await first.store.lock('counter', 'shared', { ttlMs: 60_000 });
+    await expect(holdingLock(second.store, 'counter', 'shared', { ttlMs: 60_000, waitMs: 100, pollMs: 5 }, async () => 'ran')).rejects.toMatchObject({ code: 'STORE_LOCK_TIMEOUT' });
+    await held!.release();
+  });
+
+  it('SCL-10 keeps a lock to its number files: nothing but fences in the lock directory, and few of them', async () => {
+    const { store, dir } = await setUp();
+    for (let round = 0; round < 40; round += 1) await (await store.lock('school-grant', 'usr_owner_ada', { ttlMs: 60_000 }))!.release();
+    const entries = await readdir(join(dir, 'school-grant', `${recordFileName('usr_owner_ada')}.lock`));
+    expect(entries.every((entry) => /^\d+$/.test(entry))).toBe(true);
+    expect(entries.length).toBeLessThanOrEqual(17);
+    expect(Math.max(...entries.map(Number))).toBe(40);
+    expect(await store.sweep()).toBe(0);
   });
 
   it('HST-04 writes no record name and no value in the clear: names are hashed, values sealed', async () => {

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { openRedisStore, parseStoreKeys, parseStoreLocation, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
+import { openRedisStore, parseStoreKeys, parseStoreLocation, redisLockKeys, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { expectRecordsKeptApart } from './support/store-contract.js';
+import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
   const parsed = parseStoreKeys(keys.map((bytes) => bytes.toString('base64')).join(' '));
@@ -67,6 +67,46 @@ describeWithRedis('the Redis grant store', () => {
     expect(await store.sweep()).toBe(0);
   });
 
+  it('SCL-10 gives a lock to one holder among the instances on one Redis, releases it to the next with a greater fence, and lets it run out', async () => {
+    const keys = keyring(randomBytes(32));
+    const stores = (await Promise.all([openStore(server, { keys }), openStore(server, { keys }), openStore(server, { keys })])).map((harness) => harness.store);
+    await expectLockHeldOnce(stores[0]!, stores[1]!);
+    await expectOneWinnerPerRound(stores);
+    await expectLockRunsOut(stores[1]!, stores[2]!);
+    const client = await rawClient(server);
+    try {
+      const lockKeys = redisLockKeys('school-grant', 'usr_abandoned');
+      // The lock key expires by itself, and its owner value is random, not the holder's name.
+      const fresh = await stores[0]!.lock('school-grant', 'usr_abandoned', { ttlMs: 60_000 });
+      expect(await client.pTTL(lockKeys.lock)).toBeGreaterThan(50_000);
+      expect(await client.get(lockKeys.lock)).not.toContain('usr_abandoned');
+      expect(await client.pTTL(lockKeys.fence)).toBeGreaterThan(0);
+      await fresh!.release();
+      expect(await client.exists(lockKeys.lock)).toBe(0);
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('SCL-11 refuses a fenced write once a greater fence wrote, or over a removed record when told to replace only, in one script on the server, and starts a lost fence counter above the record', async () => {
+    const keys = keyring(randomBytes(32));
+    const [first, second] = await Promise.all([openStore(server, { keys }), openStore(server, { keys })]);
+    await expectFencedWrites(first.store, second.store);
+    await expectReplaceOnly(second.store);
+    const lock = await first.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
+    expect(await first.store.writeFenced('school-grant', 'usr_cleared', { n: 1 }, lock!.fence + 40)).toBe(true);
+    await lock!.release();
+    const client = await rawClient(server);
+    try {
+      await client.del(redisLockKeys('school-grant', 'usr_cleared').fence);
+    } finally {
+      client.destroy();
+    }
+    const after = await second.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
+    expect(after!.fence).toBe(lock!.fence + 41);
+    expect(await second.store.writeFenced('school-grant', 'usr_cleared', { n: 2 }, after!.fence)).toBe(true);
+  });
+
   it('HST-07 keeps no record name and no value in the clear in Redis: keys are hashes under school-mcp:, values sealed', async () => {
     const { store } = await openStore(server);
     const canary = `canary-${randomBytes(8).toString('hex')}`;
@@ -82,6 +122,15 @@ describeWithRedis('the Redis grant store', () => {
         expect(key).not.toContain('usr_owner_ada');
         expect(key).not.toContain(canary);
         const value = (await client.get(key)) ?? '';
+        // A lock's fence counter is a bare number and a lock's value a random owner (SCL-10).
+        if (key.startsWith('school-mcp:fence:')) {
+          expect(value).toMatch(/^\d+$/);
+          continue;
+        }
+        if (key.startsWith('school-mcp:lock:')) {
+          expect(value).toMatch(/^[\w-]{22}$/);
+          continue;
+        }
         expect(value).toMatch(/"ciphertext"/);
         expect(value).not.toContain(canary);
       }

@@ -6,8 +6,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore } from '../../src/grant-store/index.js';
+import { openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore, type RedisGrantStore } from '../../src/grant-store/index.js';
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
+import type { PublicUrl } from '../../src/hosted/public-url.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
@@ -24,7 +25,20 @@ export interface Hosted {
   readonly storeDir: string;
   readonly base: string;
   readonly logLines: string[];
+  /** Every instance, the first being `server`; see `HostedOptions.instances`. */
+  readonly instances: readonly HostedInstance[];
+  /** The school integration all instances share, as the school's staff registered it. */
+  readonly integration: { readonly clientId: string; readonly clientSecret: string };
   close(): Promise<void>;
+}
+
+/** One hosted school-mcp of several on one store, as behind a load balancer. */
+interface HostedInstance {
+  readonly server: HostedServer;
+  /** This instance's own connection to the shared store (its own Redis client, or store object on the directory). */
+  readonly store: GrantStore;
+  /** Where this instance listens: requests sent here reach it, whatever the public URL. */
+  readonly url: string;
 }
 
 export interface HostedOptions {
@@ -38,6 +52,11 @@ export interface HostedOptions {
   clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; maxBytes?: number };
   /** Keep the grants in this Redis (`redis://…`, as `--store` takes it) instead of a directory. */
   redisUrl?: string;
+  /**
+   * How many instances to start on the one store and sandbox (1 when absent): each with its own
+   * store connection, all answering for the first one's public URL with one school integration.
+   */
+  instances?: number;
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -47,54 +66,75 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   if (!keys.ok) throw new Error(keys.reason);
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
-  const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
   const redis = options.redisUrl === undefined ? undefined : parseStoreLocation(options.redisUrl);
   if (redis !== undefined && (!redis.ok || redis.location.kind !== 'redis')) throw new Error(`not a Redis URL: ${options.redisUrl}`);
-  const redisStore = redis?.ok && redis.location.kind === 'redis' ? await openRedisStore({ address: redis.location.address, keyring: keys.keyring, logger }) : undefined;
-  const store = redisStore ?? (await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }));
-  const server = await startHostedServer({
-    host: '127.0.0.1',
-    port: 0,
-    store,
-    logger,
-    ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
-    ...(options.clientMetadataDocuments === undefined ? {} : { clientMetadataDocuments: options.clientMetadataDocuments }),
-    school: (publicUrl) => {
-      const credentials = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [publicUrl.schoolCallback] });
-      return {
-        schoolUrl: new URL(sandbox.url),
-        clientId: credentials.clientId,
-        clientSecret: credentials.clientSecret,
-        callback: publicUrl.schoolCallback,
-        scopes: options.schoolScopes ?? ['account:read'],
-      };
-    },
-    mcp: async (req, res, caller, access) => {
-      if (school === undefined) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(caller));
-        return;
-      }
-      const ready = school;
-      await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account));
-    },
-  });
+  const redisStores: RedisGrantStore[] = [];
+  const openStore = async (): Promise<GrantStore> => {
+    if (redis?.ok && redis.location.kind === 'redis') {
+      const redisStore = await openRedisStore({ address: redis.location.address, keyring: keys.keyring, logger });
+      redisStores.push(redisStore);
+      return redisStore;
+    }
+    return openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger });
+  };
+  let integration: { clientId: string; clientSecret: string } | undefined;
   // Every tool, so that a test can reach a write that is not in the default list by name.
   const school = options.tools
     ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test' })
     : undefined;
+  const allEndpoints: Awaited<ReturnType<typeof openCallerEndpoints>>[] = [];
+
+  const startInstance = async (publicUrl: PublicUrl | undefined): Promise<HostedInstance> => {
+    const store = await openStore();
+    const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
+    allEndpoints.push(endpoints);
+    const server = await startHostedServer({
+      host: '127.0.0.1',
+      port: 0,
+      store,
+      logger,
+      ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
+      ...(options.clientMetadataDocuments === undefined ? {} : { clientMetadataDocuments: options.clientMetadataDocuments }),
+      school: (url) => {
+        integration ??= sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [url.schoolCallback] });
+        return {
+          schoolUrl: new URL(sandbox.url),
+          clientId: integration.clientId,
+          clientSecret: integration.clientSecret,
+          callback: url.schoolCallback,
+          scopes: options.schoolScopes ?? ['account:read'],
+        };
+      },
+      mcp: async (req, res, caller, access) => {
+        if (school === undefined) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(caller));
+          return;
+        }
+        await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => school.open(access.tokens, access.account));
+      },
+    });
+    return { server, store, url: server.listenUrl };
+  };
+
+  const first = await startInstance(undefined);
+  const instances = [first];
+  for (let index = 1; index < (options.instances ?? 1); index += 1) instances.push(await startInstance(first.server.publicUrl));
   return {
     sandbox,
-    server,
-    store,
+    server: first.server,
+    store: first.store,
     storeDir,
-    base: server.publicUrl.base,
+    base: first.server.publicUrl.base,
     logLines,
+    instances,
+    integration: integration!,
     async close() {
-      await endpoints.close();
-      await server.close();
+      for (const endpoints of allEndpoints) await endpoints.close();
+      for (const instance of instances) await instance.server.close();
       await sandbox.close();
-      await redisStore?.close();
+      for (const redisStore of redisStores) await redisStore.close();
       await rm(storeDir, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.js';
-import { namespaceOfModel, storeAdapterClass } from '../../src/hosted/store-adapter.js';
+import { namespaceOfModel, storeAdapterClass, withMember } from '../../src/hosted/store-adapter.js';
 import { createLogger } from '../../src/log.js';
 
 let dir: string | undefined;
@@ -12,6 +12,15 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
+
+/** Two instances' adapters, each on its own store object over one directory. */
+async function twoInstancesAdapters() {
+  dir = await mkdtemp(join(tmpdir(), 'school-mcp-adapter-'));
+  const keys = parseStoreKeys(randomBytes(32).toString('base64'));
+  if (!keys.ok) throw new Error(keys.reason);
+  const open = async () => storeAdapterClass(await openDirectoryStore({ dir: dir!, keyring: keys.keyring, logger: createLogger({ write: () => {} }) }));
+  return [await open(), await open()] as const;
+}
 
 async function adapters() {
   dir = await mkdtemp(join(tmpdir(), 'school-mcp-adapter-'));
@@ -56,5 +65,26 @@ describe("node-oidc-provider's adapter on the grant store", () => {
     expect(await access.find('at-2')).toBeUndefined();
     expect(await refresh.find('rt-1')).toBeUndefined();
     expect(await access.find('at-3')).toEqual({ grantId: 'g2' });
+  });
+
+  it('keeps in the grant index every member that has not expired, for as long as its longest-lived member', () => {
+    const first = withMember(undefined, { model: 'AccessToken', id: 'at-1', expiresAt: 1000 }, 500);
+    expect(first).toEqual({ members: [{ model: 'AccessToken', id: 'at-1', expiresAt: 1000 }], expiresAt: 1000 });
+    const second = withMember(first, { model: 'RefreshToken', id: 'rt-1', expiresAt: 5000 }, 600);
+    expect(second.expiresAt).toBe(5000);
+    const third = withMember(second, { model: 'AccessToken', id: 'at-2', expiresAt: 2000 }, 1500);
+    expect(third).toEqual({ members: [{ model: 'RefreshToken', id: 'rt-1', expiresAt: 5000 }, { model: 'AccessToken', id: 'at-2', expiresAt: 2000 }], expiresAt: 5000 });
+    expect(withMember(third, { model: 'RefreshToken', id: 'rt-forever' }, 1500).expiresAt).toBeUndefined();
+  });
+
+  it('SCL-14 loses no token of a grant that two instances issue at the same time, so revoking the grant ends every one', async () => {
+    const [AdapterA, AdapterB] = await twoInstancesAdapters();
+    const [onA, onB] = [new AdapterA('AccessToken'), new AdapterB('AccessToken')];
+    const ids = Array.from({ length: 24 }, (_, index) => `at-${index}`);
+    await Promise.all(ids.map((id, index) => (index % 2 === 0 ? onA : onB).upsert(id, { grantId: 'g-shared' }, 3600)));
+    await new AdapterB('RefreshToken').upsert('rt-other', { grantId: 'g-other' }, 3600);
+    await onB.revokeByGrantId!('g-shared');
+    for (const id of ids) expect(await onA.find(id), id).toBeUndefined();
+    expect(await new AdapterA('RefreshToken').find('rt-other')).toEqual({ grantId: 'g-other' });
   });
 });

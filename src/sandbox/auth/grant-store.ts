@@ -60,7 +60,15 @@ export interface Lifetimes {
   refreshTokenTtlSeconds: number;
 }
 
+/** What tests count at the school: refreshes that succeeded, and rotated refresh tokens presented again. */
+export interface GrantStats {
+  readonly refreshGrants: number;
+  readonly refreshTokenReuses: number;
+}
+
 export class GrantStore {
+  #refreshGrants = 0;
+  #refreshTokenReuses = 0;
   readonly #lifetimes: Lifetimes;
   readonly #now: () => number;
   readonly #codes = new Map<string, AuthorizationCode>();
@@ -138,12 +146,22 @@ export class GrantStore {
     record: RefreshTokenRecord,
     options: { scopes: readonly string[]; resource: string | undefined; rotate: boolean },
   ): IssuedTokens {
+    this.#refreshGrants += 1;
     if (!options.rotate) {
       const issued = this.#issue(record.family, options.scopes, options.resource, false);
       return { ...issued, refreshToken: token };
     }
     record.superseded = true;
     return this.#issue(record.family, options.scopes, options.resource, true);
+  }
+
+  /** A superseded refresh token came back (RFC 9700 §4.14.2): counted before its family is revoked. */
+  noteRefreshTokenReuse(): void {
+    this.#refreshTokenReuses += 1;
+  }
+
+  stats(): GrantStats {
+    return { refreshGrants: this.#refreshGrants, refreshTokenReuses: this.#refreshTokenReuses };
   }
 
   /** Ends a whole grant: every access and refresh token it produced stops working. */

@@ -8,7 +8,7 @@ import { renderAuthMd } from './auth-md.js';
 import { handleAuthorize, handleConsentDecision } from './authorize.js';
 import { ClientRegistry, type IntegrationCredentials, type IntegrationRequest } from './client-registry.js';
 import type { AuthContext } from './context.js';
-import { GrantStore } from './grant-store.js';
+import { GrantStore, type GrantStats } from './grant-store.js';
 import { handleIntrospection } from './introspect.js';
 import { InteractionStore } from './interaction-store.js';
 import { buildJwks } from './jwks.js';
@@ -27,10 +27,12 @@ export { completeConsent, type ConsentDecision } from './consent-client.js';
 export { obtainSandboxTokens, type SandboxTokens } from './token-client.js';
 export { PATHS as AUTH_PATHS } from './paths.js';
 export type { IntegrationCredentials, IntegrationRequest } from './client-registry.js';
+export type { GrantStats } from './grant-store.js';
 
 export interface AuthorizationServer extends AccessTokenVerifier {
   mount(router: Router): void;
   registerIntegration(request: IntegrationRequest): IntegrationCredentials;
+  stats(): GrantStats;
 }
 
 export interface AuthorizationServerConfig {
@@ -73,6 +75,7 @@ export function createAuthorizationServer(config: AuthorizationServerConfig): Au
     },
 
     registerIntegration: (request) => context.clients.registerIntegration(request),
+    stats: () => context.grants.stats(),
 
     verifyAccessToken(token: string): AccessTokenInfo | undefined {
       const record = context.grants.activeAccessToken(token);

@@ -158,6 +158,7 @@ describe('token endpoint: refresh_token', () => {
     expect(second.body.scope).toBe('openid profile courses:read');
     const third = await refresh(base, grant.client, String(second.body.refresh_token));
     expect(third.status).toBe(200);
+    expect(sandbox!.stats()).toEqual({ refreshGrants: 2, refreshTokenReuses: 0 });
   });
 
   it('PLAT-04 treats reuse of a rotated refresh token as theft and revokes the whole family', async () => {
@@ -169,6 +170,8 @@ describe('token endpoint: refresh_token', () => {
     expect(reuse).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect((await refresh(base, grant.client, String(second.body.refresh_token))).body.error).toBe('invalid_grant');
     expect((await userinfo(base, String(second.body.access_token))).status).toBe(401);
+    // Counted for tests that must show no rotated-out token ever reached the school.
+    expect(sandbox!.stats()).toEqual({ refreshGrants: 1, refreshTokenReuses: 1 });
   });
 
   it('narrows the scope on request and refuses to widen it', async () => {

@@ -1,0 +1,148 @@
+/**
+ * The shared refresh against a real directory store (two store objects on one directory stand for
+ * two instances) and a school that counts what it is asked: who refreshes, who waits, who takes
+ * over from a holder that died, and who gives up.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
+import { SCHOOL_GRANTS, type SchoolGrant } from '../../src/hosted/school-sign-in.js';
+import { createSharedRefresh, rotatedSince } from '../../src/hosted/shared-refresh.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function twoInstances(): Promise<[GrantStore, GrantStore]> {
+  const dir = await mkdtemp(join(tmpdir(), 'school-mcp-shared-refresh-'));
+  dirs.push(dir);
+  const keys = parseStoreKeys(randomBytes(32).toString('base64'));
+  if (!keys.ok) throw new Error(keys.reason);
+  const open = () => openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } });
+  return [await open(), await open()];
+}
+
+const SUB = 'usr_lecturer_grace';
+const stale: SchoolGrant = { sub: SUB, accessToken: 'at-0', refreshToken: 'rt-0', scopes: ['courses:read'], expiresAt: 1 };
+
+/** A school that rotates on each refresh and records which refresh tokens it was given. */
+function countingSchool() {
+  const presented: string[] = [];
+  return {
+    presented,
+    refresh: vi.fn(async (grant: SchoolGrant): Promise<SchoolGrant> => {
+      presented.push(grant.refreshToken!);
+      const n = presented.length;
+      return { ...grant, accessToken: `at-${n}`, refreshToken: `rt-${n}`, expiresAt: 4_000_000_000 };
+    }),
+  };
+}
+
+async function saved(store: GrantStore): Promise<SchoolGrant | undefined> {
+  return (await store.read(SCHOOL_GRANTS, SUB)) as SchoolGrant | undefined;
+}
+
+describe('one school refresh per rotation across instances', () => {
+  it('SCL-12 tells a rotated grant from the stale one by either token', () => {
+    expect(rotatedSince(stale, stale)).toBe(false);
+    expect(rotatedSince(stale, { ...stale, accessToken: 'at-1' })).toBe(true);
+    expect(rotatedSince(stale, { ...stale, refreshToken: 'rt-1' })).toBe(true);
+  });
+
+  it('SCL-12 refreshes under the lock, saves the result fenced, releases, and a second caller with the same stale grant reads it without refreshing', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const school = countingSchool();
+    const first = await createSharedRefresh({ store: a, signIn: school })(stale);
+    expect(first).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1' });
+    expect(await saved(b)).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1' });
+    const second = await createSharedRefresh({ store: b, signIn: school })(stale);
+    expect(second).toMatchObject({ accessToken: 'at-1' });
+    expect(school.presented).toEqual(['rt-0']);
+    // Released: the next lock is free at once.
+    expect(await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 })).toBeDefined();
+  });
+
+  it("SCL-12 waits while another instance holds the lock and takes that instance's result, sending nothing to the school", async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const held = await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
+    const school = countingSchool();
+    const waiting = createSharedRefresh({ store: b, signIn: school, waitMs: 30_000, pollMs: 10 })(stale);
+    const winner: SchoolGrant = { ...stale, accessToken: 'at-winner', refreshToken: 'rt-winner', expiresAt: 4_000_000_000 };
+    expect(await a.writeFenced(SCHOOL_GRANTS, SUB, winner as unknown as Record<string, unknown>, held!.fence)).toBe(true);
+    expect(await waiting).toMatchObject({ accessToken: 'at-winner' });
+    await held!.release();
+    expect(school.refresh).not.toHaveBeenCalled();
+  });
+
+  it('SCL-13 takes over from a holder that died once its lock runs out, and refreshes once', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const died = await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 300 });
+    expect(died).toBeDefined();
+    const school = countingSchool();
+    const result = await createSharedRefresh({ store: b, signIn: school, waitMs: 30_000, pollMs: 10 })(stale);
+    expect(result).toMatchObject({ accessToken: 'at-1' });
+    expect(school.presented).toEqual(['rt-0']);
+  });
+
+  it('SCL-13 gives up with OAUTH_LOCK_TIMEOUT, presenting nothing, when the holder neither finishes nor lets its lock run out within the wait', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const held = await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
+    const school = countingSchool();
+    await expect(createSharedRefresh({ store: b, signIn: school, waitMs: 200, pollMs: 10 })(stale)).rejects.toMatchObject({ code: 'OAUTH_LOCK_TIMEOUT' });
+    expect(school.refresh).not.toHaveBeenCalled();
+    expect(await saved(a)).toMatchObject({ refreshToken: 'rt-0' });
+    await held!.release();
+  });
+
+  it('SCL-11 keeps the grant a later holder saved when this holder\'s lock ran out while the school answered', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const later: SchoolGrant = { ...stale, accessToken: 'at-later', refreshToken: 'rt-later', expiresAt: 4_000_000_000 };
+    const slowSchool = {
+      refresh: async (grant: SchoolGrant): Promise<SchoolGrant> => {
+        // While the school is slow, the lock runs out and another instance takes it and saves.
+        let lock: Awaited<ReturnType<GrantStore['lock']>>;
+        await vi.waitFor(async () => {
+          lock = await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
+          expect(lock).toBeDefined();
+        }, { timeout: 10_000, interval: 10 });
+        expect(await b.writeFenced(SCHOOL_GRANTS, SUB, later as unknown as Record<string, unknown>, lock!.fence)).toBe(true);
+        await lock!.release();
+        return { ...grant, accessToken: 'at-late', refreshToken: 'rt-late' };
+      },
+    };
+    const result = await createSharedRefresh({ store: a, signIn: slowSchool, lockTtlMs: 200 })(stale);
+    expect(result).toMatchObject({ accessToken: 'at-later' });
+    expect(await saved(a)).toMatchObject({ accessToken: 'at-later', refreshToken: 'rt-later' });
+  });
+
+  it('SCL-12 never brings back a grant that a sign-out removed while the school answered, and asks for a new sign-in', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const signOutMeanwhile = {
+      refresh: async (grant: SchoolGrant): Promise<SchoolGrant> => {
+        await b.take(SCHOOL_GRANTS, SUB);
+        return { ...grant, accessToken: 'at-after-sign-out', refreshToken: 'rt-after-sign-out' };
+      },
+    };
+    await expect(createSharedRefresh({ store: a, signIn: signOutMeanwhile })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    expect(await saved(b)).toBeUndefined();
+  });
+
+  it('asks for a new sign-in, and removes the grant, when the school refuses the refresh', async () => {
+    const [a] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const refusing = { refresh: async (): Promise<SchoolGrant> => Promise.reject(new Error('invalid_grant')) };
+    await expect(createSharedRefresh({ store: a, signIn: refusing })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    expect(await saved(a)).toBeUndefined();
+    expect(await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 })).toBeDefined();
+  });
+});
