@@ -9,3 +9,4 @@ export { openRecord, sealRecord } from './sealed-record.js';
 export { readStoreKeyFile, storeKeysFromText } from './store-key-file.js';
 export { openRedisStore, redisRecordKey, type RedisGrantStore } from './redis-store.js';
 export { isRedisStoreUrl, parseStoreLocation, type RedisStoreAddress } from './redis-store-url.js';
+export { createInProcessBus, MAX_BUS_MESSAGE_BYTES, type MessageBus } from './message-bus.js';

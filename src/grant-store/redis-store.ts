@@ -17,6 +17,8 @@
 import { createClient } from 'redis';
 import type { Logger } from '../log.js';
 import { recordFileName } from './directory-store.js';
+import type { MessageBus } from './message-bus.js';
+import { openRedisMessageBus } from './redis-message-bus.js';
 import { expiryOf, isValidNamespace, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
@@ -46,6 +48,8 @@ export interface RedisStoreOptions {
 }
 
 export interface RedisGrantStore extends GrantStore {
+  /** Pub/sub between the instances on this Redis, sealed with the store keys; closed by its own `close`. */
+  openMessageBus(): Promise<MessageBus>;
   close(): Promise<void>;
 }
 
@@ -163,6 +167,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
 
     async sweep() {
       return 0;
+    },
+
+    openMessageBus() {
+      return openRedisMessageBus({ client, keyring, logger, nowSeconds: now });
     },
 
     async close() {
