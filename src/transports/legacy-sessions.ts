@@ -102,7 +102,7 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
       record,
       createServer,
       onerror,
-      onclosed: (closed) => void end(closed),
+      onclosed: (closed) => end(closed),
       routes: {
         holdsStream: () => copy.streams > 0,
         toStream: async (message) => void (await publish(id, { kind: 'to-stream', from: shared.instance, message })),
@@ -192,8 +192,8 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
       const tag = tagOfWireId((message as { id: unknown }).id);
       // An answer to another instance's request goes to it, and only to it.
       if (tag !== undefined && tag !== copy.transport.tag && (await publish(copy.id, { kind: 'to-server', from: shared.instance, message }))) return accepted();
-    } else if (message !== undefined && isJSONRPCNotification(message)) {
-      // A cancellation names a request that may be running on any instance.
+    } else if (message !== undefined && isJSONRPCNotification(message) && message.method !== 'notifications/initialized') {
+      // A cancellation names a request that may be running on any instance; every copy initialized itself.
       await publish(copy.id, { kind: 'to-server', from: shared.instance, message });
     }
     return session.transport.handleRequest(request);

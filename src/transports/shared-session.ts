@@ -52,8 +52,8 @@ export interface SessionCopyOptions {
   readonly record: SessionRecord;
   readonly createServer: () => McpServer;
   readonly routes: RelayedTransportRoutes;
-  /** Called when the client ends the session with DELETE on this instance. */
-  readonly onclosed: (id: string) => void;
+  /** Called (and awaited) when the client ends the session with DELETE on this instance. */
+  readonly onclosed: (id: string) => Promise<void>;
   readonly onerror: (error: Error) => void;
 }
 

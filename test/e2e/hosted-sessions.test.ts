@@ -149,7 +149,8 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
     const provider = await signIn(ada.sub);
     const routed: Routed[] = [];
     let turn = 0;
-    // initialize on 0, the GET stream on 2, the tool call on 0 and the answer to its elicitation on 1; the rest in turn.
+    // initialize on 0, the GET stream on 2, the tool call on 0 and the answer to its elicitation on 1; the rest in turn. So
+    // instance 0's elicitation/create is written by 2 (on the GET stream), and its answer goes 1 → 0.
     const pick = (kind: string) => ({ initialize: 0, GET: 2, 'tools/call create_member': 0, answer: 1 })[kind] ?? turn++ % INSTANCES;
     const client = new Client({ name: 'scale-out', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
     const completions: string[] = [];
