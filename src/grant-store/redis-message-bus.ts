@@ -5,6 +5,7 @@
  * minute ahead: whoever can reach Redis cannot make an instance deliver a message of their own,
  * move one to another channel, or replay one later. A message that does not open, or is over the
  * size bound, is dropped with one warning line.
+ * @see SECURITY.md SCL-34
  */
 import type { createClient } from 'redis';
 import type { Logger } from '../log.js';
