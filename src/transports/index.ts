@@ -7,4 +7,3 @@ export { serveOverHttp } from './serve-over-http.js';
 export { serveOverStdio } from './stdio.js';
 export type { CallerRuntime } from './caller-endpoints.js';
 export { openCallerEndpoints } from './open-caller-endpoints.js';
-export type { SessionSharing } from './shared-session.js';

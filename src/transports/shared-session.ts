@@ -13,14 +13,14 @@ import { RelayedTransport, type RelayedTransportRoutes } from './relayed-transpo
 import type { SessionRecord } from './session-record.js';
 
 /** The store the session records live in: the grant store's shape, seen from here. */
-export interface SessionRecordStore {
+interface SessionRecordStore {
   read(namespace: string, name: string): Promise<{ readonly [field: string]: unknown } | undefined>;
   write(namespace: string, name: string, value: { readonly [field: string]: unknown }, options?: { readonly ttlSeconds?: number }): Promise<void>;
   remove(namespace: string, name: string): Promise<void>;
 }
 
 /** The bus between instances: the grant store's message bus, seen from here. */
-export interface SessionBus {
+interface SessionBus {
   publish(channel: string, message: { readonly [field: string]: unknown }): Promise<void>;
   subscribe(channel: string, handler: (message: { readonly [field: string]: unknown }) => void): Promise<() => Promise<void>>;
 }
