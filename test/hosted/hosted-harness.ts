@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore } from '../../src/grant-store/index.js';
+import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore } from '../../src/grant-store/index.js';
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -47,11 +47,14 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   if (!keys.ok) throw new Error(keys.reason);
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
-  const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
   const redis = options.redisUrl === undefined ? undefined : parseStoreLocation(options.redisUrl);
   if (redis !== undefined && (!redis.ok || redis.location.kind !== 'redis')) throw new Error(`not a Redis URL: ${options.redisUrl}`);
   const redisStore = redis?.ok && redis.location.kind === 'redis' ? await openRedisStore({ address: redis.location.address, keyring: keys.keyring, logger }) : undefined;
   const store = redisStore ?? (await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }));
+  // As `school-mcp --hosted` wires it: 2025-11-25 sessions shared through the store, so that
+  // several harnesses on one Redis serve each other's sessions.
+  const bus = redisStore ? await redisStore.openMessageBus() : createInProcessBus();
+  const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined, sharing: { store, bus, instance: randomBytes(9).toString('base64url') } });
   const server = await startHostedServer({
     host: '127.0.0.1',
     port: 0,
@@ -94,6 +97,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       await endpoints.close();
       await server.close();
       await sandbox.close();
+      await bus.close();
       await redisStore?.close();
       await rm(storeDir, { recursive: true, force: true });
     },
