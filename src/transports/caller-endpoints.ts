@@ -12,6 +12,7 @@ import { MAX_REQUEST_BODY_BYTES } from './http-limits.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS } from './http-refusal.js';
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import type { SessionSharing } from './shared-session.js';
+import { storeUnavailableAnswer } from './store-unavailable.js';
 
 /** What serving one caller needs, and what to release when the caller is dropped. */
 export interface CallerRuntime {
@@ -67,7 +68,7 @@ export function createCallerEndpoints(options: CallerEndpointsOptions): CallerEn
     }
     const runtime = open();
     const endpoint = createMcpEndpoint({ factory: runtime.factory, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, maxSessions: 8, onerror: options.onerror, sharing: options.sharing });
-    const node = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller) }, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror });
+    const node = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller).catch(storeUnavailableAnswer) }, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror });
     const entry: Entry = { runtime, endpoint, serve: async (req, res) => void (await node(req, res)) };
     entries.set(caller, entry);
     if (entries.size > options.maxCallers) {
