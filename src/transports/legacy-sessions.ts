@@ -167,11 +167,11 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
     return made.finally(() => restoring.delete(id));
   };
 
-  const serveShared = async (shared: SessionSharing, session: Session & { shared: SharedSession }, request: Request): Promise<Response> => {
+  const serveShared = async (shared: SessionSharing, session: Session & { shared: SharedSession }, request: Request, justRestored: boolean): Promise<Response> => {
     const copy = session.shared;
     // The record decides, not the copy: a session ended or expired elsewhere is over here too,
     // even when the bus message saying so was lost.
-    const record = parseSessionRecord(await shared.store.read(SESSION_NAMESPACE, copy.id));
+    const record = justRestored ? copy.record : parseSessionRecord(await shared.store.read(SESSION_NAMESPACE, copy.id));
     if (record === undefined || record.caller !== session.caller) {
       await drop(copy.id);
       return sessionNotFound();
@@ -208,12 +208,13 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
         return sharing ? openShared(sharing, request, caller) : open(request, caller);
       }
       let session = sessions.get(id);
-      if (!session && sharing && id.length <= 200) session = await restore(sharing, id, caller);
+      const justRestored = !session && sharing !== undefined && id.length <= 200;
+      if (justRestored) session = await restore(sharing!, id, caller);
       // The same answer for an unknown session and another caller's, so neither is revealed.
       if (!session || session.caller !== caller) return sessionNotFound();
       sessions.delete(id);
       sessions.set(id, session);
-      if (sharing && session.shared) return serveShared(sharing, session as Session & { shared: SharedSession }, request);
+      if (sharing && session.shared) return serveShared(sharing, session as Session & { shared: SharedSession }, request, justRestored);
       return session.transport.handleRequest(request);
     },
     get size() {
