@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
-import { openDirectoryStore, openRedisStore, parseStoreLocation, readStoreKeyFile, storeKeysFromText, type GrantStore, type StoreKeyring } from '../grant-store/index.js';
+import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
 import { parsePublicUrl, startHostedServer } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { openCallerEndpoints } from '../transports/index.js';
@@ -34,19 +34,33 @@ async function keyringOf(hosted: HostedConfig): Promise<StoreKeyring> {
 }
 
 /**
- * The directory or Redis store `--store` names. With `--demo` and no Redis URL, a throw-away
- * directory; a Redis store also serves the demo, so the shared store can be tried end to end.
+ * The directory or Redis store `--store` names, and the bus between the instances that share it
+ * (Redis pub/sub; in the process for a directory, which serves one instance). With `--demo` and no
+ * Redis URL, a throw-away directory; a Redis store also serves the demo, so the shared store can
+ * be tried end to end.
  */
-async function openStore(config: Config, keyring: StoreKeyring, demoStore: string | undefined, logger: Logger): Promise<{ store: GrantStore; close: () => Promise<void> }> {
+async function openStore(config: Config, keyring: StoreKeyring, demoStore: string | undefined, logger: Logger): Promise<{ store: GrantStore; bus: MessageBus; close: () => Promise<void> }> {
   const hosted = config.hosted!;
   const location = parseStoreLocation(hosted.storeDir ?? join(configDirectory(config), 'hosted-store'));
   if (!location.ok) throw configInvalid(`--store: ${location.reason}`);
   if (location.location.kind === 'redis') {
     const store = await openRedisStore({ address: location.location.address, password: hosted.redisPassword, keyring, logger });
-    return { store, close: () => store.close() };
+    const bus = await store.openMessageBus().catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
+    return {
+      store,
+      bus,
+      close: async () => {
+        await bus.close();
+        await store.close();
+      },
+    };
   }
   const store = await openDirectoryStore({ dir: demoStore ?? location.location.dir, keyring, logger });
-  return { store, close: async () => undefined };
+  const bus = createInProcessBus();
+  return { store, bus, close: () => bus.close() };
 }
 
 export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
@@ -68,7 +82,12 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     closeStore = opened.close;
     const store = opened.store;
     const school = await openHostedSchool({ config, schoolUrl, logger, version });
-    const endpoints = await openCallerEndpoints({ maxCallers: 256, onerror: (error) => logger.debug('MCP request failed', { error: error.message }) });
+    const endpoints = await openCallerEndpoints({
+      maxCallers: 256,
+      onerror: (error) => logger.debug('MCP request failed', { error: error.message }),
+      // Any instance on the same store serves any 2025-11-25 session; the instance name only tells a copy's own bus messages apart.
+      sharing: { store, bus: opened.bus, instance: randomBytes(9).toString('base64url') },
+    });
     const server = await startHostedServer({
       ...(publicUrl?.ok ? { publicUrl: publicUrl.url } : {}),
       host: hosted.host,

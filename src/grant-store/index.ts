@@ -12,3 +12,4 @@ export { readStoreKeyFile, storeKeysFromText } from './store-key-file.js';
 export { openRedisStore, type RedisGrantStore } from './redis-store.js';
 export { redisLockKeys, redisRecordKey } from './redis-keys.js';
 export { isRedisStoreUrl, parseStoreLocation, type RedisStoreAddress } from './redis-store-url.js';
+export { createInProcessBus, MAX_BUS_MESSAGE_BYTES, type MessageBus } from './message-bus.js';

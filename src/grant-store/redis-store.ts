@@ -20,8 +20,10 @@ import { createClient } from 'redis';
 import type { Logger } from '../log.js';
 import { checkFence, checkLockOptions, isFence, type LockOptions, type StoreLock } from './fencing.js';
 import { expiryOf, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import type { MessageBus } from './message-bus.js';
 import { FENCE_COUNTER_LIFETIME_MS, RELEASE_LOCK, TAKE_LOCK, WRITE_FENCED } from './redis-fencing.js';
 import { redisLockKeys, redisRecordKey } from './redis-keys.js';
+import { openRedisMessageBus } from './redis-message-bus.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnavailable } from './store-errors.js';
@@ -49,6 +51,8 @@ export interface RedisStoreOptions {
 }
 
 export interface RedisGrantStore extends GrantStore {
+  /** Pub/sub between the instances on this Redis, sealed with the store keys; closed by its own `close`. */
+  openMessageBus(): Promise<MessageBus>;
   close(): Promise<void>;
 }
 
@@ -185,6 +189,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const ttl = expiresAt === undefined ? '' : String(Math.max(1, expiresAt - now()));
       const written = await command(`save a ${namespace} record`, () => client.eval(WRITE_FENCED, { keys: [key], arguments: [String(fence), sealed, ttl, writeOptions?.replaceOnly ? '1' : ''] }));
       return written === 1;
+    },
+
+    openMessageBus() {
+      return openRedisMessageBus({ client, keyring, logger, nowSeconds: now });
     },
 
     async close() {

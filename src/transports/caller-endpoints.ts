@@ -11,6 +11,8 @@ import type { SchoolServerFactory } from '../server/index.js';
 import { MAX_REQUEST_BODY_BYTES } from './http-limits.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS } from './http-refusal.js';
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
+import type { SessionSharing } from './shared-session.js';
+import { storeUnavailableAnswer } from './store-unavailable.js';
 
 /** What serving one caller needs, and what to release when the caller is dropped. */
 export interface CallerRuntime {
@@ -44,7 +46,14 @@ function flushHeadersOnWriteHead(res: ServerResponse): void {
   }) as ServerResponse['writeHead'];
 }
 
-export function createCallerEndpoints(options: { readonly maxCallers: number; readonly onerror: (error: Error) => void }): CallerEndpoints {
+export interface CallerEndpointsOptions {
+  readonly maxCallers: number;
+  readonly onerror: (error: Error) => void;
+  /** The shared session records and bus of several instances; each caller's sessions stay in the process without it. */
+  readonly sharing?: SessionSharing | undefined;
+}
+
+export function createCallerEndpoints(options: CallerEndpointsOptions): CallerEndpoints {
   const entries = new Map<string, Entry>();
   const release = async (entry: Entry) => {
     await entry.endpoint.close();
@@ -58,8 +67,8 @@ export function createCallerEndpoints(options: { readonly maxCallers: number; re
       return existing;
     }
     const runtime = open();
-    const endpoint = createMcpEndpoint({ factory: runtime.factory, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, maxSessions: 8, onerror: options.onerror });
-    const node = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller) }, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror });
+    const endpoint = createMcpEndpoint({ factory: runtime.factory, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, maxSessions: 8, onerror: options.onerror, sharing: options.sharing });
+    const node = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller).catch(storeUnavailableAnswer) }, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror });
     const entry: Entry = { runtime, endpoint, serve: async (req, res) => void (await node(req, res)) };
     entries.set(caller, entry);
     if (entries.size > options.maxCallers) {

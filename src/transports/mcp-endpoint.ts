@@ -7,6 +7,7 @@
 import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { SchoolServerFactory } from '../server/index.js';
 import { createLegacySessions } from './legacy-sessions.js';
+import type { SessionSharing } from './shared-session.js';
 
 export interface McpEndpointOptions {
   readonly factory: SchoolServerFactory;
@@ -14,6 +15,8 @@ export interface McpEndpointOptions {
   readonly maxRequestBodySize: number;
   readonly maxSessions: number;
   readonly onerror: (error: Error) => void;
+  /** Lets any instance serve a 2025-11-25 session (hosted mode); sessions stay in the process without it. */
+  readonly sharing?: SessionSharing | undefined;
 }
 
 export interface McpEndpoint {
@@ -23,9 +26,9 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-export function createMcpEndpoint({ factory, maxRequestBodySize, maxSessions, onerror }: McpEndpointOptions): McpEndpoint {
+export function createMcpEndpoint({ factory, maxRequestBodySize, maxSessions, onerror, sharing }: McpEndpointOptions): McpEndpoint {
   const modern = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize, onerror });
-  const legacy = createLegacySessions({ createServer: factory, maxSessions, onerror });
+  const legacy = createLegacySessions({ createServer: factory, maxSessions, onerror, sharing });
   return {
     async fetch(request, caller) {
       // Routing by hand leaves this check to us (the SDK's `isLegacyRequest` contract).

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore, type RedisGrantStore } from '../../src/grant-store/index.js';
+import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore, type MessageBus, type RedisGrantStore } from '../../src/grant-store/index.js';
 import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
 import type { PublicUrl } from '../../src/hosted/public-url.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
@@ -69,13 +69,18 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   const redis = options.redisUrl === undefined ? undefined : parseStoreLocation(options.redisUrl);
   if (redis !== undefined && (!redis.ok || redis.location.kind !== 'redis')) throw new Error(`not a Redis URL: ${options.redisUrl}`);
   const redisStores: RedisGrantStore[] = [];
-  const openStore = async (): Promise<GrantStore> => {
+  const buses: MessageBus[] = [];
+  // On a directory the instances share this process, so one in-process bus joins them.
+  const inProcessBus = createInProcessBus();
+  const openStore = async (): Promise<{ store: GrantStore; bus: MessageBus }> => {
     if (redis?.ok && redis.location.kind === 'redis') {
       const redisStore = await openRedisStore({ address: redis.location.address, keyring: keys.keyring, logger });
       redisStores.push(redisStore);
-      return redisStore;
+      const bus = await redisStore.openMessageBus();
+      buses.push(bus);
+      return { store: redisStore, bus };
     }
-    return openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger });
+    return { store: await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }), bus: inProcessBus };
   };
   let integration: { clientId: string; clientSecret: string } | undefined;
   // Every tool, so that a test can reach a write that is not in the default list by name.
@@ -85,8 +90,10 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   const allEndpoints: Awaited<ReturnType<typeof openCallerEndpoints>>[] = [];
 
   const startInstance = async (publicUrl: PublicUrl | undefined): Promise<HostedInstance> => {
-    const store = await openStore();
-    const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
+    const { store, bus } = await openStore();
+    // As `school-mcp --hosted` wires it: 2025-11-25 sessions shared through the store, so that
+    // the instances serve each other's sessions.
+    const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined, sharing: { store, bus, instance: randomBytes(9).toString('base64url') } });
     allEndpoints.push(endpoints);
     const server = await startHostedServer({
       host: '127.0.0.1',
@@ -134,6 +141,8 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       for (const endpoints of allEndpoints) await endpoints.close();
       for (const instance of instances) await instance.server.close();
       await sandbox.close();
+      for (const bus of buses) await bus.close();
+      await inProcessBus.close();
       for (const redisStore of redisStores) await redisStore.close();
       await rm(storeDir, { recursive: true, force: true });
     },
