@@ -173,5 +173,13 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       }
       return removed;
     },
+
+    async ping() {
+      // A directory that went away (an unmounted volume) is the one failure a readiness check can see.
+      const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+        throw storeUnsafe(`The grant store directory ${dir} cannot be read (${error.code ?? 'error'}).`);
+      });
+      if (!info.isDirectory()) throw storeUnsafe(`The grant store directory ${dir} is not a directory.`);
+    },
   };
 }

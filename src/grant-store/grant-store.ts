@@ -27,6 +27,11 @@ export interface GrantStore {
   take(namespace: string, name: string): Promise<StoredValue | undefined>;
   /** Removes expired records and says how many; a backend that expires records itself removes none. */
   sweep(): Promise<number>;
+  /**
+   * Resolves when the store answers, cheaply (a readiness check may call it often); rejects, with
+   * `STORE_UNAVAILABLE` for a store reached over the network, when it does not.
+   */
+  ping(): Promise<void>;
 }
 
 const NAMESPACE = /^[a-z][a-z0-9-]{0,39}$/;

@@ -165,6 +165,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       return 0;
     },
 
+    async ping() {
+      await command('answer a PING', () => client.ping());
+    },
+
     async close() {
       if (client.isOpen) await client.close().catch(() => client.destroy());
     },

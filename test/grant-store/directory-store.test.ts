@@ -161,6 +161,13 @@ describe('the directory grant store', () => {
     expect(await one.store.read('school-grant', 'usr_owner_ada')).toBeUndefined();
   });
 
+  it('answers ping while its directory is there, and fails it once the directory is gone', async () => {
+    const { store, dir } = await setUp();
+    await expect(store.ping()).resolves.toBeUndefined();
+    await rm(dir, { recursive: true });
+    await expect(store.ping()).rejects.toMatchObject({ code: 'STORE_UNSAFE' });
+  });
+
   it('refuses namespaces that are not plain names', async () => {
     const { store } = await setUp();
     for (const namespace of ['..', 'a/b', '', 'Client', '.hidden']) {

@@ -238,4 +238,13 @@ describeWithRedis('the Redis grant store when Redis goes away', () => {
     await store.write('client', 'after', { n: 3 });
     expect(await store.read('client', 'after')).toEqual({ n: 3 });
   });
+
+  it('answers ping while Redis answers, fails it fast with STORE_UNAVAILABLE while Redis is stopped, and answers again once it is back', async () => {
+    const { store } = await openStore(server, { timeoutMs: 500 });
+    await expect(store.ping()).resolves.toBeUndefined();
+    await server.stop();
+    await expect(store.ping()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    await server.restart();
+    await vi.waitFor(() => expect(store.ping()).resolves.toBeUndefined(), { timeout: 10_000, interval: 50 });
+  });
 });
