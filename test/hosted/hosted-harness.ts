@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore } from '../../src/grant-store/index.js';
-import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
+import { startHostedServer, stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
@@ -38,10 +38,18 @@ export interface HostedOptions {
   clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; maxBytes?: number };
   /** Keep the grants in this Redis (`redis://…`, as `--store` takes it) instead of a directory. */
   redisUrl?: string;
+  /**
+   * Another instance of the same deployment: this one serves `alongside`'s public URL from its own
+   * port, on its sandbox school and its store, as instances behind one load balancer do.
+   */
+  alongside?: Hosted;
+  /** What the server sees of the store, e.g. a store that fails some calls on request. */
+  wrapStore?: (store: GrantStore) => GrantStore;
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
-  const sandbox = await startSandbox(options.sandbox);
+  const shared = options.alongside;
+  const sandbox = shared?.sandbox ?? (await startSandbox(options.sandbox));
   const storeDir = await mkdtemp(join(tmpdir(), 'school-mcp-hosted-'));
   const keys = parseStoreKeys(randomBytes(32).toString('base64'));
   if (!keys.ok) throw new Error(keys.reason);
@@ -50,12 +58,13 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined });
   const redis = options.redisUrl === undefined ? undefined : parseStoreLocation(options.redisUrl);
   if (redis !== undefined && (!redis.ok || redis.location.kind !== 'redis')) throw new Error(`not a Redis URL: ${options.redisUrl}`);
-  const redisStore = redis?.ok && redis.location.kind === 'redis' ? await openRedisStore({ address: redis.location.address, keyring: keys.keyring, logger }) : undefined;
-  const store = redisStore ?? (await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }));
+  const redisStore = redis?.ok && redis.location.kind === 'redis' && shared === undefined ? await openRedisStore({ address: redis.location.address, keyring: keys.keyring, logger }) : undefined;
+  const store = shared?.store ?? redisStore ?? (await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }));
   const server = await startHostedServer({
+    ...(shared === undefined ? {} : { publicUrl: shared.server.publicUrl }),
     host: '127.0.0.1',
     port: 0,
-    store,
+    store: options.wrapStore?.(store) ?? store,
     logger,
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     ...(options.clientMetadataDocuments === undefined ? {} : { clientMetadataDocuments: options.clientMetadataDocuments }),
@@ -81,7 +90,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   });
   // Every tool, so that a test can reach a write that is not in the default list by name.
   const school = options.tools
-    ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test' })
+    ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test', stateKey: await stepUpStateKey(store) })
     : undefined;
   return {
     sandbox,
@@ -93,7 +102,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     async close() {
       await endpoints.close();
       await server.close();
-      await sandbox.close();
+      if (shared === undefined) await sandbox.close();
       await redisStore?.close();
       await rm(storeDir, { recursive: true, force: true });
     },
