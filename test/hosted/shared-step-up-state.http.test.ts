@@ -33,8 +33,9 @@ async function connectModern(hosted: Hosted, user: string, routing: Routing): Pr
     if (typeof init?.body === 'string') {
       const message = JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } };
       if (message.method === 'tools/call' && typeof message.params?.requestState === 'string') {
-        message.params.requestState = routing.replaceState?.(message.params.requestState) ?? message.params.requestState;
-        routing.statesSent.push(message.params.requestState);
+        const state = routing.replaceState?.(message.params.requestState) ?? message.params.requestState;
+        message.params.requestState = state;
+        routing.statesSent.push(state);
         return fetch(routing.retryTo ?? url, { ...init, body: JSON.stringify(message) });
       }
     }
