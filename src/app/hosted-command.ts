@@ -96,7 +96,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
     clearInterval(sweeper);
-    logger.info('draining: /readyz answers 503, new connections are refused, requests in flight finish', { signal, drainSeconds: hosted.drainSeconds });
+    logger.info('stopping', { signal });
     const outcome = await server.drain(drainGraceMs(hosted.drainSeconds));
     if (outcome === 'cut') logger.warn('requests still running after --drain-seconds were cut', { drainSeconds: hosted.drainSeconds });
     await endpoints.close();

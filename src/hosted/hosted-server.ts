@@ -106,7 +106,17 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
   try {
     const publicUrl = options.publicUrl ?? parsedListenUrl(listenUrl);
     handle = await hostedRoutes({ ...options, store }, publicUrl, address.port, log, drain);
-    return { listenUrl, publicUrl, drain: (graceMs) => drain.drain(graceMs), close };
+    return {
+      listenUrl,
+      publicUrl,
+      drain(graceMs) {
+        const drained = drain.drain(graceMs);
+        // Said once the listener is closed, so whoever reads it finds new connections refused.
+        log.info('draining: /readyz answers 503, new connections are refused, requests in flight finish', { graceSeconds: graceMs / 1000 });
+        return drained;
+      },
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -231,8 +241,9 @@ function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421, error: strin
 }
 
 function sendProbe(res: ServerResponse, answer: ProbeAnswer): void {
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(answer.body));
+  const body = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 function methodNotAllowed(res: ServerResponse): void {
