@@ -1,7 +1,8 @@
 /**
  * A hosted tool call whose person's grant could not be read because the store was away for a
- * moment. Nothing was sent to the school (the grant is read before the request), so the agent is
- * told to call again shortly, as a tool result it can act on rather than a protocol error.
+ * moment. The call did not run at the school (the grant is read before the request, and again
+ * only after the school refused it), so the agent is told to call again shortly, in a tool result
+ * it can act on rather than a protocol error.
  * @see SECURITY.md SCL-05
  */
 import { isSchoolMcpError } from '../errors.js';
@@ -24,7 +25,7 @@ export function storeOutageResult(toolName: string): OperationResult {
         type: 'text',
         text:
           `${toolName} failed (STORE_UNAVAILABLE).\n` +
-          "school-mcp could not reach its grant store for a moment, so it could not use the user's sign-in; nothing was sent to the school.\n" +
+          "school-mcp could not reach its grant store for a moment, so it could not use the user's sign-in; the call did not run at the school.\n" +
           `Next step: call ${toolName} again in a few seconds; if it fails the same way for more than a minute, tell the user that school-mcp is having trouble.`,
       },
     ],

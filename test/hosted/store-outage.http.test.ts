@@ -11,7 +11,8 @@ import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { exchange as rawHttp, type Answer } from '../transports/support/raw-http.js';
-import { authorizeUrl, callMcp, exchange, pkce, registerMcpClient, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
+import { authorizeUrl, callMcp, exchange, openConsent, pkce, registerMcpClient, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
@@ -46,6 +47,10 @@ describeWithRedis('hosted mode while its Redis store is away', () => {
     const port = portOf(hosted);
     const probe = (path: string) => rawHttp(port, { method: 'GET', path, headers: { host: '10.20.30.40' } });
 
+    // A sign-in of another person that reached school-mcp's consent page before the outage.
+    const browser = new CookieBrowser();
+    const { consentUrl } = await openConsent(browser, authorizeUrl(hosted.base, registered, pkce().challenge));
+
     // A load balancer asks by IP: any Host is answered, with one word.
     expect(await probe('/healthz')).toMatchObject({ status: 200, body: '{"status":"ok"}' });
     expect(await probe('/readyz')).toMatchObject({ status: 200, body: '{"status":"ready"}' });
@@ -65,6 +70,8 @@ describeWithRedis('hosted mode while its Redis store is away', () => {
       ["the school's callback", rawHttp(port, { method: 'GET', path: '/oauth/callback?state=some-state&code=some-code' })],
     ];
     for (const [route, answer] of routes) expectStoreOutageAnswer(await answer, route);
+    const consentPage = await browser.request(consentUrl);
+    expectStoreOutageAnswer({ status: consentPage.status, headers: { 'retry-after': consentPage.headers.get('retry-after') ?? undefined }, body: await consentPage.text() }, 'the consent page');
     const outageLines = () => hosted.logLines.filter((line) => line.includes('the grant store is not answering'));
     expect(outageLines()).toHaveLength(1);
     expect(hosted.logLines.join('\n')).not.toContain('authorization server error');
