@@ -5,8 +5,8 @@
  * @see SECURITY.md SCL-01
  */
 
-export const HEALTH_PATH = '/healthz';
-export const READY_PATH = '/readyz';
+const HEALTH_PATH = '/healthz';
+const READY_PATH = '/readyz';
 
 export type ProbeKind = 'health' | 'ready';
 

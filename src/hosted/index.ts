@@ -8,4 +8,4 @@ export { parsePublicUrl } from './public-url.js';
 export { SCHOOL_GRANTS } from './school-sign-in.js';
 export { isStepUpRequired, type StepUpRequired } from './step-up-required.js';
 export { stepUpStateKey } from './step-up-state-key.js';
-export { drainGraceMs, type DrainOutcome } from './drain.js';
+export { drainGraceMs } from './drain.js';

@@ -6,7 +6,7 @@
  */
 
 /** Long enough to absorb a check storm, short enough that an outage shows within a balancer's interval. */
-export const READINESS_CACHE_MS = 1000;
+const READINESS_CACHE_MS = 1000;
 
 export interface StoreReadinessOptions {
   readonly ping: () => Promise<void>;
