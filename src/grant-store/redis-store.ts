@@ -38,7 +38,11 @@ export interface RedisStoreOptions {
   /** SCHOOL_MCP_REDIS_PASSWORD. */
   readonly password?: string | undefined;
   readonly keyring: StoreKeyring;
-  readonly logger: Pick<Logger, 'warn'>;
+  /**
+   * Records that do not open are warnings; a lost connection is debug only, since the hosted
+   * server that uses the store logs one warning per outage, with its cause, however it shows.
+   */
+  readonly logger: Pick<Logger, 'warn'> & Partial<Pick<Logger, 'debug'>>;
   /** Connect and per-command timeout; a store call fails with STORE_UNAVAILABLE after it. */
   readonly timeoutMs?: number;
   /** Seconds since the epoch; tests move it to check the expiry sealed in a record. */
@@ -77,7 +81,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
     // distinct failure, not one per reconnection attempt.
     if (!everReady || error.message === lastWarning) return;
     lastWarning = error.message;
-    logger.warn('the Redis grant store is unavailable; retrying', { error: error.message });
+    logger.debug?.('the Redis grant store is unavailable; retrying', { error: error.message });
   });
   client.on('ready', () => {
     everReady = true;

@@ -56,16 +56,17 @@ export function watchStoreOutages(store: GrantStore, log: Pick<Logger, 'warn' | 
   let state: StoreState = 'answering';
   const observe = async <T>(call: () => Promise<T>): Promise<T> => {
     // A call that failed otherwise (a record that did not open) still heard the store answer.
-    let failedUnavailable = false;
+    let failure: unknown;
     try {
       return await call();
     } catch (error) {
-      failedUnavailable = isStoreUnavailable(error);
+      if (isStoreUnavailable(error)) failure = error;
       throw error;
     } finally {
-      const next = nextStoreState(state, failedUnavailable);
+      const next = nextStoreState(state, failure !== undefined);
       state = next.state;
-      if (next.announce === 'outage') log.warn('the grant store is not answering: hosted routes answer 503 until it is back');
+      // The one warning of the outage, so it carries the cause (a refused connection, a timeout).
+      if (next.announce === 'outage') log.warn('the grant store is not answering: hosted routes answer 503 until it is back', { error: (failure as Error).message });
       if (next.announce === 'recovery') log.info('the grant store answers again: hosted routes serve again');
     }
   };

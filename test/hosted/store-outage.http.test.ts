@@ -74,6 +74,8 @@ describeWithRedis('hosted mode while its Redis store is away', () => {
     expectStoreOutageAnswer({ status: consentPage.status, headers: { 'retry-after': consentPage.headers.get('retry-after') ?? undefined }, body: await consentPage.text() }, 'the consent page');
     const outageLines = () => hosted.logLines.filter((line) => line.includes('the grant store is not answering'));
     expect(outageLines()).toHaveLength(1);
+    // One warning for the whole outage, from whichever layer: not one per request, nor one per reconnection attempt.
+    expect(hosted.logLines.filter((line) => line.includes('[warn]'))).toEqual([expect.stringContaining('the grant store is not answering')]);
     expect(hosted.logLines.join('\n')).not.toContain('authorization server error');
     expect(hosted.logLines.join('\n')).not.toContain(accessToken);
 
