@@ -5,7 +5,7 @@
  * the process: every read goes to the file, so what one call wrote the next one sees.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -130,6 +130,40 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
     async write(namespace, name, value, writeOptions?: WriteOptions) {
       const { path, address } = await recordPath(namespace, name);
       await writeSealed(path, address, value, expiryOf(writeOptions, now()));
+    },
+
+    async writeIfAbsent(namespace, name, value, writeOptions?: WriteOptions) {
+      const { path, address } = await recordPath(namespace, name);
+      const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiryOf(writeOptions, now()), keyring.current));
+      // link(2) fails with EEXIST when the name is taken, so of two creators one wins; the record
+      // is complete before it has its name, so no reader sees half of it.
+      const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        const handle = await open(temp, 'wx', 0o600);
+        try {
+          await handle.writeFile(sealed, 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          try {
+            await link(temp, path);
+            return true;
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+            // An expired record is removed by reading it, and then the name is free once more.
+            const text = await readRecordFile(path);
+            if (text !== undefined && (await openText(text, path, address, false)) !== undefined) return false;
+          }
+        }
+        return false;
+      } catch (error) {
+        if (error instanceof SchoolMcpError) throw error;
+        throw storeWriteFailed(`a ${namespace} record`, error);
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
     },
 
     async remove(namespace, name) {

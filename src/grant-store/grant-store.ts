@@ -21,6 +21,11 @@ export interface GrantStore {
   write(namespace: string, name: string, value: StoredValue, options?: WriteOptions): Promise<void>;
   remove(namespace: string, name: string): Promise<void>;
   /**
+   * Creates the record only when there is none (an expired one counts as none) and says whether
+   * it did: of instances racing to create it, one wins and the others read the winner's.
+   */
+  writeIfAbsent(namespace: string, name: string, value: StoredValue, options?: WriteOptions): Promise<boolean>;
+  /**
    * Reads and removes the record in one step: of two callers racing for it, one gets it and the
    * other gets `undefined`. For what may be used once (codes, pending sign-ins).
    */

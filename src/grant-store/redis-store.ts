@@ -154,6 +154,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       await writeSealed(key, address, value, expiryOf(writeOptions, now()));
     },
 
+    async writeIfAbsent(namespace, name, value, writeOptions?: WriteOptions) {
+      const { key, address } = redisRecordKey(namespace, name);
+      const expiresAt = expiryOf(writeOptions, now());
+      const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current));
+      const ttl = expiresAt === undefined ? {} : { EX: Math.max(1, expiresAt - now()) };
+      // SET NX: atomic on the server, so one instance of many creates the record.
+      const created = await command(`create a ${namespace} record`, () => client.set(key, sealed, { NX: true, ...ttl }));
+      return created !== null;
+    },
+
     async remove(namespace, name) {
       const { key } = redisRecordKey(namespace, name);
       await command(`remove a ${namespace} record`, () => client.del(key));

@@ -76,6 +76,7 @@ export function watchStoreOutages(store: GrantStore, log: Pick<Logger, 'warn' | 
       read: (namespace, name) => observe(() => store.read(namespace, name)),
       write: (namespace, name, value, options) => observe(() => store.write(namespace, name, value, options)),
       remove: (namespace, name) => observe(() => store.remove(namespace, name)),
+      writeIfAbsent: (namespace, name, value, options) => observe(() => store.writeIfAbsent(namespace, name, value, options)),
       take: (namespace, name) => observe(() => store.take(namespace, name)),
       sweep: () => observe(() => store.sweep()),
       ping: () => observe(() => store.ping()),

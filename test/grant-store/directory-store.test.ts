@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
-import { expectRecordsKeptApart } from './support/store-contract.js';
+import { expectOneCreatorWins, expectRecordsKeptApart } from './support/store-contract.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];
@@ -147,6 +147,19 @@ describe('the directory grant store', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => store.take('code', 'once')));
     expect(results.filter((result) => result !== undefined)).toEqual([{ n: 1 }]);
     expect(await store.read('code', 'once')).toBeUndefined();
+  });
+
+  it('creates a record only where there is none: of racing creators one wins, and an expired record counts as none', async () => {
+    const keys = keyring(randomBytes(32));
+    const one = await setUp(keys);
+    const two = await setUp(keys, one.dir);
+    await expectOneCreatorWins([one.store, two.store]);
+    await one.store.write('code', 'expiring', { n: 1 }, { ttlSeconds: 60 });
+    expect(await one.store.writeIfAbsent('code', 'expiring', { n: 2 })).toBe(false);
+    one.clock.now += 61;
+    expect(await one.store.writeIfAbsent('code', 'expiring', { n: 3 })).toBe(true);
+    expect(await one.store.read('code', 'expiring')).toEqual({ n: 3 });
+    expect((await readdir(join(one.dir, 'code'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('shares nothing kept in the process: a second store on the same directory sees every write at once', async () => {

@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { openRedisStore, parseStoreKeys, parseStoreLocation, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { expectRecordsKeptApart } from './support/store-contract.js';
+import { expectOneCreatorWins, expectRecordsKeptApart } from './support/store-contract.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
   const parsed = parseStoreKeys(keys.map((bytes) => bytes.toString('base64')).join(' '));
@@ -180,6 +180,19 @@ describeWithRedis('the Redis grant store', () => {
     clock.now += 600;
     expect(await store.read('code', 'c-long')).toBeUndefined();
     expect(await store.read('client', 'forever')).toEqual({ n: 3 });
+  });
+
+  it('creates a record only where there is none (SET NX), keeping its TTL: of instances racing to create it, one wins', async () => {
+    const keys = keyring(randomBytes(32));
+    const instances = await Promise.all([openStore(server, { keys }), openStore(server, { keys }), openStore(server, { keys })]);
+    await expectOneCreatorWins(instances.map((instance) => instance.store));
+    expect(await instances[0]!.store.writeIfAbsent('code', 'short-lived', { n: 1 }, { ttlSeconds: 600 })).toBe(true);
+    const client = await rawClient(server);
+    try {
+      expect(await client.ttl(redisRecordKey('code', 'short-lived').key)).toBeGreaterThan(500);
+    } finally {
+      client.destroy();
+    }
   });
 
   it('HST-08 gives a record taken once to one taker only, however many instances race for it', async () => {

@@ -4,7 +4,12 @@
  * the other instance is read there, and a state minted by a deployment on another store is not.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.js';
 import { createConsentStateCodec } from '../../src/consent/index.js';
 import { stepUpStateKey } from '../../src/hosted/index.js';
 import { deriveStepUpStateKey } from '../../src/hosted/step-up-state-key.js';
@@ -65,6 +70,19 @@ describe('the step-up state key', () => {
     expect(Buffer.from(key).toString('utf8')).not.toContain(secrets.cookieKeys[0]);
     expect(Buffer.from(key).equals(Buffer.from(secrets.cookieKeys[0]!, 'utf8').subarray(0, 32))).toBe(false);
     expect(() => deriveStepUpStateKey({ cookieKeys: [] })).toThrow(RangeError);
+  });
+
+  it('SCL-06 is the same for instances that start together on an empty store: one set of secrets is created, and all use it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'school-mcp-secrets-'));
+    try {
+      const keys = parseStoreKeys(randomBytes(32).toString('base64'));
+      if (!keys.ok) throw new Error(keys.reason);
+      const stores = await Promise.all([0, 1, 2].map(() => openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } })));
+      const derived = await Promise.all(Array.from({ length: 6 }, (_, index) => stepUpStateKey(stores[index % 3]!)));
+      expect(new Set(derived.map((key) => Buffer.from(key).toString('hex'))).size).toBe(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

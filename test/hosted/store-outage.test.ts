@@ -17,6 +17,7 @@ function switchableStore(failure: () => Error | undefined): GrantStore {
     read: (namespace, name) => guard(() => records.get(`${namespace} ${name}`)),
     write: (namespace, name, value) => guard(() => void records.set(`${namespace} ${name}`, value)),
     remove: (namespace, name) => guard(() => void records.delete(`${namespace} ${name}`)),
+    writeIfAbsent: (namespace, name, value) => guard(() => !records.has(`${namespace} ${name}`) && records.set(`${namespace} ${name}`, value) !== undefined),
     take: (namespace, name) => guard(() => {
       const value = records.get(`${namespace} ${name}`);
       records.delete(`${namespace} ${name}`);
