@@ -13,8 +13,11 @@ export type DrainOutcome = 'drained' | 'cut';
 
 export interface Drain {
   readonly draining: boolean;
-  /** Counts a request until its answer is done; `stream` marks one that waits for events rather than ending by itself. */
-  track(req: IncomingMessage, res: ServerResponse, stream: boolean): void;
+  /**
+   * Counts a request until its answer is done; `stream` marks one that waits for events rather
+   * than ending by itself. `false` for a stream asked for while draining: it is not to be served.
+   */
+  track(req: IncomingMessage, res: ServerResponse, stream: boolean): boolean;
   /** Starts draining (once; later calls share the first) and resolves when the server is closed. */
   drain(graceMs: number): Promise<DrainOutcome>;
 }
@@ -38,6 +41,7 @@ export function createDrain(server: Server): Drain {
       return started !== undefined;
     },
     track(_req, res, stream) {
+      if (started !== undefined && stream) return false;
       if (started !== undefined) sayClose(res);
       inFlight.add(res);
       if (stream) {
@@ -51,6 +55,7 @@ export function createDrain(server: Server): Drain {
         // A kept-alive connection whose answer went out before `Connection: close` could be set.
         if (started !== undefined) server.closeIdleConnections();
       });
+      return true;
     },
     drain(graceMs) {
       started ??= (async () => {

@@ -81,7 +81,7 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
   const limits = { ...HOSTED_SOCKET_LIMITS, ...options.limits };
   const server = createServer(nodeServerOptions(limits), (req, res) => {
     // An event stream (a GET asking for text/event-stream) never ends by itself: a drain ends it.
-    drain.track(req, res, req.method === 'GET' && (req.headers.accept ?? '').includes('text/event-stream'));
+    if (!drain.track(req, res, req.method === 'GET' && (req.headers.accept ?? '').includes('text/event-stream'))) return refuseWhileDraining(res);
     handle(req, res).catch((error: unknown) => {
       if (isStoreUnavailable(error)) return answerStoreOutage(res);
       log.warn('a hosted request failed', { error: error instanceof Error ? error.message : String(error) });
@@ -238,6 +238,12 @@ function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421, error: strin
   if (status === 413) headers['connection'] = 'close';
   res.writeHead(status, headers);
   res.end(JSON.stringify({ error, error_description: description }));
+}
+
+/** A new event stream on a kept-alive connection of a draining instance: the client reconnects, through the balancer, elsewhere. */
+function refuseWhileDraining(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', 'retry-after': '1', connection: 'close' });
+  res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'this instance is stopping; retry' }));
 }
 
 function sendProbe(res: ServerResponse, answer: ProbeAnswer): void {
