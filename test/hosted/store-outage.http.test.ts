@@ -10,7 +10,7 @@ import { SchoolMcpError } from '../../src/errors.js';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { exchange as rawHttp, type Answer } from '../transports/support/raw-http.js';
+import { exchange as rawHttp, rawExchange, type Answer } from '../transports/support/raw-http.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { authorizeUrl, callMcp, exchange, openConsent, pkce, registerMcpClient, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
 
@@ -54,6 +54,8 @@ describeWithRedis('hosted mode while its Redis store is away', () => {
     // A load balancer asks by IP: any Host is answered, with one word.
     expect(await probe('/healthz')).toMatchObject({ status: 200, body: '{"status":"ok"}' });
     expect(await probe('/readyz')).toMatchObject({ status: 200, body: '{"status":"ready"}' });
+    // HAProxy's `option httpchk GET /readyz` sends HTTP/1.0 with no Host at all.
+    expect((await rawExchange(port, 'GET /readyz HTTP/1.0\r\n\r\n')).statusLine).toBe('HTTP/1.1 200 OK');
 
     await redis.stop();
     await vi.waitFor(async () => expect(await probe('/readyz')).toMatchObject({ status: 503, body: '{"status":"store_unavailable"}' }), { timeout: 10_000, interval: 50 });
