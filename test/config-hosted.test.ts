@@ -16,13 +16,23 @@ describe('school-mcp --hosted arguments', () => {
       hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--store', '/srv/store', '--store-key-file', '/srv/key', '--host', '0.0.0.0', '--port', '8080'], {
         SCHOOL_MCP_STORE_KEY: 'k',
       }),
-    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [] });
+    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [], drainSeconds: 10 });
     expect(hosted(['--school', 'https://school.example'], { SCHOOL_MCP_PUBLIC_URL: 'https://mcp.school.example', SCHOOL_MCP_CLIENT_ID: 'sbxi_1', SCHOOL_MCP_STORE: '/s' })).toMatchObject({
       publicUrl: 'https://mcp.school.example',
       storeDir: '/s',
       host: '127.0.0.1',
       port: 0,
     });
+  });
+
+  it('takes --drain-seconds or SCHOOL_MCP_DRAIN_SECONDS, 10 by default, 0 to stop at once, and refuses anything else', () => {
+    expect(hosted(['--demo'])?.drainSeconds).toBe(10);
+    expect(hosted(['--demo', '--drain-seconds', '0'])?.drainSeconds).toBe(0);
+    expect(hosted(['--demo', '--drain-seconds', '2.5'])?.drainSeconds).toBe(2.5);
+    expect(hosted(['--demo'], { SCHOOL_MCP_DRAIN_SECONDS: '30' })?.drainSeconds).toBe(30);
+    expect(hosted(['--demo', '--drain-seconds', '5'], { SCHOOL_MCP_DRAIN_SECONDS: '30' })?.drainSeconds).toBe(5);
+    for (const wrong of ['-1', 'soon', '601']) expect(() => hosted(['--demo', '--drain-seconds', wrong])).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/--drain-seconds/) }));
+    expect(() => loadConfig(['--demo', '--drain-seconds', '5'], {})).toThrow(/go with --hosted/);
   });
 
   it('needs nothing but --demo for the demo', () => {

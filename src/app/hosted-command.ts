@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
-import { parsePublicUrl, startHostedServer } from '../hosted/index.js';
+import { drainGraceMs, parsePublicUrl, startHostedServer, stepUpStateKey } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { openCallerEndpoints } from '../transports/index.js';
 import { startDemoSchool, type DemoSchool } from './demo-school.js';
@@ -81,7 +81,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     const opened = await openStore(config, keyring, demoStore, logger);
     closeStore = opened.close;
     const store = opened.store;
-    const school = await openHostedSchool({ config, schoolUrl, logger, version });
+    const school = await openHostedSchool({ config, schoolUrl, logger, version, stateKey: await stepUpStateKey(store) });
     const endpoints = await openCallerEndpoints({
       maxCallers: 256,
       onerror: (error) => logger.debug('MCP request failed', { error: error.message }),
@@ -109,13 +109,17 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     if (demo) process.stderr.write(demoWalkthrough(server.publicUrl.base, schoolUrl.href));
     const sweeper = setInterval(() => void store.sweep().catch((error: unknown) => logger.warn('store sweep failed', { error: String(error) })), SWEEP_INTERVAL_MS);
     sweeper.unref();
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
+    // A second signal of the same kind finds no listener left and ends the process at once.
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
     });
     clearInterval(sweeper);
+    logger.info('stopping', { signal });
+    const outcome = await server.drain(drainGraceMs(hosted.drainSeconds));
+    if (outcome === 'cut') logger.warn('requests still running after --drain-seconds were cut', { drainSeconds: hosted.drainSeconds });
     await endpoints.close();
-    await server.close();
+    logger.info('stopped');
     return 0;
   } finally {
     await closeStore();

@@ -6,12 +6,13 @@
  */
 import type { Config } from '../config/index.js';
 import { createConsentStateCodec } from '../consent/index.js';
-import { createExecutor, toToolResult, type AccessTokenSource } from '../executor/index.js';
+import { createExecutor, toToolResult, type AccessTokenSource, type ExecutionOutcome } from '../executor/index.js';
 import type { Logger } from '../log.js';
-import { createSchoolServerFactory, type AccountService, type OperationCaller, type ToolPlan } from '../server/index.js';
+import { createSchoolServerFactory, type AccountService, type OperationCaller, type OperationResult, type ToolPlan } from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
 import { resumeStepUp, stepUpInConversation } from './hosted-step-up.js';
 import { openCatalog } from './open-catalog.js';
+import { isStoreOutage, storeOutageResult } from './store-outage-result.js';
 
 export interface HostedSchool {
   readonly plan: ToolPlan;
@@ -24,29 +25,43 @@ export interface HostedSchoolOptions {
   readonly schoolUrl: URL;
   readonly logger: Logger;
   readonly version: string;
+  /**
+   * The key of the 2026-07-28 step-up `requestState`: shared by every instance on one store, so a
+   * client's retry that lands on another instance is read there (`stepUpStateKey`).
+   */
+  readonly stateKey: Uint8Array;
 }
 
-export async function openHostedSchool({ config, schoolUrl, logger, version }: HostedSchoolOptions): Promise<HostedSchool> {
+export async function openHostedSchool({ config, schoolUrl, logger, version, stateKey }: HostedSchoolOptions): Promise<HostedSchool> {
   // No document cache in hosted mode: the store directory holds grants, and the document is public.
   const { fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
   for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
-  // One key for every caller of this process: each state is sealed to its own person.
-  const codec = createConsentStateCodec();
+  // One key for every caller of every instance: each state is sealed to its own person.
+  const codec = createConsentStateCodec(stateKey);
   const schoolName = schoolUrl.host;
   return {
     plan,
     open(tokens, account) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
       const call: OperationCaller = async (operation, args, context, connection) => {
+        try {
+          return await callAsCaller(operation, args, context, connection);
+        } catch (error) {
+          if (isStoreOutage(error)) return storeOutageResult(operation.toolName);
+          throw error;
+        }
+      };
+      const callAsCaller = async (...[operation, args, context, connection]: Parameters<OperationCaller>): Promise<OperationResult> => {
         const stepUp = { operation, context, account, codec, schoolName, waitMs: config.consentWaitMs };
         const resumed = await resumeStepUp(stepUp);
         if (typeof resumed === 'object') return resumed;
         const outcome = await executor.execute(operation, args, { signal: context.mcpReq.signal });
+        const resultOf = (ended: ExecutionOutcome) => (isStoreOutage(ended) ? storeOutageResult(operation.toolName) : toToolResult(ended));
         // An answered step-up whose grant did not arrive in time leaves the link in the result rather than asking again.
         const asked = resumed === undefined ? await stepUpInConversation({ ...stepUp, outcome, connection }) : undefined;
-        if (asked === 'granted') return toToolResult(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
-        return asked ?? toToolResult(outcome);
+        if (asked === 'granted') return resultOf(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+        return asked ?? resultOf(outcome);
       };
       const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName, version });
       return { factory, close: () => executor.close() };

@@ -89,6 +89,14 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
   { flag: 'store', type: 'string', value: 'DIR|URL', commands: ['serve'], help: "--hosted's grant store: a directory, or redis://HOST:PORT/DB or rediss://… (or SCHOOL_MCP_STORE); the Redis password only in SCHOOL_MCP_REDIS_PASSWORD, never in the URL, where every local user could read it in the process list" },
   { flag: 'store-key-file', type: 'string', value: 'FILE', commands: ['serve'], help: "--hosted's store key file (or SCHOOL_MCP_STORE_KEY)" },
   {
+    flag: 'drain-seconds',
+    type: 'string',
+    value: 'SECONDS',
+    env: 'SCHOOL_MCP_DRAIN_SECONDS',
+    commands: ['serve'],
+    help: 'on SIGTERM or SIGINT, how long --hosted lets requests in flight finish before it exits (default 10; 0: at once)',
+  },
+  {
     flag: 'http-secret-file',
     type: 'string',
     value: 'F',

@@ -50,6 +50,8 @@ export interface HostedConfig {
   readonly allowedHosts: readonly string[];
   /** `--allowed-origin`: browser origins allowed to call `/mcp` besides the public URL's. */
   readonly allowedOrigins: readonly string[];
+  /** `--drain-seconds`: on SIGTERM, how long requests in flight may take to finish; 0 ends them at once. */
+  readonly drainSeconds: number;
 }
 
 export interface Config {
@@ -161,7 +163,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
 
   const hosted = values.hosted ? parseHosted(values, demo, fromEnv, env) : undefined;
-  if (!values.hosted && (values['public-url'] || values.store || values['store-key-file'])) throw configError('--public-url, --store and --store-key-file go with --hosted');
+  if (!values.hosted && (values['public-url'] || values.store || values['store-key-file'] || values['drain-seconds'])) throw configError('--public-url, --store, --store-key-file and --drain-seconds go with --hosted');
   const http = values.http ? parseHttp(values, fromEnv('http-secret')) : undefined;
   if (!values.http && !values.hosted && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
     throw configError('--host, --port, --allow-remote, --allowed-host, --allowed-origin and --http-secret-file go with --http');
@@ -235,6 +237,7 @@ interface ParsedValues {
   readonly 'public-url'?: string;
   readonly store?: string;
   readonly 'store-key-file'?: string;
+  readonly 'drain-seconds'?: string;
 }
 
 function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
@@ -267,7 +270,15 @@ function parseHosted(
     port: values.port === undefined ? 0 : parsePort(values.port, '--port', 0),
     allowedHosts: values['allowed-host'] ?? [],
     allowedOrigins: values['allowed-origin'] ?? [],
+    drainSeconds: parseDrainSeconds(values['drain-seconds'] ?? fromEnv('drain-seconds')),
   };
+}
+
+/** A balancer's health check interval plus a slow request: 10 s suits most; orchestrators allow 30 s before SIGKILL. */
+const DEFAULT_DRAIN_SECONDS = 10;
+
+function parseDrainSeconds(text: string | undefined): number {
+  return text === undefined ? DEFAULT_DRAIN_SECONDS : parseSeconds(text, '--drain-seconds', 0);
 }
 
 /** The sandbox checks the rest when it registers the integration; here only what a URL is. */

@@ -6,7 +6,7 @@
  * processes may share the directory: a record's lock is a directory of fence files next to it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -142,6 +142,40 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       await writeSealed(path, address, value, expiryOf(writeOptions, now()));
     },
 
+    async writeIfAbsent(namespace, name, value, writeOptions?: WriteOptions) {
+      const { path, address } = await recordPath(namespace, name);
+      const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiryOf(writeOptions, now()), keyring.current));
+      // link(2) fails with EEXIST when the name is taken, so of two creators one wins; the record
+      // is complete before it has its name, so no reader sees half of it.
+      const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        const handle = await open(temp, 'wx', 0o600);
+        try {
+          await handle.writeFile(sealed, 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        for (let attempt = 0; attempt < 2; attempt += 1) {
+          try {
+            await link(temp, path);
+            return true;
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+            // An expired record is removed by reading it, and then the name is free once more.
+            const text = await readRecordFile(path);
+            if (text !== undefined && (await openText(text, path, address, false)) !== undefined) return false;
+          }
+        }
+        return false;
+      } catch (error) {
+        if (error instanceof SchoolMcpError) throw error;
+        throw storeWriteFailed(`a ${namespace} record`, error);
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
+    },
+
     async remove(namespace, name) {
       const { path } = await recordPath(namespace, name);
       await unlink(path).catch((error: NodeJS.ErrnoException) => {
@@ -199,6 +233,14 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
         }
       }
       return removed;
+    },
+
+    async ping() {
+      // A directory that went away (an unmounted volume) is the one failure a readiness check can see.
+      const info = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+        throw storeUnsafe(`The grant store directory ${dir} cannot be read (${error.code ?? 'error'}).`);
+      });
+      if (!info.isDirectory()) throw storeUnsafe(`The grant store directory ${dir} is not a directory.`);
     },
   };
 }

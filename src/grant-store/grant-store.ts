@@ -29,6 +29,11 @@ export interface GrantStore {
   write(namespace: string, name: string, value: StoredValue, options?: WriteOptions): Promise<void>;
   remove(namespace: string, name: string): Promise<void>;
   /**
+   * Creates the record only when there is none (an expired one counts as none) and says whether
+   * it did: of instances racing to create it, one wins and the others read the winner's.
+   */
+  writeIfAbsent(namespace: string, name: string, value: StoredValue, options?: WriteOptions): Promise<boolean>;
+  /**
    * Reads and removes the record in one step: of two callers racing for it, one gets it and the
    * other gets `undefined`. For what may be used once (codes, pending sign-ins).
    */
@@ -47,6 +52,11 @@ export interface GrantStore {
    * fencing afresh.
    */
   writeFenced(namespace: string, name: string, value: StoredValue, fence: number, options?: FencedWriteOptions): Promise<boolean>;
+  /**
+   * Resolves when the store answers, cheaply (a readiness check may call it often); rejects, with
+   * `STORE_UNAVAILABLE` for a store reached over the network, when it does not.
+   */
+  ping(): Promise<void>;
 }
 
 const NAMESPACE = /^[a-z][a-z0-9-]{0,39}$/;

@@ -43,7 +43,11 @@ export interface RedisStoreOptions {
   /** SCHOOL_MCP_REDIS_PASSWORD. */
   readonly password?: string | undefined;
   readonly keyring: StoreKeyring;
-  readonly logger: Pick<Logger, 'warn'>;
+  /**
+   * Records that do not open are warnings; a lost connection is debug only, since the hosted
+   * server that uses the store logs one warning per outage, with its cause, however it shows.
+   */
+  readonly logger: Pick<Logger, 'warn'> & Partial<Pick<Logger, 'debug'>>;
   /** Connect and per-command timeout; a store call fails with STORE_UNAVAILABLE after it. */
   readonly timeoutMs?: number;
   /** Seconds since the epoch; tests move it to check the expiry sealed in a record. */
@@ -76,7 +80,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
     // distinct failure, not one per reconnection attempt.
     if (!everReady || error.message === lastWarning) return;
     lastWarning = error.message;
-    logger.warn('the Redis grant store is unavailable; retrying', { error: error.message });
+    logger.debug?.('the Redis grant store is unavailable; retrying', { error: error.message });
   });
   client.on('ready', () => {
     everReady = true;
@@ -149,6 +153,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       await writeSealed(key, address, value, expiryOf(writeOptions, now()));
     },
 
+    async writeIfAbsent(namespace, name, value, writeOptions?: WriteOptions) {
+      const { key, address } = redisRecordKey(namespace, name);
+      const expiresAt = expiryOf(writeOptions, now());
+      const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current));
+      const ttl = expiresAt === undefined ? {} : { EX: Math.max(1, expiresAt - now()) };
+      // SET NX: atomic on the server, so one instance of many creates the record.
+      const created = await command(`create a ${namespace} record`, () => client.set(key, sealed, { NX: true, ...ttl }));
+      return created !== null;
+    },
+
     async remove(namespace, name) {
       const { key } = redisRecordKey(namespace, name);
       await command(`remove a ${namespace} record`, () => client.del(key));
@@ -193,6 +207,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
 
     openMessageBus() {
       return openRedisMessageBus({ client, keyring, logger, nowSeconds: now });
+    },
+
+    async ping() {
+      await command('answer a PING', () => client.ping());
     },
 
     async close() {

@@ -22,6 +22,11 @@ import { publicHostAllowList, publicOriginAllowList } from './public-host.js';
 import { parsePublicUrl, type PublicUrl } from './public-url.js';
 import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from './resource-metadata.js';
 import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
+import { createDrain, type Drain, type DrainOutcome } from './drain.js';
+import { healthAnswer, probeKindOf, readinessOf, readyAnswer, type ProbeAnswer } from './health-check.js';
+import { answerProviderStoreOutagesWith503 } from './provider-outage.js';
+import { answerStoreOutage, isStoreUnavailable, watchStoreOutages } from './store-outage.js';
+import { createStoreReadiness } from './store-readiness.js';
 
 /** Serves one `/mcp` request of a caller whose token passed. */
 type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller, access: { readonly tokens: CallerTokens; readonly account: CallerAccount }) => Promise<void>;
@@ -51,6 +56,12 @@ export interface HostedServer {
   /** Where the server listens, e.g. `http://127.0.0.1:8080`. */
   readonly listenUrl: string;
   readonly publicUrl: PublicUrl;
+  /**
+   * Stops taking work and lets the requests in flight finish for at most `graceMs` (SIGTERM);
+   * `/readyz` says draining from the first moment.
+   */
+  drain(graceMs: number): Promise<DrainOutcome>;
+  /** `drain(0)`: ends everything at once. */
   close(): Promise<void>;
 }
 
@@ -58,8 +69,10 @@ const CONSENT_PATH = /^\/consent\/([A-Za-z0-9_-]{1,100})(\/finish)?$/;
 const STEP_UP_PATH = /^\/step-up\/([A-Za-z0-9_-]{1,100})$/;
 
 export async function startHostedServer(options: HostedServerOptions): Promise<HostedServer> {
-  const { store, logger } = options;
+  const { logger } = options;
   const log = logger.child('hosted');
+  // Every store call of every route goes through the watcher, so an outage is logged once, wherever it is met.
+  const { store } = watchStoreOutages(options.store, log);
   // Listen first: without a public URL, the address bound is the public URL, known only now.
   let handle: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json' });
@@ -67,12 +80,16 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
   };
   const limits = { ...HOSTED_SOCKET_LIMITS, ...options.limits };
   const server = createServer(nodeServerOptions(limits), (req, res) => {
+    // An event stream (a GET asking for text/event-stream) never ends by itself: a drain ends it.
+    if (!drain.track(req, res, req.method === 'GET' && (req.headers.accept ?? '').includes('text/event-stream'))) return refuseWhileDraining(res);
     handle(req, res).catch((error: unknown) => {
+      if (isStoreUnavailable(error)) return answerStoreOutage(res);
       log.warn('a hosted request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: 'server_error' }));
     });
   });
+  const drain = createDrain(server);
   applySocketLimits(server, limits, () => log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -84,14 +101,22 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
   const address = server.address() as AddressInfo;
   const listenUrl = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   const close = async () => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    await closed;
+    await drain.drain(0);
   };
   try {
     const publicUrl = options.publicUrl ?? parsedListenUrl(listenUrl);
-    handle = await hostedRoutes(options, publicUrl, address.port, log);
-    return { listenUrl, publicUrl, close };
+    handle = await hostedRoutes({ ...options, store }, publicUrl, address.port, log, drain);
+    return {
+      listenUrl,
+      publicUrl,
+      drain(graceMs) {
+        const drained = drain.drain(graceMs);
+        // Said once the listener is closed, so whoever reads it finds new connections refused.
+        log.info('draining: /readyz answers 503, new connections are refused, requests in flight finish', { graceSeconds: graceMs / 1000 });
+        return drained;
+      },
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -104,8 +129,9 @@ function parsedListenUrl(listenUrl: string): PublicUrl {
   return parsed.url;
 }
 
-async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, listenPort: number, log: Logger): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
+async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, listenPort: number, log: Logger, drain: Drain): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
   const { store } = options;
+  const storeAnswers = createStoreReadiness({ ping: () => store.ping() });
   const allowedHosts = publicHostAllowList({ publicUrl, listenPort, extraHosts: options.allowedHosts ?? [] });
   const allowedOrigins = publicOriginAllowList(publicUrl, options.allowedOrigins ?? []);
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
@@ -133,7 +159,11 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       await new adapter('Grant').destroy(caller.grantId);
     },
   });
-  provider.on('server_error', (_ctx: unknown, error: Error) => log.warn('authorization server error', { error: error.message }));
+  provider.on('server_error', (_ctx: unknown, error: Error) => {
+    // A store outage is logged once by the store's watcher, not once per request.
+    if (!isStoreUnavailable(error)) log.warn('authorization server error', { error: error.message });
+  });
+  answerProviderStoreOutagesWith503(provider);
   const interactions: InteractionContext = {
     provider,
     store,
@@ -149,6 +179,10 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const metadata = JSON.stringify(buildResourceMetadata(publicUrl, [MCP_SCOPE]));
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Before the Host check: a load balancer asks by IP address.
+    const probe = probeKindOf(req.url);
+    if (probe === 'health') return sendProbe(res, healthAnswer(req.method));
+    if (probe === 'ready') return sendProbe(res, readyAnswer(req.method, readinessOf({ draining: drain.draining, storeAnswers: drain.draining || (await storeAnswers()) })));
     const host = checkHost(req.headersDistinct['host'], allowedHosts);
     if (!host.allowed) {
       // RFC 9110 §15.5.20: 421 for a request this server is not configured to answer for.
@@ -204,6 +238,18 @@ function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421, error: strin
   if (status === 413) headers['connection'] = 'close';
   res.writeHead(status, headers);
   res.end(JSON.stringify({ error, error_description: description }));
+}
+
+/** A new event stream on a kept-alive connection of a draining instance: the client reconnects, through the balancer, elsewhere. */
+function refuseWhileDraining(res: ServerResponse): void {
+  res.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', 'retry-after': '1', connection: 'close' });
+  res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'this instance is stopping; retry' }));
+}
+
+function sendProbe(res: ServerResponse, answer: ProbeAnswer): void {
+  const body = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 function methodNotAllowed(res: ServerResponse): void {

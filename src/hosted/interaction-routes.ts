@@ -19,6 +19,7 @@ import type { PublicUrl } from './public-url.js';
 import type { SchoolSignIn, StepUp } from './school-sign-in.js';
 import { STEP_UP_PREFIX, STEP_UPS, type PendingStepUp } from './step-up-record.js';
 import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
+import { isStoreUnavailable } from './store-outage.js';
 
 const BINDING_COOKIE = 'school_mcp_flow';
 const RESULTS = 'consent-result';
@@ -85,7 +86,9 @@ async function detailsOf(context: InteractionContext, req: IncomingMessage, res:
   try {
     const details = await context.provider.interactionDetails(req, res);
     return details.uid === uid ? details : undefined;
-  } catch {
+  } catch (error) {
+    // The store away is not a stranger's browser: the request is answered 503 and can be retried.
+    if (isStoreUnavailable(error)) throw error;
     return undefined;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The authorization server's own secrets: the keys that sign its cookies and the key in its
  * JWKS. Made once and kept in the grant store, so that every instance and every restart uses the
- * same ones (a cookie set by one instance opens on another).
+ * same ones (a cookie set by one instance opens on another). Instances that start together on an
+ * empty store each make a set, but only one is created in the store and all use that one.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { GrantStore } from '../grant-store/index.js';
@@ -15,14 +16,30 @@ export interface ProviderSecrets {
 const NAMESPACE = 'hosted-secrets';
 const NAME = 'authorization-server';
 
-export async function loadProviderSecrets(store: GrantStore): Promise<ProviderSecrets> {
-  const existing = (await store.read(NAMESPACE, NAME)) as ProviderSecrets | undefined;
-  if (existing !== undefined && Array.isArray(existing.cookieKeys) && typeof existing.signingJwk === 'object') return existing;
+function isProviderSecrets(value: unknown): value is ProviderSecrets {
+  const secrets = value as Partial<ProviderSecrets> | undefined;
+  return Array.isArray(secrets?.cookieKeys) && typeof secrets.cookieKeys[0] === 'string' && typeof secrets.signingJwk === 'object' && secrets.signingJwk !== null;
+}
+
+function makeProviderSecrets(): ProviderSecrets {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const made: ProviderSecrets = {
+  return {
     cookieKeys: [randomBytes(32).toString('base64url')],
     signingJwk: { ...privateKey.export({ format: 'jwk' }), kid: `hosted-${randomBytes(6).toString('hex')}`, use: 'sig', alg: 'RS256' },
   };
-  await store.write(NAMESPACE, NAME, made as unknown as Record<string, unknown>);
-  return made;
+}
+
+export async function loadProviderSecrets(store: GrantStore): Promise<ProviderSecrets> {
+  const existing = await store.read(NAMESPACE, NAME);
+  if (isProviderSecrets(existing)) return existing;
+  const made = makeProviderSecrets();
+  if (existing !== undefined) {
+    // A record that is not a set of secrets is replaced; nothing could have used it.
+    await store.write(NAMESPACE, NAME, made as unknown as Record<string, unknown>);
+    return made;
+  }
+  if (await store.writeIfAbsent(NAMESPACE, NAME, made as unknown as Record<string, unknown>)) return made;
+  // Another instance created them first: everyone uses that set.
+  const winner = await store.read(NAMESPACE, NAME);
+  return isProviderSecrets(winner) ? winner : loadProviderSecrets(store);
 }

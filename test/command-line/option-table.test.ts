@@ -125,11 +125,17 @@ describe('the variables of the table', () => {
     SCHOOL_MCP_TOOLSETS: 'courses',
     SCHOOL_MCP_LOG_LEVEL: 'debug',
     SCHOOL_MCP_HTTP_SECRET: 'a-secret-of-twenty-chars',
+    SCHOOL_MCP_DRAIN_SECONDS: '3',
+  };
+  /** Flags a variable needs around it to be read at all. */
+  const companions: Record<string, string[]> = {
+    SCHOOL_MCP_HTTP_SECRET: ['--http'],
+    SCHOOL_MCP_DRAIN_SECONDS: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
   };
 
   it.each(TABLE.options.filter((option) => option.env !== undefined).map((option) => [option.env!, option] as const))('%s is read by the commands that take its flag', (variable, option) => {
     const sample = samples[variable] ?? (option.type === 'boolean' ? 'true' : 'sample-value');
-    const argv = [...(option.commands.includes('serve') ? [] : [option.commands[0]!]), ...school, ...(variable === 'SCHOOL_MCP_HTTP_SECRET' ? ['--http'] : [])];
+    const argv = [...(option.commands.includes('serve') ? [] : [option.commands[0]!]), ...school, ...(companions[variable] ?? [])];
     const withVariable = variable === 'SCHOOL_MCP_SCHOOL' ? loadConfig(argv.filter((arg) => !school.includes(arg)), { [variable]: sample }) : loadConfig(argv, { [variable]: sample });
     expect(withVariable).not.toEqual(loadConfig(argv, {}));
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { holdingLock, openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
-import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
+import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneCreatorWins, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];
@@ -204,6 +204,19 @@ describe('the directory grant store', () => {
     expect(await store.read('code', 'once')).toBeUndefined();
   });
 
+  it('creates a record only where there is none: of racing creators one wins, and an expired record counts as none', async () => {
+    const keys = keyring(randomBytes(32));
+    const one = await setUp(keys);
+    const two = await setUp(keys, one.dir);
+    await expectOneCreatorWins([one.store, two.store]);
+    await one.store.write('code', 'expiring', { n: 1 }, { ttlSeconds: 60 });
+    expect(await one.store.writeIfAbsent('code', 'expiring', { n: 2 })).toBe(false);
+    one.clock.now += 61;
+    expect(await one.store.writeIfAbsent('code', 'expiring', { n: 3 })).toBe(true);
+    expect(await one.store.read('code', 'expiring')).toEqual({ n: 3 });
+    expect((await readdir(join(one.dir, 'code'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('shares nothing kept in the process: a second store on the same directory sees every write at once', async () => {
     const keys = keyring(randomBytes(32));
     const one = await setUp(keys);
@@ -214,6 +227,13 @@ describe('the directory grant store', () => {
     expect(await one.store.read('school-grant', 'usr_owner_ada')).toEqual({ version: 2 });
     expect(await two.store.take('school-grant', 'usr_owner_ada')).toEqual({ version: 2 });
     expect(await one.store.read('school-grant', 'usr_owner_ada')).toBeUndefined();
+  });
+
+  it('answers ping while its directory is there, and fails it once the directory is gone', async () => {
+    const { store, dir } = await setUp();
+    await expect(store.ping()).resolves.toBeUndefined();
+    await rm(dir, { recursive: true });
+    await expect(store.ping()).rejects.toMatchObject({ code: 'STORE_UNSAFE' });
   });
 
   it('refuses namespaces that are not plain names', async () => {

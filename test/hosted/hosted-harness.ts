@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore, type MessageBus, type RedisGrantStore } from '../../src/grant-store/index.js';
-import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
+import { startHostedServer, stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import type { PublicUrl } from '../../src/hosted/public-url.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -57,6 +57,8 @@ export interface HostedOptions {
    * store connection, all answering for the first one's public URL with one school integration.
    */
   instances?: number;
+  /** What the servers see of the store, e.g. a store that fails some calls on request. */
+  wrapStore?: (store: GrantStore) => GrantStore;
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -83,10 +85,8 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     return { store: await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }), bus: inProcessBus };
   };
   let integration: { clientId: string; clientSecret: string } | undefined;
-  // Every tool, so that a test can reach a write that is not in the default list by name.
-  const school = options.tools
-    ? await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test' })
-    : undefined;
+  /** Opened once the first instance made the store's secrets, from which the step-up state key comes. */
+  let school: Awaited<ReturnType<typeof openHostedSchool>> | undefined;
   const allEndpoints: Awaited<ReturnType<typeof openCallerEndpoints>>[] = [];
 
   const startInstance = async (publicUrl: PublicUrl | undefined): Promise<HostedInstance> => {
@@ -98,7 +98,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     const server = await startHostedServer({
       host: '127.0.0.1',
       port: 0,
-      store,
+      store: options.wrapStore?.(store) ?? store,
       logger,
       ...(publicUrl === undefined ? {} : { publicUrl }),
       ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
@@ -119,13 +119,18 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
           res.end(JSON.stringify(caller));
           return;
         }
-        await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => school.open(access.tokens, access.account));
+        const ready = school;
+        await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account));
       },
     });
     return { server, store, url: server.listenUrl };
   };
 
   const first = await startInstance(undefined);
+  // Every tool, so that a test can reach a write that is not in the default list by name.
+  if (options.tools) {
+    school = await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test', stateKey: await stepUpStateKey(first.store) });
+  }
   const instances = [first];
   for (let index = 1; index < (options.instances ?? 1); index += 1) instances.push(await startInstance(first.server.publicUrl));
   return {

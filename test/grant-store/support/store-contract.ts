@@ -104,3 +104,20 @@ export async function expectReplaceOnly(store: GrantStore): Promise<void> {
   expect(await store.read('school-grant', 'usr_signed_out')).toBeUndefined();
   await lock!.release();
 }
+
+/**
+ * `writeIfAbsent` creates a record only where there is none: of creators racing on `stores` (one
+ * per instance), exactly one wins, and every later reader sees the winner's value.
+ */
+export async function expectOneCreatorWins(stores: readonly GrantStore[]): Promise<void> {
+  const first = stores[0]!;
+  expect(await first.writeIfAbsent('hosted-secrets', 'solo', { by: 'first' })).toBe(true);
+  expect(await first.writeIfAbsent('hosted-secrets', 'solo', { by: 'second' })).toBe(false);
+  expect(await first.read('hosted-secrets', 'solo')).toEqual({ by: 'first' });
+  for (let round = 0; round < 3; round += 1) {
+    const created = await Promise.all(Array.from({ length: 12 }, (_, index) => stores[index % stores.length]!.writeIfAbsent('hosted-secrets', `raced-${round}`, { by: index })));
+    expect(created.filter(Boolean)).toHaveLength(1);
+    const winner = created.indexOf(true);
+    for (const store of stores) expect(await store.read('hosted-secrets', `raced-${round}`)).toEqual({ by: winner });
+  }
+}
