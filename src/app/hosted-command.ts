@@ -16,6 +16,7 @@ import { openCallerEndpoints } from '../transports/index.js';
 import { startDemoSchool, type DemoSchool } from './demo-school.js';
 import { demoWalkthrough } from './hosted-walkthrough.js';
 import { openHostedSchool } from './hosted-school.js';
+import { requestStateKey } from './request-state-key.js';
 import { configDirectory } from './open-school.js';
 
 /** Expired codes, sessions and flows leave the store this often. */
@@ -67,7 +68,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     const opened = await openStore(config, keyring, demoStore, logger);
     closeStore = opened.close;
     const store = opened.store;
-    const school = await openHostedSchool({ config, schoolUrl, logger, version });
+    const school = await openHostedSchool({ config, schoolUrl, logger, version, requestStateKey: requestStateKey(keyring.current.bytes) });
     const endpoints = await openCallerEndpoints({ maxCallers: 256, onerror: (error) => logger.debug('MCP request failed', { error: error.message }) });
     const server = await startHostedServer({
       ...(publicUrl?.ok ? { publicUrl: publicUrl.url } : {}),

@@ -24,21 +24,28 @@ export interface HostedSchoolOptions {
   readonly schoolUrl: URL;
   readonly logger: Logger;
   readonly version: string;
+  /**
+   * Seals the input-required state of step-ups; instances that share a store must share it,
+   * since a client's retry may reach another one. A key of this process's own when absent.
+   */
+  readonly requestStateKey?: Uint8Array;
 }
 
-export async function openHostedSchool({ config, schoolUrl, logger, version }: HostedSchoolOptions): Promise<HostedSchool> {
+export async function openHostedSchool({ config, schoolUrl, logger, version, requestStateKey }: HostedSchoolOptions): Promise<HostedSchool> {
   // No document cache in hosted mode: the store directory holds grants, and the document is public.
   const { fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
   for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
-  // One key for every caller of this process: each state is sealed to its own person.
-  const codec = createConsentStateCodec();
+  // One key for every caller: each state is sealed to its own person.
+  const codec = createConsentStateCodec(requestStateKey);
   const schoolName = schoolUrl.host;
   return {
     plan,
     open(tokens, account) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
       const call: OperationCaller = async (operation, args, context, connection) => {
+        // Names the tool only: lets an operator (and the scale-out suite) see which instance served what.
+        logger.debug('tool call', { tool: operation.toolName });
         const stepUp = { operation, context, account, codec, schoolName, waitMs: config.consentWaitMs };
         const resumed = await resumeStepUp(stepUp);
         if (typeof resumed === 'object') return resumed;
