@@ -171,7 +171,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const first = await start(0);
     const started = [first, ...(await Promise.all(Array.from({ length: options.instances - 1 }, (_, index) => start(index + 1))))];
     if (options.loadBalancer) {
-      loadBalancer = await startHaproxy({ port: publicPort, backends: started.map(({ name, port }) => ({ name, port })) });
+      loadBalancer = await startHaproxy({ port: publicPort, backends: started.map(({ name, port }) => ({ name, port })), checkPath: READINESS_PATH });
     }
     await untilAnswered(`${publicUrl}/.well-known/oauth-authorization-server`);
     return { publicUrl, sandbox, redis, loadBalancer, instances: started, close };
