@@ -34,6 +34,8 @@ export interface ClusterOptions {
   readonly schoolTokenTtlSeconds?: number;
   /** Where the secret file and a directory store go; the caller removes it. */
   readonly scratch: string;
+  /** `debug` (the default) logs every tool call, which `toolCalls()` counts; a measurement uses `info`. */
+  readonly logLevel?: 'debug' | 'info';
   /** Extra `school-mcp` arguments for every instance (e.g. `--toolsets`). */
   readonly instanceArgs?: readonly string[];
 }
@@ -63,7 +65,7 @@ const START_TIMEOUT_MS = 30_000;
 const TOOL_CALL_LINE = /\[debug\] tool call /;
 
 /** Pure: the arguments of one instance. */
-export function instanceArguments(input: { publicUrl: string; schoolUrl: string; clientId: string; secretFile: string; store: string; port: number; extra: readonly string[] }): string[] {
+export function instanceArguments(input: { publicUrl: string; schoolUrl: string; clientId: string; secretFile: string; store: string; port: number; logLevel: 'debug' | 'info'; extra: readonly string[] }): string[] {
   return [
     '--hosted',
     '--public-url', input.publicUrl,
@@ -73,7 +75,7 @@ export function instanceArguments(input: { publicUrl: string; schoolUrl: string;
     '--store', input.store,
     '--host', '127.0.0.1',
     '--port', String(input.port),
-    '--log-level', 'debug',
+    '--log-level', input.logLevel,
     ...input.extra,
   ];
 }
@@ -161,6 +163,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           secretFile,
           store,
           port: options.loadBalancer ? 0 : publicPort,
+          logLevel: options.logLevel ?? 'debug',
           extra: options.instanceArgs ?? [],
         }),
         storeKey,
