@@ -72,7 +72,7 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
     });
 
-    it(`SCL-20 SCL-21 SCL-22 serves ${CALLS} calls of ${PEOPLE} people, ${CONCURRENCY} at once, with step-ups and refreshes, on every instance, without a leak or a lost grant`, async () => {
+    it(`SCL-20 SCL-21 SCL-22 SCL-27 serves ${CALLS} calls of ${PEOPLE} people, ${CONCURRENCY} at once, with step-ups and refreshes, on every instance, without a leak or a lost grant`, async () => {
       const tokenRequestsBefore = cluster.sandbox.countRequests('/api/oauth/token', 'POST');
       const report = await runLoad(sessions, plan(CALLS)).done;
       expectClean(report, CALLS);
@@ -82,7 +82,17 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       // Step-ups exchanged one code each; every other token request was a refresh.
       expect(cluster.sandbox.countRequests('/api/oauth/token', 'POST') - tokenRequestsBefore - PEOPLE, 'refreshes at the school').toBeGreaterThan(0);
       for (const instance of cluster.instances) expect(instance.toolCalls(), `${instance.name} served calls`).toBeGreaterThan(0);
+      process.stderr.write(`scale-out: ${CALLS} calls in ${(report.wallMs / 1000).toFixed(1)} s; tool calls per instance ${cluster.instances.map((instance) => instance.toolCalls()).join(' / ')}; ${report.stepUps} step-ups\n`);
     }, 150_000);
+
+    it('SCL-29 writes no person\'s token or canary to any instance\'s log', () => {
+      const logs = cluster.instances.map((instance) => instance.log.lines.join('\n')).join('\n');
+      expect(logs).toMatch(/\[debug\] tool call /);
+      for (const session of sessions) {
+        expect(logs).not.toContain(session.provider.accessToken!);
+        expect(logs).not.toContain(session.canary);
+      }
+    });
 
     it('SCL-23 SCL-24 loses only the calls in flight on a killed instance, which fail cleanly and succeed when retried, and completes a consent begun before the kill', async () => {
       const [victim, ...survivors] = cluster.instances;
@@ -100,6 +110,7 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       // Ended with the connection, not answered and not left hanging.
       expect(await held).toMatchObject({ error: expect.stringMatching(/socket hang up|ECONNRESET/) });
       const report = await load.done;
+      process.stderr.write(`scale-out: kill: ${report.failedAttempts.length} failed attempts, all retried: ${[...new Set(report.failedAttempts.map((failed) => failed.message))].join(' | ')}\n`);
       expectClean(report, 1_000);
       for (const failed of report.failedAttempts) expect(failed.ms, failed.message).toBeLessThan(FAST_FAILURE_MS);
       const session = await consent.finish();

@@ -94,6 +94,7 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
   const report = { answered: 0, unanswered: [] as string[], failedAttempts: [] as FailedAttempt[], hangs: 0, leaks: [] as string[], lostGrants: [] as string[], wrongAnswers: [] as string[], durations: [] as number[] };
   let next = 0;
   let finished = 0;
+  const loadStarted = performance.now();
 
   const check = (owner: number, call: ToolCall, text: string, canaryBefore: boolean) => {
     const session = sessions[owner]!;
@@ -116,7 +117,7 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
         const result = await session.client.callTool({ name: call.name, arguments: call.arguments }, { timeout: plan.attemptTimeoutMs });
         const text = textOf(result);
         if ((result as { isError?: boolean }).isError) {
-          if (saysSignInAgain(text)) report.lostGrants.push(`${call.name} for ${session.member.sub}: ${text.slice(0, 200)}`);
+          if (saysSignInAgain(text)) report.lostGrants.push(`${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}`);
           else report.wrongAnswers.push(`${call.name} for ${session.member.sub} failed: ${text.slice(0, 300)}`);
         } else {
           report.answered += 1;
@@ -135,7 +136,6 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
     report.unanswered.push(`${call.name} for ${session.member.sub}: ${report.failedAttempts.at(-1)?.message ?? ''}`);
   };
 
-  const began = performance.now();
   const done = Promise.all(
     Array.from({ length: plan.concurrency }, async () => {
       while (next < plan.calls) {
@@ -144,6 +144,6 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
         finished += 1;
       }
     }),
-  ).then(() => ({ ...report, stepUps: sessions.reduce((sum, session) => sum + session.stepUps, 0), wallMs: performance.now() - began }));
+  ).then(() => ({ ...report, stepUps: sessions.reduce((sum, session) => sum + session.stepUps, 0), wallMs: performance.now() - loadStarted }));
   return { finished: () => finished, done };
 }
