@@ -83,7 +83,7 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       expect(cluster.sandbox.countRequests('/api/oauth/token', 'POST') - tokenRequestsBefore - PEOPLE, 'refreshes at the school').toBeGreaterThan(0);
       for (const instance of cluster.instances) expect(instance.toolCalls(), `${instance.name} served calls`).toBeGreaterThan(0);
       process.stderr.write(`scale-out: ${CALLS} calls in ${(report.wallMs / 1000).toFixed(1)} s; tool calls per instance ${cluster.instances.map((instance) => instance.toolCalls()).join(' / ')}; ${report.stepUps} step-ups\n`);
-    }, 150_000);
+    }, 170_000);
 
     it('SCL-29 writes no person\'s token or canary to any instance\'s log', () => {
       const logs = cluster.instances.map((instance) => instance.log.lines.join('\n')).join('\n');
@@ -94,6 +94,12 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       }
     });
 
+    // Pending the cross-instance refresh lock (issue 18, built in parallel): before it, the `lost
+    // grants` assertion of expectClean fails in about one run in three after the 5,000-call run,
+    // always one person whose grant ends mid-run. Either two instances refreshed that person at
+    // once, or the killed instance had refreshed at the school (which rotated the refresh token)
+    // and died before storing the new one; the school revokes a whole grant when a rotated refresh
+    // token comes back (RFC 9700 §4.14.2), so the next refresh anywhere loses it.
     it('SCL-23 SCL-24 loses only the calls in flight on a killed instance, which fail cleanly and succeed when retried, and completes a consent begun before the kill', async () => {
       const [victim, ...survivors] = cluster.instances;
       const newcomer = staffRoster(PEOPLE - 3)[1]!;
@@ -127,30 +133,37 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       survivors.forEach((instance, index) => expect(instance.toolCalls()).toBeGreaterThan(survivorCalls[index]!));
     }, 120_000);
 
+    // Pending the store-outage mapping and /readyz (issue 18, built in parallel): before them an
+    // instance answers a request that needs the unreachable store with 500 `server_error`, so the
+    // wait for a 503 times out.
     it('SCL-25 SCL-26 answers 503 fast while Redis is stopped for 5 s, recovers by itself, and loses no grant', async () => {
       const redis = cluster.redis!;
       const probeToken = sessions[0]!.provider.accessToken!;
+      const [probed] = cluster.instances.filter((instance) => instance.alive());
       const load = runLoad(sessions, plan(1_500, { maxAttempts: 200, retryDelayMs: 100 }));
       await until(() => load.finished() >= 100, 'calls before the outage');
+      const linesBefore = cluster.instances.map((instance) => instance.log.lines.length);
       const stopped = performance.now();
       await redis.stop();
-      let unavailable: { status: number; retryAfter: string | null; body: Record<string, unknown>; ms: number } | undefined;
+      // Straight to one instance: through haproxy, once its /readyz checks fail, the load
+      // balancer answers for the instances it took out.
+      let unavailable: DirectAnswer & { ms: number } | undefined;
       let lastAnswer = 'none';
       await until(async () => {
         const began = performance.now();
-        const response = await fetch(new URL('/mcp', cluster.publicUrl), {
+        const answer = await directRequest(probed!.port, new URL(cluster.publicUrl).host, {
           method: 'POST',
+          path: '/mcp',
           headers: { authorization: `Bearer ${probeToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
         });
-        const text = await response.text();
-        lastAnswer = `${response.status} ${text.slice(0, 200)}`;
-        if (response.status !== 503) return false;
-        unavailable = { status: response.status, retryAfter: response.headers.get('retry-after'), body: JSON.parse(text) as Record<string, unknown>, ms: performance.now() - began };
+        lastAnswer = `${answer.status} ${answer.body.slice(0, 200)}`;
+        if (answer.status !== 503) return false;
+        unavailable = { ...answer, ms: performance.now() - began };
         return true;
       }, () => `a 503 while Redis is away; the last answer was ${lastAnswer}`, REDIS_OUTAGE_MS);
-      expect(unavailable!.retryAfter).toBe('1');
-      expect(unavailable!.body).toMatchObject({ error: 'temporarily_unavailable' });
+      expect(unavailable!.headers['retry-after']).toBe('1');
+      expect(JSON.parse(unavailable!.body)).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.any(String) });
       expect(unavailable!.ms).toBeLessThan(FAST_FAILURE_MS);
       const remaining = REDIS_OUTAGE_MS - (performance.now() - stopped);
       if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
@@ -161,12 +174,36 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       const duringOutage = report.failedAttempts.filter((failed) => failed.at >= stopped && failed.at <= restarted);
       expect(duringOutage.length, 'calls refused while Redis was away').toBeGreaterThan(0);
       for (const failed of report.failedAttempts) expect(failed.ms, failed.message).toBeLessThan(FAST_FAILURE_MS);
+      // A few warnings per instance for the whole outage, not one per refused request.
+      const warnings = cluster.instances.filter((instance) => instance.alive()).map((instance) => instance.log.lines.slice(linesBefore[cluster.instances.indexOf(instance)]).filter((line) => line.includes('[warn]')));
+      expect(warnings.flat().length, 'warnings about the outage').toBeGreaterThan(0);
+      for (const lines of warnings) expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(4);
       // Every person's grant outlived the restart: each answers as themselves again.
       const after = await runLoad(sessions, plan(PEOPLE * 2)).done;
       expectClean(after, PEOPLE * 2);
     }, 120_000);
   });
 });
+
+interface DirectAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** One request straight to an instance, with the public URL's `Host` as the load balancer passes it on. */
+function directRequest(port: number, host: string, init: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<DirectAnswer> {
+  return new Promise((resolve, reject) => {
+    const sent = request({ host: '127.0.0.1', port, method: init.method, path: init.path, headers: { host, ...init.headers } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(init.body);
+  });
+}
 
 /** A POST /mcp straight to one instance whose body never comes; settles only when the connection ends. */
 function heldRequest(port: number, host: string, token: string): Promise<number> {

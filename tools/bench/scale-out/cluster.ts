@@ -47,6 +47,8 @@ export interface ClusterInstance {
   readonly log: LineLog;
   /** Tool calls it has served so far, counted from its debug log. */
   toolCalls(): number;
+  /** Whether its process is still running. */
+  alive(): boolean;
   /** Sends `signal` and waits for the process to end. */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
@@ -109,6 +111,7 @@ async function startInstance(name: string, args: string[], storeKey: string): Pr
       port,
       log,
       toolCalls: () => log.lines.filter((line) => TOOL_CALL_LINE.test(line)).length,
+      alive: () => child.exitCode === null && child.signalCode === null,
       async kill(signal) {
         const done = exited(child);
         child.kill(signal);
