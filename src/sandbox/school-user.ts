@@ -26,12 +26,12 @@ export const SANDBOX_STAFF: readonly StaffMember[] = [
 export const SANDBOX_USER: StaffMember = SANDBOX_STAFF[0]!;
 
 /** Generated members are numbered with three digits, so no name is a prefix of another's. */
-export const MAX_EXTRA_STAFF = 999;
+const MAX_EXTRA_STAFF = 999;
 
 const GENERATED_SUB = /^usr_staff_(\d{3})$/;
 
 /** Pure: generated staff member `number` (1 … MAX_EXTRA_STAFF). */
-export function generatedStaffMember(number: number): StaffMember {
+function generatedStaffMember(number: number): StaffMember {
   if (!Number.isInteger(number) || number < 1 || number > MAX_EXTRA_STAFF) throw new RangeError(`a generated staff member is numbered 1 to ${MAX_EXTRA_STAFF}`);
   const digits = String(number).padStart(3, '0');
   return { sub: `usr_staff_${digits}`, name: `Staff Member ${digits}`, email: `staff${digits}@sandbox-academy.test`, roles: ['lecturer'] };

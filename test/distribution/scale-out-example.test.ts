@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { READINESS_PATH } from '../../tools/bench/scale-out/cluster.js';
-import { describeWithHaproxy } from '../helpers/haproxy.js';
+import { describeWithHaproxy, haproxyConfig } from '../helpers/haproxy.js';
 
 const run = promisify(execFile);
 const EXAMPLE = resolve(import.meta.dirname, '../../examples/scale-out');
@@ -46,6 +46,15 @@ describe('the scale-out example deployment', () => {
       expect(service, server.host).toBeDefined();
       expect(optionOf(service!.command ?? [], '--port')).toBe(server.port);
       expect((service!.healthcheck?.test ?? []).join(' ')).toContain(`:${server.port}${READINESS_PATH}`);
+    }
+  });
+
+  it('SCL-28 balances and retries as the load balancer of the scale-out suite does, so what the suite proves holds for it', async () => {
+    const { haproxy } = await example();
+    const tested = haproxyConfig(8000, { backends: [{ name: 'mcp1', port: 8080 }], checkPath: READINESS_PATH });
+    for (const line of ['balance roundrobin', 'retry-on conn-failure', 'option redispatch 1', `option httpchk GET ${READINESS_PATH}`]) {
+      expect(tested, line).toContain(`  ${line}\n`);
+      expect(haproxy, line).toContain(`  ${line}\n`);
     }
   });
 

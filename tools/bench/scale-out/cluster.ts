@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { freePort } from '../../../test/helpers/free-port.js';
-import { startHaproxy, type Haproxy } from '../../../test/helpers/haproxy.js';
+import { startHaproxy, type Haproxy, type HaproxyBackend } from '../../../test/helpers/haproxy.js';
 import { startRedisServer, type RedisServer } from '../../../test/helpers/redis-server.js';
 import { collectLines, type LineLog } from '../child-lines.js';
 import { SCHOOL_MCP_MAIN } from '../paths.js';
@@ -40,7 +40,7 @@ export interface ClusterOptions {
   readonly instanceArgs?: readonly string[];
 }
 
-export interface ClusterInstance {
+interface ClusterInstance {
   readonly name: string;
   /** The port it listens on, reached directly (not through the load balancer). */
   readonly port: number;
@@ -177,7 +177,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const first = await start(0);
     const started = [first, ...(await Promise.all(Array.from({ length: options.instances - 1 }, (_, index) => start(index + 1))))];
     if (options.loadBalancer) {
-      loadBalancer = await startHaproxy({ port: publicPort, backends: started.map(({ name, port }) => ({ name, port })), checkPath: READINESS_PATH });
+      const backends: HaproxyBackend[] = started.map(({ name, port }) => ({ name, port }));
+      loadBalancer = await startHaproxy({ port: publicPort, backends, checkPath: READINESS_PATH });
     }
     await untilAnswered(`${publicUrl}/.well-known/oauth-authorization-server`);
     return { publicUrl, sandbox, redis, loadBalancer, instances: started, close };

@@ -8,7 +8,7 @@ import type { Measured } from '../results.js';
 import type { Spread } from '../stats.js';
 import { SCALE_OUT_DEPLOYMENTS, SCALE_OUT_USERS, type ScaleOutCell, type ScaleOutDeployment } from './scale-out-rows.js';
 
-export const SCALE_OUT_HEADING = '## Hosted scale-out';
+const SCALE_OUT_HEADING = '## Hosted scale-out';
 
 /** Pure: three instances' calls per second over one instance's, both on Redis; `undefined` without both. */
 export function scalingFactor(cells: Readonly<Record<ScaleOutDeployment, Measured<ScaleOutCell>>>): number | undefined {

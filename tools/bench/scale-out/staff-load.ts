@@ -20,7 +20,7 @@ export interface LoadPlan {
   readonly attemptTimeoutMs: number;
 }
 
-export interface FailedAttempt {
+interface FailedAttempt {
   readonly user: string;
   readonly tool: string;
   readonly message: string;

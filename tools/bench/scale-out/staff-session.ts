@@ -86,7 +86,7 @@ export async function beginSignIn(publicUrl: string, member: StaffMember): Promi
   };
 }
 
-export async function signInStaff(publicUrl: string, member: StaffMember): Promise<StaffSession> {
+async function signInStaff(publicUrl: string, member: StaffMember): Promise<StaffSession> {
   return (await beginSignIn(publicUrl, member)).finish();
 }
 
