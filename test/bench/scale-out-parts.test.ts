@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { staffRoster } from '../../src/sandbox/school-user.js';
 import { instanceArguments, listeningPort } from '../../tools/bench/scale-out/cluster.js';
-import { foreignMarkers, identityMarkers, saysSignInAgain } from '../../tools/bench/scale-out/staff-load.js';
+import { foreignMarkers, identityMarkers, saysSignInAgain, saysStoreUnavailable } from '../../tools/bench/scale-out/staff-load.js';
 
 describe('the scale-out cluster (pure)', () => {
   it('starts an instance hosted on the shared store, told the public URL, with the secret from a file', () => {
@@ -37,5 +37,11 @@ describe('the scale-out canaries (pure)', () => {
   it('tells a lost grant from other errors', () => {
     expect(saysSignInAgain('list_courses failed (OAUTH_SIGN_IN_REQUIRED). This connection is no longer signed in at the school.')).toBe(true);
     expect(saysSignInAgain('update_account did not run: the approval state sent back was altered')).toBe(false);
+  });
+
+  it('tells an answer of a store that is away, which a client may retry, from other errors', () => {
+    expect(saysStoreUnavailable('get_account failed (STORE_UNAVAILABLE).\nThe Redis grant store could not read a school-grant record (Socket closed unexpectedly).')).toBe(true);
+    expect(saysStoreUnavailable('{"error":"temporarily_unavailable","error_description":"the store does not answer"}')).toBe(true);
+    expect(saysStoreUnavailable('get_account failed (OAUTH_SIGN_IN_REQUIRED).')).toBe(false);
   });
 });

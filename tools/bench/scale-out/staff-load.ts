@@ -6,7 +6,8 @@
  * (`who_am_i`), their account (`get_account`) or the courses. Every answer is searched for every
  * other person's canary, subject, name and email: one found is a cross-user leak. An answer that
  * says the person must sign in again is a lost grant. An attempt that fails (a transport error, a
- * 5xx from the load balancer or an instance) is retried, as a client would, up to `maxAttempts`.
+ * 5xx from the load balancer or an instance, or an error result saying the store is unavailable)
+ * is retried, as a client would, up to `maxAttempts`.
  */
 import type { StaffSession } from './staff-session.js';
 
@@ -66,6 +67,11 @@ export function foreignMarkers(text: string, owner: number, markers: readonly Ma
   return markers.filter((marker) => marker.owner !== owner && text.includes(marker.text)).map((marker) => marker.text);
 }
 
+/** Pure: an error result that says the shared store did not answer: the call may be tried again. */
+export function saysStoreUnavailable(text: string): boolean {
+  return /\(STORE_UNAVAILABLE\)|temporarily_unavailable/.test(text);
+}
+
 /** Pure: an answer that says the person's school grant is gone. */
 export function saysSignInAgain(text: string): boolean {
   return /no longer signed in|sign in at the school once more|OAUTH_SIGN_IN_REQUIRED/i.test(text);
@@ -116,6 +122,7 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
       try {
         const result = await session.client.callTool({ name: call.name, arguments: call.arguments }, { timeout: plan.attemptTimeoutMs });
         const text = textOf(result);
+        if ((result as { isError?: boolean }).isError && saysStoreUnavailable(text)) throw new Error(text.slice(0, 200));
         if ((result as { isError?: boolean }).isError) {
           if (saysSignInAgain(text)) report.lostGrants.push(`${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}`);
           else report.wrongAnswers.push(`${call.name} for ${session.member.sub} failed: ${text.slice(0, 300)}`);
