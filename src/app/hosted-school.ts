@@ -45,6 +45,8 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
     open(tokens, account) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
       const call: OperationCaller = async (operation, args, context, connection) => {
+        // Names the tool only: lets an operator (and the scale-out suite) see which instance served what.
+        logger.debug('tool call', { tool: operation.toolName });
         try {
           return await callAsCaller(operation, args, context, connection);
         } catch (error) {

@@ -125,6 +125,13 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
   { flag: 'auto-approve', type: 'boolean', commands: ['sandbox'], help: 'approve every authorization request without the consent page' },
   { flag: 'data', type: 'string', value: 'FILE', commands: ['sandbox'], help: "keep the school's data in FILE across restarts" },
   {
+    flag: 'extra-staff',
+    type: 'string',
+    value: 'N',
+    commands: ['sandbox'],
+    help: 'N generated staff members (usr_staff_001…, lecturers) who may sign in after the three named ones, for load tests (0 to 999)',
+  },
+  {
     flag: 'integration',
     type: 'string',
     multiple: true,

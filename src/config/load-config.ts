@@ -17,6 +17,8 @@ interface SandboxCommandOptions {
   readonly dataFile?: string;
   /** `--integration`: the fixed callbacks of one registered integration to create at start. */
   readonly integrationCallbacks?: readonly string[];
+  /** `--extra-staff`: generated staff members who may sign in besides the named ones. */
+  readonly extraStaff?: number;
 }
 
 type ToolsetSelection = { mode: 'toolsets'; toolsets: readonly string[] | 'all' } | { mode: 'dynamic' };
@@ -233,6 +235,7 @@ interface ParsedValues {
   readonly 'auto-approve'?: boolean;
   readonly data?: string;
   readonly integration?: string[];
+  readonly 'extra-staff'?: string;
   readonly hosted?: boolean;
   readonly 'public-url'?: string;
   readonly store?: string;
@@ -247,6 +250,7 @@ function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
     ...(values['auto-approve'] === true ? { autoApprove: true } : {}),
     ...(values.data === undefined ? {} : { dataFile: values.data }),
     ...(values.integration === undefined ? {} : { integrationCallbacks: values.integration.map((callback) => parseIntegrationCallback(callback)) }),
+    ...(values['extra-staff'] === undefined ? {} : { extraStaff: parseExtraStaff(values['extra-staff']) }),
   };
 }
 
@@ -279,6 +283,12 @@ const DEFAULT_DRAIN_SECONDS = 10;
 
 function parseDrainSeconds(text: string | undefined): number {
   return text === undefined ? DEFAULT_DRAIN_SECONDS : parseSeconds(text, '--drain-seconds', 0);
+}
+
+/** The sandbox numbers generated members with three digits. */
+function parseExtraStaff(text: string): number {
+  if (!/^\d{1,3}$/.test(text)) throw configError(`--extra-staff takes a whole number from 0 to 999, got ${JSON.stringify(text)}`, 'sandbox');
+  return Number(text);
 }
 
 /** The sandbox checks the rest when it registers the integration; here only what a URL is. */

@@ -16,6 +16,7 @@ export function describeSandbox(url: string, options: SandboxOptions): string {
     `  auth.md:          ${url}${PATHS.authMd}`,
     `  consent:          ${options.autoApprove ? 'auto-approved (--auto-approve)' : 'shown in the browser'}`,
     ...(options.dataFile === undefined ? [] : [`  data file:        ${options.dataFile}`]),
+    ...(options.extraStaff ? [`  staff:            3 named, ${options.extraStaff} generated (usr_staff_001…)`] : []),
     'press Ctrl+C to stop',
     '',
   ].join('\n');
@@ -32,7 +33,7 @@ export function describeIntegration(callbacks: readonly string[], credentials: I
   ].join('\n');
 }
 
-export interface SandboxCommandOptions extends Pick<SandboxOptions, 'port' | 'autoApprove' | 'dataFile'> {
+export interface SandboxCommandOptions extends Pick<SandboxOptions, 'port' | 'autoApprove' | 'dataFile' | 'extraStaff'> {
   readonly integrationCallbacks?: readonly string[];
 }
 

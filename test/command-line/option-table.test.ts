@@ -69,7 +69,7 @@ describe('the command table', () => {
     expect(login).toContain('--paste');
     expect(login).not.toContain('--http-secret');
     const sandbox = commandUsage(TABLE, 'sandbox');
-    expect(listedFlags(sandbox)).toEqual(['auto-approve', 'data', 'help', 'integration', 'port', 'version']);
+    expect(listedFlags(sandbox)).toEqual(['auto-approve', 'data', 'extra-staff', 'help', 'integration', 'port', 'version']);
     expect(sandbox).toContain('listen on 127.0.0.1:N');
   });
 });

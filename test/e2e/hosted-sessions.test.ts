@@ -81,8 +81,8 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
       SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
     };
     const args = ['--public-url', publicUrl, '--school', sandbox.url, '--client-id', integration.clientId, '--store', redis.url, '--toolsets', 'all', '--log-level', 'debug'];
-    // One after another: the first makes the authorization server's keys in the store, the others read them.
-    for (let index = 0; index < INSTANCES; index += 1) instances.push(await startInstance(env, args));
+    // All at once on an empty store: one creates the authorization server's keys, the others read them.
+    instances.push(...(await Promise.all(Array.from({ length: INSTANCES }, () => startInstance(env, args)))));
     haproxy = await startHaproxy({ port, backends: instances.map((instance, index) => ({ name: `instance${index}`, port: Number(new URL(instance.listen).port) })) });
   }, 60_000);
 

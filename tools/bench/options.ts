@@ -26,7 +26,7 @@ export interface BenchOptions {
   /** Where the report is written. */
   readonly out: string;
   /** Measure one section alone and replace it in the report already at `out`. */
-  readonly only?: 'hostile' | 'agent' | 'hosted';
+  readonly only?: 'hostile' | 'agent' | 'hosted' | 'scale';
   /** The school-mcp entry point the agent session runs, when not this build's (a "before" figure). */
   readonly agentServer?: string;
 }
@@ -57,7 +57,7 @@ export const QUICK_COUNTS: BenchCounts = {
   hostileRuns: 1,
 };
 
-export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile|agent|hosted] [--agent-server FILE] [--out FILE]
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile|agent|hosted|scale] [--agent-server FILE] [--out FILE]
 
   --quick          tiny counts: checks that every row can be produced, measures nothing reliably
   --no-peers       school-mcp, the bare SDK server and the direct call only (no install)
@@ -66,6 +66,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--on
   --agent-server FILE
                    the school-mcp main.js the agent session runs (default: this build's)
   --only hosted    the "Hosted mode" row alone, likewise
+  --only scale     the "Hosted scale-out" rows alone (1 instance on a directory store, 1 on Redis, 3 on
+                   Redis behind haproxy; needs redis-server and haproxy), likewise
   --out FILE       where to write the report (default BENCHMARKS.md in the project)
 `;
 
@@ -73,7 +75,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
   let quick = false;
   let peers = true;
   let out = defaultOut;
-  let only: 'hostile' | 'agent' | 'hosted' | undefined;
+  let only: 'hostile' | 'agent' | 'hosted' | 'scale' | undefined;
   let agentServer: string | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
@@ -82,7 +84,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
     else if (arg === '--help' || arg === '-h') return { help: true };
     else if (arg === '--only') {
       const value = args[++index];
-      if (value !== 'hostile' && value !== 'agent' && value !== 'hosted') return { error: '--only takes: hostile, agent, hosted' };
+      if (value !== 'hostile' && value !== 'agent' && value !== 'hosted' && value !== 'scale') return { error: '--only takes: hostile, agent, hosted, scale' };
       only = value;
     }
     else if (arg === '--agent-server') {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --no-peers] [-- --only hostile|agent] [-- --out FILE]`: measures
+ * `npm run bench [-- --quick] [-- --no-peers] [-- --only hostile|agent|hosted|scale] [-- --out FILE]`: measures
  * school-mcp, a bare SDK server, the direct request and the two peers in one run, then the
  * scripted agent session, and writes BENCHMARKS.md; or one section alone, replaced in the report
  * already there.
@@ -19,6 +19,8 @@ import { describeMachine } from './machine.js';
 import { BENCH_USAGE, parseBenchArgs } from './options.js';
 import { BENCH_PACKAGE_DIR, PROJECT_ROOT } from './paths.js';
 import { renderReport } from './report.js';
+import { replaceScaleOutSection, scaleOutSection } from './scale-out/scale-out-report.js';
+import { measureScaleOut, type ScaleOutPlan } from './scale-out/scale-out-rows.js';
 
 /** The hand-written part of the report: why the figures are what they are, and what was changed. */
 const FINDINGS = join(BENCH_PACKAGE_DIR, 'findings.md');
@@ -38,11 +40,13 @@ async function main(): Promise<number> {
   if (parsed.only === 'hostile') return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
   if (parsed.only === 'agent') return onlyAgent(parsed.agentServer, resolve(parsed.out), progress);
   if (parsed.only === 'hosted') return onlyHosted(parsed.quick, resolve(parsed.out), progress);
+  if (parsed.only === 'scale') return onlyScaleOut(parsed.quick, resolve(parsed.out), progress);
   const results = { ...(await runBench(parsed, progress)), agent: await measureAgentSession(parsed.agentServer, progress) };
   const findings = existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : '';
   const out = resolve(parsed.out);
   const hosted = await measureHostedSection(parsed.quick, progress);
-  await writeFile(out, replaceHostedSection(renderReport(results, findings), hosted));
+  const scaleOut = await measureScaleOutSection(parsed.quick, progress);
+  await writeFile(out, replaceScaleOutSection(replaceHostedSection(renderReport(results, findings), hosted), scaleOut));
   process.stderr.write(`bench: wrote ${out}\n`);
   return 0;
 }
@@ -93,6 +97,25 @@ async function onlyHosted(quick: boolean, out: string, progress: (line: string) 
   const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
   await writeFile(out, replaceHostedSection(report, section));
   process.stderr.write(`bench: wrote the hosted section of ${out}\n`);
+  return 0;
+}
+
+function scaleOutPlan(quick: boolean): ScaleOutPlan {
+  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100 };
+}
+
+async function measureScaleOutSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
+  const machine = describeMachine();
+  const described = `${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}`;
+  return scaleOutSection(await measureScaleOut(scaleOutPlan(quick), progress), described, separately);
+}
+
+async function onlyScaleOut(quick: boolean, out: string, progress: (line: string) => void): Promise<number> {
+  const separately = `Measured on its own (\`npm run bench -- --only scale\`${quick ? ' --quick: a few calls, not a measurement' : ''}), started ${new Date().toISOString()}.`;
+  const section = await measureScaleOutSection(quick, progress, separately);
+  const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
+  await writeFile(out, replaceScaleOutSection(report, section));
+  process.stderr.write(`bench: wrote the scale-out section of ${out}\n`);
   return 0;
 }
 

@@ -1,7 +1,7 @@
 /**
  * `GET /oauth/authorize` and the consent form's `POST /oauth/consent` (RFC 6749 §4.1.1-4.1.2).
  */
-import { findStaffMember, SANDBOX_SCHOOL, SANDBOX_STAFF, SANDBOX_USER, type StaffMember } from '../school-user.js';
+import { SANDBOX_SCHOOL, SANDBOX_USER, type StaffMember } from '../school-user.js';
 import { displayName } from './client.js';
 import { checkAuthorizationRequest, type AuthorizationRequest } from './authorization-request.js';
 import { buildAuthorizationRedirect } from './authorization-response.js';
@@ -62,7 +62,7 @@ export function handleConsentDecision(context: AuthContext): (request: Request) 
     const { request: authorization } = interaction;
     // The person at the browser says who they are; a form without the field is the default user.
     const chosen = form.get('user');
-    const user = chosen === undefined ? SANDBOX_USER : findStaffMember(chosen);
+    const user = chosen === undefined ? SANDBOX_USER : context.settings.staff.find((member) => member.sub === chosen);
     if (!user) return errorPageResponse(SANDBOX_SCHOOL.name, 'there is no staff member with that id; start the sign-in again');
     const location =
       decision === 'allow'
@@ -102,7 +102,7 @@ function consentPage(context: AuthContext, request: AuthorizationRequest): Respo
   const html = renderConsentPage({
     schoolName: SANDBOX_SCHOOL.name,
     user: SANDBOX_USER,
-    staff: SANDBOX_STAFF,
+    staff: context.settings.staff,
     clientName: displayName(request.client),
     clientId: request.client.clientId,
     redirectUri: request.redirectUri,

@@ -3,6 +3,7 @@
  * plausibly use. Fault knobs are off unless set; they exist so the bridge's tests can meet a
  * misbehaving school.
  */
+import { staffRoster, type StaffMember } from '../school-user.js';
 
 /** Faults of the authorization server, for the bridge's negative tests. */
 export interface AuthFaultOptions {
@@ -46,6 +47,11 @@ export interface AuthServerOptions {
    * option, so one clock drives the whole sandbox.
    */
   now?: () => Date;
+  /**
+   * Generated staff members (`usr_staff_001` … named `Staff Member 001` …, lecturers) who may sign
+   * in after the three named ones, for load tests that need many people (default 0, at most 999).
+   */
+  extraStaff?: number;
   faults?: AuthFaultOptions;
 }
 
@@ -61,6 +67,8 @@ export interface AuthSettings {
   readonly clientMetadataMaxBytes: number;
   /** Seconds since the epoch. */
   readonly nowSeconds: () => number;
+  /** Who may sign in: the named staff, then the generated ones. */
+  readonly staff: readonly StaffMember[];
   readonly faults: Readonly<AuthFaultOptions>;
 }
 
@@ -76,6 +84,7 @@ export function resolveAuthSettings(options: AuthServerOptions): AuthSettings {
     clientMetadataTimeoutMs: positive(options.clientMetadataTimeoutMs, 5000, 'clientMetadataTimeoutMs'),
     clientMetadataMaxBytes: positive(options.clientMetadataMaxBytes, 5120, 'clientMetadataMaxBytes'),
     nowSeconds: () => Math.floor(now().getTime() / 1000),
+    staff: staffRoster(options.extraStaff),
     faults: { ...options.faults },
   };
 }
