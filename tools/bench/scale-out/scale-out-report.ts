@@ -37,6 +37,12 @@ export function scaleOutSection(cells: Readonly<Record<ScaleOutDeployment, Measu
   }
   const factor = scalingFactor(cells);
   lines.push('', factor === undefined ? 'Scaling factor (3 instances over 1, both on Redis): – (a deployment was not measured)' : `Scaling factor (3 instances over 1, both on Redis, median calls per second): **${factor.toFixed(2)}×**`);
+  if (factor !== undefined) {
+    lines.push(
+      '',
+      "How to read it: here the three instances add no core. They add haproxy's hop, and three processes compete for the same cores with the bench's clients, the sandbox school and Redis, so on a small machine a factor below 1 is expected. Scaling out on one machine buys availability (an instance may die or restart while the others serve: `test/e2e/scale-out.test.ts`); throughput needs instances on cores of their own, which this run does not measure.",
+    );
+  }
   return lines;
 }
 
