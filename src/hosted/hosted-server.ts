@@ -13,7 +13,7 @@ import { checkAccess, type HostedCaller } from './access-check.js';
 import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
 import { storeAdapterClass } from './store-adapter.js';
 import { createClientMetadataDocuments, type ClientMetadataDocumentOptions } from './client-metadata-documents.js';
-import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
+import { createHostedProvider, MCP_SCOPE } from './authorization-server.js';
 import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
 import { STEP_UP_PREFIX } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';

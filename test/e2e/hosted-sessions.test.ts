@@ -7,11 +7,11 @@
  * GET stream held elsewhere) happen on every run, not by chance.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
@@ -19,6 +19,7 @@ import { freePort } from '../helpers/free-port.js';
 import { describeWithHaproxy, startHaproxy, type Haproxy } from '../helpers/haproxy.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
 import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
@@ -31,9 +32,6 @@ interface Instance {
 }
 
 const INSTANCES = 3;
-const PYTHON = process.env['PYTHON'] ?? 'python3';
-const PYTHON_CLIENT = resolve(import.meta.dirname, '../fixtures/python/hosted_client.py');
-const hasPythonMcp = spawnSync(PYTHON, ['-c', 'import mcp.client.auth'], { stdio: 'ignore' }).status === 0;
 
 function textOf(result: unknown): string {
   return ((result as { content: { text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
@@ -206,30 +204,11 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
     }
   });
 
-  // Skipped without python's mcp package (pip install -r test/fixtures/python/requirements.txt), except under CI.
-  it.skipIf(!hasPythonMcp && process.env['CI'] !== 'true')('SCL-30 serves the Python MCP SDK client, whose handshake is 2025-11-25, through the round-robin load balancer', async () => {
-    if (!hasPythonMcp) throw new Error("python's mcp package is missing: pip install -r test/fixtures/python/requirements.txt");
+  itWithPython('SCL-30 serves the Python MCP SDK client, whose handshake is 2025-11-25, through the round-robin load balancer', async () => {
     const alan = SANDBOX_STAFF[2]!;
-    const python = spawn(PYTHON, [PYTHON_CLIENT, `${publicUrl}/mcp`], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout = collectLines(python.stdout);
-    const stderr = collectLines(python.stderr);
-    try {
-      const authorize = (await stdout.waitForLine(/^AUTHORIZE /)).slice('AUTHORIZE '.length);
-      const browser = new CookieBrowser();
-      const { consentUrl, csrf } = await openConsent(browser, new URL(authorize));
-      const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: alan.sub });
-      const { url } = await returnFromSchool(browser, callback);
-      python.stdin!.write(`${url.href}\n`);
-      const result = JSON.parse((await stdout.waitForLine(/^RESULT /)).slice('RESULT '.length)) as { tools: string[]; who_am_i: string };
-      expect(result.tools).toContain('who_am_i');
-      expect(result.who_am_i).toContain(alan.name);
-    } catch (error) {
-      throw new Error(`${String(error)}\npython stderr:\n${stderr.stderr.join('\n')}`);
-    } finally {
-      const done = exited(python);
-      python.kill();
-      await done;
-    }
+    const result = await runPythonClient(`${publicUrl}/mcp`, alan);
+    expect(result.tools).toContain('who_am_i');
+    expect(result.who_am_i).toContain(alan.name);
   });
 
   it('SCL-31 SCL-32 answers a session only to the caller who opened it on every instance, and a DELETE on one instance ends it on all', async () => {

@@ -2,7 +2,7 @@
  * The sandbox's consent page in a real headless Chromium: the user reads who asks for what,
  * clicks Allow or Deny, and the browser lands on the client's 127.0.0.1 listener.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';

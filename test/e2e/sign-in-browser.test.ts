@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { createOAuthSession, type ConsentPrompt } from '../../src/consent/index.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';

@@ -17,26 +17,15 @@ import { reasonOf } from './latency.js';
 import { SCHOOL_MCP_MAIN } from './paths.js';
 import type { Measured } from './results.js';
 import { freePort } from './servers.js';
-import { percentile, spreadOf, type Spread } from './stats.js';
+import { measureThroughput, type ThroughputCell, type ThroughputPlan } from './throughput-rounds.js';
 
 export const HOSTED_USERS = 16;
 const CLIENT_REDIRECT = 'http://127.0.0.1:47099/callback';
 /** A read every connection may make with the first sign-in's scopes. */
 const READ_TOOL = { name: 'list_courses', arguments: { per_page: 10 } } as const;
 
-export interface HostedCell {
-  readonly callsPerSecond: Spread;
-  readonly p50: Spread;
-  readonly p99: Spread;
-  readonly calls: number;
-}
-
-export interface HostedPlan {
-  readonly rounds: number;
-  readonly warmup: number;
-  /** Calls per connection per round. */
-  readonly callsPerUser: number;
-}
+export type HostedCell = ThroughputCell;
+export type HostedPlan = ThroughputPlan;
 
 function stop(child: ChildProcess): Promise<unknown> {
   if (child.exitCode !== null) return Promise.resolve();
@@ -113,28 +102,8 @@ export async function measureHosted(plan: HostedPlan, scratch: string, progress:
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
       clients.push(client);
     }
-    await Promise.all(clients.map(async (client) => {
-      for (let call = 0; call < plan.warmup; call++) await callOnce(client);
-    }));
-    const rates: number[] = [];
-    const p50s: number[] = [];
-    const p99s: number[] = [];
-    for (let round = 0; round < plan.rounds; round++) {
-      progress(`hosted: round ${round + 1} of ${plan.rounds}`);
-      const durations: number[] = [];
-      const began = performance.now();
-      await Promise.all(clients.map(async (client) => {
-        for (let call = 0; call < plan.callsPerUser; call++) {
-          const start = performance.now();
-          await callOnce(client);
-          durations.push(performance.now() - start);
-        }
-      }));
-      rates.push(durations.length / ((performance.now() - began) / 1000));
-      p50s.push(percentile(durations, 0.5));
-      p99s.push(percentile(durations, 0.99));
-    }
-    return { ok: true, value: { callsPerSecond: spreadOf(rates), p50: spreadOf(p50s), p99: spreadOf(p99s), calls: plan.rounds * plan.callsPerUser * HOSTED_USERS } };
+    const cell = await measureThroughput(clients, callOnce, plan, (round) => progress(`hosted: round ${round + 1} of ${plan.rounds}`));
+    return { ok: true, value: cell };
   } catch (error) {
     return { ok: false, reason: reasonOf(error) };
   } finally {

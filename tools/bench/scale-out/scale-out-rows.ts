@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { staffRoster } from '../../../src/sandbox/school-user.js';
 import { reasonOf } from '../latency.js';
 import type { Measured } from '../results.js';
-import { percentile, spreadOf, type Spread } from '../stats.js';
+import { measureThroughput, type ThroughputCell, type ThroughputPlan } from '../throughput-rounds.js';
 import { startCluster, type ClusterOptions } from './cluster.js';
 import { signInEveryone } from './staff-session.js';
 
@@ -27,19 +27,8 @@ export const SCALE_OUT_DEPLOYMENTS: readonly { readonly id: ScaleOutDeployment; 
   { id: 'redis-3', label: '3 instances, Redis, haproxy round-robin', cluster: { instances: 3, store: 'redis', loadBalancer: true } },
 ];
 
-export interface ScaleOutCell {
-  readonly callsPerSecond: Spread;
-  readonly p50: Spread;
-  readonly p99: Spread;
-  readonly calls: number;
-}
-
-export interface ScaleOutPlan {
-  readonly rounds: number;
-  readonly warmup: number;
-  /** Calls per connection per round. */
-  readonly callsPerUser: number;
-}
+export type ScaleOutCell = ThroughputCell;
+export type ScaleOutPlan = ThroughputPlan;
 
 async function callOnce(client: Client): Promise<void> {
   const result = (await client.callTool({ ...READ_TOOL, arguments: { ...READ_TOOL.arguments } })) as { isError?: boolean; content?: { text?: string }[] };
@@ -57,28 +46,8 @@ async function measureDeployment(deployment: (typeof SCALE_OUT_DEPLOYMENTS)[numb
     progress(`scale-out: signing in ${SCALE_OUT_USERS} staff members through ${cluster.publicUrl}`);
     // Generated members only: the roster's named three are skipped so each connection is its own person.
     clients = (await signInEveryone(cluster.publicUrl, staffRoster(SCALE_OUT_USERS).slice(3, 3 + SCALE_OUT_USERS), 4)).map((session) => session.client);
-    await Promise.all(clients.map(async (client) => {
-      for (let call = 0; call < plan.warmup; call++) await callOnce(client);
-    }));
-    const rates: number[] = [];
-    const p50s: number[] = [];
-    const p99s: number[] = [];
-    for (let round = 0; round < plan.rounds; round++) {
-      progress(`scale-out: ${deployment.label}, round ${round + 1} of ${plan.rounds}`);
-      const durations: number[] = [];
-      const began = performance.now();
-      await Promise.all(clients.map(async (client) => {
-        for (let call = 0; call < plan.callsPerUser; call++) {
-          const start = performance.now();
-          await callOnce(client);
-          durations.push(performance.now() - start);
-        }
-      }));
-      rates.push(durations.length / ((performance.now() - began) / 1000));
-      p50s.push(percentile(durations, 0.5));
-      p99s.push(percentile(durations, 0.99));
-    }
-    return { ok: true, value: { callsPerSecond: spreadOf(rates), p50: spreadOf(p50s), p99: spreadOf(p99s), calls: plan.rounds * plan.callsPerUser * clients.length } };
+    const cell = await measureThroughput(clients, callOnce, plan, (round) => progress(`scale-out: ${deployment.label}, round ${round + 1} of ${plan.rounds}`));
+    return { ok: true, value: cell };
   } catch (error) {
     return { ok: false, reason: reasonOf(error) };
   } finally {
