@@ -56,3 +56,22 @@ export function configError(message: string, command?: CommandName): SchoolMcpEr
   const word = command === undefined || command === 'serve' ? '' : ` ${command}`;
   return new SchoolMcpError('CONFIG_INVALID', message, { hint: `run \`school-mcp${word} --help\` for the options` });
 }
+
+/** A balancer's health check interval plus a slow request: 10 s suits most; orchestrators allow 30 s before SIGKILL. */
+const DEFAULT_DRAIN_SECONDS = 10;
+
+export function parseDrainSeconds(text: string | undefined): number {
+  return text === undefined ? DEFAULT_DRAIN_SECONDS : parseSeconds(text, '--drain-seconds', 0);
+}
+
+/** The sandbox numbers generated members with three digits. */
+export function parseExtraStaff(text: string): number {
+  if (!/^\d{1,3}$/.test(text)) throw configError(`--extra-staff takes a whole number from 0 to 999, got ${JSON.stringify(text)}`, 'sandbox');
+  return Number(text);
+}
+
+/** The sandbox checks the rest when it registers the integration; here only what a URL is. */
+export function parseIntegrationCallback(value: string): string {
+  if (!URL.canParse(value)) throw configError(`--integration needs a callback URL, got ${JSON.stringify(value)}`, 'sandbox');
+  return value;
+}

@@ -6,7 +6,7 @@
 import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, type CommandName } from '../command-line/index.js';
 import { checkSchoolUrl, isLoopbackName } from '../network/index.js';
 import type { LogLevel } from '../log.js';
-import { configError, DEFAULT_CONSENT_WAIT_MS, isTrue, nonEmpty, parsePort, parseSeconds, parseWaits, splitList } from './config-values.js';
+import { configError, DEFAULT_CONSENT_WAIT_MS, isTrue, nonEmpty, parseDrainSeconds, parseExtraStaff, parseIntegrationCallback, parsePort, parseWaits, splitList } from './config-values.js';
 
 type Command = CommandName | 'help' | 'version';
 
@@ -276,25 +276,6 @@ function parseHosted(
     allowedOrigins: values['allowed-origin'] ?? [],
     drainSeconds: parseDrainSeconds(values['drain-seconds'] ?? fromEnv('drain-seconds')),
   };
-}
-
-/** A balancer's health check interval plus a slow request: 10 s suits most; orchestrators allow 30 s before SIGKILL. */
-const DEFAULT_DRAIN_SECONDS = 10;
-
-function parseDrainSeconds(text: string | undefined): number {
-  return text === undefined ? DEFAULT_DRAIN_SECONDS : parseSeconds(text, '--drain-seconds', 0);
-}
-
-/** The sandbox numbers generated members with three digits. */
-function parseExtraStaff(text: string): number {
-  if (!/^\d{1,3}$/.test(text)) throw configError(`--extra-staff takes a whole number from 0 to 999, got ${JSON.stringify(text)}`, 'sandbox');
-  return Number(text);
-}
-
-/** The sandbox checks the rest when it registers the integration; here only what a URL is. */
-function parseIntegrationCallback(value: string): string {
-  if (!URL.canParse(value)) throw configError(`--integration needs a callback URL, got ${JSON.stringify(value)}`, 'sandbox');
-  return value;
 }
 
 /**
