@@ -18,7 +18,7 @@ export function parsePort(text: string, flag: string, minimum: number, command?:
   return port;
 }
 
-export function parseSeconds(text: string, flag: string, minimum: number): number {
+function parseSeconds(text: string, flag: string, minimum: number): number {
   const seconds = Number(text);
   if (!/^\d+(\.\d+)?$/.test(text) || seconds < minimum || seconds > 600) {
     throw configError(`${flag} must be a number of seconds between ${minimum} and 600, got ${JSON.stringify(text)}`);
