@@ -5,15 +5,15 @@
  * it can act on rather than a protocol error.
  * @see SECURITY.md SCL-05
  */
-import { isSchoolMcpError } from '../errors.js';
 import type { ExecutionOutcome } from '../executor/index.js';
+import { isStoreUnavailable } from '../hosted/index.js';
 import type { OperationResult } from '../server/index.js';
 
 /** Pure: whether a thrown error or a call's outcome is the store not answering. */
 export function isStoreOutage(failure: unknown): boolean {
-  if (isSchoolMcpError(failure)) return failure.code === 'STORE_UNAVAILABLE';
+  if (isStoreUnavailable(failure)) return true;
   const outcome = failure as Partial<ExecutionOutcome> | undefined;
-  return outcome?.kind === 'error' && isSchoolMcpError(outcome.error) && outcome.error.code === 'STORE_UNAVAILABLE';
+  return outcome?.kind === 'error' && isStoreUnavailable(outcome.error);
 }
 
 /** Pure: the result the agent gets instead. */

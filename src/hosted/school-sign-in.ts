@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
-import { discoverIntegration, type Integration } from '../oauth/index.js';
+import { discoverIntegration, endsGrant, OAuthError, toOAuthError, type Integration } from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
 
 export interface SchoolIntegration extends Integration {
@@ -62,7 +62,9 @@ interface SchoolFlow {
 export interface SchoolSignIn {
   /**
    * New tokens for a grant whose access token expired or was refused; the refresh token rotates
-   * with them. The caller saves them, under the grant's lock (`shared-refresh.ts`).
+   * with them. The caller saves them, under the grant's lock (`shared-refresh.ts`). Rejects with
+   * `OAUTH_SIGN_IN_REQUIRED` when the school ended the grant, and with another `OAuthError`
+   * (network, school failure) when the failure may pass.
    */
   refresh(grant: SchoolGrant): Promise<SchoolGrant>;
   /** Revokes the grant's tokens at the school (RFC 7009); failures are the caller's to report. */
@@ -74,6 +76,13 @@ export interface SchoolSignIn {
   start(uid: string, binding: string, stepUp?: StepUp): Promise<URL>;
   /** The callback's verdict; `binding` is what the browser that arrived carries. */
   finish(callbackUrl: URL, binding: string | undefined): Promise<SchoolCallbackOutcome>;
+}
+
+/** The refresh can never succeed again: the person must sign in at the school once more. */
+function grantEnded(reason: string): OAuthError {
+  return new OAuthError('OAUTH_SIGN_IN_REQUIRED', `This person's school sign-in is over (${reason}).`, {
+    hint: 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.',
+  });
 }
 
 function bindingDigest(binding: string): string {
@@ -94,9 +103,16 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
 
   return {
     async refresh(grant) {
-      if (grant.refreshToken === undefined) throw new Error('the school gave no refresh token');
+      if (grant.refreshToken === undefined) throw grantEnded('the school gave no refresh token');
       const config = await configuration();
-      const tokens = await client.refreshTokenGrant(config, grant.refreshToken);
+      let tokens: client.TokenEndpointResponse;
+      try {
+        tokens = await client.refreshTokenGrant(config, grant.refreshToken);
+      } catch (error) {
+        if (endsGrant(error)) throw grantEnded('the school ended this sign-in');
+        // The school may not have seen it (a timeout, a 5xx): the grant stays for the next attempt.
+        throw toOAuthError(error, 'refresh');
+      }
       const now = Math.floor(Date.now() / 1000);
       const refreshed: SchoolGrant = {
         ...grant,

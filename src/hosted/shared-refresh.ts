@@ -8,17 +8,29 @@
  * the grant until the holder's result is there, for a bounded time; if the holder died, its lock
  * runs out and the next caller takes over. No request presents a refresh token that a saved
  * refresh already rotated out.
+ *
+ * Only a school that ended the grant removes it; a refresh that failed otherwise (the school did
+ * not answer) leaves it for the next call. Once the school has rotated the refresh token, the new
+ * one exists only in this process until it is saved: if the store is away then, the result still
+ * answers the call, and saving is tried again while the lock holds, so that no instance presents
+ * the rotated-out token the store still has.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { SchoolMcpError } from '../errors.js';
 import type { GrantStore } from '../grant-store/index.js';
+import { isOAuthError } from '../oauth/index.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
+import { isStoreUnavailable } from './store-outage.js';
 
 /** Above the school's request limit (15 s), so a live holder's lock does not run out mid-refresh. */
 const DEFAULT_LOCK_TTL_MS = 30_000;
 /** Above the lock's TTL, so a caller outlasts a holder that died and takes over from it. */
 const DEFAULT_WAIT_MS = 35_000;
 const DEFAULT_POLL_MS = 50;
+/** Between two tries to save a rotated grant while the store is away. */
+const DEFAULT_SAVE_RETRY_MS = 250;
+/** Saving stops this long before the lock runs out: after that another instance may take over. */
+const SAVE_MARGIN_MS = 2_000;
 
 export interface SharedRefreshOptions {
   readonly store: GrantStore;
@@ -28,6 +40,14 @@ export interface SharedRefreshOptions {
   readonly waitMs?: number;
   /** How often a waiting caller reads the grant. */
   readonly pollMs?: number;
+  /** How often a rotated grant is saved again while the store does not answer. */
+  readonly saveRetryMs?: number;
+}
+
+/** A refresh's result, and, when it could not be saved at once, the saving still going on under the lock. */
+interface HeldRefresh {
+  readonly grant: SchoolGrant;
+  readonly saving?: Promise<void>;
 }
 
 /** Pure: whether the grant in the store is no longer the one a caller found stale (someone refreshed it). */
@@ -53,6 +73,7 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
   const lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const saveRetryMs = options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS;
 
   const saved = async (sub: string): Promise<SchoolGrant> => {
     const grant = (await store.read(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
@@ -60,21 +81,40 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
     return grant;
   };
 
-  const refreshHolding = async (stale: SchoolGrant, fence: number): Promise<SchoolGrant> => {
+  const refreshHolding = async (stale: SchoolGrant, fence: number, lockedUntil: number): Promise<HeldRefresh> => {
     const current = await saved(stale.sub);
-    if (rotatedSince(stale, current)) return current;
+    if (rotatedSince(stale, current)) return { grant: current };
     let next: SchoolGrant;
     try {
       next = await signIn.refresh(current);
-    } catch {
-      // A refused refresh token is over: the next call asks for a new sign-in rather than retrying it.
+    } catch (error) {
+      if (!isOAuthError(error, 'OAUTH_SIGN_IN_REQUIRED')) throw error;
+      // The school ended the grant: the next call asks for a new sign-in rather than trying it again.
       await store.remove(SCHOOL_GRANTS, stale.sub);
       throw signInRequired();
     }
     // Never brings back a grant that a sign-out removed while the school answered.
-    if (await store.writeFenced(SCHOOL_GRANTS, stale.sub, next as unknown as Record<string, unknown>, fence, { replaceOnly: true })) return next;
+    const save = () => store.writeFenced(SCHOOL_GRANTS, stale.sub, next as unknown as Record<string, unknown>, fence, { replaceOnly: true });
+    try {
+      if (await save()) return { grant: next };
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      return { grant: next, saving: keepSaving(save, lockedUntil - SAVE_MARGIN_MS) };
+    }
     // Signed out meanwhile, or this lock ran out while the school answered and a later holder saved since.
-    return saved(stale.sub);
+    return { grant: await saved(stale.sub) };
+  };
+
+  const keepSaving = async (save: () => Promise<boolean>, until: number): Promise<void> => {
+    while (Date.now() < until) {
+      await delay(saveRetryMs);
+      try {
+        await save();
+        return;
+      } catch (error) {
+        if (!isStoreUnavailable(error)) return;
+      }
+    }
   };
 
   return async (stale) => {
@@ -82,12 +122,19 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
     for (;;) {
       const lock = await store.lock(SCHOOL_GRANTS, stale.sub, { ttlMs: lockTtlMs });
       if (lock !== undefined) {
+        const release = () => lock.release().catch(() => undefined);
+        let held: HeldRefresh;
         try {
-          return await refreshHolding(stale, lock.fence);
-        } finally {
-          // A release that fails leaves the lock to run out; the result is saved already.
-          await lock.release().catch(() => undefined);
+          held = await refreshHolding(stale, lock.fence, Date.now() + lockTtlMs);
+        } catch (error) {
+          // A release that fails leaves the lock to run out.
+          await release();
+          throw error;
         }
+        // Others keep waiting for the saved grant while this one is still being saved.
+        if (held.saving === undefined) await release();
+        else void held.saving.finally(release);
+        return held.grant;
       }
       const current = await saved(stale.sub);
       if (rotatedSince(stale, current)) return current;

@@ -33,6 +33,7 @@ export {
   unionScopes,
 } from './scopes.js';
 export { discoverIntegration, type Integration } from './integration-client.js';
+export { endsGrant, toOAuthError } from './protocol-error.js';
 export { parseSchoolUrl } from './school-url.js';
 export type { StoreRecord } from './store-record.js';
 export { needsRefresh, type TokenSet } from './token-set.js';

@@ -33,6 +33,16 @@ export function oauthErrorCodeOf(error: unknown): string | undefined {
   return error instanceof client.ResponseBodyError ? error.error : undefined;
 }
 
+/**
+ * RF-05/RF-06: a refresh the school answered `invalid_grant` (the grant expired, was revoked, or a
+ * rotated refresh token came back) or `invalid_client` (it forgot the client) can never succeed
+ * again; any other failure may pass, and the grant is kept for the next attempt.
+ */
+export function endsGrant(error: unknown): boolean {
+  const code = oauthErrorCodeOf(error);
+  return code === 'invalid_grant' || code === 'invalid_client';
+}
+
 export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
   const inner = findOAuthError(error);
   if (inner) return inner;

@@ -9,7 +9,7 @@ import * as client from 'openid-client';
 import type { Logger } from '../log.js';
 import { acquireLock } from './file-lock.js';
 import { OAuthError } from './oauth-error.js';
-import { oauthErrorCodeOf, toOAuthError } from './protocol-error.js';
+import { endsGrant, oauthErrorCodeOf, toOAuthError } from './protocol-error.js';
 import { isTransient, parseRetryAfter, realSleep, retryAfterHeaderOf, retryDelayMs, type Sleep } from './retry-policy.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { needsRefresh, tokenSetFromResponse, type TokenSet } from './token-set.js';
@@ -64,7 +64,7 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       const grant = () => client.refreshTokenGrant(config, refreshToken, { resource: tokens.resource });
       const failed = async (error: unknown): Promise<never> => {
         const code = oauthErrorCodeOf(error);
-        if (code === 'invalid_grant' || code === 'invalid_client') {
+        if (endsGrant(error)) {
           // RF-05/RF-06: the grant is dead (expired, revoked, or reuse was detected); drop it once.
           await options.store.update((current) => {
             const next = { ...current };

@@ -41,13 +41,13 @@ async function until(condition: () => boolean | Promise<boolean>, what: string |
   }
 }
 
-function expectClean(report: LoadReport, calls: number): void {
+function expectClean(report: LoadReport, calls: number, mayLoseGrant: ReadonlySet<string> = new Set()): void {
   expect(report.leaks, 'cross-user leaks').toEqual([]);
-  expect(report.lostGrants, 'lost grants').toEqual([]);
+  expect(report.lostGrants.filter((lost) => !mayLoseGrant.has(lost.user)).map((lost) => lost.message), 'lost grants').toEqual([]);
   expect(report.wrongAnswers, 'wrong answers').toEqual([]);
   expect(report.hangs, 'attempts that hung').toBe(0);
   expect(report.unanswered, 'calls never answered').toEqual([]);
-  expect(report.answered).toBe(calls);
+  expect(report.answered + report.lostGrants.length).toBe(calls);
 }
 
 describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
@@ -80,8 +80,11 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
 
     it(`SCL-06 SCL-20 SCL-21 SCL-22 serves ${CALLS} calls of ${PEOPLE} people, ${CONCURRENCY} at once, with step-ups and refreshes, on every instance, without a leak or a lost grant`, async () => {
       const tokenRequestsBefore = cluster.sandbox.countRequests('/api/oauth/token', 'POST');
+      const reusesBefore = cluster.sandbox.stats().refreshTokenReuses;
       const report = await runLoad(sessions, plan(CALLS)).done;
       expectClean(report, CALLS);
+      // SCL-12 end to end: the school never saw a rotated-out refresh token come back.
+      expect(cluster.sandbox.stats().refreshTokenReuses - reusesBefore, 'refresh tokens presented twice').toBe(0);
       expect(report.failedAttempts, 'failed attempts with every instance up').toEqual([]);
       // Each person's first call wrote their canary through a step-up walked at the step-up page.
       expect(report.stepUps).toBe(PEOPLE);
@@ -101,9 +104,10 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
     });
 
     // Refreshes are serialized across instances, so two never present one refresh token. One
-    // loss remains possible: an instance killed after the school rotated a person's refresh token
-    // and before it stored the new one leaves the old one behind, and the school revokes a whole
-    // grant when a rotated refresh token comes back (RFC 9700 §4.14.2).
+    // loss remains: an instance killed after the school rotated a person's refresh token and
+    // before it saved the new one leaves the old one in the store, and the school ends the whole
+    // grant when a rotated refresh token comes back (RFC 9700 §4.14.2). Only people whose grant
+    // the school ended so may be told to sign in again; they do, before the next scenario.
     it('SCL-23 SCL-24 loses only the calls in flight on a killed instance, which fail cleanly and succeed when retried, and completes a consent begun before the kill', async () => {
       const [victim, ...survivors] = cluster.instances;
       const newcomer = staffRoster(PEOPLE - 3)[1]!;
@@ -114,6 +118,7 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
         (error: Error) => ({ error: error.message }),
       );
       const before = victim!.toolCalls();
+      const reusesBefore = cluster.sandbox.stats().reusedBy.length;
       const load = runLoad(sessions, plan(1_000, { maxAttempts: 5 }));
       await until(() => load.finished() >= 100 && victim!.toolCalls() > before, 'calls on the victim');
       await victim!.kill('SIGKILL');
@@ -121,7 +126,15 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       expect(await held).toMatchObject({ error: expect.stringMatching(/socket hang up|ECONNRESET/) });
       const report = await load.done;
       process.stderr.write(`scale-out: kill: ${report.failedAttempts.length} failed attempts, all retried: ${[...new Set(report.failedAttempts.map((failed) => failed.message))].join(' | ')}\n`);
-      expectClean(report, 1_000);
+      const endedAtSchool = new Set(cluster.sandbox.stats().reusedBy.slice(reusesBefore));
+      expect(endedAtSchool.size, 'grants ended by the kill: at most one per call in flight').toBeLessThanOrEqual(CONCURRENCY);
+      expectClean(report, 1_000, endedAtSchool);
+      for (const sub of endedAtSchool) {
+        const index = sessions.findIndex((session) => session.member.sub === sub);
+        await sessions[index]!.client.close();
+        sessions[index] = (await signInEveryone(cluster.publicUrl, [sessions[index]!.member], 1))[0]!;
+      }
+      if (endedAtSchool.size > 0) process.stderr.write(`scale-out: kill: ${endedAtSchool.size} grant(s) ended mid-refresh, signed in again\n`);
       for (const failed of report.failedAttempts) expect(failed.ms, failed.message).toBeLessThan(ANSWERED_WITHIN_MS);
       const session = await consent.finish();
       try {
@@ -137,7 +150,7 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       survivors.forEach((instance, index) => expect(instance.toolCalls()).toBeGreaterThan(survivorCalls[index]!));
     }, 120_000);
 
-    it('SCL-25 SCL-26 answers 503 fast while Redis is stopped for 5 s, recovers by itself, and loses no grant', async () => {
+    it('SCL-16 SCL-25 SCL-26 answers 503 fast while Redis is stopped for 5 s, recovers by itself, and loses no grant', async () => {
       const redis = cluster.redis!;
       const probeToken = sessions[0]!.provider.accessToken!;
       const [probed] = cluster.instances.filter((instance) => instance.alive());

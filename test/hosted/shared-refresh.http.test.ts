@@ -76,7 +76,7 @@ async function revokeAccessTokenAtSchool(hosted: Hosted, accessToken: string): P
 async function expectOneRefreshPerRotation(cluster: Cluster): Promise<void> {
   const { hosted } = cluster;
   await callEverywhereAtOnce(cluster);
-  expect(hosted.sandbox.stats()).toEqual({ refreshGrants: 0, refreshTokenReuses: 0 });
+  expect(hosted.sandbox.stats()).toEqual({ refreshGrants: 0, refreshTokenReuses: 0, reusedBy: [] });
   const seen = new Set<string>();
   for (let rotation = 1; rotation <= ROTATIONS; rotation += 1) {
     const before = await storedGrant(hosted);
@@ -84,7 +84,7 @@ async function expectOneRefreshPerRotation(cluster: Cluster): Promise<void> {
     // Expired an hour ago, as seen by every instance at its next read.
     await hosted.store.write(SCHOOL_GRANTS, member.sub, { ...before, expiresAt: Math.floor(Date.now() / 1000) - 3600 });
     await callEverywhereAtOnce(cluster);
-    expect(hosted.sandbox.stats()).toEqual({ refreshGrants: rotation, refreshTokenReuses: 0 });
+    expect(hosted.sandbox.stats()).toEqual({ refreshGrants: rotation, refreshTokenReuses: 0, reusedBy: [] });
     const after = await storedGrant(hosted);
     expect(seen.has(after.refreshToken)).toBe(false);
     expect(after.expiresAt).toBeGreaterThan(Math.floor(Date.now() / 1000) + 600);
@@ -92,11 +92,11 @@ async function expectOneRefreshPerRotation(cluster: Cluster): Promise<void> {
   const refused = await storedGrant(hosted);
   await revokeAccessTokenAtSchool(hosted, refused.accessToken);
   await callEverywhereAtOnce(cluster);
-  expect(hosted.sandbox.stats()).toEqual({ refreshGrants: ROTATIONS + 1, refreshTokenReuses: 0 });
+  expect(hosted.sandbox.stats()).toEqual({ refreshGrants: ROTATIONS + 1, refreshTokenReuses: 0, reusedBy: [] });
   expect((await storedGrant(hosted)).accessToken).not.toBe(refused.accessToken);
   // The family lives on: a call after all of it still runs without a new refresh or sign-in.
   await callEverywhereAtOnce(cluster);
-  expect(hosted.sandbox.stats()).toEqual({ refreshGrants: ROTATIONS + 1, refreshTokenReuses: 0 });
+  expect(hosted.sandbox.stats()).toEqual({ refreshGrants: ROTATIONS + 1, refreshTokenReuses: 0, reusedBy: [] });
 }
 
 describeWithRedis('hosted mode on three instances sharing Redis: school refreshes', () => {

@@ -8,9 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SchoolMcpError } from '../../src/errors.js';
 import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
 import { SCHOOL_GRANTS, type SchoolGrant } from '../../src/hosted/school-sign-in.js';
 import { createSharedRefresh, rotatedSince } from '../../src/hosted/shared-refresh.js';
+import { OAuthError } from '../../src/oauth/index.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -136,13 +138,49 @@ describe('one school refresh per rotation across instances', () => {
     await expect(createSharedRefresh({ store: a, signIn: signOutMeanwhile })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
     expect(await saved(b)).toBeUndefined();
   });
+});
 
-  it('asks for a new sign-in, and removes the grant, when the school refuses the refresh', async () => {
+describe('a refresh that fails, or cannot be saved at once', () => {
+  it('SCL-15 keeps the grant when the school could not be reached, and removes it only when the school ended it', async () => {
     const [a] = await twoInstances();
     await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
-    const refusing = { refresh: async (): Promise<SchoolGrant> => Promise.reject(new Error('invalid_grant')) };
-    await expect(createSharedRefresh({ store: a, signIn: refusing })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    const unreachable = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_NETWORK', 'The school did not answer in time while refreshing the access token.', { hint: 'Try again.' }))) };
+    await expect(createSharedRefresh({ store: a, signIn: unreachable })(stale)).rejects.toMatchObject({ code: 'OAUTH_NETWORK' });
+    expect(await saved(a)).toMatchObject({ refreshToken: 'rt-0' });
+    // The lock was released: the next call may try again at once.
+    expect(await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 }).then((lock) => lock?.release().then(() => true))).toBe(true);
+
+    const ended = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_SIGN_IN_REQUIRED', 'This person\'s school sign-in is over.', { hint: 'Sign in again.' }))) };
+    await expect(createSharedRefresh({ store: a, signIn: ended })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
     expect(await saved(a)).toBeUndefined();
-    expect(await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 })).toBeDefined();
+  });
+
+  it('SCL-16 answers with the rotated grant while the store is away, keeps the lock, and saves the grant once the store is back', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    let storeAway = true;
+    const flaky: GrantStore = {
+      ...a,
+      read: a.read.bind(a),
+      lock: a.lock.bind(a),
+      writeFenced: async (...args) => {
+        if (storeAway) throw new SchoolMcpError('STORE_UNAVAILABLE', 'The Redis grant store could not save a record.');
+        return a.writeFenced(...args);
+      },
+    };
+    const school = countingSchool();
+    const answered = await createSharedRefresh({ store: flaky, signIn: school, saveRetryMs: 10 })(stale);
+    expect(answered).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1' });
+    // Not saved yet, and the lock still held: another instance waits instead of presenting rt-0.
+    expect(await saved(b)).toMatchObject({ refreshToken: 'rt-0' });
+    expect(await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 })).toBeUndefined();
+    storeAway = false;
+    await vi.waitFor(async () => expect(await saved(b)).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1' }), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(async () => {
+      const lock = await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 });
+      expect(lock).toBeDefined();
+      await lock!.release();
+    }, { timeout: 10_000, interval: 10 });
+    expect(school.presented).toEqual(['rt-0']);
   });
 });

@@ -64,11 +64,14 @@ export interface Lifetimes {
 export interface GrantStats {
   readonly refreshGrants: number;
   readonly refreshTokenReuses: number;
+  /** The subjects whose grant was revoked because a rotated refresh token came back, in order. */
+  readonly reusedBy: readonly string[];
 }
 
 export class GrantStore {
   #refreshGrants = 0;
   #refreshTokenReuses = 0;
+  readonly #reusedBy: string[] = [];
   readonly #lifetimes: Lifetimes;
   readonly #now: () => number;
   readonly #codes = new Map<string, AuthorizationCode>();
@@ -156,12 +159,13 @@ export class GrantStore {
   }
 
   /** A superseded refresh token came back (RFC 9700 §4.14.2): counted before its family is revoked. */
-  noteRefreshTokenReuse(): void {
+  noteRefreshTokenReuse(family: GrantFamily): void {
     this.#refreshTokenReuses += 1;
+    this.#reusedBy.push(family.subject);
   }
 
   stats(): GrantStats {
-    return { refreshGrants: this.#refreshGrants, refreshTokenReuses: this.#refreshTokenReuses };
+    return { refreshGrants: this.#refreshGrants, refreshTokenReuses: this.#refreshTokenReuses, reusedBy: [...this.#reusedBy] };
   }
 
   /** Ends a whole grant: every access and refresh token it produced stops working. */

@@ -19,7 +19,7 @@ export function exchangeRefreshToken(context: AuthContext, client: Client, param
   const record = grants.findRefreshToken(token);
   if (!record || record.family.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'the refresh token is invalid');
   if (record.superseded) {
-    grants.noteRefreshTokenReuse();
+    grants.noteRefreshTokenReuse(record.family);
     grants.revokeFamily(record.family.id);
     throw new OAuthError('invalid_grant', 'the refresh token was already used; every token of this grant is revoked');
   }

@@ -158,7 +158,7 @@ describe('token endpoint: refresh_token', () => {
     expect(second.body.scope).toBe('openid profile courses:read');
     const third = await refresh(base, grant.client, String(second.body.refresh_token));
     expect(third.status).toBe(200);
-    expect(sandbox!.stats()).toEqual({ refreshGrants: 2, refreshTokenReuses: 0 });
+    expect(sandbox!.stats()).toEqual({ refreshGrants: 2, refreshTokenReuses: 0, reusedBy: [] });
   });
 
   it('PLAT-04 treats reuse of a rotated refresh token as theft and revokes the whole family', async () => {
@@ -171,7 +171,7 @@ describe('token endpoint: refresh_token', () => {
     expect((await refresh(base, grant.client, String(second.body.refresh_token))).body.error).toBe('invalid_grant');
     expect((await userinfo(base, String(second.body.access_token))).status).toBe(401);
     // Counted for tests that must show no rotated-out token ever reached the school.
-    expect(sandbox!.stats()).toEqual({ refreshGrants: 1, refreshTokenReuses: 1 });
+    expect(sandbox!.stats()).toEqual({ refreshGrants: 1, refreshTokenReuses: 1, reusedBy: ['usr_owner_ada'] });
   });
 
   it('narrows the scope on request and refuses to widen it', async () => {

@@ -30,6 +30,11 @@ interface FailedAttempt {
   readonly at: number;
 }
 
+export interface LostGrant {
+  readonly user: string;
+  readonly message: string;
+}
+
 export interface LoadReport {
   /** Calls answered with a result that is not an error. */
   readonly answered: number;
@@ -37,7 +42,8 @@ export interface LoadReport {
   readonly failedAttempts: readonly FailedAttempt[];
   readonly hangs: number;
   readonly leaks: readonly string[];
-  readonly lostGrants: readonly string[];
+  /** Calls answered "sign in again": whose grant was lost, and what they were told. */
+  readonly lostGrants: readonly LostGrant[];
   /** Error results other than a lost grant, and answers that did not name their own person. */
   readonly wrongAnswers: readonly string[];
   readonly stepUps: number;
@@ -97,7 +103,7 @@ function textOf(result: unknown): string {
 export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): RunningLoad {
   const markers = identityMarkers(sessions);
   const canaryWritten = new Set<number>();
-  const report = { answered: 0, unanswered: [] as string[], failedAttempts: [] as FailedAttempt[], hangs: 0, leaks: [] as string[], lostGrants: [] as string[], wrongAnswers: [] as string[], durations: [] as number[] };
+  const report = { answered: 0, unanswered: [] as string[], failedAttempts: [] as FailedAttempt[], hangs: 0, leaks: [] as string[], lostGrants: [] as LostGrant[], wrongAnswers: [] as string[], durations: [] as number[] };
   let next = 0;
   let finished = 0;
   const loadStarted = performance.now();
@@ -124,7 +130,7 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
         const text = textOf(result);
         if ((result as { isError?: boolean }).isError && saysStoreUnavailable(text)) throw new Error(text.slice(0, 200));
         if ((result as { isError?: boolean }).isError) {
-          if (saysSignInAgain(text)) report.lostGrants.push(`${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}`);
+          if (saysSignInAgain(text)) report.lostGrants.push({ user: session.member.sub, message: `${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}` });
           else report.wrongAnswers.push(`${call.name} for ${session.member.sub} failed: ${text.slice(0, 300)}`);
         } else {
           report.answered += 1;
