@@ -157,10 +157,11 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
   }
 
   /**
-   * Joins the flow another process runs, or `undefined` when there is nothing left to join: its
-   * lock is gone, or abandoned, or its link was already answered (only the outcome is to come).
+   * Joins the flow another process runs. When its link was already answered, only its outcome is
+   * to come: that outcome once it is stored (the tokens, or the failure thrown), or `undefined`
+   * when it leaves nothing to use; `undefined` too when the lock is gone or abandoned.
    */
-  async function openRemote(scopes: string[]): Promise<PendingFlow | undefined> {
+  async function openRemote(scopes: string[]): Promise<PendingFlow | TokenSet | undefined> {
     const since = options.now();
     options.logger.info('another school-mcp process is asking for approval at this school; waiting for its answer');
     // The holder writes the URL once its listener is bound; give it a moment.
@@ -173,7 +174,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     }
     if (holder?.note?.answered === true) {
       await holderGone();
-      return undefined;
+      return outcomeOfEndedFlow(scopes, since);
     }
     const note = holder?.note;
     const result = watchRemote(scopes, since);
@@ -196,21 +197,31 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     }
   }
 
+  /**
+   * What a flow of another process left once its lock is gone: the tokens, when they cover
+   * `scopes`; its failure, thrown, when it ended after `since`; otherwise `undefined`.
+   */
+  async function outcomeOfEndedFlow(scopes: string[], since: number): Promise<TokenSet | undefined> {
+    const after = await options.store.read();
+    const usable = options.usableTokens(after);
+    if (usable && includesAll(usable.scopes, scopesToCheck(scopes))) return usable;
+    const failure = after.lastConsentFailure;
+    if (failure && failure.at >= since && FAILURE_CODES.has(failure.code as OAuthErrorCode)) {
+      throw new OAuthError(failure.code as OAuthErrorCode, 'The sign-in started by another school-mcp process did not succeed.', {
+        hint: 'Ask again to start a new sign-in.',
+      });
+    }
+    return undefined;
+  }
+
   async function watchRemote(scopes: string[], since: number): Promise<TokenSet> {
     for (;;) {
       const tokens = await satisfied(scopes);
       if (tokens) return tokens;
       const holder = await readLock(lockPath);
       if (!holder || isStale(holder, lockOptions)) {
-        const after = await options.store.read();
-        const usable = options.usableTokens(after);
-        if (usable && includesAll(usable.scopes, scopesToCheck(scopes))) return usable;
-        const failure = after.lastConsentFailure;
-        if (failure && failure.at >= since && FAILURE_CODES.has(failure.code as OAuthErrorCode)) {
-          throw new OAuthError(failure.code as OAuthErrorCode, 'The sign-in started by another school-mcp process did not succeed.', {
-            hint: 'Ask again to start a new sign-in.',
-          });
-        }
+        const ended = await outcomeOfEndedFlow(scopes, since);
+        if (ended) return ended;
         throw new RemoteFlowEnded();
       }
       await sleep(pollMs, undefined, { signal: closing.signal });

@@ -185,4 +185,19 @@ describe('consent coordinator, two processes on one token store', () => {
     flow.grant({ accessToken: 'at-both', scopes: SCOPES, resource: ISSUER, clientId: 'client-1', obtainedAt: Date.now() });
     await expect(asked).resolves.toMatchObject({ accessToken: 'at-both' });
   });
+
+  it('a process that finds the link answered and then denied learns the denial, without starting a flow of its own', async () => {
+    const flow = playedAttempt(`${ISSUER}/oauth/authorize?state=denied`, SCOPES);
+    const ownFlow = playedAttempt(`${ISSUER}/oauth/authorize?state=own`, SCOPES);
+    const holder = coordinatorFor([flow]);
+    const other = coordinatorFor([ownFlow]);
+    await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
+    flow.answer();
+    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
+    await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
+    const asked = other.consent(SCOPES, { granted: [], waitMs: 0 });
+    flow.deny();
+    await expect(asked).rejects.toMatchObject({ code: 'OAUTH_ACCESS_DENIED' });
+    expect(other.pending()).toBeUndefined();
+  });
 });

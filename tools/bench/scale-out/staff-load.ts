@@ -30,7 +30,7 @@ interface FailedAttempt {
   readonly at: number;
 }
 
-export interface LostGrant {
+interface LostGrant {
   readonly user: string;
   readonly message: string;
 }
