@@ -157,20 +157,21 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
   }
 
   /**
-   * Joins the flow another process runs. When its link was already answered, only its outcome is
-   * to come: that outcome once it is stored (the tokens, or the failure thrown), or `undefined`
-   * when it leaves nothing to use; `undefined` too when the lock is gone or abandoned.
+   * Joins the flow another process runs. When its link was already answered, or its lock is gone,
+   * only its outcome is left to join: the tokens, or the failure thrown, once stored; `undefined`
+   * when it leaves nothing to use, and a flow of our own is next.
    */
   async function openRemote(scopes: string[]): Promise<PendingFlow | TokenSet | undefined> {
     const since = options.now();
     options.logger.info('another school-mcp process is asking for approval at this school; waiting for its answer');
-    // The holder writes the URL once its listener is bound; give it a moment.
+    // The holder writes the URL once its listener is bound; give it a moment. A holder that let
+    // go meanwhile ended its flow: what it left is the answer to join.
     let holder = await readLock(lockPath);
-    if (!holder) return undefined;
+    if (!holder) return outcomeOfEndedFlow(scopes, since);
     for (let waited = 0; typeof holder?.note?.url !== 'string' && waited < 5_000; waited += pollMs) {
       await sleep(pollMs, undefined, { signal: closing.signal });
       holder = await readLock(lockPath);
-      if (!holder) return undefined;
+      if (!holder) return outcomeOfEndedFlow(scopes, since);
     }
     if (holder?.note?.answered === true) {
       await holderGone();

@@ -4,9 +4,36 @@
  * after the step whatever its outcome. The step gets the fence, for its fenced writes.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { LockOptions } from './fencing.js';
+import type { LockOptions, StoreLock } from './fencing.js';
 import type { GrantStore } from './grant-store.js';
-import { storeLockTimeout } from './store-errors.js';
+import { isStoreUnavailable, storeLockTimeout } from './store-errors.js';
+
+/** Between two tries to release a lock while the store does not answer. */
+const RELEASE_RETRY_MS = 250;
+
+/**
+ * Releases the lock. When the store does not answer, tries again in the background until the
+ * lock would have run out anyway: a persistent store keeps the lock across its restart, and
+ * whoever waits for it should not wait out the whole TTL because of an outage.
+ */
+export async function releaseLock(lock: StoreLock, lockedUntil: number, retryMs = RELEASE_RETRY_MS): Promise<void> {
+  try {
+    await lock.release();
+  } catch (error) {
+    if (!isStoreUnavailable(error)) return;
+    void (async () => {
+      while (Date.now() + retryMs < lockedUntil) {
+        await delay(retryMs);
+        try {
+          await lock.release();
+          return;
+        } catch (again) {
+          if (!isStoreUnavailable(again)) return;
+        }
+      }
+    })();
+  }
+}
 
 export interface HoldingLockOptions extends LockOptions {
   /** How long to wait for the lock before failing with STORE_LOCK_TIMEOUT. */
@@ -18,13 +45,13 @@ export interface HoldingLockOptions extends LockOptions {
 export async function holdingLock<T>(store: GrantStore, namespace: string, name: string, options: HoldingLockOptions, step: (fence: number) => Promise<T>): Promise<T> {
   const deadline = Date.now() + options.waitMs;
   for (;;) {
+    const lockedUntil = Date.now() + options.ttlMs;
     const lock = await store.lock(namespace, name, { ttlMs: options.ttlMs });
     if (lock !== undefined) {
       try {
         return await step(lock.fence);
       } finally {
-        // A release that fails leaves the lock to run out with its TTL.
-        await lock.release().catch(() => undefined);
+        await releaseLock(lock, lockedUntil);
       }
     }
     if (Date.now() >= deadline) throw storeLockTimeout(`a ${namespace} record`, options.waitMs);

@@ -4,7 +4,8 @@
  */
 export type { GrantStore } from './grant-store.js';
 export { fenceAccepts, nextFence } from './fencing.js';
-export { holdingLock, type HoldingLockOptions } from './holding-lock.js';
+export { holdingLock, releaseLock, type HoldingLockOptions } from './holding-lock.js';
+export { isStoreUnavailable } from './store-errors.js';
 export { openDirectoryStore, recordFileName } from './directory-store.js';
 export { parseStoreKeys, storeKeyId, type StoreKeyring } from './store-keys.js';
 export { openRecord, sealRecord } from './sealed-record.js';

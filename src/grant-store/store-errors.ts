@@ -1,5 +1,10 @@
 /** The grant store's failures, each with its stable code and the next step. */
-import { SchoolMcpError } from '../errors.js';
+import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
+
+/** Pure: whether an error is the store not answering (as opposed to a refused or damaged record). */
+export function isStoreUnavailable(error: unknown): boolean {
+  return isSchoolMcpError(error) && error.code === 'STORE_UNAVAILABLE';
+}
 
 export function storeUnsafe(message: string): SchoolMcpError {
   return new SchoolMcpError('STORE_UNSAFE', message, { hint: 'Give the store a directory of its own, owned by the user school-mcp runs as, with no symbolic links in it.' });

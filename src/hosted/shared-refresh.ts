@@ -17,15 +17,17 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { SchoolMcpError } from '../errors.js';
-import type { GrantStore } from '../grant-store/index.js';
+import { isStoreUnavailable, releaseLock, type GrantStore } from '../grant-store/index.js';
 import { isOAuthError } from '../oauth/index.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
-import { isStoreUnavailable } from './store-outage.js';
 
 /** Above the school's request limit (15 s), so a live holder's lock does not run out mid-refresh. */
 const DEFAULT_LOCK_TTL_MS = 30_000;
-/** Above the lock's TTL, so a caller outlasts a holder that died and takes over from it. */
-const DEFAULT_WAIT_MS = 35_000;
+/**
+ * The school's request limit: a live holder finishes within it. A caller does not wait out a dead
+ * holder's whole TTL inside a tool call; it is told to retry, and a later call takes over.
+ */
+const DEFAULT_WAIT_MS = 15_000;
 const DEFAULT_POLL_MS = 50;
 /** Between two tries to save a rotated grant while the store is away. */
 const DEFAULT_SAVE_RETRY_MS = 250;
@@ -120,14 +122,14 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
   return async (stale) => {
     const deadline = Date.now() + waitMs;
     for (;;) {
+      const lockedUntil = Date.now() + lockTtlMs;
       const lock = await store.lock(SCHOOL_GRANTS, stale.sub, { ttlMs: lockTtlMs });
       if (lock !== undefined) {
-        const release = () => lock.release().catch(() => undefined);
+        const release = () => releaseLock(lock, lockedUntil);
         let held: HeldRefresh;
         try {
-          held = await refreshHolding(stale, lock.fence, Date.now() + lockTtlMs);
+          held = await refreshHolding(stale, lock.fence, lockedUntil);
         } catch (error) {
-          // A release that fails leaves the lock to run out.
           await release();
           throw error;
         }

@@ -8,16 +8,12 @@
  * @see SECURITY.md SCL-02, SCL-03
  */
 import type { ServerResponse } from 'node:http';
-import { isSchoolMcpError } from '../errors.js';
-import type { GrantStore } from '../grant-store/index.js';
+import { isStoreUnavailable, type GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 
-export type StoreState = 'answering' | 'unavailable';
+export { isStoreUnavailable };
 
-/** Pure: whether an error is the store not answering (as opposed to a refused or damaged record). */
-export function isStoreUnavailable(error: unknown): boolean {
-  return isSchoolMcpError(error) && error.code === 'STORE_UNAVAILABLE';
-}
+export type StoreState = 'answering' | 'unavailable';
 
 /** Pure: the state after a store call, and the line to log when it changed. */
 export function nextStoreState(current: StoreState, callFailedUnavailable: boolean): { state: StoreState; announce?: 'outage' | 'recovery' } {

@@ -150,7 +150,7 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       survivors.forEach((instance, index) => expect(instance.toolCalls()).toBeGreaterThan(survivorCalls[index]!));
     }, 120_000);
 
-    it('SCL-16 SCL-25 SCL-26 answers 503 fast while Redis is stopped for 5 s, recovers by itself, and loses no grant', async () => {
+    it('SCL-16 SCL-17 SCL-25 SCL-26 answers 503 fast while Redis is stopped for 5 s, recovers by itself, and loses no grant', async () => {
       const redis = cluster.redis!;
       const probeToken = sessions[0]!.provider.accessToken!;
       const [probed] = cluster.instances.filter((instance) => instance.alive());
