@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { staffRoster } from '../../src/sandbox/school-user.js';
 import { instanceArguments, listeningPort } from '../../tools/bench/scale-out/cluster.js';
-import { foreignMarkers, identityMarkers, saysSignInAgain, saysStoreUnavailable } from '../../tools/bench/scale-out/staff-load.js';
+import { foreignMarkers, identityMarkers, saysSignInAgain, saysRetryShortly } from '../../tools/bench/scale-out/staff-load.js';
 
 describe('the scale-out cluster (pure)', () => {
   it('starts an instance hosted on the shared store, told the public URL, with the secret from a file', () => {
@@ -40,8 +40,9 @@ describe('the scale-out canaries (pure)', () => {
   });
 
   it('tells an answer of a store that is away, which a client may retry, from other errors', () => {
-    expect(saysStoreUnavailable('get_account failed (STORE_UNAVAILABLE).\nThe Redis grant store could not read a school-grant record (Socket closed unexpectedly).')).toBe(true);
-    expect(saysStoreUnavailable('{"error":"temporarily_unavailable","error_description":"the store does not answer"}')).toBe(true);
-    expect(saysStoreUnavailable('get_account failed (OAUTH_SIGN_IN_REQUIRED).')).toBe(false);
+    expect(saysRetryShortly('get_account failed (STORE_UNAVAILABLE).\nThe Redis grant store could not read a school-grant record (Socket closed unexpectedly).')).toBe(true);
+    expect(saysRetryShortly('{"error":"temporarily_unavailable","error_description":"the store does not answer"}')).toBe(true);
+    expect(saysRetryShortly('get_account failed (OAUTH_LOCK_TIMEOUT).\nAnother school-mcp instance has been refreshing this person\'s school sign-in for over 15 s.')).toBe(true);
+    expect(saysRetryShortly('get_account failed (OAUTH_SIGN_IN_REQUIRED).')).toBe(false);
   });
 });

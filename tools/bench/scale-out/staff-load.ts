@@ -73,9 +73,12 @@ export function foreignMarkers(text: string, owner: number, markers: readonly Ma
   return markers.filter((marker) => marker.owner !== owner && text.includes(marker.text)).map((marker) => marker.text);
 }
 
-/** Pure: an error result that says the shared store did not answer: the call may be tried again. */
-export function saysStoreUnavailable(text: string): boolean {
-  return /\(STORE_UNAVAILABLE\)|temporarily_unavailable/.test(text);
+/**
+ * Pure: an error result that tells the agent to call again shortly: the shared store did not
+ * answer, or another instance's refresh of this person's grant had not ended within the wait.
+ */
+export function saysRetryShortly(text: string): boolean {
+  return /\(STORE_UNAVAILABLE\)|temporarily_unavailable|\(OAUTH_LOCK_TIMEOUT\)/.test(text);
 }
 
 /** Pure: an answer that says the person's school grant is gone. */
@@ -128,7 +131,7 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
       try {
         const result = await session.client.callTool({ name: call.name, arguments: call.arguments }, { timeout: plan.attemptTimeoutMs });
         const text = textOf(result);
-        if ((result as { isError?: boolean }).isError && saysStoreUnavailable(text)) throw new Error(text.slice(0, 200));
+        if ((result as { isError?: boolean }).isError && saysRetryShortly(text)) throw new Error(text.slice(0, 200));
         if ((result as { isError?: boolean }).isError) {
           if (saysSignInAgain(text)) report.lostGrants.push({ user: session.member.sub, message: `${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}` });
           else report.wrongAnswers.push(`${call.name} for ${session.member.sub} failed: ${text.slice(0, 300)}`);
