@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
+import { openSocket } from '../transports/support/raw-http.js';
 
 interface Instance {
   readonly child: ChildProcess;
@@ -31,22 +32,6 @@ async function startInstance(drainSeconds: string): Promise<Instance> {
   const mcpUrl = new URL(/MCP endpoint: +(\S+)/.exec(await lines.waitForLine(/MCP endpoint:/))![1]!);
   await lines.waitForLine(/sandbox school:/);
   return { child, lines, port: Number(mcpUrl.port), exited };
-}
-
-/** A connection to the instance, with everything it received so far. */
-async function open(port: number): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
-  const socket = connect(port, '127.0.0.1');
-  sockets.push(socket);
-  let text = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (text += chunk));
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('error', reject);
-  });
-  return { socket, received: () => text, closed };
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -77,14 +62,14 @@ describe('school-mcp --hosted stopped with SIGTERM', () => {
     const instance = await startInstance('30');
     const { port } = instance;
     // In flight: the server has the registration's head and waits for its body.
-    const inFlight = await open(port);
+    const inFlight = await openSocket(port, sockets);
     inFlight.socket.write(registrationHead(port));
     await until(() => inFlight.received().includes('100 Continue'));
     // A readiness check whose head is not complete yet: its connection is busy, so the drain keeps it.
-    const check = await open(port);
+    const check = await openSocket(port, sockets);
     check.socket.write(`GET /readyz HTTP/1.1\r\nHost: 10.1.2.3\r\n`);
     // One full exchange after it: the server has read the check's first line by the time this is answered.
-    const barrier = await open(port);
+    const barrier = await openSocket(port, sockets);
     barrier.socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
     await barrier.closed;
     expect(barrier.received(), JSON.stringify(barrier.received())).toMatch(/^HTTP\/1\.1 200[\s\S]*\{"status":"ok"\}$/);
@@ -109,7 +94,7 @@ describe('school-mcp --hosted stopped with SIGTERM', () => {
 
   it('SCL-04 cuts what is still running after --drain-seconds, and still exits 0', async () => {
     const instance = await startInstance('0.5');
-    const stuck = await open(instance.port);
+    const stuck = await openSocket(instance.port, sockets);
     stuck.socket.write(registrationHead(instance.port));
     await until(() => stuck.received().includes('100 Continue'));
     instance.child.kill('SIGTERM');
