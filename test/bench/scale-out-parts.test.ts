@@ -43,6 +43,7 @@ describe('the scale-out canaries (pure)', () => {
     expect(saysRetryShortly('get_account failed (STORE_UNAVAILABLE).\nThe Redis grant store could not read a school-grant record (Socket closed unexpectedly).')).toBe(true);
     expect(saysRetryShortly('{"error":"temporarily_unavailable","error_description":"the store does not answer"}')).toBe(true);
     expect(saysRetryShortly('get_account failed (OAUTH_LOCK_TIMEOUT).\nAnother school-mcp instance has been refreshing this person\'s school sign-in for over 15 s.')).toBe(true);
+    expect(saysRetryShortly('The sign-in status could not be read: STORE_UNAVAILABLE: The Redis grant store could not read a school-grant record (read ECONNRESET).')).toBe(true);
     expect(saysRetryShortly('get_account failed (OAUTH_SIGN_IN_REQUIRED).')).toBe(false);
   });
 });

@@ -57,7 +57,7 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
     let sessions: StaffSession[];
 
     // The load balancer checks the instances' /readyz: an instance that stops answering it is
-    // taken out after two checks, and haproxy answers for it.
+    // taken out after three checks, and haproxy answers for it.
     beforeAll(async () => {
       scratch = await mkdtemp(join(tmpdir(), 'school-mcp-scale-out-'));
       cluster = await startCluster({

@@ -50,7 +50,7 @@ export interface HaproxyOptions {
    * starts (take one from `freePort()`); a free one otherwise.
    */
   readonly port?: number;
-  /** Health-check every backend with `GET checkPath` (e.g. `/readyz`); a backend is out after 2 failures, back after 1 pass. */
+  /** Health-check every backend with `GET checkPath` (e.g. `/readyz`); a backend is out after 3 failures, back after 1 pass. */
   readonly checkPath?: string;
   /** Between two health checks of one backend; 250 ms unless set. */
   readonly checkIntervalMs?: number;
@@ -71,7 +71,7 @@ const POLL_MS = 25;
 /** The configuration: pure, so that a test can read what the load balancer does. */
 export function haproxyConfig(port: number, options: HaproxyOptions): string {
   const interval = options.checkIntervalMs ?? 250;
-  const check = options.checkPath === undefined ? '' : ` check inter ${interval}ms fall 2 rise 1`;
+  const check = options.checkPath === undefined ? '' : ` check inter ${interval}ms fall 3 rise 1`;
   return [
     'global',
     '  maxconn 4096',
@@ -81,6 +81,8 @@ export function haproxyConfig(port: number, options: HaproxyOptions): string {
     '  timeout client 120s',
     '  timeout server 120s',
     '  timeout http-keep-alive 5s',
+    // Without it a check's answer must come within `inter`; a loaded machine answers later than 250 ms.
+    '  timeout check 2s',
     '  retries 3',
     '  retry-on conn-failure',
     '  option redispatch 1',

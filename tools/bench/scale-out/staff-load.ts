@@ -78,7 +78,7 @@ export function foreignMarkers(text: string, owner: number, markers: readonly Ma
  * answer, or another instance's refresh of this person's grant had not ended within the wait.
  */
 export function saysRetryShortly(text: string): boolean {
-  return /\(STORE_UNAVAILABLE\)|temporarily_unavailable|\(OAUTH_LOCK_TIMEOUT\)/.test(text);
+  return /\bSTORE_UNAVAILABLE\b|temporarily_unavailable|\bOAUTH_LOCK_TIMEOUT\b/.test(text);
 }
 
 /** Pure: an answer that says the person's school grant is gone. */
