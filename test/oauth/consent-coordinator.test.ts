@@ -144,6 +144,12 @@ describe('consent coordinator, two processes on one token store', () => {
     return coordinator;
   }
 
+  /** Until the holder's lock note says its browser came back. */
+  async function linkAnswered(): Promise<void> {
+    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
+    await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
+  }
+
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'school-mcp-coordinator-'));
   });
@@ -165,8 +171,7 @@ describe('consent coordinator, two processes on one token store', () => {
 
     // The user approved: the listener has its answer and closed, the code is being exchanged.
     coursesFlow.answer();
-    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
-    await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
+    await linkAnswered();
 
     const asked = other.consent(['openid', 'courses:write', 'lecturers:write'], { granted: ['openid', 'courses:write'], waitMs: 0 });
     coursesFlow.grant({ accessToken: 'at-courses', scopes: ['openid', 'courses:write'], resource: ISSUER, clientId: 'client-1', obtainedAt: Date.now() });
@@ -179,8 +184,7 @@ describe('consent coordinator, two processes on one token store', () => {
     const other = coordinatorFor([]);
     await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
     flow.answer();
-    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
-    await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
+    await linkAnswered();
     const asked = other.consent(SCOPES, { granted: [], waitMs: 0 });
     flow.grant({ accessToken: 'at-both', scopes: SCOPES, resource: ISSUER, clientId: 'client-1', obtainedAt: Date.now() });
     await expect(asked).resolves.toMatchObject({ accessToken: 'at-both' });
@@ -193,8 +197,7 @@ describe('consent coordinator, two processes on one token store', () => {
     const other = coordinatorFor([ownFlow]);
     await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
     flow.answer();
-    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
-    await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
+    await linkAnswered();
     const asked = other.consent(SCOPES, { granted: [], waitMs: 0 });
     flow.deny();
     await expect(asked).rejects.toMatchObject({ code: 'OAUTH_ACCESS_DENIED' });
