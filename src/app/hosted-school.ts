@@ -8,11 +8,11 @@ import type { Config } from '../config/index.js';
 import { createConsentStateCodec } from '../consent/index.js';
 import { createExecutor, toToolResult, type AccessTokenSource, type ExecutionOutcome } from '../executor/index.js';
 import type { Logger } from '../log.js';
-import { createSchoolServerFactory, type AccountService, type OperationCaller, type OperationResult, type ToolPlan } from '../server/index.js';
+import { createSchoolServerFactory, storeOutageResult, type AccountService, type OperationCaller, type OperationResult, type ToolPlan } from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
 import { resumeStepUp, stepUpInConversation } from './hosted-step-up.js';
 import { openCatalog } from './open-catalog.js';
-import { isStoreOutage, storeOutageResult } from './store-outage-result.js';
+import { isStoreOutage } from './store-outage-result.js';
 
 export interface HostedSchool {
   readonly plan: ToolPlan;

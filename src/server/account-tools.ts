@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { isSchoolMcpError } from '../errors.js';
 import type { AccountService } from './account.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
+import { storeOutageResult } from './store-outage-result.js';
 import { whoAmIText } from './who-am-i-text.js';
 
 export const WHO_AM_I_TOOL = 'who_am_i';
@@ -32,7 +33,7 @@ export function registerAccountTools(server: McpServer, account: AccountService)
         const text = whoAmIText(status);
         return { content: [{ type: 'text', text }], structuredContent: structured };
       } catch (error) {
-        return failure(error, 'The sign-in status could not be read');
+        return failure(error, WHO_AM_I_TOOL, 'The sign-in status could not be read');
       }
     },
   );
@@ -50,13 +51,15 @@ export function registerAccountTools(server: McpServer, account: AccountService)
         const outcome = await account.signOut();
         return { content: [{ type: 'text', text: outcome.message }], structuredContent: { revoked: outcome.revoked } };
       } catch (error) {
-        return failure(error, 'Signing out failed');
+        return failure(error, SIGN_OUT_TOOL, 'Signing out failed');
       }
     },
   );
 }
 
-function failure(error: unknown, what: string) {
+function failure(error: unknown, toolName: string, what: string) {
+  // A store outage in hosted mode reads to the agent as any other tool's does, not as the operator's hint.
+  if (isSchoolMcpError(error) && error.code === 'STORE_UNAVAILABLE') return storeOutageResult(toolName);
   const detail = isSchoolMcpError(error) ? `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ''}` : 'an unexpected error';
   return { isError: true, content: [{ type: 'text' as const, text: `${what}: ${detail}` }] };
 }

@@ -1,5 +1,6 @@
 export type { AccountService } from './account.js';
 export { SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
+export { storeOutageResult } from './store-outage-result.js';
 export type { ClientConnection, ProtocolEra } from './client-connection.js';
 export { CALL_TOOL, DESCRIBE_TOOL, SEARCH_TOOL } from './discovery-tools.js';
 export { createSchoolServerFactory, type SchoolServerFactory } from './create-server.js';

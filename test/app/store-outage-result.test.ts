@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isStoreOutage, storeOutageResult } from '../../src/app/store-outage-result.js';
+import { isStoreOutage } from '../../src/app/store-outage-result.js';
+import { storeOutageResult } from '../../src/server/store-outage-result.js';
 import { SchoolMcpError } from '../../src/errors.js';
 
 const call = { toolName: 'list_courses', method: 'GET', pathTemplate: '/courses' };
