@@ -5,8 +5,8 @@
  * the browser from reaching for a network the test machine may not have.
  */
 import { chromium, type Browser } from 'playwright-core';
-import { describe, it } from 'vitest';
 import { HOW_TO_ENABLE_BROWSER_TESTS, TEST_BROWSER } from './find-browser.js';
+import { describeNeeding } from './suite-gate.js';
 
 
 /**
@@ -14,11 +14,7 @@ import { HOW_TO_ENABLE_BROWSER_TESTS, TEST_BROWSER } from './find-browser.js';
  * there is none, and failed under CI, where a skipped browser test would hide a missing install.
  */
 export function describeInBrowser(name: string, body: () => void): void {
-  if (TEST_BROWSER) describe(name, body);
-  else if (process.env['CI'] === 'true') describe(name, () => it('has a browser to run in', () => {
-    throw new Error(HOW_TO_ENABLE_BROWSER_TESTS);
-  }));
-  else describe.skip(`${name} (skipped: ${HOW_TO_ENABLE_BROWSER_TESTS})`, body);
+  describeNeeding({ available: TEST_BROWSER !== undefined, what: 'a browser to run in', howToEnable: HOW_TO_ENABLE_BROWSER_TESTS }, name, body);
 }
 
 export async function launchBrowser(): Promise<Browser> {

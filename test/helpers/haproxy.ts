@@ -7,35 +7,20 @@
  * the frontend accepting a connection, polled. Without haproxy the suites skip saying how to
  * enable them; under `CI=true` they fail instead.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { describe, it } from 'vitest';
+import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { describeNeeding } from './suite-gate.js';
+import { exited, findSystemBinary, requirePath, spawnUntilReady } from './system-binary.js';
 
-const HOW_TO_ENABLE_HAPROXY_TESTS = 'no haproxy for the scale-out tests: apt-get install haproxy, or set SCHOOL_MCP_TEST_HAPROXY to its path';
-
-function findHaproxy(): string | undefined {
-  const named = process.env['SCHOOL_MCP_TEST_HAPROXY'];
-  if (named) return existsSync(named) ? named : undefined;
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (dir !== '' && existsSync(join(dir, 'haproxy'))) return join(dir, 'haproxy');
-  }
-  return ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'].find((path) => existsSync(path));
-}
-
-const TEST_HAPROXY = findHaproxy();
+const HAPROXY = findSystemBinary('haproxy', 'SCHOOL_MCP_TEST_HAPROXY', ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'], 'no haproxy for the scale-out tests: apt-get install haproxy, or set SCHOOL_MCP_TEST_HAPROXY to its path');
 
 /** A suite that needs haproxy (and redis-server, which the scale-out suites also start). */
 export function describeWithHaproxy(name: string, body: () => void): void {
-  if (TEST_HAPROXY) describe(name, body);
-  else if (process.env['CI'] === 'true') describe(name, () => it('has haproxy to run', () => {
-    throw new Error(HOW_TO_ENABLE_HAPROXY_TESTS);
-  }));
-  else describe.skip(`${name} (skipped: ${HOW_TO_ENABLE_HAPROXY_TESTS})`, body);
+  describeNeeding(HAPROXY, name, body);
 }
 
 export interface HaproxyBackend {
@@ -66,7 +51,6 @@ export interface Haproxy {
 }
 
 const READY_TIMEOUT_MS = 15_000;
-const POLL_MS = 25;
 
 /** The configuration: pure, so that a test can read what the load balancer does. */
 export function haproxyConfig(port: number, options: HaproxyOptions): string {
@@ -108,30 +92,16 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 async function launch(binary: string, port: number, dir: string, options: HaproxyOptions): Promise<{ child: ChildProcess; config: string } | undefined> {
   const config = haproxyConfig(port, options);
   const file = join(dir, 'haproxy.cfg');
   await writeFile(file, config);
-  const child = spawn(binary, ['-f', file, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr?.resume();
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) return undefined;
-    if (await accepts(port)) return { child, config };
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`haproxy on port ${port} did not accept connections within ${READY_TIMEOUT_MS} ms`);
+  const child = await spawnUntilReady(binary, ['-f', file, '-db'], () => accepts(port), `haproxy on port ${port}`, READY_TIMEOUT_MS);
+  return child === undefined ? undefined : { child, config };
 }
 
 export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
-  const binary = TEST_HAPROXY;
-  if (binary === undefined) throw new Error(HOW_TO_ENABLE_HAPROXY_TESTS);
+  const binary = requirePath(HAPROXY);
   const dir = await mkdtemp(join(tmpdir(), 'school-mcp-haproxy-'));
   let started: { child: ChildProcess; config: string } | undefined;
   let port = 0;

@@ -7,33 +7,28 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { describe, it } from 'vitest';
 import { completeConsent, type StaffMember } from '../../src/sandbox/index.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { allowAtSchoolMcp, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
 import { collectLines } from './stderr-lines.js';
+import { describeNeeding, itNeeding, type Prerequisite } from './suite-gate.js';
 
 const PYTHON = process.env['PYTHON'] ?? 'python3';
 const SCRIPT = resolve(import.meta.dirname, '../fixtures/python/hosted_client.py');
-const HOW_TO_ENABLE = `python's mcp package is missing: pip install -r test/fixtures/python/requirements.txt`;
-const hasPythonMcp = spawnSync(PYTHON, ['-c', 'import mcp.client.auth'], { stdio: 'ignore' }).status === 0;
+const PYTHON_MCP: Prerequisite = {
+  available: spawnSync(PYTHON, ['-c', 'import mcp.client.auth'], { stdio: 'ignore' }).status === 0,
+  what: 'the Python MCP SDK to run',
+  howToEnable: `python's mcp package is missing: pip install -r test/fixtures/python/requirements.txt`,
+};
 
 /** A suite that needs the Python MCP SDK. */
 export function describeWithPython(name: string, body: () => void): void {
-  if (hasPythonMcp) describe(name, body);
-  else if (process.env['CI'] === 'true') describe(name, () => it('has the Python MCP SDK to run', () => {
-    throw new Error(HOW_TO_ENABLE);
-  }));
-  else describe.skip(`${name} (skipped: ${HOW_TO_ENABLE})`, body);
+  describeNeeding(PYTHON_MCP, name, body);
 }
 
 /** One test that needs the Python MCP SDK, in a suite that does not. */
 export function itWithPython(name: string, body: () => Promise<void>): void {
-  if (hasPythonMcp) it(name, body);
-  else if (process.env['CI'] === 'true') it(name, () => {
-    throw new Error(HOW_TO_ENABLE);
-  });
-  else it.skip(`${name} (skipped: ${HOW_TO_ENABLE})`, body);
+  itNeeding(PYTHON_MCP, name, body);
 }
 
 export interface PythonClientResult {

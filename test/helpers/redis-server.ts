@@ -5,35 +5,20 @@
  * new one. Readiness is a PING answered with PONG, polled, never a sleep. Without redis-server
  * the suites skip saying how to enable them; under `CI=true` they fail instead.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { describe, it } from 'vitest';
+import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { describeNeeding } from './suite-gate.js';
+import { exited, findSystemBinary, requirePath, spawnUntilReady } from './system-binary.js';
 
-const HOW_TO_ENABLE_REDIS_TESTS = 'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path';
-
-function findRedisServer(): string | undefined {
-  const named = process.env['SCHOOL_MCP_TEST_REDIS_SERVER'];
-  if (named) return existsSync(named) ? named : undefined;
-  for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
-    if (dir !== '' && existsSync(join(dir, 'redis-server'))) return join(dir, 'redis-server');
-  }
-  return ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path));
-}
-
-const TEST_REDIS_SERVER = findRedisServer();
+const REDIS_SERVER = findSystemBinary('redis-server', 'SCHOOL_MCP_TEST_REDIS_SERVER', ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'], 'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path');
 
 /** A suite that needs redis-server: skipped with the way to enable it where there is none, failed under CI. */
 export function describeWithRedis(name: string, body: () => void): void {
-  if (TEST_REDIS_SERVER) describe(name, body);
-  else if (process.env['CI'] === 'true') describe(name, () => it('has a redis-server to run', () => {
-    throw new Error(HOW_TO_ENABLE_REDIS_TESTS);
-  }));
-  else describe.skip(`${name} (skipped: ${HOW_TO_ENABLE_REDIS_TESTS})`, body);
+  describeNeeding(REDIS_SERVER, name, body);
 }
 
 export interface RedisServer {
@@ -56,7 +41,6 @@ export interface RedisServerOptions {
 }
 
 const READY_TIMEOUT_MS = 15_000;
-const POLL_MS = 25;
 
 /** Whether the server at `port` answers PING (after AUTH when it has a password). */
 function answersPing(port: number, password: string | undefined): Promise<boolean> {
@@ -78,30 +62,15 @@ function answersPing(port: number, password: string | undefined): Promise<boolea
   });
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 async function launch(binary: string, port: number, dir: string, options: RedisServerOptions): Promise<ChildProcess | undefined> {
   const persistence = options.persistent === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--daemonize', 'no', '--protected-mode', 'yes'];
   if (options.password !== undefined) args.push('--requirepass', options.password);
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr?.resume();
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) return undefined;
-    if (await answersPing(port, options.password)) return child;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`redis-server on port ${port} did not answer PING within ${READY_TIMEOUT_MS} ms`);
+  return spawnUntilReady(binary, args, () => answersPing(port, options.password), `redis-server on port ${port}`, READY_TIMEOUT_MS);
 }
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
-  const binary = TEST_REDIS_SERVER;
-  if (binary === undefined) throw new Error(HOW_TO_ENABLE_REDIS_TESTS);
+  const binary = requirePath(REDIS_SERVER);
   const dir = await mkdtemp(join(tmpdir(), 'school-mcp-redis-'));
   let port = 0;
   let child: ChildProcess | undefined;
