@@ -2,6 +2,7 @@
  * A hosted school-mcp in the test process against a real sandbox school over HTTP, with a real
  * grant store on disk, and the steps an MCP client and its user take, done with plain fetch.
  */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -243,4 +244,47 @@ export async function callMcp(base: string, token: string | undefined): Promise<
     headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
   });
+}
+
+/** Opens a step-up link, continues to the school, approves there as `user`, and returns school-mcp's last answer. */
+export async function approveStepUp(link: string, user: string): Promise<Response> {
+  const browser = new CookieBrowser();
+  const page = await browser.request(link);
+  const csrf = hiddenInput(await page.text(), 'csrf_token')!;
+  const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
+  if (toSchool.status !== 303) throw new Error(`the step-up page answered ${toSchool.status} to Allow, not a redirect to the school`);
+  return browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user }));
+}
+
+/** Where a 2026-07-28 retry goes: the state it carries back (possibly replaced), and another URL to send it to. */
+export type RetrySteering = (state: string) => { readonly state: string; readonly url?: string };
+
+export interface ModernConnection {
+  readonly client: Client;
+  readonly accessToken: string;
+}
+
+/**
+ * A stateless (2026-07-28) client declaring URL elicitation, signed in as `user` at `hosted`.
+ * Every `tools/call` that carries a `requestState` passes through `steer`, which may replace the
+ * state (as a hostile client would) or send the retry to another instance.
+ */
+export async function connectModernClient(hosted: Hosted, user: string, steer: RetrySteering = (state) => ({ state })): Promise<ModernConnection> {
+  const registered = await registerMcpClient(hosted.base);
+  const { code, verifier } = await signIn(hosted, registered, user);
+  const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
+  const steering = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    if (typeof init?.body === 'string') {
+      const message = JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } };
+      if (message.method === 'tools/call' && typeof message.params?.requestState === 'string') {
+        const steered = steer(message.params.requestState);
+        message.params.requestState = steered.state;
+        return fetch(steered.url ?? url, { ...init, body: JSON.stringify(message) });
+      }
+    }
+    return fetch(url, init);
+  };
+  const client = new Client({ name: 'hosted-modern-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { fetch: steering, requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  return { client, accessToken };
 }

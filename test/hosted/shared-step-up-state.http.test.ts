@@ -3,7 +3,7 @@
  * load balancer without stickiness sees them: a 2026-07-28 client's step-up retry that lands on
  * the other instance is read there, and a state minted by a deployment on another store is not.
  */
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,9 +13,8 @@ import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/g
 import { createConsentStateCodec } from '../../src/consent/index.js';
 import { stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import { deriveStepUpStateKey } from '../../src/hosted/step-up-state-key.js';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
-import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { approveStepUp, connectModernClient, startHosted, type Hosted, type RetrySteering } from './hosted-harness.js';
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
@@ -29,35 +28,17 @@ interface Routing {
   readonly statesSent: string[];
 }
 
-/** A stateless (2026-07-28) client declaring URL elicitation, signed in as `user` at `hosted`, whose retries `routing` steers. */
-async function connectModern(hosted: Hosted, user: string, routing: Routing): Promise<Client> {
-  const registered = await registerMcpClient(hosted.base);
-  const { code, verifier } = await signIn(hosted, registered, user);
-  const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
-  const steering = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    if (typeof init?.body === 'string') {
-      const message = JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } };
-      if (message.method === 'tools/call' && typeof message.params?.requestState === 'string') {
-        const state = routing.replaceState?.(message.params.requestState) ?? message.params.requestState;
-        message.params.requestState = state;
-        routing.statesSent.push(state);
-        return fetch(routing.retryTo ?? url, { ...init, body: JSON.stringify(message) });
-      }
-    }
-    return fetch(url, init);
+/** Steers a client's retries as `routing` says, recording every state sent back. */
+function steeredBy(routing: Routing): RetrySteering {
+  return (sent) => {
+    const state = routing.replaceState?.(sent) ?? sent;
+    routing.statesSent.push(state);
+    return routing.retryTo === undefined ? { state } : { state, url: routing.retryTo };
   };
-  const client = new Client({ name: 'two-instances-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { fetch: steering, requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
-  return client;
 }
 
-async function approveStepUp(link: string, user: string): Promise<Response> {
-  const browser = new CookieBrowser();
-  const page = await browser.request(link);
-  const csrf = hiddenInput(await page.text(), 'csrf_token')!;
-  const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
-  expect(toSchool.status).toBe(303);
-  return browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user }));
+async function connectModern(hosted: Hosted, user: string, routing: Routing): Promise<Client> {
+  return (await connectModernClient(hosted, user, steeredBy(routing))).client;
 }
 
 describe('the step-up state key', () => {

@@ -1,9 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
-import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
+import { approveStepUp, connectModernClient, exchange, registerMcpClient, signIn, startHosted, type Hosted, type ModernConnection } from './hosted-harness.js';
 
 let hosted: Hosted;
 beforeAll(async () => {
@@ -28,16 +28,6 @@ async function connectAs(user: string, capabilities: Record<string, unknown> = {
   return { client, accessToken };
 }
 
-/** Opens a step-up link, continues to the school, approves there as `user`, and returns school-mcp's last answer. */
-async function approveStepUp(link: string, user: string): Promise<Response> {
-  const browser = new CookieBrowser();
-  const page = await browser.request(link);
-  const csrf = hiddenInput(await page.text(), 'csrf_token')!;
-  const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
-  expect(toSchool.status).toBe(303);
-  const callback = await completeConsent(toSchool.headers.get('location')!, 'allow', { user });
-  return browser.request(callback);
-}
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
@@ -165,37 +155,9 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
     await modern.close();
   });
 
-  /**
-   * A stateless (2026-07-28) client declaring URL elicitation; every `requestState` it sends back
-   * passes through `onState`, which records it and may replace it, as a hostile client would.
-   */
-  async function connectModern(user: string, onState: (state: string) => string = (state) => state): Promise<Connected> {
-    const registered = await registerMcpClient(modern.base);
-    const { code, verifier } = await signIn(modern, registered, user);
-    const accessToken = String((await exchange(modern.base, registered, code, verifier)).body.access_token);
-    const rewriting = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-      if (typeof init?.body === 'string') {
-        const message = JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } };
-        if (message.method === 'tools/call' && typeof message.params?.requestState === 'string') {
-          message.params.requestState = onState(message.params.requestState);
-          return fetch(url, { ...init, body: JSON.stringify(message) });
-        }
-      }
-      return fetch(url, init);
-    };
-    const client = new Client({ name: 'hosted-modern-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${modern.base}/mcp`), { fetch: rewriting, requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
-    return { client, accessToken };
-  }
-
-  async function approveModernStepUp(link: string, user: string): Promise<Response> {
-    const browser = new CookieBrowser();
-    const page = await browser.request(link);
-    const csrf = hiddenInput(await page.text(), 'csrf_token')!;
-    const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
-    expect(toSchool.status).toBe(303);
-    return browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user }));
-  }
+  /** A 2026-07-28 client of `modern`; every `requestState` it sends back passes through `onState`, which may replace it. */
+  const connectModern = (user: string, onState: (state: string) => string = (state) => state): Promise<ModernConnection> =>
+    connectModernClient(modern, user, (state) => ({ state: onState(state) }));
 
   it('HOST-15 answers with an input-required URL elicitation of the step-up link, and the retry with the answer runs the call once granted', async () => {
     const adaMember = SANDBOX_STAFF[0]!;
@@ -205,7 +167,7 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
     ada.client.setRequestHandler('elicitation/create', async (request) => {
       const { url } = request.params as { url: string };
       prompted.push(url);
-      expect((await approveModernStepUp(url, adaMember.sub)).status).toBe(200);
+      expect((await approveStepUp(url, adaMember.sub)).status).toBe(200);
       return { action: 'accept' };
     });
     const created = await ada.client.callTool({ name: 'create_member', arguments: { email: 'ada.modern@example.com', name: 'Difference Engines' } });
