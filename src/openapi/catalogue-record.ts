@@ -57,7 +57,8 @@ export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: numb
     warnings: catalog.warnings,
   });
   const parts: string[] = [];
-  let bytes = Buffer.byteLength(head) + '"operations":[]'.length + 1;
+  // The head loses its closing brace and gains `,"operations":[` and `]}`; each part after the first, a comma.
+  let bytes = Buffer.byteLength(head) + ',"operations":[]}'.length - 2;
   return {
     add(operation, conversion) {
       const part = JSON.stringify(operationRecord(operation, conversion));
