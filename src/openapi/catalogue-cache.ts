@@ -23,7 +23,7 @@ import type { ParseDocumentOptions } from './parse-document.js';
  * input schema repeats the parameters' and body's): a few times what a whole tool list may take.
  * A catalogue larger than that is built on each start, as without a cache.
  */
-export const MAX_CATALOGUE_BYTES = 4 * MAX_LISTED_SCHEMA_BYTES;
+const MAX_CATALOGUE_BYTES = 4 * MAX_LISTED_SCHEMA_BYTES;
 
 /** Converting and encoding in the background gives the event loop back this often, so requests wait at most about this long. */
 const SLICE_MS = 8;
@@ -43,7 +43,7 @@ export function catalogueKey(parts: CatalogueKeyParts): string {
   return createHash('sha256').update(options).update('\0').update(parts.text).digest('hex');
 }
 
-export function catalogueFileName(key: string): string {
+function catalogueFileName(key: string): string {
   return `catalogue-${key.slice(0, 32)}.json`;
 }
 
