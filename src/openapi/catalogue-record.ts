@@ -6,6 +6,7 @@
  * the key: anything unexpected gives undefined, and the catalogue is built from the document.
  * @see SECURITY.md ST-09
  */
+import { listedSchemaBytes, rememberSchemaBytes } from './catalogue-budget.js';
 import type { ToolCatalog } from './catalog.js';
 import { catalogOf } from './catalog.js';
 import { isRecord, type JsonRecord } from './json-value.js';
@@ -90,6 +91,7 @@ function operationRecord(operation: Operation, { schemas, warnings }: ConvertedS
     body: schemas.body,
     inputSchema: schemas.inputSchema,
     outputSchema: schemas.outputSchema,
+    schemaBytes: listedSchemaBytes(schemas),
     schemaWarnings: warnings,
   };
 }
@@ -153,6 +155,7 @@ const OPERATION_FIELDS = [
   'body',
   'inputSchema',
   'outputSchema',
+  'schemaBytes',
   'schemaWarnings',
 ];
 
@@ -160,7 +163,7 @@ const OPERATION_FIELDS = [
 function restoredOperation(value: unknown, report: (message: string) => void): Operation | undefined {
   if (!hasOnly(value, OPERATION_FIELDS)) return undefined;
   const { toolName, operationId, method, pathTemplate, title, description, tags, scopeAlternatives, requiredScopes, anonymousAccess, toolset, annotations, deprecated } = value;
-  const { parameters, body, inputSchema, outputSchema, schemaWarnings } = value;
+  const { parameters, body, inputSchema, outputSchema, schemaBytes, schemaWarnings } = value;
   const plain =
     isString(toolName) &&
     isOptional(operationId, isString) &&
@@ -179,9 +182,12 @@ function restoredOperation(value: unknown, report: (message: string) => void): O
   if (!Array.isArray(parameters) || !parameters.every(isParameter) || !isOptional(body, isBody) || !isRecord(inputSchema) || !isOptional(outputSchema, isRecord) || !isStrings(schemaWarnings)) {
     return undefined;
   }
+  if (typeof schemaBytes !== 'number' || !Number.isSafeInteger(schemaBytes) || schemaBytes < 0) {
+    return undefined;
+  }
   const schemas: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined };
   const converted = reportingOnFirstRead(() => ({ schemas, warnings: schemaWarnings }), report);
-  return {
+  const restored: Operation = {
     toolName,
     operationId,
     method,
@@ -208,6 +214,8 @@ function restoredOperation(value: unknown, report: (message: string) => void): O
     annotations,
     deprecated,
   };
+  rememberSchemaBytes(restored, schemaBytes);
+  return restored;
 }
 
 function hasOnly(value: unknown, fields: readonly string[]): value is JsonRecord {

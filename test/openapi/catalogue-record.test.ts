@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
 import { createSandbox } from '../../src/sandbox/index.js';
-import { buildCatalog, loadDocument, parseDocumentText, type ApiDocument, type ToolCatalog } from '../../src/openapi/index.js';
+import { buildCatalog, loadDocument, parseDocumentText, type ApiDocument, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
+import { listedSchemaBytes } from '../../src/openapi/catalogue-budget.js';
+import { jsonBytes } from '../../src/openapi/json-size.js';
 import { scopeRoleSourcesOf } from '../../src/openapi/catalog.js';
 import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
@@ -62,6 +64,9 @@ async function roundTrip(document: ApiDocument, schoolUrl?: string) {
   const restored = decodeCatalogue(text, KEY)!;
   expect(restored).toBeDefined();
   expect(comparable(restored.catalog)).toEqual(comparable(built));
+  // The stored sizes are what measuring would find, so the tool list's budget cuts at the same tool.
+  const measured = (operation: Operation) => jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
+  expect(restored.catalog.operations.map((operation) => listedSchemaBytes(operation))).toEqual(built.operations.map(measured));
   return restored.catalog;
 }
 
@@ -135,6 +140,7 @@ describe('what decodes to nothing', () => {
       { ...value, operations: [{ ...first, body: { contentType: 'application/json', required: true, schema: {}, mode: 'spread' } }] },
       { ...value, operations: [{ ...first, annotations: { readOnlyHint: 'yes' } }] },
       { ...value, operations: [{ ...first, sneaky: 1 }] },
+      { ...value, operations: [{ ...first, schemaBytes: -1 }] },
       { ...value, operations: [first, { ...second, toolName: first!['toolName'] }] },
       { ...value, roleSources: [{ method: 'get', scopeAlternatives: 'all' }] },
       { ...value, apiBase: { baseUrl: 'https://elsewhere.example', origin: 'https://elsewhere.example' } },
