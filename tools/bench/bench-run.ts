@@ -78,7 +78,8 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       generatedSandbox = await generated(`${url}/openapi.json`, join(scratch, 'generated-sandbox'), url, token);
       if (githubThere) generatedGithub = await generated(GITHUB_DOCUMENT, join(scratch, 'generated-github'), url, token);
       generatedKubernetes = await generated(KUBERNETES_DOCUMENT, join(scratch, 'generated-kubernetes'), url, token);
-      generatedHttpScript = await generatedScript(`${url}/openapi.json`, join(scratch, 'generated-sandbox-http'), url, 'streamable-http');
+      // The HTTP flavour serves the latency rows only.
+      if (options.only !== 'startup') generatedHttpScript = await generatedScript(`${url}/openapi.json`, join(scratch, 'generated-sandbox-http'), url, 'streamable-http');
     }
 
     progress('listing tools once per configuration');
@@ -153,6 +154,24 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       { configuration: '`--toolsets dynamic`', cells: { 'school-mcp': cell(lists.dynamic, '--toolsets dynamic'), ivotoby: cell(lists.ivotobyDynamic, '`--tools dynamic`'), generated: peersReady ? noMode : peerSkipped } },
     ];
 
+    const header = () => ({
+      machine,
+      startedAt: startedAt.toISOString(),
+      durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
+      quick: options.quick,
+      versions: {
+        'school-mcp': packageVersion(PROJECT_ROOT),
+        '@modelcontextprotocol/server': packageVersion(join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/server')),
+        [IVOTOBY_PACKAGE]: installedVersion(IVOTOBY_PACKAGE),
+        [GENERATOR_PACKAGE]: installedVersion(GENERATOR_PACKAGE),
+        '@modelcontextprotocol/sdk (peers)': installedVersion('@modelcontextprotocol/sdk'),
+        '@modelcontextprotocol/sdk (generated HTTP server)': generatedHttpSdkVersion(),
+      },
+      tokenizer: TOKENIZER,
+      readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
+    });
+    if (options.only === 'startup') return { ...header(), coldStart, context, latency: [], memory: {}, scale: [], hostile: [], peerProblems, notes };
+
     const latency: LatencyRow[] = [];
     const plan = (concurrency: number) => ({ rounds: counts.latencyRounds, warmup: counts.latencyWarmup, calls: counts.latencyCalls, concurrency });
     const direct = directCaller(url, token);
@@ -196,20 +215,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const hostile = await measureHostile(counts.hostileRuns, options.quick, scratch, progress);
 
     return {
-      machine,
-      startedAt: startedAt.toISOString(),
-      durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
-      quick: options.quick,
-      versions: {
-        'school-mcp': packageVersion(PROJECT_ROOT),
-        '@modelcontextprotocol/server': packageVersion(join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/server')),
-        [IVOTOBY_PACKAGE]: installedVersion(IVOTOBY_PACKAGE),
-        [GENERATOR_PACKAGE]: installedVersion(GENERATOR_PACKAGE),
-        '@modelcontextprotocol/sdk (peers)': installedVersion('@modelcontextprotocol/sdk'),
-        '@modelcontextprotocol/sdk (generated HTTP server)': generatedHttpSdkVersion(),
-      },
-      tokenizer: TOKENIZER,
-      readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
+      ...header(),
       coldStart,
       context,
       latency,
