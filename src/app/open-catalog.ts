@@ -5,11 +5,11 @@
  */
 import type { Config } from '../config/index.js';
 import { nodeFetch } from '../network/index.js';
-import { buildCatalog, fitListedSchemas, loadDocument, selectOperations, type LoadedDocument, type ToolCatalog } from '../openapi/index.js';
+import { fitListedSchemas, loadCatalogue, selectOperations, type LoadedCatalogue, type ToolCatalog } from '../openapi/index.js';
 import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';
 
 export interface OpenedCatalog {
-  readonly loaded: LoadedDocument;
+  readonly loaded: LoadedCatalogue['loaded'];
   /** The whole catalogue, before the user's selection. */
   readonly fullCatalog: ToolCatalog;
   /** The user's selection: read-only, toolsets, exact lists. */
@@ -19,6 +19,11 @@ export interface OpenedCatalog {
   readonly plan: ToolPlan;
   /** What fitting the listed tools into that budget found. */
   readonly listWarnings: readonly string[];
+  /**
+   * Keeps the catalogue in the config directory for the next start (never throws); to be run
+   * once serving has started. Absent when it came from there or there is no cache.
+   */
+  readonly storeCatalogue: (() => Promise<void>) | undefined;
 }
 
 export interface OpenCatalogOptions {
@@ -29,6 +34,10 @@ export interface OpenCatalogOptions {
   readonly configDir: string | undefined;
   /** Receives what converting a tool's schemas finds, which happens after the build. */
   readonly onSchemaWarning?: (message: string) => void;
+  /** school-mcp's version: with a config directory, the built catalogue is cached under it. */
+  readonly version?: string | undefined;
+  /** What the catalogue cache did, none of it an error. */
+  readonly onDebug?: (message: string) => void;
 }
 
 /**
@@ -37,17 +46,21 @@ export interface OpenCatalogOptions {
  */
 const NO_SCHOOL = 'http://127.0.0.1/';
 
-export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarning }: OpenCatalogOptions): Promise<OpenedCatalog> {
+export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarning, version, onDebug }: OpenCatalogOptions): Promise<OpenedCatalog> {
   // The unauthenticated document GET goes over Node's own fetch (the network part's `http-stack.ts`).
-  const loaded = await loadDocument({
-    schoolUrl: schoolUrl?.href ?? NO_SCHOOL,
-    ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
-    fetch: nodeFetch,
-    ...(configDir === undefined ? {} : { configDirectory: configDir }),
-  });
-  const fullCatalog = await buildCatalog(loaded.document, {
-    ...(schoolUrl === undefined ? {} : { schoolUrl: schoolUrl.href }),
-    ...(onSchemaWarning === undefined ? {} : { onSchemaWarning }),
+  const { loaded, catalog: fullCatalog, store } = await loadCatalogue({
+    load: {
+      schoolUrl: schoolUrl?.href ?? NO_SCHOOL,
+      ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
+      fetch: nodeFetch,
+      ...(configDir === undefined ? {} : { configDirectory: configDir }),
+    },
+    catalog: {
+      ...(schoolUrl === undefined ? {} : { schoolUrl: schoolUrl.href }),
+      ...(onSchemaWarning === undefined ? {} : { onSchemaWarning }),
+    },
+    version,
+    debug: onDebug ?? (() => undefined),
   });
   const choice: ToolsetChoice = config.toolsets ?? { mode: 'default' };
   const catalog = selectOperations(fullCatalog, {
@@ -58,5 +71,5 @@ export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarnin
   });
   const planned = planTools(catalog, choice, config.tools !== undefined);
   const listed = fitListedSchemas(planned.direct);
-  return { loaded, fullCatalog, catalog, choice, plan: { ...planned, direct: listed.operations }, listWarnings: listed.warnings };
+  return { loaded, fullCatalog, catalog, choice, plan: { ...planned, direct: listed.operations }, listWarnings: listed.warnings, storeCatalogue: store };
 }

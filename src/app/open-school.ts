@@ -13,6 +13,7 @@ import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/
 import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
 import { loginCommandFor } from './login-command.js';
 import { openCatalog } from './open-catalog.js';
+import { packageVersion } from './package-version.js';
 
 export interface OpenSchool {
   readonly schoolUrl: URL;
@@ -51,7 +52,16 @@ export function configDirectory(config: Config): string {
 
 export async function openSchool({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): Promise<OpenSchool> {
   // Schemas are converted when a tool is first listed, described or called; what that finds is logged then.
-  const { loaded, fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir, onSchemaWarning: (message) => logger.warn(message) });
+  const { loaded, fullCatalog, catalog, plan, listWarnings, storeCatalogue } = await openCatalog({
+    config,
+    schoolUrl,
+    configDir,
+    onSchemaWarning: (message) => logger.warn(message),
+    version: packageVersion(),
+    onDebug: (message) => logger.debug(message),
+  });
+  // In slices, after this start has returned: the first tools/list never waits for it.
+  void storeCatalogue?.();
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
   if (fullCatalog.upgradedFrom !== undefined) {

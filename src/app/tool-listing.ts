@@ -55,7 +55,7 @@ const signedOut: AccountService = {
 export async function listSchoolTools({ config, schoolUrl, configDir, version }: ToolListingOptions): Promise<ToolListing> {
   // Listing the tools converts their schemas; what that finds (a simplified schema) is reported too.
   const schemaWarnings: string[] = [];
-  const { loaded, fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir, onSchemaWarning: (message) => schemaWarnings.push(message) });
+  const { loaded, fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir, version, onSchemaWarning: (message) => schemaWarnings.push(message) });
   const schoolName = schoolUrl?.host ?? 'school';
   const factory = createSchoolServerFactory({ catalog, plan, call: neverCalled, account: signedOut, schoolName, version });
   const definitions = await listServerTools(factory);

@@ -12,7 +12,7 @@ import { arrayOr } from './json-value.js';
 import { buildOperation, enumerateOperations, sourceSecurity, type OperationPlacement, type OperationSource } from './operations.js';
 import type { ApiDocument } from './parse-document.js';
 import { resolveSchema } from './schema-converter.js';
-import { narrowestAlternative, scopeRoles, type ScopeRoles } from './scope-roles.js';
+import { narrowestAlternative, scopeRoles, type ScopedOperation, type ScopeRoles } from './scope-roles.js';
 import { resolveApiBase, type ApiBase } from './server-base.js';
 import { upgradeToOpenApi3 } from './swagger-upgrade.js';
 import { assignToolNames } from './tool-names.js';
@@ -49,7 +49,7 @@ export interface CatalogOptions {
   readonly onSchemaWarning?: (message: string) => void;
 }
 
-const DEFAULT_MAX_OPERATIONS = 5_000;
+export const DEFAULT_MAX_OPERATIONS = 5_000;
 
 /** The same warning is reported once, and at most this many distinct ones are kept. */
 const MAX_WARNINGS = 100;
@@ -73,7 +73,8 @@ export async function buildCatalog(document: ApiDocument, options: CatalogOption
 
   const sources = enumerateOperations(root, options.maxOperations ?? DEFAULT_MAX_OPERATIONS, warn);
   const requirements = sources.map((source) => sourceSecurity(source, security));
-  const roles = scopeRoles(sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] })));
+  const roleSources = sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] }));
+  const roles = scopeRoles(roleSources);
   const requiredScopes = requirements.map(({ alternatives }, index) => narrowestAlternative(alternatives, sources[index]?.method ?? 'get', roles));
   const grouping = groupOperations(
     sources.map((source, index) => ({
@@ -96,7 +97,7 @@ export async function buildCatalog(document: ApiDocument, options: CatalogOption
 
   const apiBase = options.schoolUrl === undefined ? undefined : resolveApiBase(root, options.schoolUrl);
   apiBase?.warnings.forEach(warn);
-  return catalogOf(operations, {
+  const catalog = catalogOf(operations, {
     scopeDescriptions: scopeDescriptions(securitySchemes),
     apiBase,
     scopeRoles: roles,
@@ -104,6 +105,16 @@ export async function buildCatalog(document: ApiDocument, options: CatalogOption
     upgradedFrom,
     warnings: [...warnings],
   });
+  roleSourcesByCatalogue.set(catalog, roleSources);
+  return catalog;
+}
+
+/** Built catalogues → what their scope roles were computed from, which the catalogue cache stores. */
+const roleSourcesByCatalogue = new WeakMap<ToolCatalog, readonly ScopedOperation[]>();
+
+/** What `buildCatalog` computed the scope roles from; undefined for a catalogue it did not build. */
+export function scopeRoleSourcesOf(catalog: ToolCatalog): readonly ScopedOperation[] | undefined {
+  return roleSourcesByCatalogue.get(catalog);
 }
 
 /** Everything of a catalogue but its operations, which a selection keeps as it is. */

@@ -30,7 +30,7 @@ export function fitListedSchemas(operations: readonly Operation[], maxBytes = MA
   let spent = 0;
   let simplified = 0;
   for (const operation of operations) {
-    const size = jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
+    const size = listedSchemaBytes(operation);
     if (spent + size <= maxBytes) {
       spent += size;
       fitted.push(operation);
@@ -48,6 +48,21 @@ export function fitListedSchemas(operations: readonly Operation[], maxBytes = MA
           `The listed tools' schemas pass the ${maxBytes / (1024 * 1024)} MiB a tool list may take; the last ${simplified} of ${operations.length} tools are listed simplified (the body as one JSON value, no output schema). List fewer with --toolsets or --tools.`,
         ];
   return { operations: fitted, warnings };
+}
+
+/**
+ * Operations → the JSON bytes of their input and output schemas, where they are known without
+ * measuring: a cached catalogue stores them, which spares measuring every listed tool at start.
+ */
+const knownSchemaBytes = new WeakMap<Operation, number>();
+
+export function rememberSchemaBytes(operation: Operation, bytes: number): void {
+  knownSchemaBytes.set(operation, bytes);
+}
+
+/** What an operation's input and output schemas take in a tool list, as JSON. */
+export function listedSchemaBytes(operation: Pick<Operation, 'inputSchema' | 'outputSchema'>): number {
+  return knownSchemaBytes.get(operation as Operation) ?? jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
 }
 
 /** The operation as a tool listed past the budget: small input schema, no output schema. */

@@ -10,8 +10,9 @@
  * did not write is ignored. "Did not write" is judged by ownership and mode, not by an HMAC:
  * every entry is written 0600 by the user running school-mcp, so a file that belongs to anyone
  * else, is open to others or is a link was planted. A key kept in the same directory would add
- * nothing: whoever can replace an entry as the user can read the key too.
- * @see SECURITY.md ST-07
+ * nothing: whoever can replace an entry as the user can read the key too. The built catalogue
+ * (`catalogue-cache.ts`) is kept here too, with the same care.
+ * @see SECURITY.md ST-07, ST-09
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -45,6 +46,9 @@ export interface DocumentCache {
   /** The JSON copy of a YAML document stored under `name` (`parsed-copy.ts`), with the same checks as `read`. */
   readParsedCopy(name: string): Promise<string | undefined>;
   writeParsedCopy(name: string, json: string): Promise<void>;
+  /** The catalogue stored under `name` (`catalogue-cache.ts`), with the same checks; undefined too when over `maxBytes`. */
+  readCatalogue(name: string, maxBytes: number): Promise<string | undefined>;
+  writeCatalogue(name: string, text: string): Promise<void>;
 }
 
 export function cacheFileName(url: string): string {
@@ -86,12 +90,12 @@ export async function openDocumentCache(configDirectory: string, warnings: strin
   await preparePrivateDirectory(configDirectory, { logger, what: 'config directory', unsafe: unsafeCache });
   await preparePrivateDirectory(directory, { logger, what: 'OpenAPI cache directory', unsafe: unsafeCache });
   /** The text of a file school-mcp wrote in the cache folder, or undefined. */
-  const readOwn = async (name: string, maxBytes: number): Promise<string | undefined> => {
+  const readOwn = async (name: string, maxBytes: number, what = 'OpenAPI document'): Promise<string | undefined> => {
     const path = join(directory, name);
     const inspected = await inspectPrivateFile(path).catch(() => undefined);
     if (inspected === undefined) return undefined;
     if (inspected.verdict.kind !== 'private') {
-      warnings.push(`Ignored the cached OpenAPI document ${path}: school-mcp did not write it (${inspected.verdict.kind.replace('-', ' ')}).`);
+      warnings.push(`Ignored the cached ${what} ${path}: school-mcp did not write it (${inspected.verdict.kind.replace('-', ' ')}).`);
       return undefined;
     }
     if (inspected.info.size > maxBytes) return undefined;
@@ -109,6 +113,10 @@ export async function openDocumentCache(configDirectory: string, warnings: strin
     readParsedCopy: (name) => readOwn(name, MAX_DOCUMENT_BYTES),
     async writeParsedCopy(name, json) {
       await writePrivateFileAtomically(join(directory, name), json, { unsafe: unsafeCache });
+    },
+    readCatalogue: (name, maxBytes) => readOwn(name, maxBytes, 'tool catalogue'),
+    async writeCatalogue(name, text) {
+      await writePrivateFileAtomically(join(directory, name), text, { unsafe: unsafeCache });
     },
   };
 }

@@ -25,3 +25,4 @@ export { resolveApiBase } from './server-base.js';
 export { TOOL_NAME_PATTERN } from './tool-names.js';
 export { consentScopeFacts, enablesChange, scopeRoles } from './scope-roles.js';
 export { PROJECTION_ARGUMENT, bridgeProjects } from './field-projection.js';
+export { loadCatalogue, type LoadedCatalogue } from './load-catalogue.js';

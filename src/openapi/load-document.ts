@@ -41,6 +41,8 @@ export interface LoadDocumentOptions {
   readonly signal?: AbortSignal;
   /** For the cache's `storedAt`; tests pass a fixed clock. */
   readonly now?: () => Date;
+  /** The caller keeps its catalogue in the cache too: the cache is opened even for a JSON file. */
+  readonly keepsCatalogue?: boolean;
 }
 
 export interface LoadedDocument {
@@ -51,13 +53,57 @@ export interface LoadedDocument {
   readonly warnings: readonly string[];
 }
 
+/** The document's text as read, before it is parsed: what a catalogue cache is keyed by. */
+export interface DocumentText {
+  readonly text: string;
+  readonly source: DocumentSource;
+  readonly location: string;
+  /** How the text is parsed; its source name and format are part of what a parse gives. */
+  readonly parsing: ParseDocumentOptions;
+  /** The OpenAPI cache, when there is a config directory and it can be trusted. */
+  readonly cache: DocumentCache | undefined;
+  /** What reading found so far (an ignored cache entry, a fallback to the cached copy). */
+  readonly warnings: readonly string[];
+  /**
+   * Keeps a copy fetched from the network as the last good one; called once the text is known to
+   * be a usable document. Resolves to the warnings of a copy that could not be kept.
+   */
+  keep(): Promise<readonly string[]>;
+}
+
 const DEFAULT_DOCUMENT_TIMEOUT_MS = 15_000;
 
 export async function loadDocument(options: LoadDocumentOptions): Promise<LoadedDocument> {
-  const target = documentTarget(options.schoolUrl, options.openapi);
-  if (target.kind === 'file') return loadFile(target.path, options.configDirectory);
-  return loadUrl(target.url, options);
+  const { parseWarnings: _parseWarnings, ...loaded } = await parseDocumentRead(await readDocumentText(options));
+  return loaded;
 }
+
+/** The text of the document, from the file, the network or the cache, not yet parsed. */
+export async function readDocumentText(options: LoadDocumentOptions): Promise<DocumentText> {
+  const target = documentTarget(options.schoolUrl, options.openapi);
+  if (target.kind === 'file') return readFileText(target.path, options);
+  return readUrlText(target.url, options);
+}
+
+/** A load with what the parse alone said, among its warnings. */
+export interface ParsedRead extends LoadedDocument {
+  readonly parseWarnings: readonly string[];
+}
+
+/** Parses what `readDocumentText` read, then keeps it. */
+export async function parseDocumentRead(read: DocumentText): Promise<ParsedRead> {
+  const parsed = await parseKeepingCopy(read.text, read.parsing, read.cache);
+  const kept = await read.keep();
+  return {
+    document: parsed.document,
+    source: read.source,
+    location: read.location,
+    warnings: [...read.warnings, ...parsed.warnings, ...kept],
+    parseWarnings: parsed.warnings,
+  };
+}
+
+const nothingToKeep = () => Promise.resolve([]);
 
 type DocumentTarget = { readonly kind: 'file'; readonly path: string } | { readonly kind: 'url'; readonly url: string };
 
@@ -82,7 +128,7 @@ export function documentTarget(schoolUrl: string, openapi: string | undefined): 
   return { kind: 'url', url: given.href };
 }
 
-async function loadFile(path: string, configDirectory: string | undefined): Promise<LoadedDocument> {
+async function readFileText(path: string, options: LoadDocumentOptions): Promise<DocumentText> {
   let text: string;
   try {
     const info = await stat(path);
@@ -96,12 +142,14 @@ async function loadFile(path: string, configDirectory: string | undefined): Prom
   }
   const format = formatFromFileName(path);
   const warnings: string[] = [];
-  const cache = configDirectory === undefined || resolvedFormat(text, format) === 'json' ? undefined : await openCache(configDirectory, warnings);
-  const parsed = await parseKeepingCopy(text, format === undefined ? { source: path } : { source: path, format }, cache);
-  return { document: parsed.document, source: 'file', location: path, warnings: [...warnings, ...parsed.warnings] };
+  // A JSON file has no parsed copy to keep; the cache is opened for it only when a catalogue is kept there.
+  const wanted = options.configDirectory !== undefined && (options.keepsCatalogue === true || resolvedFormat(text, format) !== 'json');
+  const cache = wanted && options.configDirectory !== undefined ? await openCache(options.configDirectory, warnings) : undefined;
+  const parsing: ParseDocumentOptions = format === undefined ? { source: path } : { source: path, format };
+  return { text, source: 'file', location: path, parsing, cache, warnings, keep: nothingToKeep };
 }
 
-async function loadUrl(url: string, options: LoadDocumentOptions): Promise<LoadedDocument> {
+async function readUrlText(url: string, options: LoadDocumentOptions): Promise<DocumentText> {
   const warnings: string[] = [];
   const cache = options.configDirectory === undefined ? undefined : await openCache(options.configDirectory, warnings);
   const cached = await cache?.read(url);
@@ -115,22 +163,22 @@ async function loadUrl(url: string, options: LoadDocumentOptions): Promise<Loade
   let body: string;
   try {
     response = await options.fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
-    if (response.status === 304) return await fromCache(cached, cache, url, 'revalidated', [], warnings);
+    if (response.status === 304) return fromCache(cached, cache, url, 'revalidated', [], warnings);
     if (response.status >= 500) {
       await response.body?.cancel().catch(() => undefined);
-      return await fromCache(cached, cache, url, 'cache-fallback', [`answered HTTP ${response.status}`], warnings);
+      return fromCache(cached, cache, url, 'cache-fallback', [`answered HTTP ${response.status}`], warnings);
     }
     refuseUnusable(response, url);
     body = await readCappedText(response, MAX_DOCUMENT_BYTES, url);
   } catch (error) {
     if (isSchoolMcpError(error)) throw error;
-    return await fromCache(cached, cache, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], warnings, error);
+    return fromCache(cached, cache, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], warnings, error);
   }
 
   const format = formatFromMediaType(response.headers.get('content-type'));
-  const parsed = await parseKeepingCopy(body, format === 'json' || format === 'yaml' ? { source: url, format } : { source: url }, cache);
-  warnings.push(...parsed.warnings);
-  if (cache !== undefined) {
+  const parsing: ParseDocumentOptions = format === 'json' || format === 'yaml' ? { source: url, format } : { source: url };
+  const keep = async (): Promise<readonly string[]> => {
+    if (cache === undefined) return [];
     const entry: CachedDocument = {
       url,
       etag: response.headers.get('etag') ?? undefined,
@@ -138,11 +186,12 @@ async function loadUrl(url: string, options: LoadDocumentOptions): Promise<Loade
       storedAt: (options.now?.() ?? new Date()).toISOString(),
       body,
     };
-    await cache.write(entry).catch((error: unknown) => {
-      warnings.push(`The OpenAPI document could not be cached in ${options.configDirectory}: ${describeFailure(error)}.`);
-    });
-  }
-  return { document: parsed.document, source: 'network', location: url, warnings };
+    return cache.write(entry).then(
+      () => [],
+      (error: unknown) => [`The OpenAPI document could not be cached in ${options.configDirectory}: ${describeFailure(error)}.`],
+    );
+  };
+  return { text: body, source: 'network', location: url, parsing, cache, warnings, keep };
 }
 
 /**
@@ -207,7 +256,7 @@ async function openCache(configDirectory: string, warnings: string[]): Promise<D
 }
 
 /** The cached copy when the network could not give one, with a warning saying so. */
-async function fromCache(
+function fromCache(
   cached: CachedDocument | undefined,
   cache: DocumentCache | undefined,
   url: string,
@@ -215,7 +264,7 @@ async function fromCache(
   failure: readonly string[],
   earlier: readonly string[],
   cause?: unknown,
-): Promise<LoadedDocument> {
+): DocumentText {
   if (!cached) {
     const reason = failure[0] ?? 'answered 304 Not Modified to a request without validators';
     throw openApiError(
@@ -225,12 +274,8 @@ async function fromCache(
       cause,
     );
   }
-  const parsed = await parseKeepingCopy(cached.body, { source: `the cached copy of ${url}` }, cache);
-  const warnings = [...earlier, ...parsed.warnings];
-  if (source === 'cache-fallback') {
-    warnings.unshift(`The school ${failure.join(', ')}; using the copy of ${url} cached at ${cached.storedAt}.`);
-  }
-  return { document: parsed.document, source, location: url, warnings };
+  const warnings = source === 'cache-fallback' ? [`The school ${failure.join(', ')}; using the copy of ${url} cached at ${cached.storedAt}.`, ...earlier] : [...earlier];
+  return { text: cached.body, source, location: url, parsing: { source: `the cached copy of ${url}` }, cache, warnings, keep: nothingToKeep };
 }
 
 function describeFailure(error: unknown): string {

@@ -81,13 +81,14 @@ export function buildOperation(source: OperationSource, placement: OperationPlac
   const { alternatives, anonymousAccess } = security;
   const { toolName, requiredScopes, toolset } = placement;
   parameterWarnings(pathTemplate, pathItem['parameters'], operation['parameters'], context.root).forEach(context.warn);
-  let schemas: OperationSchemas | undefined;
-  const converted = () => (schemas ??= buildOperationSchemas({ toolName, method, pathTemplate, pathItem, operation }, context.root, context.schemaWarn));
+  let conversion: ConvertedSchemas | undefined;
+  const convert = () => (conversion ??= convertKeepingWarnings({ toolName, method, pathTemplate, pathItem, operation }, context.root));
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
   const deprecated = operation['deprecated'] === true;
   const title = titleFor(summary, toolName);
-  return {
+  const converted = reportingOnFirstRead(convert, context.schemaWarn);
+  const built: Operation = {
     toolName,
     operationId: stringOr(operation['operationId']),
     method,
@@ -124,6 +125,44 @@ export function buildOperation(source: OperationSource, placement: OperationPlac
     annotations: annotationsFor(method, title),
     deprecated,
   };
+  quietConversions.set(built, convert);
+  return built;
+}
+
+/** An operation's schemas with the warnings converting them found, not yet reported. */
+export interface ConvertedSchemas {
+  readonly schemas: OperationSchemas;
+  readonly warnings: readonly string[];
+}
+
+function convertKeepingWarnings(source: Parameters<typeof buildOperationSchemas>[0], root: JsonRecord): ConvertedSchemas {
+  const warnings: string[] = [];
+  const schemas = buildOperationSchemas(source, root, (message) => warnings.push(message));
+  return { schemas, warnings };
+}
+
+/**
+ * The schemas for the operation's own getters: what converting them found is reported once, when
+ * a tool is first listed, described or called, however often (and by whom) they were converted.
+ */
+export function reportingOnFirstRead(convert: () => ConvertedSchemas, report: (message: string) => void): () => OperationSchemas {
+  let reported = false;
+  return () => {
+    const { schemas, warnings } = convert();
+    if (!reported) {
+      reported = true;
+      warnings.forEach(report);
+    }
+    return schemas;
+  };
+}
+
+/** Built operations → their conversion, for the catalogue cache, which must not report anything. */
+const quietConversions = new WeakMap<Operation, () => ConvertedSchemas>();
+
+/** Converts a built operation's schemas without reporting what that finds; undefined for an operation this module did not build. */
+export function convertQuietly(operation: Operation): ConvertedSchemas | undefined {
+  return quietConversions.get(operation)?.();
 }
 
 /**

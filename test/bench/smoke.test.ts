@@ -156,7 +156,7 @@ describe('the bench\'s pure parts', () => {
   it('reads --quick, --no-peers, --only and --out, and refuses what it does not know', () => {
     expect(parseBenchArgs(['--only', 'hostile'], 'B.md')).toMatchObject({ only: 'hostile', out: 'B.md' });
     expect(parseBenchArgs(['--only', 'agent', '--agent-server', 'old/main.js'], 'B.md')).toMatchObject({ only: 'agent', agentServer: 'old/main.js' });
-    expect(parseBenchArgs(['--only', 'latency'], 'B.md')).toEqual({ error: '--only takes: hostile, agent, hosted, scale' });
+    expect(parseBenchArgs(['--only', 'latency'], 'B.md')).toEqual({ error: '--only takes: startup, hostile, agent, hosted, scale' });
     expect(parseBenchArgs(['--only', 'scale', '--quick'], 'B.md')).toMatchObject({ only: 'scale', quick: true });
     expect(parseBenchArgs(['--only', 'hosted'], 'B.md')).toMatchObject({ only: 'hosted', out: 'B.md' });
     expect(parseBenchArgs(['--quick', '--no-peers', '--out', 'x.md'], 'B.md')).toMatchObject({ quick: true, peers: false, out: 'x.md', counts: QUICK_COUNTS });

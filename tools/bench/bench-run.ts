@@ -78,7 +78,8 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       generatedSandbox = await generated(`${url}/openapi.json`, join(scratch, 'generated-sandbox'), url, token);
       if (githubThere) generatedGithub = await generated(GITHUB_DOCUMENT, join(scratch, 'generated-github'), url, token);
       generatedKubernetes = await generated(KUBERNETES_DOCUMENT, join(scratch, 'generated-kubernetes'), url, token);
-      generatedHttpScript = await generatedScript(`${url}/openapi.json`, join(scratch, 'generated-sandbox-http'), url, 'streamable-http');
+      // The HTTP flavour serves the latency rows only.
+      if (options.only !== 'startup') generatedHttpScript = await generatedScript(`${url}/openapi.json`, join(scratch, 'generated-sandbox-http'), url, 'streamable-http');
     }
 
     progress('listing tools once per configuration');
@@ -127,6 +128,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const kubernetesStarts = await timeColdStarts(
       [
         { key: 'school', launch: school(['--openapi', KUBERNETES_DOCUMENT, '--toolsets', 'all']) },
+        { key: 'school-uncached', launch: school(['--openapi', KUBERNETES_DOCUMENT, '--toolsets', 'all']), before: () => rm(cacheDir, { recursive: true, force: true }) },
         { key: 'bare', launch: await bare(lists.kubernetes, 'bare-kubernetes.json') },
         { key: 'ivotoby', launch: ivotoby(KUBERNETES_DOCUMENT) },
         { key: 'generated', launch: generatedKubernetes },
@@ -136,10 +138,11 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const peerKeys = { 'bare-sdk': 'bare', ivotoby: 'ivotoby', generated: 'generated' } as const;
     const coldStart = [
       coldStartRow('sandbox document, not cached (default configuration)', sandboxStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
-      coldStartRow('sandbox document, cached and revalidated (default configuration)', sandboxStarts, { 'school-mcp': 'school-cached', ...peerKeys }),
-      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, parsed copy cached', githubStarts, { 'school-mcp': 'school', ...peerKeys }),
+      coldStartRow('sandbox document, cached and revalidated, catalogue cached (default configuration)', sandboxStarts, { 'school-mcp': 'school-cached', ...peerKeys }),
+      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, parsed copy and catalogue cached', githubStarts, { 'school-mcp': 'school', ...peerKeys }),
       coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, not cached', githubStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
-      coldStartRow('Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`', kubernetesStarts, { 'school-mcp': 'school', ...peerKeys }),
+      coldStartRow('Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`, catalogue cached', kubernetesStarts, { 'school-mcp': 'school', ...peerKeys }),
+      coldStartRow('Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`, not cached', kubernetesStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
     ];
 
     const cell = (list: Measured<ToolList>, as: string) => (list.ok ? ok(contextCell(list.value, as, countTokens)) : list);
@@ -150,6 +153,24 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       { configuration: '`--read-only`', cells: { 'school-mcp': cell(lists.readOnly, '--read-only'), ivotoby: cell(lists.ivotobyReadOnly, '`--operation get`'), generated: peersReady ? noMode : peerSkipped } },
       { configuration: '`--toolsets dynamic`', cells: { 'school-mcp': cell(lists.dynamic, '--toolsets dynamic'), ivotoby: cell(lists.ivotobyDynamic, '`--tools dynamic`'), generated: peersReady ? noMode : peerSkipped } },
     ];
+
+    const header = () => ({
+      machine,
+      startedAt: startedAt.toISOString(),
+      durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
+      quick: options.quick,
+      versions: {
+        'school-mcp': packageVersion(PROJECT_ROOT),
+        '@modelcontextprotocol/server': packageVersion(join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/server')),
+        [IVOTOBY_PACKAGE]: installedVersion(IVOTOBY_PACKAGE),
+        [GENERATOR_PACKAGE]: installedVersion(GENERATOR_PACKAGE),
+        '@modelcontextprotocol/sdk (peers)': installedVersion('@modelcontextprotocol/sdk'),
+        '@modelcontextprotocol/sdk (generated HTTP server)': generatedHttpSdkVersion(),
+      },
+      tokenizer: TOKENIZER,
+      readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
+    });
+    if (options.only === 'startup') return { ...header(), coldStart, context, latency: [], memory: {}, scale: [], hostile: [], peerProblems, notes };
 
     const latency: LatencyRow[] = [];
     const plan = (concurrency: number) => ({ rounds: counts.latencyRounds, warmup: counts.latencyWarmup, calls: counts.latencyCalls, concurrency });
@@ -194,20 +215,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const hostile = await measureHostile(counts.hostileRuns, options.quick, scratch, progress);
 
     return {
-      machine,
-      startedAt: startedAt.toISOString(),
-      durationS: Math.round((Date.now() - startedAt.getTime()) / 1000),
-      quick: options.quick,
-      versions: {
-        'school-mcp': packageVersion(PROJECT_ROOT),
-        '@modelcontextprotocol/server': packageVersion(join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/server')),
-        [IVOTOBY_PACKAGE]: installedVersion(IVOTOBY_PACKAGE),
-        [GENERATOR_PACKAGE]: installedVersion(GENERATOR_PACKAGE),
-        '@modelcontextprotocol/sdk (peers)': installedVersion('@modelcontextprotocol/sdk'),
-        '@modelcontextprotocol/sdk (generated HTTP server)': generatedHttpSdkVersion(),
-      },
-      tokenizer: TOKENIZER,
-      readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
+      ...header(),
       coldStart,
       context,
       latency,

@@ -26,7 +26,7 @@ export interface BenchOptions {
   /** Where the report is written. */
   readonly out: string;
   /** Measure one section alone and replace it in the report already at `out`. */
-  readonly only?: 'hostile' | 'agent' | 'hosted' | 'scale';
+  readonly only?: 'startup' | 'hostile' | 'agent' | 'hosted' | 'scale';
   /** The school-mcp entry point the agent session runs, when not this build's (a "before" figure). */
   readonly agentServer?: string;
 }
@@ -57,10 +57,12 @@ export const QUICK_COUNTS: BenchCounts = {
   hostileRuns: 1,
 };
 
-export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only hostile|agent|hosted|scale] [--agent-server FILE] [--out FILE]
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only startup|hostile|agent|hosted|scale] [--agent-server FILE] [--out FILE]
 
   --quick          tiny counts: checks that every row can be produced, measures nothing reliably
   --no-peers       school-mcp, the bare SDK server and the direct call only (no install)
+  --only startup   the "Cold start" rows alone (school-mcp, the bare SDK server and the peers side by side),
+                   replaced in the report at --out
   --only hostile   the "Hostile documents" rows alone, replaced in the report at --out
   --only agent     the "Agent session" rows alone (the 15 administrator tasks), likewise
   --agent-server FILE
@@ -75,7 +77,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
   let quick = false;
   let peers = true;
   let out = defaultOut;
-  let only: 'hostile' | 'agent' | 'hosted' | 'scale' | undefined;
+  let only: 'startup' | 'hostile' | 'agent' | 'hosted' | 'scale' | undefined;
   let agentServer: string | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
@@ -84,7 +86,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
     else if (arg === '--help' || arg === '-h') return { help: true };
     else if (arg === '--only') {
       const value = args[++index];
-      if (value !== 'hostile' && value !== 'agent' && value !== 'hosted' && value !== 'scale') return { error: '--only takes: hostile, agent, hosted, scale' };
+      if (value !== 'startup' && value !== 'hostile' && value !== 'agent' && value !== 'hosted' && value !== 'scale') return { error: '--only takes: startup, hostile, agent, hosted, scale' };
       only = value;
     }
     else if (arg === '--agent-server') {

@@ -38,8 +38,7 @@ export function renderReport(results: BenchResults, findings: string): string {
   push(...aimsSection(results), '', ...performanceAims(results), '');
   push(...worseThanPeers(results), '');
   if (findings.trim() !== '') push(findings.trim(), '');
-  push('## Cold start', '', 'Spawn of the server process to the answer of its first `tools/list` over stdio (initialize included), after sign-in is done. The bare SDK server lists exactly the tools school-mcp lists in the same scenario (`McpServer` + `fromJsonSchema`, no sign-in, no document, no catalogue): it is the floor. The peers list every operation of the document.', '');
-  push(...coldStartTable(results.coldStart), '');
+  push(...coldStartSection(results.coldStart), '');
   push(
     '## Context cost',
     '',
@@ -132,6 +131,20 @@ function worseThanPeers(results: BenchResults): string[] {
     check('RSS after the calls', value(results.memory['school-mcp'], (c) => c.afterAll), id, value(results.memory[id], (c) => c.afterAll), mib);
   }
   return ['## Where school-mcp is behind a peer in this run', '', ...(worse.length > 0 ? worse : ['- Nowhere in this run.'])];
+}
+
+export const COLD_START_HEADING = '## Cold start';
+
+/** The cold-start section; `separately` says how it was measured when not in a full run (`--only startup`). */
+export function coldStartSection(rows: readonly ColdStartRow[], separately?: string): string[] {
+  return [
+    COLD_START_HEADING,
+    '',
+    'Spawn of the server process to the answer of its first `tools/list` over stdio (initialize included), after sign-in is done. The bare SDK server lists exactly the tools school-mcp lists in the same scenario (`McpServer` + `fromJsonSchema`, no sign-in, no document, no catalogue): it is the floor. The peers list every operation of the document.',
+    '',
+    ...(separately === undefined ? [] : [separately, '']),
+    ...coldStartTable(rows),
+  ];
 }
 
 function coldStartTable(rows: readonly ColdStartRow[]): string[] {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --no-peers] [-- --only hostile|agent|hosted|scale] [-- --out FILE]`: measures
+ * `npm run bench [-- --quick] [-- --no-peers] [-- --only startup|hostile|agent|hosted|scale] [-- --out FILE]`: measures
  * school-mcp, a bare SDK server, the direct request and the two peers in one run, then the
  * scripted agent session, and writes BENCHMARKS.md; or one section alone, replaced in the report
  * already there.
@@ -16,9 +16,9 @@ import { hostedSection, replaceHostedSection } from './hosted-report.js';
 import { measureHosted, type HostedPlan } from './hosted-rows.js';
 import { measureHostile } from './hostile-rows.js';
 import { describeMachine } from './machine.js';
-import { BENCH_USAGE, parseBenchArgs } from './options.js';
+import { BENCH_USAGE, parseBenchArgs, type BenchOptions } from './options.js';
 import { BENCH_PACKAGE_DIR, PROJECT_ROOT } from './paths.js';
-import { renderReport } from './report.js';
+import { COLD_START_HEADING, coldStartSection, renderReport } from './report.js';
 import { replaceScaleOutSection, scaleOutSection } from './scale-out/scale-out-report.js';
 import { measureScaleOut, type ScaleOutPlan } from './scale-out/scale-out-rows.js';
 
@@ -37,6 +37,7 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   const progress = (line: string) => process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
+  if (parsed.only === 'startup') return onlyStartup(parsed, resolve(parsed.out), progress);
   if (parsed.only === 'hostile') return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
   if (parsed.only === 'agent') return onlyAgent(parsed.agentServer, resolve(parsed.out), progress);
   if (parsed.only === 'hosted') return onlyHosted(parsed.quick, resolve(parsed.out), progress);
@@ -48,6 +49,18 @@ async function main(): Promise<number> {
   const scaleOut = await measureScaleOutSection(parsed.quick, progress);
   await writeFile(out, replaceScaleOutSection(replaceHostedSection(renderReport(results, findings), hosted), scaleOut));
   process.stderr.write(`bench: wrote ${out}\n`);
+  return 0;
+}
+
+async function onlyStartup(options: BenchOptions, out: string, progress: (line: string) => void): Promise<number> {
+  const machine = describeMachine();
+  const startedAt = new Date().toISOString();
+  const results = await runBench(options, progress);
+  const peers = options.peers ? 'with the peers' : 'without the peers (`--no-peers`)';
+  const separately = `Measured on its own (\`npm run bench -- --only startup\`${options.quick ? ' --quick: one run each, not a measurement' : ''}), ${peers}, started ${startedAt}: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}.`;
+  const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
+  await writeFile(out, replaceReportSection(report, COLD_START_HEADING, coldStartSection(results.coldStart, separately)));
+  process.stderr.write(`bench: wrote the cold-start section of ${out}\n`);
   return 0;
 }
 

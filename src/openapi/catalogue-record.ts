@@ -1,0 +1,290 @@
+/**
+ * The catalogue as the text the catalogue cache stores, and back. Pure: the cache
+ * (`catalogue-cache.ts`) does the I/O. Every operation is stored fully converted, with the
+ * warnings converting its schemas found, so that a restored catalogue reports them when the tool
+ * is first listed, described or called, as a built one does. Decoding checks the whole shape and
+ * the key: anything unexpected gives undefined, and the catalogue is built from the document.
+ * @see SECURITY.md ST-09
+ */
+import { listedSchemaBytes, rememberSchemaBytes } from './catalogue-budget.js';
+import type { ToolCatalog } from './catalog.js';
+import { catalogOf } from './catalog.js';
+import { isRecord, type JsonRecord } from './json-value.js';
+import type { HttpMethod, JsonSchema, Operation, OperationBody, OperationParameter, ToolAnnotations } from './operation.js';
+import { HTTP_METHODS, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
+import { scopeRoles, type ScopedOperation } from './scope-roles.js';
+import type { OperationSchemas } from './tool-schemas.js';
+
+/** Bumped when what is stored changes meaning; part of the key, so older entries are simply not found. */
+export const CATALOGUE_FORMAT = 'catalogue-v1';
+
+/** What is stored beside the operations: the catalogue's context and what parsing the document said. */
+export interface CatalogueRecordContext {
+  readonly key: string;
+  readonly catalog: ToolCatalog;
+  /** What the scope roles were computed from (`scopeRoles`): every operation the document has. */
+  readonly roleSources: readonly ScopedOperation[];
+  /** What parsing the document said, which a cached start does not parse. */
+  readonly documentWarnings: readonly string[];
+}
+
+export interface RestoredCatalogue {
+  readonly catalog: ToolCatalog;
+  readonly documentWarnings: readonly string[];
+}
+
+export interface CatalogueEncoder {
+  /** Adds the next operation of the catalogue; false once the text would pass the size bound. */
+  add(operation: Operation, conversion: ConvertedSchemas): boolean;
+  /** The text to store, once every operation was added. */
+  text(): string;
+}
+
+/**
+ * The stored text, one operation at a time so that a caller can yield between them, and bounded:
+ * `add` says when the text would be longer than `maxBytes`, before it is ever built.
+ */
+export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: number): CatalogueEncoder {
+  const { catalog } = context;
+  const head = JSON.stringify({
+    format: CATALOGUE_FORMAT,
+    key: context.key,
+    documentWarnings: context.documentWarnings,
+    scopeDescriptions: catalog.scopeDescriptions,
+    apiBase: catalog.apiBase,
+    roleSources: context.roleSources.map(({ method, scopeAlternatives }) => ({ method, scopeAlternatives })),
+    groupedBy: catalog.groupedBy,
+    upgradedFrom: catalog.upgradedFrom,
+    warnings: catalog.warnings,
+  });
+  const parts: string[] = [];
+  // The head loses its closing brace and gains `,"operations":[` and `]}`; each part after the first, a comma.
+  let bytes = Buffer.byteLength(head) + ',"operations":[]}'.length - 2;
+  return {
+    add(operation, conversion) {
+      const part = JSON.stringify(operationRecord(operation, conversion));
+      bytes += Buffer.byteLength(part) + 1;
+      if (bytes > maxBytes) return false;
+      parts.push(part);
+      return true;
+    },
+    text: () => `${head.slice(0, -1)},"operations":[${parts.join(',')}]}`,
+  };
+}
+
+function operationRecord(operation: Operation, { schemas, warnings }: ConvertedSchemas): JsonRecord {
+  return {
+    toolName: operation.toolName,
+    operationId: operation.operationId,
+    method: operation.method,
+    pathTemplate: operation.pathTemplate,
+    title: operation.title,
+    description: operation.description,
+    tags: operation.tags,
+    scopeAlternatives: operation.scopeAlternatives,
+    requiredScopes: operation.requiredScopes,
+    anonymousAccess: operation.anonymousAccess,
+    toolset: operation.toolset,
+    annotations: operation.annotations,
+    deprecated: operation.deprecated,
+    parameters: schemas.parameters,
+    body: schemas.body,
+    inputSchema: schemas.inputSchema,
+    outputSchema: schemas.outputSchema,
+    schemaBytes: listedSchemaBytes(schemas),
+    schemaWarnings: warnings,
+  };
+}
+
+/**
+ * The catalogue stored in `text` under `key`, or undefined when the text is not exactly what
+ * `encodeCatalogue` writes for that key. `onSchemaWarning` receives the stored schema warnings of
+ * an operation when its schemas are first read; without it they are dropped, as a built
+ * catalogue's are once it is returned.
+ */
+export function decodeCatalogue(text: string, key: string, onSchemaWarning?: (message: string) => void): RestoredCatalogue | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const catalogueFields = ['format', 'key', 'documentWarnings', 'scopeDescriptions', 'apiBase', 'roleSources', 'groupedBy', 'upgradedFrom', 'warnings', 'operations'];
+  if (!hasOnly(value, catalogueFields) || value['format'] !== CATALOGUE_FORMAT || value['key'] !== key) return undefined;
+  const { documentWarnings, scopeDescriptions, apiBase, roleSources, groupedBy, upgradedFrom, warnings, operations } = value;
+  if (!isStrings(documentWarnings) || !isStrings(warnings) || !isStringRecord(scopeDescriptions)) return undefined;
+  if (apiBase !== undefined && !(hasOnly(apiBase, ['baseUrl', 'origin', 'warnings']) && isString(apiBase['baseUrl']) && isString(apiBase['origin']) && isStrings(apiBase['warnings']))) return undefined;
+  if (groupedBy !== 'scopes' && groupedBy !== 'tags' && groupedBy !== 'paths') return undefined;
+  if (!isOptional(upgradedFrom, isString)) return undefined;
+  if (!Array.isArray(roleSources) || !roleSources.every(isRoleSource)) return undefined;
+  if (!Array.isArray(operations)) return undefined;
+  const report = onSchemaWarning ?? (() => undefined);
+  const restored: Operation[] = [];
+  for (const candidate of operations) {
+    const operation = restoredOperation(candidate, report);
+    if (operation === undefined) return undefined;
+    restored.push(operation);
+  }
+  if (new Set(restored.map((operation) => operation.toolName)).size !== restored.length) return undefined;
+  const catalog = catalogOf(restored, {
+    scopeDescriptions,
+    apiBase: apiBase === undefined ? undefined : { baseUrl: apiBase['baseUrl'] as string, origin: apiBase['origin'] as string, warnings: apiBase['warnings'] as string[] },
+    scopeRoles: scopeRoles(roleSources),
+    groupedBy,
+    upgradedFrom,
+    warnings,
+  });
+  return { catalog, documentWarnings };
+}
+
+const OPERATION_FIELDS = [
+  'toolName',
+  'operationId',
+  'method',
+  'pathTemplate',
+  'title',
+  'description',
+  'tags',
+  'scopeAlternatives',
+  'requiredScopes',
+  'anonymousAccess',
+  'toolset',
+  'annotations',
+  'deprecated',
+  'parameters',
+  'body',
+  'inputSchema',
+  'outputSchema',
+  'schemaBytes',
+  'schemaWarnings',
+];
+
+/** An operation shaped as `buildOperation` shapes it, its schemas behind the same getters. */
+function restoredOperation(value: unknown, report: (message: string) => void): Operation | undefined {
+  if (!hasOnly(value, OPERATION_FIELDS)) return undefined;
+  const { toolName, operationId, method, pathTemplate, title, description, tags, scopeAlternatives, requiredScopes, anonymousAccess, toolset, annotations, deprecated } = value;
+  const { parameters, body, inputSchema, outputSchema, schemaBytes, schemaWarnings } = value;
+  const plain =
+    isString(toolName) &&
+    isOptional(operationId, isString) &&
+    isMethod(method) &&
+    isString(pathTemplate) &&
+    isString(title) &&
+    isString(description) &&
+    isStrings(tags) &&
+    isAlternatives(scopeAlternatives) &&
+    isStrings(requiredScopes) &&
+    (anonymousAccess === undefined || anonymousAccess === true) &&
+    isString(toolset) &&
+    isAnnotations(annotations) &&
+    typeof deprecated === 'boolean';
+  if (!plain) return undefined;
+  if (!Array.isArray(parameters) || !parameters.every(isParameter) || !isOptional(body, isBody) || !isRecord(inputSchema) || !isOptional(outputSchema, isRecord) || !isStrings(schemaWarnings)) {
+    return undefined;
+  }
+  if (typeof schemaBytes !== 'number' || !Number.isSafeInteger(schemaBytes) || schemaBytes < 0) {
+    return undefined;
+  }
+  const schemas: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined };
+  const converted = reportingOnFirstRead(() => ({ schemas, warnings: schemaWarnings }), report);
+  const restored: Operation = {
+    toolName,
+    operationId,
+    method,
+    pathTemplate,
+    title,
+    description,
+    tags,
+    get parameters() {
+      return converted().parameters;
+    },
+    get body() {
+      return converted().body;
+    },
+    scopeAlternatives,
+    requiredScopes,
+    ...(anonymousAccess === true ? { anonymousAccess: true } : {}),
+    toolset,
+    get inputSchema() {
+      return converted().inputSchema;
+    },
+    get outputSchema() {
+      return converted().outputSchema;
+    },
+    annotations,
+    deprecated,
+  };
+  rememberSchemaBytes(restored, schemaBytes);
+  return restored;
+}
+
+function hasOnly(value: unknown, fields: readonly string[]): value is JsonRecord {
+  return isRecord(value) && Object.keys(value).every((field) => fields.includes(field));
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every(isString);
+}
+
+function isOptional<T>(value: unknown, check: (value: unknown) => value is T): value is T | undefined {
+  return value === undefined || check(value);
+}
+
+function isOptionalBoolean(value: unknown): boolean {
+  return value === undefined || typeof value === 'boolean';
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return isRecord(value) && Object.values(value).every(isString);
+}
+
+function isMethod(value: unknown): value is HttpMethod {
+  return HTTP_METHODS.includes(value as HttpMethod);
+}
+
+function isAlternatives(value: unknown): value is string[][] {
+  return Array.isArray(value) && value.every(isStrings);
+}
+
+function isRoleSource(value: unknown): value is ScopedOperation {
+  return hasOnly(value, ['method', 'scopeAlternatives']) && isMethod(value['method']) && isAlternatives(value['scopeAlternatives']);
+}
+
+function isAnnotations(value: unknown): value is ToolAnnotations {
+  const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+  return hasOnly(value, ['title', ...hints]) && isOptional(value['title'], isString) && hints.every((hint) => isOptionalBoolean(value[hint]));
+}
+
+const LOCATIONS = ['path', 'query', 'header', 'cookie'];
+
+function isParameter(value: unknown): value is OperationParameter {
+  return (
+    hasOnly(value, ['name', 'argument', 'in', 'required', 'schema', 'style', 'explode', 'allowReserved']) &&
+    isString(value['name']) &&
+    isString(value['argument']) &&
+    LOCATIONS.includes(value['in'] as string) &&
+    typeof value['required'] === 'boolean' &&
+    isRecord(value['schema']) &&
+    isOptional(value['style'], isString) &&
+    isOptionalBoolean(value['explode']) &&
+    isOptionalBoolean(value['allowReserved'])
+  );
+}
+
+function isBody(value: unknown): value is OperationBody {
+  return (
+    hasOnly(value, ['contentType', 'required', 'schema', 'mode', 'argument', 'propertyArguments', 'fileProperties', 'file']) &&
+    isString(value['contentType']) &&
+    typeof value['required'] === 'boolean' &&
+    isRecord(value['schema']) &&
+    (value['mode'] === 'merged' || value['mode'] === 'wrapped') &&
+    isOptional(value['argument'], isString) &&
+    isOptional(value['propertyArguments'], isStringRecord) &&
+    isOptional(value['fileProperties'], isStrings) &&
+    isOptionalBoolean(value['file'])
+  );
+}

@@ -1,0 +1,163 @@
+/**
+ * The stored catalogue, pure: a decoded catalogue deep-equals the one built from the document
+ * (sandbox, GitHub, Kubernetes, and one whose tools pass their schema budgets), its schema
+ * warnings come when a tool is first read, and any text that is not exactly what the encoder
+ * writes for the key decodes to nothing (ST-09).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FetchLike } from '../../src/network/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
+import { buildCatalog, loadDocument, parseDocumentText, type ApiDocument, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
+import { listedSchemaBytes } from '../../src/openapi/catalogue-budget.js';
+import { jsonBytes } from '../../src/openapi/json-size.js';
+import { scopeRoleSourcesOf } from '../../src/openapi/catalog.js';
+import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
+import { convertQuietly } from '../../src/openapi/operations.js';
+import { fanOutDocument } from '../../tools/bench/hostile-documents.js';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
+const KEY = 'a'.repeat(64);
+const SCHOOL = 'http://127.0.0.1:1';
+
+async function sandboxDocument(): Promise<ApiDocument> {
+  const sandbox = createSandbox(SCHOOL, {});
+  try {
+    const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
+    return (await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function encoded(catalog: ToolCatalog, maxBytes = Number.MAX_SAFE_INTEGER, documentWarnings: readonly string[] = []): string | undefined {
+  const encoder = catalogueEncoder({ key: KEY, catalog, roleSources: scopeRoleSourcesOf(catalog)!, documentWarnings }, maxBytes);
+  for (const operation of catalog.operations) {
+    if (!encoder.add(operation, convertQuietly(operation)!)) return undefined;
+  }
+  return encoder.text();
+}
+
+/** Everything a catalogue holds, functions asked about every scope, so that two can be compared. */
+function comparable(catalog: ToolCatalog) {
+  const scopes = [...new Set(catalog.operations.flatMap((operation) => operation.scopeAlternatives.flat()))];
+  const { scopeRoles, byName, toolsets, ...rest } = catalog;
+  return {
+    ...rest,
+    operations: catalog.operations.map((operation) => ({ ...operation })),
+    byName: [...byName.keys()],
+    toolsets: [...toolsets].map(([name, operations]) => [name, operations.map((operation) => operation.toolName)]),
+    roles: {
+      readable: [...scopeRoles.readable],
+      changes: scopeRoles.changes,
+      writeCapable: scopes.filter((scope) => scopeRoles.isWriteCapable(scope)),
+      breadth: scopes.map((scope) => scopeRoles.breadth(scope)),
+    },
+  };
+}
+
+async function roundTrip(document: ApiDocument, schoolUrl?: string) {
+  const options = schoolUrl === undefined ? {} : { schoolUrl };
+  const built = await buildCatalog(document, options);
+  const text = encoded(built)!;
+  const restored = decodeCatalogue(text, KEY)!;
+  expect(restored).toBeDefined();
+  expect(comparable(restored.catalog)).toEqual(comparable(built));
+  // The stored sizes are what measuring would find, so the tool list's budget cuts at the same tool.
+  const measured = (operation: Operation) => jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
+  expect(restored.catalog.operations.map((operation) => listedSchemaBytes(operation))).toEqual(built.operations.map(measured));
+  return restored.catalog;
+}
+
+const fixture = (name: string) => parseDocumentText(readFileSync(join(FIXTURES, name), 'utf8'), { source: name }).document;
+
+describe('a decoded catalogue deep-equals the built one', () => {
+  it('on the sandbox document, built for a school URL', async () => {
+    await roundTrip(await sandboxDocument(), SCHOOL);
+  });
+
+  it('on the GitHub REST document (623 operations)', async () => {
+    await roundTrip(fixture('github-rest-2020-07-30.openapi.yaml'), SCHOOL);
+  });
+
+  it('on the Kubernetes document (Swagger 2.0, upgraded in memory)', async () => {
+    const restored = await roundTrip(fixture('kubernetes.swagger.json'));
+    expect(restored.upgradedFrom).toBe('Swagger 2.0');
+    expect(restored.operations.length).toBeGreaterThan(1_000);
+  });
+});
+
+describe('schema warnings of a decoded catalogue', () => {
+  it('come when a tool is first read, once, as a built catalogue gives them', async () => {
+    const document = fanOutDocument(4) as unknown as ApiDocument;
+    const builtWarnings: string[] = [];
+    const built = await buildCatalog(document, { onSchemaWarning: (message) => builtWarnings.push(message) });
+    const text = encoded(built)!;
+    // Converting to store reports nothing: the built catalogue's tools were never read.
+    expect(builtWarnings).toEqual([]);
+    const restoredWarnings: string[] = [];
+    const restored = decodeCatalogue(text, KEY, (message) => restoredWarnings.push(message))!;
+    expect(restoredWarnings).toEqual([]);
+    for (const [index, operation] of built.operations.entries()) {
+      void operation.inputSchema;
+      void restored.catalog.operations[index]!.inputSchema;
+      void restored.catalog.operations[index]!.outputSchema;
+      expect(restoredWarnings).toEqual(builtWarnings);
+    }
+    expect(builtWarnings).toEqual(expect.arrayContaining([expect.stringMatching(/its input schema is over/), expect.stringMatching(/its output schema is over/)]));
+    expect(comparable(restored.catalog)).toEqual(comparable(built));
+  });
+
+  it('keeps what parsing the document said', async () => {
+    const built = await buildCatalog(await sandboxDocument());
+    const restored = decodeCatalogue(encoded(built, undefined, ['YAML in school.yaml: a warning'])!, KEY)!;
+    expect(restored.documentWarnings).toEqual(['YAML in school.yaml: a warning']);
+  });
+});
+
+describe('what decodes to nothing', () => {
+  const sandboxText = async () => encoded(await buildCatalog(await sandboxDocument(), { schoolUrl: SCHOOL }))!;
+
+  it('ST-09 ignores an entry stored under another key (another document, version or option)', async () => {
+    expect(decodeCatalogue(await sandboxText(), 'b'.repeat(64))).toBeUndefined();
+  });
+
+  it('ST-09 ignores an entry of another format', async () => {
+    const value = JSON.parse(await sandboxText()) as Record<string, unknown>;
+    expect(decodeCatalogue(JSON.stringify({ ...value, format: 'catalogue-v0' }), KEY)).toBeUndefined();
+  });
+
+  it('ST-09 ignores a tampered entry: an unknown field, a wrong type, a duplicate tool, text that is not JSON', async () => {
+    const text = await sandboxText();
+    const value = JSON.parse(text) as { operations: Record<string, unknown>[] } & Record<string, unknown>;
+    const [first, second] = value.operations;
+    const tampered = [
+      { ...value, extra: true },
+      { ...value, operations: [{ ...first, method: 'fetch' }, ...value.operations.slice(1)] },
+      { ...value, operations: [{ ...first, inputSchema: 'not a schema' }] },
+      { ...value, operations: [{ ...first, parameters: [{ name: 'id', in: 'body', argument: 'id', required: true, schema: {} }] }] },
+      { ...value, operations: [{ ...first, body: { contentType: 'application/json', required: true, schema: {}, mode: 'spread' } }] },
+      { ...value, operations: [{ ...first, annotations: { readOnlyHint: 'yes' } }] },
+      { ...value, operations: [{ ...first, sneaky: 1 }] },
+      { ...value, operations: [{ ...first, schemaBytes: -1 }] },
+      { ...value, operations: [first, { ...second, toolName: first!['toolName'] }] },
+      { ...value, roleSources: [{ method: 'get', scopeAlternatives: 'all' }] },
+      { ...value, apiBase: { baseUrl: 'https://elsewhere.example', origin: 'https://elsewhere.example' } },
+      { ...value, groupedBy: 'whim' },
+    ];
+    for (const entry of tampered) expect(decodeCatalogue(JSON.stringify(entry), KEY)).toBeUndefined();
+    expect(decodeCatalogue(text.slice(0, -1), KEY)).toBeUndefined();
+    expect(decodeCatalogue('[]', KEY)).toBeUndefined();
+    expect(decodeCatalogue(text, KEY)).toBeDefined();
+  });
+});
+
+describe('the size bound', () => {
+  it('ST-09 refuses to encode a catalogue over the bound, before building its text', async () => {
+    const built = await buildCatalog(await sandboxDocument());
+    const whole = encoded(built)!;
+    expect(encoded(built, Buffer.byteLength(whole)) === whole).toBe(true);
+    expect(encoded(built, Buffer.byteLength(whole) - 1)).toBeUndefined();
+  });
+});
