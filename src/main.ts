@@ -3,8 +3,7 @@
  * The command line entry: reads the config, then runs one command. Only this file touches
  * `process.argv`, `process.env` and the exit code.
  */
-import { createRequire } from 'node:module';
-import { configDirectory, createSchoolSession, listSchoolTools, openSchool, runHosted, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
+import { configDirectory, createSchoolSession, listSchoolTools, openSchool, packageVersion, runHosted, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
 import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
 import { loadConfig, type Config } from './config/index.js';
 import { isSchoolMcpError } from './errors.js';
@@ -13,7 +12,8 @@ import { createLogger, type Logger } from './log.js';
 import { createSchoolServerFactory } from './server/index.js';
 import { serveOverHttp, serveOverStdio } from './transports/index.js';
 
-const packageJson = createRequire(import.meta.url)('../../package.json') as { version: string };
+// The version every command reports and the catalogue cache is keyed by: package.json's, read in one place.
+const VERSION = packageVersion() ?? '0.0.0-unknown';
 
 async function main(): Promise<number> {
   let config: Config;
@@ -35,7 +35,7 @@ async function main(): Promise<number> {
       await writeStdout(commandUsage(SCHOOL_MCP_COMMAND_LINE, config.helpFor));
       return 0;
     case 'version':
-      await writeStdout(`${packageJson.version}\n`);
+      await writeStdout(`${VERSION}\n`);
       return 0;
     case 'sandbox': {
       // Each command loads the parts it needs; a stdio start, which a host waits on, loads the fewest.
@@ -88,7 +88,7 @@ async function withSchool<T>(config: Config, logger: Logger, run: (school: OpenS
 }
 
 async function serve(config: Config, logger: Logger): Promise<number> {
-  if (config.hosted) return runHosted(config, logger, packageJson.version);
+  if (config.hosted) return runHosted(config, logger, VERSION);
   return withSchool(config, logger, async (school) => {
     const factory = createSchoolServerFactory({
       catalog: school.catalog,
@@ -96,7 +96,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
       call: school.call,
       account: school.account,
       schoolName: school.schoolUrl.host,
-      version: packageJson.version,
+      version: VERSION,
     });
     const served = { school: school.schoolUrl.origin, tools: school.plan.direct.length, discovery: school.plan.discovery };
     let transport: { readonly closed: Promise<void>; close(): Promise<void> };
@@ -152,7 +152,7 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
 /** `school-mcp tools`: a listing needs no sign-in, and with `--openapi FILE` no school either. */
 async function runToolsCommand(config: Config, logger: Logger): Promise<number> {
   const { buildToolsReport, formatToolsReport } = await import('./cli/index.js');
-  const list = (schoolUrl: URL | undefined, configDir: string | undefined) => listSchoolTools({ config, schoolUrl, configDir, version: packageJson.version });
+  const list = (schoolUrl: URL | undefined, configDir: string | undefined) => listSchoolTools({ config, schoolUrl, configDir, version: VERSION });
   const listing =
     config.schoolUrl === undefined && !config.demo
       ? await list(undefined, config.configDir)

@@ -2,3 +2,4 @@ export { configDirectory, createSchoolSession, openSchool, type OpenSchool } fro
 export { startDemoSchool, type DemoSchool } from './demo-school.js';
 export { listSchoolTools } from './tool-listing.js';
 export { runHosted } from './run-hosted.js';
+export { packageVersion } from './package-version.js';

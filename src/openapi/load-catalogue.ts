@@ -7,6 +7,7 @@
  */
 import { buildCatalog, DEFAULT_MAX_OPERATIONS, type CatalogOptions, type ToolCatalog } from './catalog.js';
 import { catalogueKey, findCachedCatalogue, storeCatalogue } from './catalogue-cache.js';
+import { converterFingerprint } from './converter-fingerprint.js';
 import { parseDocumentRead, readDocumentText, type LoadDocumentOptions, type LoadedDocument } from './load-document.js';
 
 export interface LoadCatalogueOptions {
@@ -31,7 +32,7 @@ export async function loadCatalogue({ load, catalog: catalogOptions, version, de
   const key =
     cache === undefined || version === undefined
       ? undefined
-      : catalogueKey({ text: read.text, parsing: read.parsing, version, schoolUrl: catalogOptions.schoolUrl, maxOperations: catalogOptions.maxOperations ?? DEFAULT_MAX_OPERATIONS });
+      : catalogueKey({ text: read.text, parsing: read.parsing, version: `${version}+${converterFingerprint()}`, schoolUrl: catalogOptions.schoolUrl, maxOperations: catalogOptions.maxOperations ?? DEFAULT_MAX_OPERATIONS });
   const restored =
     cache === undefined || key === undefined
       ? undefined
