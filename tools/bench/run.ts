@@ -20,7 +20,7 @@ import { BENCH_USAGE, parseBenchArgs } from './options.js';
 import { BENCH_PACKAGE_DIR, PROJECT_ROOT } from './paths.js';
 import { renderReport } from './report.js';
 import { replaceScaleOutSection, scaleOutSection } from './scale-out/scale-out-report.js';
-import { measureScaleOut, type ScaleOutPlan } from './scale-out/scale-out-rows.js';
+import { measureScaleOut, SCALE_OUT_USERS, type ScaleOutPlan } from './scale-out/scale-out-rows.js';
 
 /** The hand-written part of the report: why the figures are what they are, and what was changed. */
 const FINDINGS = join(BENCH_PACKAGE_DIR, 'findings.md');
@@ -100,14 +100,16 @@ async function onlyHosted(quick: boolean, out: string, progress: (line: string) 
   return 0;
 }
 
+/** Quick: two people, the fewest whose calls still run side by side; each sign-in was most of its CPU. */
 function scaleOutPlan(quick: boolean): ScaleOutPlan {
-  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100 };
+  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100, users: SCALE_OUT_USERS };
 }
 
 async function measureScaleOutSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
   const machine = describeMachine();
   const described = `${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}`;
-  return scaleOutSection(await measureScaleOut(scaleOutPlan(quick), progress), described, separately);
+  const plan = scaleOutPlan(quick);
+  return scaleOutSection(await measureScaleOut(plan, progress), described, separately, plan.users);
 }
 
 async function onlyScaleOut(quick: boolean, out: string, progress: (line: string) => void): Promise<number> {
