@@ -13,7 +13,7 @@ import { measureAgentSession } from './agent-session/measure.js';
 import { runBench } from './bench-run.js';
 import { hostileSection, replaceHostileSection, replaceReportSection } from './hostile-report.js';
 import { hostedSection, replaceHostedSection } from './hosted-report.js';
-import { measureHosted, type HostedPlan } from './hosted-rows.js';
+import { HOSTED_USERS, measureHosted, type HostedPlan } from './hosted-rows.js';
 import { measureHostile } from './hostile-rows.js';
 import { describeMachine } from './machine.js';
 import { BENCH_USAGE, parseBenchArgs } from './options.js';
@@ -77,14 +77,16 @@ async function onlyAgent(schoolMcpMain: string | undefined, out: string, progres
   return figures.ok ? 0 : 1;
 }
 
+/** Quick: two connections, the fewest whose calls still run side by side; each sign-in was most of its CPU. */
 function hostedPlan(quick: boolean): HostedPlan {
-  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100 };
+  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100, users: HOSTED_USERS };
 }
 
 async function measureHostedSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
   try {
-    return hostedSection(await measureHosted(hostedPlan(quick), scratch, progress), separately);
+    const plan = hostedPlan(quick);
+    return hostedSection(await measureHosted(plan, scratch, progress), separately, plan.users);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
