@@ -111,6 +111,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         { key: 'generated', launch: generatedSandbox },
       ],
       counts.coldStartRuns,
+      counts.coldStartWarmup,
     );
     progress(`cold start, GitHub document (${counts.coldStartRunsLarge} runs each)`);
     const githubStarts = await timeColdStarts(
@@ -122,6 +123,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         { key: 'generated', launch: generatedGithub },
       ],
       counts.coldStartRunsLarge,
+      counts.coldStartWarmup,
     );
     progress(`cold start, Kubernetes document (${counts.coldStartRunsLarge} runs each)`);
     const kubernetesStarts = await timeColdStarts(
@@ -132,6 +134,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         { key: 'generated', launch: generatedKubernetes },
       ],
       counts.coldStartRunsLarge,
+      counts.coldStartWarmup,
     );
     const peerKeys = { 'bare-sdk': 'bare', ivotoby: 'ivotoby', generated: 'generated' } as const;
     const coldStart = [

@@ -4,6 +4,8 @@ export interface BenchCounts {
   /** Cold starts per server and document (interleaved, so drift hits every server alike). */
   readonly coldStartRuns: number;
   readonly coldStartRunsLarge: number;
+  /** Untimed starts of each server before its timed ones, so that the disk cache is warm for all alike. */
+  readonly coldStartWarmup: number;
   /** Rounds of the latency measurement; each round gives one p50 and one p99. */
   readonly latencyRounds: number;
   readonly latencyWarmup: number;
@@ -34,6 +36,7 @@ export interface BenchOptions {
 const FULL_COUNTS: BenchCounts = {
   coldStartRuns: 9,
   coldStartRunsLarge: 5,
+  coldStartWarmup: 1,
   latencyRounds: 3,
   latencyWarmup: 200,
   latencyCalls: 1_000,
@@ -47,6 +50,8 @@ const FULL_COUNTS: BenchCounts = {
 export const QUICK_COUNTS: BenchCounts = {
   coldStartRuns: 1,
   coldStartRunsLarge: 1,
+  // Quick runs time nothing worth warming for; a GitHub or Kubernetes start costs seconds of CPU.
+  coldStartWarmup: 0,
   latencyRounds: 1,
   latencyWarmup: 2,
   latencyCalls: 16,
