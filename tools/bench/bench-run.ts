@@ -193,7 +193,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     };
 
     progress('scale: catalogue build per document');
-    const scale = await measureScale(counts.scaleSizes, counts.scaleRuns, scratch);
+    const scale = await measureScale(counts.scaleSizes, counts.scaleRuns, counts.scaleCompiledOperations, scratch);
     const hostile = await measureHostile(counts.hostileRuns, options.quick, scratch, progress);
 
     return {

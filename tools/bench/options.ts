@@ -16,6 +16,8 @@ export interface BenchCounts {
   readonly longMemoryCalls: number;
   readonly scaleRuns: number;
   readonly scaleSizes: readonly number[];
+  /** Operations per scale document whose schemas are compiled, an even spread of them; all when infinite. */
+  readonly scaleCompiledOperations: number;
   /** Starts per hostile document and configuration. */
   readonly hostileRuns: number;
 }
@@ -44,6 +46,7 @@ const FULL_COUNTS: BenchCounts = {
   longMemoryCalls: 40_000,
   scaleRuns: 5,
   scaleSizes: [10, 100, 1_000, 3_000],
+  scaleCompiledOperations: Number.POSITIVE_INFINITY,
   hostileRuns: 3,
 };
 
@@ -59,6 +62,8 @@ export const QUICK_COUNTS: BenchCounts = {
   longMemoryCalls: 64,
   scaleRuns: 1,
   scaleSizes: [10, 100, 1_000, 3_000],
+  // Compiling every schema of the 3,000-operation and GitHub documents was most of a quick run's CPU.
+  scaleCompiledOperations: 50,
   hostileRuns: 1,
 };
 
