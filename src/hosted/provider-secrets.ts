@@ -21,12 +21,24 @@ function isProviderSecrets(value: unknown): value is ProviderSecrets {
   return Array.isArray(secrets?.cookieKeys) && typeof secrets.cookieKeys[0] === 'string' && typeof secrets.signingJwk === 'object' && secrets.signingJwk !== null;
 }
 
+let processSigningJwk: Record<string, unknown> | undefined;
+
+/**
+ * Made once per process: an RSA key costs 50 to 500 ms of CPU, and it signs nothing school-mcp
+ * issues (its access tokens are opaque, it issues no ID tokens), so a process that opens several
+ * stores, as tests do, need not make one per store. The cookie keys, which seal what matters and
+ * from which the step-up state key is derived, are made per store.
+ */
+function engineSigningJwk(): Record<string, unknown> {
+  processSigningJwk ??= (() => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    return { ...privateKey.export({ format: 'jwk' }), kid: `hosted-${randomBytes(6).toString('hex')}`, use: 'sig', alg: 'RS256' };
+  })();
+  return processSigningJwk;
+}
+
 function makeProviderSecrets(): ProviderSecrets {
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return {
-    cookieKeys: [randomBytes(32).toString('base64url')],
-    signingJwk: { ...privateKey.export({ format: 'jwk' }), kid: `hosted-${randomBytes(6).toString('hex')}`, use: 'sig', alg: 'RS256' },
-  };
+  return { cookieKeys: [randomBytes(32).toString('base64url')], signingJwk: engineSigningJwk() };
 }
 
 export async function loadProviderSecrets(store: GrantStore): Promise<ProviderSecrets> {

@@ -10,6 +10,12 @@ describe('the hosted section of the benchmarks (pure)', () => {
     expect(text).toContain('| 16 concurrent connections | 412 [400–430] | 31.2 [31.2–31.2] | 88.4 [80.0–95.0] | 4800 |');
   });
 
+  it('names the connections a quick run signed in, not those of a measurement', () => {
+    const text = hostedSection({ ok: true, value: { callsPerSecond: spread(50, 50, 50, 1), p50: spread(9), p99: spread(12), calls: 4 } }, undefined, 2).join('\n');
+    expect(text).toContain(' 2 connections at once');
+    expect(text).toContain('| 2 concurrent connections | 50 |');
+  });
+
   it('says why there is no figure', () => {
     expect(hostedSection({ ok: false, reason: 'school-mcp --hosted did not start | twice' }).join('\n')).toContain('– (school-mcp --hosted did not start / twice)');
   });

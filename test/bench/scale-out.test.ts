@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replaceScaleOutSection, scaleOutSection, scalingFactor } from '../../tools/bench/scale-out/scale-out-report.js';
-import type { ScaleOutCell } from '../../tools/bench/scale-out/scale-out-rows.js';
+import { SCALE_OUT_USERS, type ScaleOutCell } from '../../tools/bench/scale-out/scale-out-rows.js';
 import { describeWithHaproxy } from '../helpers/haproxy.js';
 import { describeWithRedis } from '../helpers/redis-server.js';
 
@@ -29,6 +29,8 @@ describe('the scale-out section of the benchmarks (pure)', () => {
     expect(text).toContain('| 3 instances, Redis, haproxy round-robin | 450 [440–460] |');
     expect(text).toContain('**1.50×**');
     expect(text).toContain('Machine: a test machine, 2 cores.');
+    expect(text).toContain(`${SCALE_OUT_USERS} staff members at once`);
+    expect(scaleOutSection(cells, 'm', undefined, 2).join('\n')).toContain(' 2 staff members at once');
   });
 
   it('says why a deployment has no figure, and gives no factor without both Redis rows', () => {

@@ -107,6 +107,13 @@ describe('the bench harness, quick and without peers', () => {
     expect(section).toMatch(/\| default `tools\/list`, tokens \(tools\) \| 10,839 \(29\) \| [\d,]+ \(\d+\) \| at most 6,000: \*\*(met|not met)\*\* \|/);
   });
 
+  // The full run measures these sections too, and only a measured row shows it produced them. The
+  // Redis and haproxy rows need those servers: test/bench/scale-out.test.ts checks them where they are.
+  it('has a measured hosted row, and a measured scale-out row for one instance on its directory store', () => {
+    expect(sectionOf(report, 'Hosted mode'), stderr).toMatch(/^\| \d+ concurrent connections \| \d+ \| [\d.]+ \| [\d.]+ \| \d+ \|$/m);
+    expect(sectionOf(report, 'Hosted scale-out'), stderr).toMatch(/^\| 1 instance, directory store \| \d+ \| [\d.]+ \| [\d.]+ \| \d+ \|$/m);
+  });
+
   it('has the summary, the aims and the list of places behind a peer', () => {
     expect(report).toContain('## Summary');
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);

@@ -51,8 +51,12 @@ async function report(args: readonly string[]): Promise<ToolsReport> {
 }
 
 describe('school-mcp tools against the sandbox school', () => {
+  // The default listing, read by two tests: one run of the CLI serves both.
+  let defaultListing: Promise<ToolsReport> | undefined;
+  const sandboxListing = () => (defaultListing ??= report(['--school', sandbox.url]));
+
   it('lists exactly the tools a host receives from the server, in its order, and their total', async () => {
-    const listing = await report(['--school', sandbox.url]);
+    const listing = await sandboxListing();
     const server = await startStdioServer({ args: ['--school', sandbox.url, '--no-browser'] });
     try {
       const { tools: served } = await server.client.listTools();
@@ -69,7 +73,7 @@ describe('school-mcp tools against the sandbox school', () => {
   });
 
   it('gives each tool its toolset, scopes, hints and size, and each toolset how it is served', async () => {
-    const listing = await report(['--school', sandbox.url]);
+    const listing = await sandboxListing();
     const byName = new Map(listing.tools.map((tool) => [tool.name, tool]));
     // The default list is compact: a read lists readOnlyHint alone (MCP reads idempotentHint only beside readOnlyHint false).
     expect(byName.get('list_courses')).toMatchObject({ toolset: 'courses', scopes: ['courses:read'], readOnly: true, destructive: false, idempotent: false });

@@ -81,16 +81,21 @@ describe('searchOperations ranking', () => {
 });
 
 describe('searchOperations on real catalogues', () => {
-  const sandboxCatalog = async () => {
-    const sandbox = createSandbox(SCHOOL, {});
-    try {
-      const loaded = await loadDocument({ schoolUrl: SCHOOL, fetch: (url, init) => sandbox.fetch(new Request(url, init)) });
-      return await buildCatalog(loaded.document, { schoolUrl: SCHOOL });
-    } finally {
-      await sandbox.close();
-    }
-  };
-  const thinkific = () => buildCatalog(parseDocumentText(readFileSync(join(FIXTURES, 'thinkific-admin-v1.openapi.yaml'), 'utf8'), { source: 'thinkific' }).document);
+  // One catalogue per document for all its searches, as a server keeps one: building them again
+  // for each query (a sandbox each time, the Thinkific YAML each time) was this file's CPU.
+  let sandboxBuilt: Promise<ToolCatalog> | undefined;
+  let thinkificBuilt: Promise<ToolCatalog> | undefined;
+  const sandboxCatalog = () =>
+    (sandboxBuilt ??= (async () => {
+      const sandbox = createSandbox(SCHOOL, {});
+      try {
+        const loaded = await loadDocument({ schoolUrl: SCHOOL, fetch: (url, init) => sandbox.fetch(new Request(url, init)) });
+        return await buildCatalog(loaded.document, { schoolUrl: SCHOOL });
+      } finally {
+        await sandbox.close();
+      }
+    })());
+  const thinkific = () => (thinkificBuilt ??= buildCatalog(parseDocumentText(readFileSync(join(FIXTURES, 'thinkific-admin-v1.openapi.yaml'), 'utf8'), { source: 'thinkific' }).document));
   const top = (catalog: ToolCatalog, query: string) => searchOperations(catalog, query).map((result) => result.operation.toolName);
 
   it.each([

@@ -112,6 +112,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         { key: 'generated', launch: generatedSandbox },
       ],
       counts.coldStartRuns,
+      counts.coldStartWarmup,
     );
     progress(`cold start, GitHub document (${counts.coldStartRunsLarge} runs each)`);
     const githubStarts = await timeColdStarts(
@@ -123,6 +124,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         { key: 'generated', launch: generatedGithub },
       ],
       counts.coldStartRunsLarge,
+      counts.coldStartWarmup,
     );
     progress(`cold start, Kubernetes document (${counts.coldStartRunsLarge} runs each)`);
     const kubernetesStarts = await timeColdStarts(
@@ -134,6 +136,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         { key: 'generated', launch: generatedKubernetes },
       ],
       counts.coldStartRunsLarge,
+      counts.coldStartWarmup,
     );
     const peerKeys = { 'bare-sdk': 'bare', ivotoby: 'ivotoby', generated: 'generated' } as const;
     const coldStart = [
@@ -211,7 +214,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     };
 
     progress('scale: catalogue build per document');
-    const scale = await measureScale(counts.scaleSizes, counts.scaleRuns, scratch);
+    const scale = await measureScale(counts.scaleSizes, counts.scaleRuns, counts.scaleCompiledOperations, scratch);
     const hostile = await measureHostile(counts.hostileRuns, options.quick, scratch, progress);
 
     return {

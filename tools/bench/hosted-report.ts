@@ -8,22 +8,22 @@ import type { Spread } from './stats.js';
 
 const HOSTED_HEADING = '## Hosted mode';
 
-export function hostedSection(cell: Measured<HostedCell>, separately?: string): string[] {
+export function hostedSection(cell: Measured<HostedCell>, separately?: string, users = HOSTED_USERS): string[] {
   const lines = [
     HOSTED_HEADING,
     '',
-    `\`school-mcp --hosted\` in its own process, the sandbox school in another, ${HOSTED_USERS} connections at once: each its own MCP client (the SDK's, over Streamable HTTP) with its own OAuth sign-in through school-mcp's consent and the school's, and its own token; the sandbox has three staff members, so the connections take turns among them. Each connection calls \`list_courses\` (per_page 10) back to back; a call goes through the bearer check, that person's runtime and school grant (read from the encrypted store), and the school's API.`,
+    `\`school-mcp --hosted\` in its own process, the sandbox school in another, ${users} connections at once: each its own MCP client (the SDK's, over Streamable HTTP) with its own OAuth sign-in through school-mcp's consent and the school's, and its own token; the sandbox has three staff members, so the connections take turns among them. Each connection calls \`list_courses\` (per_page 10) back to back; a call goes through the bearer check, that person's runtime and school grant (read from the encrypted store), and the school's API.`,
     '',
     ...(separately === undefined ? [] : [separately, '']),
     '| | calls per second | p50 ms | p99 ms | calls |',
     '|---|---:|---:|---:|---:|',
   ];
   if (!cell.ok) {
-    lines.push(`| ${HOSTED_USERS} concurrent connections | – (${cell.reason.replace(/\|/g, '/').slice(0, 200)}) | | | |`);
+    lines.push(`| ${users} concurrent connections | – (${cell.reason.replace(/\|/g, '/').slice(0, 200)}) | | | |`);
     return lines;
   }
   const { value } = cell;
-  lines.push(`| ${HOSTED_USERS} concurrent connections | ${spread(value.callsPerSecond, (n) => Math.round(n).toString())} | ${spread(value.p50, ms)} | ${spread(value.p99, ms)} | ${value.calls} |`);
+  lines.push(`| ${users} concurrent connections | ${spread(value.callsPerSecond, (n) => Math.round(n).toString())} | ${spread(value.p50, ms)} | ${spread(value.p99, ms)} | ${value.calls} |`);
   return lines;
 }
 

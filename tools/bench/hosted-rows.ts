@@ -25,7 +25,8 @@ const CLIENT_REDIRECT = 'http://127.0.0.1:47099/callback';
 const READ_TOOL = { name: 'list_courses', arguments: { per_page: 10 } } as const;
 
 export type HostedCell = ThroughputCell;
-export type HostedPlan = ThroughputPlan;
+/** `users`: connections at once, each with its own sign-in (HOSTED_USERS in a measurement). */
+export type HostedPlan = ThroughputPlan & { readonly users: number };
 
 function stop(child: ChildProcess): Promise<unknown> {
   if (child.exitCode !== null) return Promise.resolve();
@@ -95,8 +96,8 @@ export async function measureHosted(plan: HostedPlan, scratch: string, progress:
     );
     const hostedLog = collectLines(hosted.stderr);
     await hostedLog.waitFor(/serving hosted/, 20_000);
-    progress(`hosted: signing in ${HOSTED_USERS} connections`);
-    for (let index = 0; index < HOSTED_USERS; index++) {
+    progress(`hosted: signing in ${plan.users} connections`);
+    for (let index = 0; index < plan.users; index++) {
       const token = await signIn(base, SANDBOX_STAFF[index % SANDBOX_STAFF.length]!.sub);
       const client = new Client({ name: 'bench', version: '1.0.0' }, { capabilities: {} });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));

@@ -4,6 +4,8 @@ export interface BenchCounts {
   /** Cold starts per server and document (interleaved, so drift hits every server alike). */
   readonly coldStartRuns: number;
   readonly coldStartRunsLarge: number;
+  /** Untimed starts of each server before its timed ones, so that the disk cache is warm for all alike. */
+  readonly coldStartWarmup: number;
   /** Rounds of the latency measurement; each round gives one p50 and one p99. */
   readonly latencyRounds: number;
   readonly latencyWarmup: number;
@@ -14,6 +16,8 @@ export interface BenchCounts {
   readonly longMemoryCalls: number;
   readonly scaleRuns: number;
   readonly scaleSizes: readonly number[];
+  /** Operations per scale document whose schemas are compiled, an even spread of them; all when infinite. */
+  readonly scaleCompiledOperations: number;
   /** Starts per hostile document and configuration. */
   readonly hostileRuns: number;
 }
@@ -34,6 +38,7 @@ export interface BenchOptions {
 const FULL_COUNTS: BenchCounts = {
   coldStartRuns: 9,
   coldStartRunsLarge: 5,
+  coldStartWarmup: 1,
   latencyRounds: 3,
   latencyWarmup: 200,
   latencyCalls: 1_000,
@@ -41,12 +46,15 @@ const FULL_COUNTS: BenchCounts = {
   longMemoryCalls: 40_000,
   scaleRuns: 5,
   scaleSizes: [10, 100, 1_000, 3_000],
+  scaleCompiledOperations: Number.POSITIVE_INFINITY,
   hostileRuns: 3,
 };
 
 export const QUICK_COUNTS: BenchCounts = {
   coldStartRuns: 1,
   coldStartRunsLarge: 1,
+  // Quick runs time nothing worth warming for; a GitHub or Kubernetes start costs seconds of CPU.
+  coldStartWarmup: 0,
   latencyRounds: 1,
   latencyWarmup: 2,
   latencyCalls: 16,
@@ -54,6 +62,8 @@ export const QUICK_COUNTS: BenchCounts = {
   longMemoryCalls: 64,
   scaleRuns: 1,
   scaleSizes: [10, 100, 1_000, 3_000],
+  // Compiling every schema of the 3,000-operation and GitHub documents was most of a quick run's CPU.
+  scaleCompiledOperations: 50,
   hostileRuns: 1,
 };
 

@@ -13,14 +13,14 @@ import { measureAgentSession } from './agent-session/measure.js';
 import { runBench } from './bench-run.js';
 import { hostileSection, replaceHostileSection, replaceReportSection } from './hostile-report.js';
 import { hostedSection, replaceHostedSection } from './hosted-report.js';
-import { measureHosted, type HostedPlan } from './hosted-rows.js';
+import { HOSTED_USERS, measureHosted, type HostedPlan } from './hosted-rows.js';
 import { measureHostile } from './hostile-rows.js';
 import { describeMachine } from './machine.js';
 import { BENCH_USAGE, parseBenchArgs, type BenchOptions } from './options.js';
 import { BENCH_PACKAGE_DIR, PROJECT_ROOT } from './paths.js';
 import { COLD_START_HEADING, coldStartSection, renderReport } from './report.js';
 import { replaceScaleOutSection, scaleOutSection } from './scale-out/scale-out-report.js';
-import { measureScaleOut, type ScaleOutPlan } from './scale-out/scale-out-rows.js';
+import { measureScaleOut, SCALE_OUT_USERS, type ScaleOutPlan } from './scale-out/scale-out-rows.js';
 
 /** The hand-written part of the report: why the figures are what they are, and what was changed. */
 const FINDINGS = join(BENCH_PACKAGE_DIR, 'findings.md');
@@ -90,14 +90,16 @@ async function onlyAgent(schoolMcpMain: string | undefined, out: string, progres
   return figures.ok ? 0 : 1;
 }
 
+/** Quick: two connections, the fewest whose calls still run side by side; each sign-in was most of its CPU. */
 function hostedPlan(quick: boolean): HostedPlan {
-  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100 };
+  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100, users: HOSTED_USERS };
 }
 
 async function measureHostedSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
   try {
-    return hostedSection(await measureHosted(hostedPlan(quick), scratch, progress), separately);
+    const plan = hostedPlan(quick);
+    return hostedSection(await measureHosted(plan, scratch, progress), separately, plan.users);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -113,14 +115,16 @@ async function onlyHosted(quick: boolean, out: string, progress: (line: string) 
   return 0;
 }
 
+/** Quick: two people, the fewest whose calls still run side by side; each sign-in was most of its CPU. */
 function scaleOutPlan(quick: boolean): ScaleOutPlan {
-  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100 };
+  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100, users: SCALE_OUT_USERS };
 }
 
 async function measureScaleOutSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
   const machine = describeMachine();
   const described = `${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}`;
-  return scaleOutSection(await measureScaleOut(scaleOutPlan(quick), progress), described, separately);
+  const plan = scaleOutPlan(quick);
+  return scaleOutSection(await measureScaleOut(plan, progress), described, separately, plan.users);
 }
 
 async function onlyScaleOut(quick: boolean, out: string, progress: (line: string) => void): Promise<number> {

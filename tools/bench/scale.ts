@@ -11,7 +11,8 @@ import { syntheticDocument } from './synthetic-document.js';
 
 const REAL_DOCUMENTS = ['thinkific-admin-v1.openapi.yaml', 'github-rest-2020-07-30.openapi.yaml'];
 
-export async function measureScale(sizes: readonly number[], runs: number, scratch: string): Promise<ScaleRow[]> {
+/** `compiledOperations`: how many operations' schemas each probe compiles (an even spread); all when infinite. */
+export async function measureScale(sizes: readonly number[], runs: number, compiledOperations: number, scratch: string): Promise<ScaleRow[]> {
   const documents: { label: string; path: string }[] = [];
   for (const size of sizes) {
     const path = join(scratch, `synthetic-${size}.json`);
@@ -29,7 +30,7 @@ export async function measureScale(sizes: readonly number[], runs: number, scrat
     const samples: ScaleSample[] = [];
     try {
       for (let run = 0; run < runs; run++) {
-        const output = await mustRun(process.execPath, [join(BENCH_DIST, 'scale-probe.js'), path]);
+        const output = await mustRun(process.execPath, [join(BENCH_DIST, 'scale-probe.js'), path, ...(Number.isFinite(compiledOperations) ? [String(compiledOperations)] : [])]);
         samples.push(JSON.parse(output.trim().split('\n').pop()!) as ScaleSample);
       }
     } catch (error) {

@@ -17,14 +17,14 @@ export interface StartEntry {
   readonly before?: () => Promise<void>;
 }
 
-/** Starts every entry `runs` times, round-robin, after one untimed start each. */
-export async function timeColdStarts(entries: readonly StartEntry[], runs: number): Promise<Map<string, Measured<ColdStartCell>>> {
+/** Starts every entry `runs` times, round-robin, after `warmup` untimed starts each. */
+export async function timeColdStarts(entries: readonly StartEntry[], runs: number, warmup: number): Promise<Map<string, Measured<ColdStartCell>>> {
   const samples = new Map<string, number[]>();
   const tools = new Map<string, number>();
   const rejected = new Map<string, string>();
   const failed = new Map<string, string>();
   for (const entry of entries) if (!entry.launch.ok) failed.set(entry.key, entry.launch.reason);
-  for (let run = -1; run < runs; run++) {
+  for (let run = -warmup; run < runs; run++) {
     for (const entry of entries) {
       if (failed.has(entry.key) || !entry.launch.ok) continue;
       try {

@@ -1,6 +1,6 @@
 /**
  * The key that signs ID tokens (RS256, the algorithm every OpenID client accepts by default),
- * generated per server instance and published as a JWK at `jwks_uri`.
+ * generated once per process and published as a JWK at `jwks_uri`.
  */
 import { createHash, generateKeyPairSync, type JsonWebKey, type KeyObject } from 'node:crypto';
 
@@ -12,10 +12,16 @@ export interface SigningKey {
   readonly publicJwk: JsonWebKey;
 }
 
-/** Generated on first use: the RSA key costs tens of milliseconds, and many sandboxes never sign. */
+let processKey: SigningKey | undefined;
+
+/**
+ * Generated on first use, and then shared by every sandbox of the process: an RSA key costs 50 to
+ * 500 ms of CPU, many sandboxes never sign, and a test process starts dozens that do. Sharing it
+ * lets no school pass for another: each ID token names its own issuer and audience, which a
+ * client checks besides the signature (OpenID Connect Core §3.1.3.7).
+ */
 export function lazySigningKey(): () => SigningKey {
-  let key: SigningKey | undefined;
-  return () => (key ??= generateSigningKey());
+  return () => (processKey ??= generateSigningKey());
 }
 
 function generateSigningKey(): SigningKey {

@@ -18,11 +18,11 @@ export function scalingFactor(cells: Readonly<Record<ScaleOutDeployment, Measure
   return three.value.callsPerSecond.median / one.value.callsPerSecond.median;
 }
 
-export function scaleOutSection(cells: Readonly<Record<ScaleOutDeployment, Measured<ScaleOutCell>>>, machine: string, separately?: string): string[] {
+export function scaleOutSection(cells: Readonly<Record<ScaleOutDeployment, Measured<ScaleOutCell>>>, machine: string, separately?: string, users = SCALE_OUT_USERS): string[] {
   const lines = [
     SCALE_OUT_HEADING,
     '',
-    `\`school-mcp --hosted\` as child processes against the sandbox school (in the bench's process), ${SCALE_OUT_USERS} staff members at once, each signed in through the deployment's public URL with their own MCP client (the SDK's, 2026-07-28, stateless per request) and calling \`list_courses\` (per_page 10) back to back. The three deployments run one after the other in one run, each started fresh: one instance with its directory store; one instance on a real redis-server (append-only file, \`appendfsync always\`); three instances on that Redis behind a real haproxy (round-robin, no stickiness, \`/readyz\` checks). Every part shares the same cores, so the factor says what a second and third process add on this machine, not what three machines would.`,
+    `\`school-mcp --hosted\` as child processes against the sandbox school (in the bench's process), ${users} staff members at once, each signed in through the deployment's public URL with their own MCP client (the SDK's, 2026-07-28, stateless per request) and calling \`list_courses\` (per_page 10) back to back. The three deployments run one after the other in one run, each started fresh: one instance with its directory store; one instance on a real redis-server (append-only file, \`appendfsync always\`); three instances on that Redis behind a real haproxy (round-robin, no stickiness, \`/readyz\` checks). Every part shares the same cores, so the factor says what a second and third process add on this machine, not what three machines would.`,
     '',
     ...(separately === undefined ? [] : [separately, '']),
     `Machine: ${machine}.`,

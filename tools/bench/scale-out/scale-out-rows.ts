@@ -28,7 +28,8 @@ export const SCALE_OUT_DEPLOYMENTS: readonly { readonly id: ScaleOutDeployment; 
 ];
 
 export type ScaleOutCell = ThroughputCell;
-export type ScaleOutPlan = ThroughputPlan;
+/** `users`: staff members signed in at once, each with their own client (SCALE_OUT_USERS in a measurement). */
+export type ScaleOutPlan = ThroughputPlan & { readonly users: number };
 
 async function callOnce(client: Client): Promise<void> {
   const result = (await client.callTool({ ...READ_TOOL, arguments: { ...READ_TOOL.arguments } })) as { isError?: boolean; content?: { text?: string }[] };
@@ -41,11 +42,11 @@ async function measureDeployment(deployment: (typeof SCALE_OUT_DEPLOYMENTS)[numb
   let clients: Client[] = [];
   try {
     progress(`scale-out: starting ${deployment.label}`);
-    const cluster = await startCluster({ ...deployment.cluster, extraStaff: SCALE_OUT_USERS, scratch, logLevel: 'info' });
+    const cluster = await startCluster({ ...deployment.cluster, extraStaff: plan.users, scratch, logLevel: 'info' });
     close = cluster.close;
-    progress(`scale-out: signing in ${SCALE_OUT_USERS} staff members through ${cluster.publicUrl}`);
+    progress(`scale-out: signing in ${plan.users} staff members through ${cluster.publicUrl}`);
     // Generated members only: the roster's named three are skipped so each connection is its own person.
-    clients = (await signInEveryone(cluster.publicUrl, staffRoster(SCALE_OUT_USERS).slice(3, 3 + SCALE_OUT_USERS), 4)).map((session) => session.client);
+    clients = (await signInEveryone(cluster.publicUrl, staffRoster(plan.users).slice(3, 3 + plan.users), 4)).map((session) => session.client);
     const cell = await measureThroughput(clients, callOnce, plan, (round) => progress(`scale-out: ${deployment.label}, round ${round + 1} of ${plan.rounds}`));
     return { ok: true, value: cell };
   } catch (error) {
