@@ -13,6 +13,8 @@ import { linearFit, percentile, spreadOf } from '../../tools/bench/stats.js';
 import { parseBenchArgs, QUICK_COUNTS } from '../../tools/bench/options.js';
 import { hostileSection, replaceHostileSection } from '../../tools/bench/hostile-report.js';
 import type { HostileRow } from '../../tools/bench/results.js';
+import { describeWithHaproxy } from '../helpers/haproxy.js';
+import { describeWithRedis } from '../helpers/redis-server.js';
 
 const RUN_JS = resolve(import.meta.dirname, '../../dist/tools/bench/run.js');
 
@@ -107,11 +109,24 @@ describe('the bench harness, quick and without peers', () => {
     expect(section).toMatch(/\| default `tools\/list`, tokens \(tools\) \| 10,839 \(29\) \| [\d,]+ \(\d+\) \| at most 6,000: \*\*(met|not met)\*\* \|/);
   });
 
-  // The full run measures these sections too, and only a measured row shows it produced them. The
-  // Redis and haproxy rows need those servers: test/bench/scale-out.test.ts checks them where they are.
+  // The full run measures these sections too, and only a measured row shows it produced them.
   it('has a measured hosted row, and a measured scale-out row for one instance on its directory store', () => {
     expect(sectionOf(report, 'Hosted mode'), stderr).toMatch(/^\| \d+ concurrent connections \| \d+ \| [\d.]+ \| [\d.]+ \| \d+ \|$/m);
     expect(sectionOf(report, 'Hosted scale-out'), stderr).toMatch(/^\| 1 instance, directory store \| \d+ \| [\d.]+ \| [\d.]+ \| \d+ \|$/m);
+  });
+
+  // The Redis and haproxy rows need those servers; where they are, this run measured them too (and
+  // `--only scale` runs the same rows, replacing only their section: scale-out.test.ts).
+  describeWithHaproxy('on real redis-server and haproxy', () => {
+    describeWithRedis('the scale-out section', () => {
+      it('measures all three deployments in one run and writes the scaling factor', () => {
+        const section = sectionOf(report, 'Hosted scale-out');
+        for (const label of ['1 instance, directory store', '1 instance, Redis', '3 instances, Redis, haproxy round-robin']) {
+          expect(section, stderr).toMatch(new RegExp(`\\| ${label} \\| \\d+ \\| [\\d.]+ \\| [\\d.]+ \\| \\d+ \\|`));
+        }
+        expect(section).toMatch(/Scaling factor \(3 instances over 1, both on Redis, median calls per second\): \*\*\d+\.\d\d×\*\*/);
+      });
+    });
   });
 
   it('has the summary, the aims and the list of places behind a peer', () => {
