@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 
-/** dist/src/app/ when built, src/app/ when run from source. */
+/** dist/src/app/ as tsc builds it; dist/bin/ in the bin's bundle and src/app/ when run from source. */
 const CANDIDATES = ['../../../package.json', '../../package.json'];
 
 export function packageVersion(): string | undefined {

@@ -43,7 +43,7 @@ describe('manifest.json', () => {
   it('becomes a command line the server accepts, with the client id only when given', () => {
     const withoutId = resolveMcpConfig(manifest, '/opt/bundle', { school_url: 'https://school.example' });
     expect(withoutId.command).toBe('node');
-    expect(withoutId.args[0]).toBe('/opt/bundle/dist/src/main.js');
+    expect(withoutId.args[0]).toBe('/opt/bundle/dist/bin/school-mcp.js');
     const plain = loadConfig(withoutId.args.slice(1), withoutId.env);
     expect(plain.schoolUrl?.href).toBe('https://school.example/');
     expect(plain.clientId).toBeUndefined();
@@ -69,8 +69,8 @@ describe('bundleInputProblems', () => {
   });
 
   it('DIST-03 insists the host runs the bundled file, not one found on its PATH', () => {
-    const global = { ...manifest, server: { ...manifest.server, mcp_config: { command: 'node', args: ['dist/src/main.js'] } } };
-    expect(bundleInputProblems(global, packageJson)).toEqual([expect.stringMatching(/must start with \$\{__dirname\}\/dist\/src\/main\.js/)]);
+    const global = { ...manifest, server: { ...manifest.server, mcp_config: { command: 'node', args: ['dist/bin/school-mcp.js'] } } };
+    expect(bundleInputProblems(global, packageJson)).toEqual([expect.stringMatching(/must start with \$\{__dirname\}\/dist\/bin\/school-mcp\.js/)]);
   });
 });
 

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { collectLines } from './stderr-lines.js';
 
-export const MAIN_JS = resolve(import.meta.dirname, '../../dist/src/main.js');
+export const MAIN_JS = resolve(import.meta.dirname, '../../dist/bin/school-mcp.js');
 
 export interface StdioServer {
   readonly client: Client;

@@ -18,7 +18,7 @@ function findProjectRoot(start: string): string {
 
 export const PROJECT_ROOT = findProjectRoot(import.meta.dirname);
 /** The built entry point that users run as `school-mcp`. */
-export const SCHOOL_MCP_MAIN = join(PROJECT_ROOT, 'dist/src/main.js');
+export const SCHOOL_MCP_MAIN = join(PROJECT_ROOT, 'dist/bin/school-mcp.js');
 /** The bench's own manifest and the peers it installs, kept out of the package. */
 export const BENCH_PACKAGE_DIR = join(PROJECT_ROOT, 'tools/bench');
 export const BENCH_NODE_MODULES = join(BENCH_PACKAGE_DIR, 'node_modules');

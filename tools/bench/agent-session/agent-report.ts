@@ -11,7 +11,7 @@ export const AGENT_HEADING = '## Agent session';
 const BEFORE_COMMIT = '4f30268939aaee639f5b6d3c21b3716a50647547';
 
 /**
- * Measured once with `npm run bench -- --only agent --agent-server DIR/dist/src/main.js`, DIR
+ * Measured once with `npm run bench -- --only agent --agent-server DIR/dist/bin/school-mcp.js`, DIR
  * being a build of `BEFORE_COMMIT`, with the tasks and the played agent of this commit.
  */
 const BEFORE: AgentFigures = {

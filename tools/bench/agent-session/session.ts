@@ -20,7 +20,7 @@ import { runTasks, type ListedTool, type SessionRecord, type ToolResult } from '
 import { administratorTasks } from './tasks.js';
 
 export interface AgentSessionOptions {
-  /** The school-mcp entry point to measure (another build's `dist/src/main.js` for a "before" figure). */
+  /** The school-mcp entry point to measure (another build's `dist/bin/school-mcp.js` for a "before" figure). */
   readonly schoolMcpMain?: string;
   readonly countTokens: (text: string) => number;
   /** Fixes the tasks' dates; now by default. */
