@@ -10,12 +10,17 @@ import { randomBytes } from 'node:crypto';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
-import { createSharedRefresh, signInRequired } from './shared-refresh.js';
+import { createSharedRefresh, RECONNECT_ADVICE, signInRequired } from './shared-refresh.js';
 import { STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp } from './step-up-record.js';
 import { StepUpRequired } from './step-up-required.js';
 
 /** A token this close to its expiry is refreshed first, so a call does not fail on the way. */
 const EXPIRY_MARGIN_SECONDS = 30;
+/**
+ * A token with this much left still reaches the school: its call goes ahead with it rather than
+ * wait for another instance's refresh of it.
+ */
+const STILL_USABLE_SECONDS = 5;
 
 export interface CallerTokens {
   accessToken(request: { readonly scopeAlternatives: readonly (readonly string[])[]; readonly requiredScopes: readonly string[] }): Promise<string>;
@@ -30,6 +35,7 @@ export interface CallerAccount {
     user: { sub: string; name?: string; email?: string; roles?: readonly string[] } | undefined;
     scopes: readonly string[];
     expiresAt: number | undefined;
+    signInAdvice: string;
   }>;
   signOut(): Promise<{ revoked: boolean; message: string }>;
 }
@@ -56,10 +62,10 @@ export function createCallerAccess(options: CallerAccessOptions) {
     if (grant === undefined) throw signInRequired();
     return grant;
   };
-  const refreshed = (grant: SchoolGrant): Promise<SchoolGrant> => {
+  const refreshed = (grant: SchoolGrant, waitForHolder = true): Promise<SchoolGrant> => {
     const running = refreshing.get(grant.sub);
     if (running) return running;
-    const next = refreshAcrossInstances(grant).finally(() => refreshing.delete(grant.sub));
+    const next = refreshAcrossInstances(grant, { waitForHolder }).finally(() => refreshing.delete(grant.sub));
     refreshing.set(grant.sub, next);
     return next;
   };
@@ -69,7 +75,8 @@ export function createCallerAccess(options: CallerAccessOptions) {
       return {
         async accessToken(request) {
           let grant = await grantOf(caller.accountId);
-          if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= Math.floor(Date.now() / 1000)) grant = await refreshed(grant);
+          const now = Math.floor(Date.now() / 1000);
+          if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= now) grant = await refreshed(grant, grant.expiresAt - STILL_USABLE_SECONDS <= now);
           const granted = new Set(grant.scopes);
           if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
             const missing = request.requiredScopes.filter((scope) => !granted.has(scope));
@@ -106,6 +113,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
                 : { sub: grant.sub, ...(grant.name ? { name: grant.name } : {}), ...(grant.email ? { email: grant.email } : {}), ...(grant.roles ? { roles: grant.roles } : {}) },
             scopes: grant?.scopes ?? [],
             expiresAt: grant?.expiresAt === undefined ? undefined : grant.expiresAt * 1000,
+            signInAdvice: RECONNECT_ADVICE,
           };
         },
         async signOut() {

@@ -57,10 +57,11 @@ export function rotatedSince(stale: SchoolGrant, current: SchoolGrant): boolean 
   return current.accessToken !== stale.accessToken || current.refreshToken !== stale.refreshToken;
 }
 
+/** In hosted mode only connecting again makes a new school grant: no tool call starts a sign-in. */
+export const RECONNECT_ADVICE = 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.';
+
 export function signInRequired(): SchoolMcpError {
-  return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', {
-    hint: 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.',
-  });
+  return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', { hint: RECONNECT_ADVICE });
 }
 
 function refreshStillRunning(waitMs: number): SchoolMcpError {
@@ -69,8 +70,20 @@ function refreshStillRunning(waitMs: number): SchoolMcpError {
   });
 }
 
-/** The refresh of `stale`, done here or by whichever instance got to it first; its result either way. */
-export function createSharedRefresh(options: SharedRefreshOptions): (stale: SchoolGrant) => Promise<SchoolGrant> {
+export interface RefreshRequest {
+  /**
+   * False when the caller's access token still works: a lock held by another instance then
+   * answers the stored grant at once instead of waiting for the holder, so a holder that died
+   * stalls no call until the token has actually expired.
+   */
+  readonly waitForHolder: boolean;
+}
+
+/**
+ * The refresh of `stale`, done here or by whichever instance got to it first; its result either
+ * way, or, when another instance holds the lock and the caller need not wait, the stored grant.
+ */
+export function createSharedRefresh(options: SharedRefreshOptions): (stale: SchoolGrant, request?: RefreshRequest) => Promise<SchoolGrant> {
   const { store, signIn } = options;
   const lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
@@ -119,7 +132,7 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
     }
   };
 
-  return async (stale) => {
+  return async (stale, request = { waitForHolder: true }) => {
     const deadline = Date.now() + waitMs;
     for (;;) {
       const lockedUntil = Date.now() + lockTtlMs;
@@ -139,7 +152,7 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
         return held.grant;
       }
       const current = await saved(stale.sub);
-      if (rotatedSince(stale, current)) return current;
+      if (rotatedSince(stale, current) || !request.waitForHolder) return current;
       if (Date.now() >= deadline) throw refreshStillRunning(waitMs);
       await delay(pollMs);
     }

@@ -10,6 +10,11 @@ export interface AccountStatus {
   readonly scopes: readonly string[];
   /** Milliseconds since the epoch. */
   readonly expiresAt: number | undefined;
+  /**
+   * What the user does to sign in, when not signed in and the first tool call does not start it
+   * (hosted mode: the connection's school grant ended, and only connecting again makes a new one).
+   */
+  readonly signInAdvice?: string;
 }
 
 export interface AccountService {

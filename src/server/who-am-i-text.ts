@@ -5,7 +5,11 @@
 import type { AccountStatus } from './account.js';
 
 export function whoAmIText(status: AccountStatus): string {
-  if (!status.signedIn) return `Not signed in to the school ${status.issuer} yet. The first tool call that needs access starts the sign-in.`;
+  if (!status.signedIn) {
+    return status.signInAdvice === undefined
+      ? `Not signed in to the school ${status.issuer} yet. The first tool call that needs access starts the sign-in.`
+      : `Not signed in to the school ${status.issuer}. ${status.signInAdvice}`;
+  }
   const user = status.user;
   const organisation = user?.orgId ? ` (organisation ${user.orgId})` : '';
   const who = user ? ` as ${user.name ?? user.sub}${user.email ? ` <${user.email}>` : ''}` : '';

@@ -1,8 +1,10 @@
 /** The scale-out harness's pure parts: how an instance is started and read, and how an answer is judged. */
 import { describe, expect, it } from 'vitest';
+import { RECONNECT_ADVICE } from '../../src/hosted/shared-refresh.js';
 import { staffRoster } from '../../src/sandbox/school-user.js';
 import { instanceArguments, listeningPort } from '../../tools/bench/scale-out/cluster.js';
-import { foreignMarkers, identityMarkers, saysSignInAgain, saysRetryShortly } from '../../tools/bench/scale-out/staff-load.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { attemptHung, foreignMarkers, identityMarkers, saysSignInAgain, saysRetryShortly } from '../../tools/bench/scale-out/staff-load.js';
 
 describe('the scale-out cluster (pure)', () => {
   it('starts an instance hosted on the shared store, told the public URL, with the secret from a file', () => {
@@ -36,6 +38,7 @@ describe('the scale-out canaries (pure)', () => {
 
   it('tells a lost grant from other errors', () => {
     expect(saysSignInAgain('list_courses failed (OAUTH_SIGN_IN_REQUIRED). This connection is no longer signed in at the school.')).toBe(true);
+    expect(saysSignInAgain(`Not signed in to the school http://127.0.0.1:5000. ${RECONNECT_ADVICE}`)).toBe(true);
     expect(saysSignInAgain('update_account did not run: the approval state sent back was altered')).toBe(false);
   });
 
@@ -45,5 +48,11 @@ describe('the scale-out canaries (pure)', () => {
     expect(saysRetryShortly('get_account failed (OAUTH_LOCK_TIMEOUT).\nAnother school-mcp instance has been refreshing this person\'s school sign-in for over 15 s.')).toBe(true);
     expect(saysRetryShortly('The sign-in status could not be read: STORE_UNAVAILABLE: The Redis grant store could not read a school-grant record (read ECONNRESET).')).toBe(true);
     expect(saysRetryShortly('get_account failed (OAUTH_SIGN_IN_REQUIRED).')).toBe(false);
+  });
+
+  it('counts as a hang only the client giving up on an attempt, not an answer that names a lock timeout', () => {
+    expect(attemptHung(new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out'))).toBe(true);
+    expect(attemptHung(new Error('list_courses failed (OAUTH_LOCK_TIMEOUT).\nAnother school-mcp instance has been refreshing this person\'s school sign-in for over 15 s.'))).toBe(false);
+    expect(attemptHung(new TypeError('fetch failed'))).toBe(false);
   });
 });

@@ -104,6 +104,17 @@ describe('one school refresh per rotation across instances', () => {
     await held!.release();
   });
 
+  it('SCL-13 answers the stored grant at once, presenting nothing, to a caller that need not wait for the holder', async () => {
+    const [a, b] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const held = await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
+    const school = countingSchool();
+    const refresh = createSharedRefresh({ store: b, signIn: school, waitMs: 30_000, pollMs: 10 });
+    expect(await refresh(stale, { waitForHolder: false })).toMatchObject({ accessToken: 'at-0', refreshToken: 'rt-0' });
+    expect(school.refresh).not.toHaveBeenCalled();
+    await held!.release();
+  });
+
   it('SCL-11 keeps the grant a later holder saved when this holder\'s lock ran out while the school answered', async () => {
     const [a, b] = await twoInstances();
     await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);

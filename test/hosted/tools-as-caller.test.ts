@@ -64,6 +64,25 @@ describe('hosted mode: tools act as the caller', () => {
     await Promise.allSettled(people.map(({ connected }) => connected.client.close()));
   });
 
+  it('HOST-14 tells a person whose school grant ended to connect again, in who_am_i as in a tool call', async () => {
+    const member = SANDBOX_STAFF[0]!;
+    const connected = await connectAs(member.sub);
+    try {
+      expect(textOf(await connected.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(member.name);
+      // What the school ending the grant (a rotated-out refresh token came back) leaves in the store.
+      await hosted.store.remove(SCHOOL_GRANTS, member.sub);
+      const who = await connected.client.callTool({ name: 'who_am_i', arguments: {} });
+      expect(who.isError).toBeFalsy();
+      expect(textOf(who)).toMatch(/^Not signed in to the school http:\/\/127\.0\.0\.1:\d+\. Ask the user to connect the application to school-mcp again/);
+      expect(textOf(who)).not.toMatch(/first tool call/);
+      const call = await connected.client.callTool({ name: 'list_courses', arguments: {} });
+      expect(call.isError).toBe(true);
+      expect(textOf(call)).toMatch(/OAUTH_SIGN_IN_REQUIRED[\s\S]*connect the application to school-mcp again/);
+    } finally {
+      await connected.client.close();
+    }
+  });
+
   it("HOST-15 steps up one person through a link in that person's result only, refusing it for anyone else who signs in at the school", async () => {
     const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     const [alan, grace] = await Promise.all([connectAs(alanMember.sub), connectAs(graceMember.sub)]);

@@ -25,4 +25,9 @@ describe('who_am_i text', () => {
     );
     expect(whoAmIText({ ...signedIn, signedIn: false, user: undefined, scopes: [] })).toMatch(/^Not signed in to the school https:\/\/school\.example yet\./);
   });
+
+  it('tells a hosted caller whose school grant ended to connect again, not that a tool call signs in', () => {
+    const text = whoAmIText({ ...signedIn, signedIn: false, user: undefined, scopes: [], signInAdvice: 'Ask the user to connect again.' });
+    expect(text).toBe('Not signed in to the school https://school.example. Ask the user to connect again.');
+  });
 });

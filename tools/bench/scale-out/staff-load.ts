@@ -9,6 +9,7 @@
  * 5xx from the load balancer or an instance, or an error result saying the store is unavailable)
  * is retried, as a client would, up to `maxAttempts`.
  */
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { StaffSession } from './staff-session.js';
 
 export interface LoadPlan {
@@ -81,6 +82,15 @@ export function saysRetryShortly(text: string): boolean {
   return /\bSTORE_UNAVAILABLE\b|temporarily_unavailable|\bOAUTH_LOCK_TIMEOUT\b/.test(text);
 }
 
+/**
+ * Pure: the client gave up waiting for an answer. An answer that names a timeout (another
+ * instance held this person's refresh lock too long: OAUTH_LOCK_TIMEOUT) was answered, and is
+ * only a failed attempt to retry.
+ */
+export function attemptHung(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+}
+
 /** Pure: an answer that says the person's school grant is gone. */
 export function saysSignInAgain(text: string): boolean {
   return /no longer signed in|sign in at the school once more|OAUTH_SIGN_IN_REQUIRED/i.test(text);
@@ -111,10 +121,12 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
   let finished = 0;
   const loadStarted = performance.now();
 
-  const check = (owner: number, call: ToolCall, text: string, canaryBefore: boolean) => {
+  const checkLeaks = (owner: number, call: ToolCall, text: string) => {
+    for (const marker of foreignMarkers(text, owner, markers)) report.leaks.push(`${call.name} for ${sessions[owner]!.member.sub} named ${marker}`);
+  };
+  const checkIdentity = (owner: number, call: ToolCall, text: string, canaryBefore: boolean) => {
     const session = sessions[owner]!;
     const who = session.member.sub;
-    for (const marker of foreignMarkers(text, owner, markers)) report.leaks.push(`${call.name} for ${who} named ${marker}`);
     if (call.name === 'who_am_i' && !text.includes(session.member.name)) report.wrongAnswers.push(`who_am_i for ${who} did not name them: ${text.slice(0, 200)}`);
     if (call.name === 'get_account' && !text.includes(who)) report.wrongAnswers.push(`get_account for ${who} is not theirs: ${text.slice(0, 200)}`);
     if ((call.name === 'update_account' || (call.name === 'get_account' && canaryBefore)) && !text.includes(session.canary)) report.wrongAnswers.push(`${call.name} for ${who} lacks their canary: ${text.slice(0, 200)}`);
@@ -131,20 +143,24 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
       try {
         const result = await session.client.callTool({ name: call.name, arguments: call.arguments }, { timeout: plan.attemptTimeoutMs });
         const text = textOf(result);
-        if ((result as { isError?: boolean }).isError && saysRetryShortly(text)) throw new Error(text.slice(0, 200));
-        if ((result as { isError?: boolean }).isError) {
-          if (saysSignInAgain(text)) report.lostGrants.push({ user: session.member.sub, message: `${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}` });
-          else report.wrongAnswers.push(`${call.name} for ${session.member.sub} failed: ${text.slice(0, 300)}`);
+        const isError = (result as { isError?: boolean }).isError === true;
+        if (isError && saysRetryShortly(text)) throw new Error(text.slice(0, 200));
+        checkLeaks(owner, call, text);
+        // Said by a failed call, or by who_am_i answering that the person is no longer signed in.
+        if (saysSignInAgain(text)) {
+          report.lostGrants.push({ user: session.member.sub, message: `${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}` });
+        } else if (isError) {
+          report.wrongAnswers.push(`${call.name} for ${session.member.sub} failed: ${text.slice(0, 300)}`);
         } else {
           report.answered += 1;
           report.durations.push(performance.now() - began);
           if (call.name === 'update_account') canaryWritten.add(owner);
+          checkIdentity(owner, call, text, canaryBefore);
         }
-        check(owner, call, text, canaryBefore);
         return;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (/timed? ?out/i.test(message)) report.hangs += 1;
+        if (attemptHung(error)) report.hangs += 1;
         report.failedAttempts.push({ user: session.member.sub, tool: call.name, message, ms: performance.now() - tried, at: performance.now() });
         if (plan.retryDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, plan.retryDelayMs));
       }
