@@ -7,7 +7,7 @@
  * size bound, is dropped with one warning line.
  * @see SECURITY.md SCL-34
  */
-import type { createClient } from 'redis';
+import type { RedisClientType } from '@redis/client';
 import type { Logger } from '../log.js';
 import type { StoredValue } from './grant-store.js';
 import { encodeBusMessage, isValidChannel, MAX_BUS_MESSAGE_BYTES, type BusHandler, type MessageBus } from './message-bus.js';
@@ -21,7 +21,8 @@ const MESSAGE_LIFETIME_SECONDS = 60;
 /** A sealed message is its base64url ciphertext and a small envelope: about 4/3 of the plaintext. */
 const MAX_SEALED_BYTES = Math.ceil((MAX_BUS_MESSAGE_BYTES * 4) / 3) + 1024;
 
-type RedisClient = ReturnType<typeof createClient>;
+/** The store's client: no modules, functions or scripts, RESP2 (what `createClient` gives without them). */
+type RedisClient = RedisClientType<{}, {}, {}, 2, {}>;
 
 function addressOf(channel: string): RecordAddress {
   return { namespace: 'message-bus', name: channel };

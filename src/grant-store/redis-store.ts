@@ -16,7 +16,7 @@
  * changed between releases; a new version is taken on purpose, with the tests run against it.
  */
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import type { Logger } from '../log.js';
 import { checkFence, checkLockOptions, isFence, type LockOptions, type StoreLock } from './fencing.js';
 import { expiryOf, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';

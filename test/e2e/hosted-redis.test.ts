@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessBus, MAX_BUS_MESSAGE_BYTES, openRedisStore, parseStoreKeys, parseStoreLocation, type MessageBus, type RedisGrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
 import { encodeBusMessage, isValidChannel } from '../../src/grant-store/message-bus.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { openRedisStore, parseStoreKeys, parseStoreLocation, redisLockKeys, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { readdir } from 'node:fs/promises';
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
