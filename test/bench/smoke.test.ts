@@ -1,6 +1,7 @@
 /**
  * The bench cannot rot: its harness runs end to end for school-mcp alone (no peers, nothing
- * installed, tiny counts) and writes a report with every row. Timings are not asserted.
+ * installed, tiny counts) and writes a report with every row, and the agent session's record,
+ * which the agent-experience aims are checked on. Timings are not asserted.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,23 +14,31 @@ import { linearFit, percentile, spreadOf } from '../../tools/bench/stats.js';
 import { parseBenchArgs, QUICK_COUNTS } from '../../tools/bench/options.js';
 import { hostileSection, replaceHostileSection } from '../../tools/bench/hostile-report.js';
 import type { HostileRow } from '../../tools/bench/results.js';
+import { AGENT_AIMS } from '../../tools/bench/agent-session/agent-report.js';
+import { agentFigures, type AgentFigures } from '../../tools/bench/agent-session/figures.js';
+import type { AgentSessionResult } from '../../tools/bench/agent-session/session.js';
+import { loadTokenCounter } from '../../tools/bench/token-count.js';
 import { describeWithHaproxy } from '../helpers/haproxy.js';
 import { describeWithRedis } from '../helpers/redis-server.js';
 
 const RUN_JS = resolve(import.meta.dirname, '../../dist/tools/bench/run.js');
+const countTokens = loadTokenCounter();
 
 describe('the bench harness, quick and without peers', () => {
   let directory: string;
   let report: string;
+  let agentRecord: string;
   let stderr = '';
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'school-mcp-bench-smoke-'));
-    const child = spawn(process.execPath, [RUN_JS, '--quick', '--no-peers', '--out', join(directory, 'BENCHMARKS.md')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = [RUN_JS, '--quick', '--no-peers', '--out', join(directory, 'BENCHMARKS.md'), '--agent-record', join(directory, 'agent-session.json')];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code, stderr).toBe(0);
     report = await readFile(join(directory, 'BENCHMARKS.md'), 'utf8');
+    agentRecord = await readFile(join(directory, 'agent-session.json'), 'utf8');
   }, 240_000);
 
   afterAll(async () => {
@@ -129,6 +138,56 @@ describe('the bench harness, quick and without peers', () => {
     });
   });
 
+  // The scripted agent session cannot rot: the 15 administrator tasks ran in this same run, against
+  // the sandbox school and the built school-mcp as real processes with the default flags, and the
+  // agent-experience aims are checked on the record behind the figures BENCHMARKS.md shows.
+  describe('the agent session of this run, with the default flags', () => {
+    let result: AgentSessionResult;
+    let figures: AgentFigures;
+
+    beforeAll(() => {
+      // js-tiktoken is a devDependency for this check; without it no token aim could be checked.
+      expect(countTokens, 'js-tiktoken must be installed').toBeDefined();
+      result = JSON.parse(agentRecord) as AgentSessionResult;
+      figures = agentFigures(result, countTokens!);
+    });
+
+    it('does all 15 tasks, twice, without a tool error', () => {
+      expect(figures.tasks).toBe(15);
+      expect(result.second.record.tasks).toHaveLength(15);
+      expect(figures.toolErrors).toEqual([]);
+    });
+
+    it('lists a default tools/list within 6,000 tokens that covers at least 10 tasks, so that they need no discovery tool', () => {
+      expect(figures.listTokens).toBeLessThanOrEqual(AGENT_AIMS.listTokens);
+      expect(figures.tasksWithListedTools).toBeGreaterThanOrEqual(AGENT_AIMS.tasksWithListedTools);
+    });
+
+    it('takes at most 60 calls, 10 of them discovery calls, and no result over 4,000 tokens', () => {
+      expect(figures.calls).toBeLessThanOrEqual(AGENT_AIMS.calls);
+      expect(figures.discoveryCalls).toBeLessThanOrEqual(AGENT_AIMS.discoveryCalls);
+      expect(figures.largestResultTokens).toBeLessThanOrEqual(AGENT_AIMS.largestResultTokens);
+    });
+
+    it('reads through the read-only call tool, and changes through the destructive one', () => {
+      const discovered = result.first.record.calls.filter((call) => call.operation !== undefined);
+      const annotations = new Map(result.list.tools.map((tool) => [tool.name, tool.annotations]));
+      expect(discovered.length).toBeGreaterThan(0);
+      for (const call of discovered) {
+        const readOnly = annotations.get(call.tool)?.readOnlyHint === true;
+        expect(readOnly, `${call.tool} → ${call.operation}`).toBe(/^(list|get)_/.test(call.operation!));
+      }
+    });
+
+    it('asks once for the reads, then once per write group with its read, and nothing in a second session', () => {
+      const [first, ...writes] = result.first.prompts;
+      expect(first!.scopes.filter((scope) => scope.endsWith(':write'))).toEqual([]);
+      expect(figures.writeConsents).toBe(writes.length);
+      expect(figures.writeConsentsWithRead).toBe(figures.writeConsents);
+      expect(figures.secondSessionPrompts).toBe(0);
+    });
+  });
+
   it('has the summary, the aims and the list of places behind a peer', () => {
     expect(report).toContain('## Summary');
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);
@@ -178,6 +237,8 @@ describe('the bench\'s pure parts', () => {
   it('reads --quick, --no-peers, --only and --out, and refuses what it does not know', () => {
     expect(parseBenchArgs(['--only', 'hostile'], 'B.md')).toMatchObject({ only: 'hostile', out: 'B.md' });
     expect(parseBenchArgs(['--only', 'agent', '--agent-server', 'old/main.js'], 'B.md')).toMatchObject({ only: 'agent', agentServer: 'old/main.js' });
+    expect(parseBenchArgs(['--quick', '--agent-record', 'agent.json'], 'B.md')).toMatchObject({ quick: true, agentRecord: 'agent.json' });
+    expect(parseBenchArgs(['--agent-record'], 'B.md')).toEqual({ error: '--agent-record needs a file' });
     expect(parseBenchArgs(['--only', 'latency'], 'B.md')).toEqual({ error: '--only takes: startup, hostile, agent, hosted, scale' });
     expect(parseBenchArgs(['--only', 'scale', '--quick'], 'B.md')).toMatchObject({ only: 'scale', quick: true });
     expect(parseBenchArgs(['--only', 'hosted'], 'B.md')).toMatchObject({ only: 'hosted', out: 'B.md' });

@@ -33,6 +33,8 @@ export interface BenchOptions {
   readonly only?: 'startup' | 'hostile' | 'agent' | 'hosted' | 'scale';
   /** The school-mcp entry point the agent session runs, when not this build's (a "before" figure). */
   readonly agentServer?: string;
+  /** Where the agent session's whole record is written as JSON, for checks on the same run. */
+  readonly agentRecord?: string;
 }
 
 const FULL_COUNTS: BenchCounts = {
@@ -67,7 +69,7 @@ export const QUICK_COUNTS: BenchCounts = {
   hostileRuns: 1,
 };
 
-export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only startup|hostile|agent|hosted|scale] [--agent-server FILE] [--out FILE]
+export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--only startup|hostile|agent|hosted|scale] [--agent-server FILE] [--agent-record FILE] [--out FILE]
 
   --quick          tiny counts: checks that every row can be produced, measures nothing reliably
   --no-peers       school-mcp, the bare SDK server and the direct call only (no install)
@@ -77,6 +79,8 @@ export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--on
   --only agent     the "Agent session" rows alone (the 15 administrator tasks), likewise
   --agent-server FILE
                    the school-mcp main.js the agent session runs (default: this build's)
+  --agent-record FILE
+                   also writes the agent session's record (tool list, calls, consent prompts) as JSON
   --only hosted    the "Hosted mode" row alone, likewise
   --only scale     the "Hosted scale-out" rows alone (1 instance on a directory store, 1 on Redis, 3 on
                    Redis behind haproxy; needs redis-server and haproxy), likewise
@@ -89,6 +93,7 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
   let out = defaultOut;
   let only: 'startup' | 'hostile' | 'agent' | 'hosted' | 'scale' | undefined;
   let agentServer: string | undefined;
+  let agentRecord: string | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
     if (arg === '--quick') quick = true;
@@ -104,11 +109,16 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
       if (value === undefined || value.startsWith('--')) return { error: '--agent-server needs a file' };
       agentServer = value;
     }
+    else if (arg === '--agent-record') {
+      const value = args[++index];
+      if (value === undefined || value.startsWith('--')) return { error: '--agent-record needs a file' };
+      agentRecord = value;
+    }
     else if (arg === '--out') {
       const value = args[++index];
       if (value === undefined || value.startsWith('--')) return { error: '--out needs a file' };
       out = value;
     } else return { error: `unknown argument ${arg}` };
   }
-  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out, ...(only === undefined ? {} : { only }), ...(agentServer === undefined ? {} : { agentServer }) };
+  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out, ...(only === undefined ? {} : { only }), ...(agentServer === undefined ? {} : { agentServer }), ...(agentRecord === undefined ? {} : { agentRecord }) };
 }

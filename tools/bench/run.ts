@@ -39,10 +39,10 @@ async function main(): Promise<number> {
   const progress = (line: string) => process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
   if (parsed.only === 'startup') return onlyStartup(parsed, resolve(parsed.out), progress);
   if (parsed.only === 'hostile') return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
-  if (parsed.only === 'agent') return onlyAgent(parsed.agentServer, resolve(parsed.out), progress);
+  if (parsed.only === 'agent') return onlyAgent(parsed.agentServer, resolve(parsed.out), progress, parsed.agentRecord);
   if (parsed.only === 'hosted') return onlyHosted(parsed.quick, resolve(parsed.out), progress);
   if (parsed.only === 'scale') return onlyScaleOut(parsed.quick, resolve(parsed.out), progress);
-  const results = { ...(await runBench(parsed, progress)), agent: await measureAgentSession(parsed.agentServer, progress) };
+  const results = { ...(await runBench(parsed, progress)), agent: await measureAgentSession(parsed.agentServer, progress, parsed.agentRecord) };
   const findings = existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : '';
   const out = resolve(parsed.out);
   const hosted = await measureHostedSection(parsed.quick, progress);
@@ -80,9 +80,9 @@ async function onlyHostile(runs: number, quick: boolean, out: string, progress: 
   }
 }
 
-async function onlyAgent(schoolMcpMain: string | undefined, out: string, progress: (line: string) => void): Promise<number> {
+async function onlyAgent(schoolMcpMain: string | undefined, out: string, progress: (line: string) => void, recordFile: string | undefined): Promise<number> {
   const startedAt = new Date().toISOString();
-  const figures = await measureAgentSession(schoolMcpMain === undefined ? undefined : resolve(schoolMcpMain), progress);
+  const figures = await measureAgentSession(schoolMcpMain === undefined ? undefined : resolve(schoolMcpMain), progress, recordFile);
   const separately = `Measured on its own (\`npm run bench -- --only agent\`${schoolMcpMain === undefined ? '' : `, school-mcp from ${schoolMcpMain}`}), started ${startedAt}, Node ${process.version}.`;
   const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
   await writeFile(out, replaceReportSection(report, AGENT_HEADING, agentSection(figures, separately)));
