@@ -4,15 +4,15 @@
  * `{"$@": <its index in the table>}` instead. Pure: the catalogue record (`catalogue-record.ts`)
  * puts the table and the values into its text, and restores them.
  *
- * Subtrees are told apart by content in one pass over the values: a node's key is made of its
- * own keys and its children's ids, so each node is looked at once per occurrence and no subtree
- * is serialised to be compared. A child's id is always lower than its parent's, so the table
+ * Subtrees are told apart by content in one pass over the values: a node's key is made of the
+ * ids of its property names, strings and child subtrees, so each node is looked at once per
+ * occurrence and no subtree is serialised to be compared. A child's id is always lower than its parent's, so the table
  * lists children before parents, and a table entry may refer only to entries before it: a
  * restored table can hold no cycle.
  *
  * Restored, every reference to an entry is the same object. Nothing downstream of the catalogue
  * changes a schema in place (the tool list's simplification, the compact listing, the executor
- * and the SDK's registration all build new objects; test/openapi/shared-subtrees.test.ts runs
+ * and the SDK's registration all build new objects; test/server/restored-schemas-frozen.test.ts runs
  * them on deep-frozen restored schemas), so sharing is safe.
  */
 import { isRecord } from './json-value.js';
@@ -63,7 +63,20 @@ export function subtreeSharing(): SubtreeSharing {
   const idsByObject = new Map<object, number>();
   let refused = false;
 
-  /** The value's token in its parent's key: its JSON when it is a scalar, `#id` when it is a subtree. */
+  // Strings by id: a long description recurs in hundreds of subtrees, and is measured once.
+  const stringIds = new Map<string, number>();
+  const stringBytes: number[] = [];
+  const stringToken = (text: string): { token: string; bytes: number } => {
+    let id = stringIds.get(text);
+    if (id === undefined) {
+      id = stringBytes.length;
+      stringBytes.push(Buffer.byteLength(JSON.stringify(text)));
+      stringIds.set(text, id);
+    }
+    return { token: `s${id}`, bytes: stringBytes[id]! };
+  };
+
+  /** The value's token in its parent's key: `#id` for a subtree, `s<id>` for a string, its JSON for another scalar. */
   const tokenOf = (value: unknown, children: number[]): { token: string; bytes: number } | undefined => {
     if (typeof value === 'object' && value !== null) {
       const id = idOf(value);
@@ -71,8 +84,9 @@ export function subtreeSharing(): SubtreeSharing {
       children.push(id);
       return { token: `#${id}`, bytes: subtrees[id]!.bytes };
     }
+    if (typeof value === 'string') return stringToken(value);
     const token = JSON.stringify(value) ?? 'null';
-    return { token, bytes: Buffer.byteLength(token) };
+    return { token, bytes: token.length };
   };
 
   const idOf = (value: object): number | undefined => {
@@ -97,9 +111,9 @@ export function subtreeSharing(): SubtreeSharing {
         if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
         const child = tokenOf(item, children);
         if (child === undefined) return undefined;
-        const nameToken = JSON.stringify(name);
-        key += `${nameToken}:${child.token},`;
-        bytes += Buffer.byteLength(nameToken) + 1 + child.bytes + 1;
+        const nameToken = stringToken(name);
+        key += `${nameToken.token}:${child.token},`;
+        bytes += nameToken.bytes + 1 + child.bytes + 1;
       }
     }
     // Every entry added a separator; JSON has one fewer than the entries.
