@@ -32,7 +32,7 @@ const SCHEMA_FIELDS = ['parameters', 'body', 'inputSchema', 'outputSchema'] as c
  * parts of the input. A few references can stand for far more than that (a table entry that
  * refers twice to the one before it, twenty times over); such a text is not one the encoder wrote.
  */
-export const MAX_RESTORED_SCHEMA_CHARS = 16 * MAX_TOOL_SCHEMA_BYTES;
+const MAX_RESTORED_SCHEMA_CHARS = 16 * MAX_TOOL_SCHEMA_BYTES;
 
 /** What is stored beside the operations: the catalogue's context and what parsing the document said. */
 export interface CatalogueRecordContext {

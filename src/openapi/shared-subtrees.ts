@@ -46,7 +46,7 @@ export interface SubtreeSharing {
   plan(): SharingPlan;
 }
 
-export interface SharingPlan {
+interface SharingPlan {
   /** The table's entries, children before parents; write each with `stringify(entry, true)`. */
   readonly table: readonly object[];
   /**
