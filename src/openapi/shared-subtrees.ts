@@ -205,7 +205,7 @@ export function restoreTable(table: unknown): RestoredTable | undefined {
   for (let index = 0; index < table.length; index += 1) {
     const entry: unknown = table[index];
     if (typeof entry !== 'object' || entry === null || (!Array.isArray(entry) && Object.hasOwn(entry, SHARED_REFERENCE_KEY))) return undefined;
-    const length = expandAt(table as unknown[], index, restored, index);
+    const length = expandWithin(table as unknown[], index, restored, index);
     if (length === undefined) return undefined;
     entries.push(entry);
     lengths.push(length);
@@ -219,7 +219,17 @@ export function restoreTable(table: unknown): RestoredTable | undefined {
  * undefined when a reference is not exactly `{"$@": <an index of the table>}`.
  */
 export function restoreReferences(holder: Record<string, unknown>, key: string, table: RestoredTable): number | undefined {
-  return expandAt(holder, key, table, table.entries.length);
+  return expandWithin(holder, key, table, table.entries.length);
+}
+
+/** `expandAt`, undefined too when the value is nested deeper than the stack allows (JSON.parse is not so limited). */
+function expandWithin(holder: Record<string | number, unknown> | unknown[], key: string | number, table: RestoredTable, limit: number): number | undefined {
+  try {
+    return expandAt(holder, key, table, limit);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 function expandAt(holder: Record<string | number, unknown> | unknown[], key: string | number, table: RestoredTable, limit: number): number | undefined {

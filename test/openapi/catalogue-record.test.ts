@@ -202,6 +202,14 @@ describe('repeated subtrees in a stored catalogue', () => {
     expect(decodeCatalogue(JSON.stringify(withoutTable), KEY)).toBeUndefined();
   });
 
+  it('ST-09 ignores, without throwing, an entry whose table nests deeper than the stack allows', async () => {
+    const value = await sandboxValue();
+    const depth = 200_000;
+    const text = JSON.stringify({ ...value, shared: 'deep' }).replace('"shared":"deep"', `"shared":[${'['.repeat(depth)}${']'.repeat(depth)}]`);
+    expect(() => JSON.parse(text) as unknown).not.toThrow();
+    expect(decodeCatalogue(text, KEY)).toBeUndefined();
+  });
+
   it('ST-09 ignores an entry whose few references stand for more schema than a built operation can hold', async () => {
     const value = await sandboxValue();
     const base = value.shared.length;

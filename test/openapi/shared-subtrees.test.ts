@@ -133,6 +133,13 @@ describe('restoring a table that is not what the writer makes', () => {
     expect(holder.schema.items[0]).toBe(table.entries[0]);
   });
 
+  it('ST-09 restores nothing, and does not throw, from a value nested deeper than the stack allows', () => {
+    const depth = 200_000;
+    const nested = JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown;
+    expect(restoreTable([nested])).toBeUndefined();
+    expect(restoreReferences({ schema: nested }, 'schema', restoreTable([])!)).toBeUndefined();
+  });
+
   it('ST-09 gives the length a few references stand for, so a reader can refuse a text that expands past any built catalogue', () => {
     const doubling: unknown[] = [{ description: 'x'.repeat(100) }];
     for (let index = 1; index <= 30; index += 1) doubling.push([reference(index - 1), reference(index - 1)]);
