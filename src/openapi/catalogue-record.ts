@@ -17,7 +17,7 @@ import type { HttpMethod, JsonSchema, Operation, OperationBody, OperationParamet
 import { HTTP_METHODS, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
 import { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 import { scopeRoles, type ScopedOperation } from './scope-roles.js';
-import { restoreReferences, restoreTable, subtreeSharing, type RestoredTable } from './shared-subtrees.js';
+import { restoreReferences, restoreTable, subtreeSharing, type RestoredTable, type SharingPlan } from './shared-subtrees.js';
 import type { OperationSchemas } from './tool-schemas.js';
 
 /** Bumped when what is stored changes meaning; part of the key, so older entries are simply not found. */
@@ -66,11 +66,11 @@ export interface CatalogueEncoder {
 export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: number): CatalogueEncoder {
   const { catalog } = context;
   const sharing = subtreeSharing();
-  const records: JsonRecord[] = [];
+  const records: OperationRecord[] = [];
   return {
     add(operation, conversion) {
       const record = operationRecord(operation, conversion);
-      if (!SCHEMA_FIELDS.every((field) => sharing.add(record[field]))) return false;
+      if (!SCHEMA_FIELDS.every((field) => sharing.add(record.schemas[field]))) return false;
       records.push(record);
       return true;
     },
@@ -102,7 +102,7 @@ export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: numb
       }
       const operations: string[] = [];
       for (const record of records) {
-        const part = plan.stringify(record);
+        const part = operationText(record, plan);
         if (over(part, operations.length === 0)) return undefined;
         operations.push(part);
         yield;
@@ -112,8 +112,14 @@ export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: numb
   };
 }
 
-function operationRecord(operation: Operation, { schemas, warnings }: ConvertedSchemas): JsonRecord {
-  return {
+/** An operation's fields apart from its schemas, and its schemas, which the sharing plan writes. */
+interface OperationRecord {
+  readonly plain: JsonRecord;
+  readonly schemas: Readonly<Record<(typeof SCHEMA_FIELDS)[number], unknown>>;
+}
+
+function operationRecord(operation: Operation, { schemas, warnings }: ConvertedSchemas): OperationRecord {
+  const plain = {
     toolName: operation.toolName,
     operationId: operation.operationId,
     method: operation.method,
@@ -127,13 +133,16 @@ function operationRecord(operation: Operation, { schemas, warnings }: ConvertedS
     toolset: operation.toolset,
     annotations: operation.annotations,
     deprecated: operation.deprecated,
-    parameters: schemas.parameters,
-    body: schemas.body,
-    inputSchema: schemas.inputSchema,
-    outputSchema: schemas.outputSchema,
     schemaBytes: listedSchemaBytes(schemas),
     schemaWarnings: warnings,
   };
+  return { plain, schemas: { parameters: schemas.parameters, body: schemas.body, inputSchema: schemas.inputSchema, outputSchema: schemas.outputSchema } };
+}
+
+/** The record's JSON: references only in its schema fields, so that no other field can ever hold one. */
+function operationText(record: OperationRecord, plan: SharingPlan): string {
+  const schemaFields = SCHEMA_FIELDS.filter((field) => record.schemas[field] !== undefined).map((field) => `,"${field}":${plan.stringify(record.schemas[field])}`);
+  return `${JSON.stringify(record.plain).slice(0, -1)}${schemaFields.join('')}}`;
 }
 
 /**

@@ -6,14 +6,14 @@
  *
  * Subtrees are told apart by content in one pass over the values: a node's key is made of the
  * ids of its property names, strings and child subtrees, so each node is looked at once per
- * occurrence and no subtree is serialised to be compared. A child's id is always lower than its parent's, so the table
- * lists children before parents, and a table entry may refer only to entries before it: a
- * restored table can hold no cycle.
+ * occurrence and no subtree is serialised to be compared. A child's id is always lower than its
+ * parent's, so the table lists children before parents, and a table entry may refer only to
+ * entries before it: a restored table can hold no cycle.
  *
  * Restored, every reference to an entry is the same object. Nothing downstream of the catalogue
  * changes a schema in place (the tool list's simplification, the compact listing, the executor
- * and the SDK's registration all build new objects; test/server/restored-schemas-frozen.test.ts runs
- * them on deep-frozen restored schemas), so sharing is safe.
+ * and the SDK's registration all build new objects; test/server/restored-schemas-frozen.test.ts
+ * runs them on deep-frozen restored schemas), so sharing is safe.
  */
 import { isRecord } from './json-value.js';
 
@@ -46,7 +46,7 @@ export interface SubtreeSharing {
   plan(): SharingPlan;
 }
 
-interface SharingPlan {
+export interface SharingPlan {
   /** The table's entries, children before parents; write each with `stringify(entry, true)`. */
   readonly table: readonly object[];
   /**
