@@ -17,15 +17,16 @@ import { CATALOGUE_FORMAT, catalogueEncoder, decodeCatalogue, type RestoredCatal
 import type { DocumentCache } from './document-cache.js';
 import { convertQuietly } from './operations.js';
 import type { ParseDocumentOptions } from './parse-document.js';
+import { SHARED_REFERENCE_KEY } from './shared-subtrees.js';
 
 /**
- * A stored catalogue holds every operation's schemas, each of them in it once or twice (the
- * input schema repeats the parameters' and body's): a few times what a whole tool list may take.
- * A catalogue larger than that is built on each start, as without a cache.
+ * A stored catalogue holds every operation's schemas, each repeated subtree once: a few times
+ * what a whole tool list may take. A catalogue larger than that is built on each start, as
+ * without a cache.
  */
 const MAX_CATALOGUE_BYTES = 4 * MAX_LISTED_SCHEMA_BYTES;
 
-/** Converting and encoding in the background gives the event loop back this often, so requests wait at most about this long. */
+/** Converting and writing in the background gives the event loop back this often, so requests wait at most about this long. */
 const SLICE_MS = 8;
 
 /** Everything that changes the catalogue built from a document. */
@@ -91,19 +92,31 @@ export async function storeCatalogue({ cache, key, catalog, documentWarnings, de
     if (roleSources === undefined) return;
     const encoder = catalogueEncoder({ key, catalog, roleSources, documentWarnings }, MAX_CATALOGUE_BYTES);
     let sliceStart = performance.now();
+    const yieldWhenSliceIsOver = async () => {
+      if (performance.now() - sliceStart <= SLICE_MS) return;
+      await nextTurn();
+      sliceStart = performance.now();
+    };
     for (const operation of catalog.operations) {
       const conversion = convertQuietly(operation);
       if (conversion === undefined) return;
       if (!encoder.add(operation, conversion)) {
-        debug(`the tool catalogue is over the ${MAX_CATALOGUE_BYTES / (1024 * 1024)} MiB a cached one may take; it is not cached`);
+        debug(`the tool catalogue's schemas use the property name ${JSON.stringify(SHARED_REFERENCE_KEY)}, which a cached catalogue keeps for its own use; it is not cached`);
         return;
       }
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await nextTurn();
-        sliceStart = performance.now();
-      }
+      await yieldWhenSliceIsOver();
     }
-    const text = encoder.text();
+    const writing = encoder.write();
+    let step = writing.next();
+    while (step.done !== true) {
+      await yieldWhenSliceIsOver();
+      step = writing.next();
+    }
+    const text = step.value;
+    if (text === undefined) {
+      debug(`the tool catalogue is over the ${MAX_CATALOGUE_BYTES / (1024 * 1024)} MiB a cached one may take; it is not cached`);
+      return;
+    }
     await nextTurn();
     await cache.writeCatalogue(catalogueFileName(key), text);
     debug(`cached the tool catalogue (${catalog.operations.length} operations, ${Buffer.byteLength(text)} bytes)`);

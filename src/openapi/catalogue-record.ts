@@ -2,8 +2,11 @@
  * The catalogue as the text the catalogue cache stores, and back. Pure: the cache
  * (`catalogue-cache.ts`) does the I/O. Every operation is stored fully converted, with the
  * warnings converting its schemas found, so that a restored catalogue reports them when the tool
- * is first listed, described or called, as a built one does. Decoding checks the whole shape and
- * the key: anything unexpected gives undefined, and the catalogue is built from the document.
+ * is first listed, described or called, as a built one does. Its schemas are stored with each
+ * repeated subtree once (`shared-subtrees.ts`): a large document's operations repeat the same
+ * definitions hundreds of times, and the body's and parameters' schemas again in the input schema.
+ * Decoding checks the whole shape and the key: anything unexpected gives undefined, and the
+ * catalogue is built from the document.
  * @see SECURITY.md ST-09
  */
 import { listedSchemaBytes, rememberSchemaBytes } from './catalogue-budget.js';
@@ -12,11 +15,24 @@ import { catalogOf } from './catalog.js';
 import { isRecord, type JsonRecord } from './json-value.js';
 import type { HttpMethod, JsonSchema, Operation, OperationBody, OperationParameter, ToolAnnotations } from './operation.js';
 import { HTTP_METHODS, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
+import { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 import { scopeRoles, type ScopedOperation } from './scope-roles.js';
+import { restoreReferences, restoreTable, subtreeSharing, type RestoredTable, type SharingPlan } from './shared-subtrees.js';
 import type { OperationSchemas } from './tool-schemas.js';
 
 /** Bumped when what is stored changes meaning; part of the key, so older entries are simply not found. */
-export const CATALOGUE_FORMAT = 'catalogue-v1';
+export const CATALOGUE_FORMAT = 'catalogue-v2';
+
+/** The fields of a stored operation that hold schemas, and so may hold references to shared subtrees. */
+const SCHEMA_FIELDS = ['parameters', 'body', 'inputSchema', 'outputSchema'] as const;
+
+/**
+ * What one restored operation's schemas may take, as JSON characters: a built tool's input and
+ * output schemas are each at most `MAX_TOOL_SCHEMA_BYTES`, and its parameters and body repeat
+ * parts of the input. A few references can stand for far more than that (a table entry that
+ * refers twice to the one before it, twenty times over); such a text is not one the encoder wrote.
+ */
+const MAX_RESTORED_SCHEMA_CHARS = 16 * MAX_TOOL_SCHEMA_BYTES;
 
 /** What is stored beside the operations: the catalogue's context and what parsing the document said. */
 export interface CatalogueRecordContext {
@@ -34,46 +50,76 @@ export interface RestoredCatalogue {
 }
 
 export interface CatalogueEncoder {
-  /** Adds the next operation of the catalogue; false once the text would pass the size bound. */
+  /**
+   * Takes in the next operation of the catalogue; false when its schemas hold an object with the
+   * key that marks a shared subtree, and the catalogue cannot be stored.
+   */
   add(operation: Operation, conversion: ConvertedSchemas): boolean;
-  /** The text to store, once every operation was added. */
-  text(): string;
+  /**
+   * Once every operation was added, writes the text one table entry or operation per step, so
+   * that a caller can yield between steps; its result is the text, or undefined as soon as the
+   * text would be longer than `maxBytes`, before it is ever joined.
+   */
+  write(): Generator<void, string | undefined>;
 }
 
-/**
- * The stored text, one operation at a time so that a caller can yield between them, and bounded:
- * `add` says when the text would be longer than `maxBytes`, before it is ever built.
- */
 export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: number): CatalogueEncoder {
   const { catalog } = context;
-  const head = JSON.stringify({
-    format: CATALOGUE_FORMAT,
-    key: context.key,
-    documentWarnings: context.documentWarnings,
-    scopeDescriptions: catalog.scopeDescriptions,
-    apiBase: catalog.apiBase,
-    roleSources: context.roleSources.map(({ method, scopeAlternatives }) => ({ method, scopeAlternatives })),
-    groupedBy: catalog.groupedBy,
-    upgradedFrom: catalog.upgradedFrom,
-    warnings: catalog.warnings,
-  });
-  const parts: string[] = [];
-  // The head loses its closing brace and gains `,"operations":[` and `]}`; each part after the first, a comma.
-  let bytes = Buffer.byteLength(head) + ',"operations":[]}'.length - 2;
+  const sharing = subtreeSharing();
+  const records: OperationRecord[] = [];
   return {
     add(operation, conversion) {
-      const part = JSON.stringify(operationRecord(operation, conversion));
-      bytes += Buffer.byteLength(part) + 1;
-      if (bytes > maxBytes) return false;
-      parts.push(part);
+      const record = operationRecord(operation, conversion);
+      if (!SCHEMA_FIELDS.every((field) => sharing.add(record.schemas[field]))) return false;
+      records.push(record);
       return true;
     },
-    text: () => `${head.slice(0, -1)},"operations":[${parts.join(',')}]}`,
+    *write() {
+      const plan = sharing.plan();
+      const head = JSON.stringify({
+        format: CATALOGUE_FORMAT,
+        key: context.key,
+        documentWarnings: context.documentWarnings,
+        scopeDescriptions: catalog.scopeDescriptions,
+        apiBase: catalog.apiBase,
+        roleSources: context.roleSources.map(({ method, scopeAlternatives }) => ({ method, scopeAlternatives })),
+        groupedBy: catalog.groupedBy,
+        upgradedFrom: catalog.upgradedFrom,
+        warnings: catalog.warnings,
+      });
+      // The head loses its closing brace and gains `,"shared":[`, `],"operations":[` and `]}`; each part after the first of a list, a comma.
+      let bytes = Buffer.byteLength(head) - 1 + ',"shared":['.length + '],"operations":['.length + ']}'.length;
+      const over = (part: string, first: boolean) => {
+        bytes += Buffer.byteLength(part) + (first ? 0 : 1);
+        return bytes > maxBytes;
+      };
+      const shared: string[] = [];
+      for (const entry of plan.table) {
+        const part = plan.stringify(entry, true);
+        if (over(part, shared.length === 0)) return undefined;
+        shared.push(part);
+        yield;
+      }
+      const operations: string[] = [];
+      for (const record of records) {
+        const part = operationText(record, plan);
+        if (over(part, operations.length === 0)) return undefined;
+        operations.push(part);
+        yield;
+      }
+      return `${head.slice(0, -1)},"shared":[${shared.join(',')}],"operations":[${operations.join(',')}]}`;
+    },
   };
 }
 
-function operationRecord(operation: Operation, { schemas, warnings }: ConvertedSchemas): JsonRecord {
-  return {
+/** An operation's fields apart from its schemas, and its schemas, which the sharing plan writes. */
+interface OperationRecord {
+  readonly plain: JsonRecord;
+  readonly schemas: Readonly<Record<(typeof SCHEMA_FIELDS)[number], unknown>>;
+}
+
+function operationRecord(operation: Operation, { schemas, warnings }: ConvertedSchemas): OperationRecord {
+  const plain = {
     toolName: operation.toolName,
     operationId: operation.operationId,
     method: operation.method,
@@ -87,18 +133,21 @@ function operationRecord(operation: Operation, { schemas, warnings }: ConvertedS
     toolset: operation.toolset,
     annotations: operation.annotations,
     deprecated: operation.deprecated,
-    parameters: schemas.parameters,
-    body: schemas.body,
-    inputSchema: schemas.inputSchema,
-    outputSchema: schemas.outputSchema,
     schemaBytes: listedSchemaBytes(schemas),
     schemaWarnings: warnings,
   };
+  return { plain, schemas: { parameters: schemas.parameters, body: schemas.body, inputSchema: schemas.inputSchema, outputSchema: schemas.outputSchema } };
+}
+
+/** The record's JSON: references only in its schema fields, so that no other field can ever hold one. */
+function operationText(record: OperationRecord, plan: SharingPlan): string {
+  const schemaFields = SCHEMA_FIELDS.filter((field) => record.schemas[field] !== undefined).map((field) => `,"${field}":${plan.stringify(record.schemas[field])}`);
+  return `${JSON.stringify(record.plain).slice(0, -1)}${schemaFields.join('')}}`;
 }
 
 /**
  * The catalogue stored in `text` under `key`, or undefined when the text is not exactly what
- * `encodeCatalogue` writes for that key. `onSchemaWarning` receives the stored schema warnings of
+ * `catalogueEncoder` writes for that key. `onSchemaWarning` receives the stored schema warnings of
  * an operation when its schemas are first read; without it they are dropped, as a built
  * catalogue's are once it is returned.
  */
@@ -109,7 +158,7 @@ export function decodeCatalogue(text: string, key: string, onSchemaWarning?: (me
   } catch {
     return undefined;
   }
-  const catalogueFields = ['format', 'key', 'documentWarnings', 'scopeDescriptions', 'apiBase', 'roleSources', 'groupedBy', 'upgradedFrom', 'warnings', 'operations'];
+  const catalogueFields = ['format', 'key', 'documentWarnings', 'scopeDescriptions', 'apiBase', 'roleSources', 'groupedBy', 'upgradedFrom', 'warnings', 'shared', 'operations'];
   if (!hasOnly(value, catalogueFields) || value['format'] !== CATALOGUE_FORMAT || value['key'] !== key) return undefined;
   const { documentWarnings, scopeDescriptions, apiBase, roleSources, groupedBy, upgradedFrom, warnings, operations } = value;
   if (!isStrings(documentWarnings) || !isStrings(warnings) || !isStringRecord(scopeDescriptions)) return undefined;
@@ -118,10 +167,12 @@ export function decodeCatalogue(text: string, key: string, onSchemaWarning?: (me
   if (!isOptional(upgradedFrom, isString)) return undefined;
   if (!Array.isArray(roleSources) || !roleSources.every(isRoleSource)) return undefined;
   if (!Array.isArray(operations)) return undefined;
+  const shared = restoreTable(value['shared']);
+  if (shared === undefined) return undefined;
   const report = onSchemaWarning ?? (() => undefined);
   const restored: Operation[] = [];
   for (const candidate of operations) {
-    const operation = restoredOperation(candidate, report);
+    const operation = restoredOperation(candidate, shared, report);
     if (operation === undefined) return undefined;
     restored.push(operation);
   }
@@ -160,8 +211,16 @@ const OPERATION_FIELDS = [
 ];
 
 /** An operation shaped as `buildOperation` shapes it, its schemas behind the same getters. */
-function restoredOperation(value: unknown, report: (message: string) => void): Operation | undefined {
+function restoredOperation(value: unknown, shared: RestoredTable, report: (message: string) => void): Operation | undefined {
   if (!hasOnly(value, OPERATION_FIELDS)) return undefined;
+  let schemaChars = 0;
+  for (const field of SCHEMA_FIELDS) {
+    if (value[field] === undefined) continue;
+    const chars = restoreReferences(value, field, shared);
+    if (chars === undefined) return undefined;
+    schemaChars += chars;
+  }
+  if (schemaChars > MAX_RESTORED_SCHEMA_CHARS) return undefined;
   const { toolName, operationId, method, pathTemplate, title, description, tags, scopeAlternatives, requiredScopes, anonymousAccess, toolset, annotations, deprecated } = value;
   const { parameters, body, inputSchema, outputSchema, schemaBytes, schemaWarnings } = value;
   const plain =

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
 import { loadCatalogue, type LoadedCatalogue } from '../../src/openapi/index.js';
 import { openDocumentCache } from '../../src/openapi/document-cache.js';
+import { SHARED_REFERENCE_KEY } from '../../src/openapi/shared-subtrees.js';
 
 const YAML = [
   'openapi: 3.0.3',
@@ -149,6 +150,17 @@ describe('the catalogue cache', () => {
     const size = (await stat(path)).size;
     expect(await cache.readCatalogue(name, size)).toBeDefined();
     expect(await cache.readCatalogue(name, size - 1)).toBeUndefined();
+  });
+
+  it(`ST-09 stores no catalogue whose schemas use the property name ${SHARED_REFERENCE_KEY}, says so at debug, and builds it on the next start`, async () => {
+    await writeFile(documentPath, YAML.replace('properties: {title: {type: string}}', `properties: {title: {type: string}, "${SHARED_REFERENCE_KEY}": {type: string}}`));
+    const first = await load();
+    expect(JSON.stringify(first.catalog.operations[1]?.inputSchema)).toContain(SHARED_REFERENCE_KEY);
+    await first.store?.();
+    expect(debug.at(-1)).toMatch(/property name "\$@", which a cached catalogue keeps for its own use; it is not cached$/);
+    await expect(readdir(cacheFolder())).resolves.not.toContainEqual(expect.stringMatching(/^catalogue-/));
+    expect((await load()).store).toBeDefined();
+    expect(debug.at(-1)).toMatch(/^no cached tool catalogue/);
   });
 
   it('says at debug, and only there, that a catalogue could not be written', async () => {

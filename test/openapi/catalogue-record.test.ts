@@ -15,6 +15,8 @@ import { jsonBytes } from '../../src/openapi/json-size.js';
 import { scopeRoleSourcesOf } from '../../src/openapi/catalog.js';
 import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
+import { SHARED_REFERENCE_KEY } from '../../src/openapi/shared-subtrees.js';
+import { operationDocument } from './fixtures/minimal-document.js';
 import { fanOutDocument } from '../../tools/bench/hostile-documents.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
@@ -36,7 +38,10 @@ function encoded(catalog: ToolCatalog, maxBytes = Number.MAX_SAFE_INTEGER, docum
   for (const operation of catalog.operations) {
     if (!encoder.add(operation, convertQuietly(operation)!)) return undefined;
   }
-  return encoder.text();
+  const writing = encoder.write();
+  let step = writing.next();
+  while (step.done !== true) step = writing.next();
+  return step.value;
 }
 
 /** Everything a catalogue holds, functions asked about every scope, so that two can be compared. */
@@ -67,7 +72,7 @@ async function roundTrip(document: ApiDocument, schoolUrl?: string) {
   // The stored sizes are what measuring would find, so the tool list's budget cuts at the same tool.
   const measured = (operation: Operation) => jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
   expect(restored.catalog.operations.map((operation) => listedSchemaBytes(operation))).toEqual(built.operations.map(measured));
-  return restored.catalog;
+  return { catalog: restored.catalog, storedBytes: Buffer.byteLength(text) };
 }
 
 const fixture = (name: string) => parseDocumentText(readFileSync(join(FIXTURES, name), 'utf8'), { source: name }).document;
@@ -81,10 +86,13 @@ describe('a decoded catalogue deep-equals the built one', () => {
     await roundTrip(fixture('github-rest-2020-07-30.openapi.yaml'), SCHOOL);
   });
 
-  it('on the Kubernetes document (Swagger 2.0, upgraded in memory)', async () => {
-    const restored = await roundTrip(fixture('kubernetes.swagger.json'));
+  it('on the Kubernetes document (Swagger 2.0, upgraded in memory), its repeated definitions stored once', async () => {
+    const { catalog: restored, storedBytes } = await roundTrip(fixture('kubernetes.swagger.json'));
     expect(restored.upgradedFrom).toBe('Swagger 2.0');
     expect(restored.operations.length).toBeGreaterThan(1_000);
+    const whole = restored.operations.reduce((sum, operation) => sum + jsonBytes({ parameters: operation.parameters, body: operation.body, inputSchema: operation.inputSchema, outputSchema: operation.outputSchema }), 0);
+    // 15 MB of schemas written whole; about 1.5 MB with each repeated subtree once.
+    expect(whole).toBeGreaterThan(8 * storedBytes);
   });
 });
 
@@ -150,6 +158,77 @@ describe('what decodes to nothing', () => {
     expect(decodeCatalogue(text.slice(0, -1), KEY)).toBeUndefined();
     expect(decodeCatalogue('[]', KEY)).toBeUndefined();
     expect(decodeCatalogue(text, KEY)).toBeDefined();
+  });
+});
+
+describe('repeated subtrees in a stored catalogue', () => {
+  const reference = (index: unknown) => ({ [SHARED_REFERENCE_KEY]: index });
+  type Stored = { shared: unknown[]; operations: Record<string, unknown>[] } & Record<string, unknown>;
+  const sandboxValue = async () => JSON.parse(encoded(await buildCatalog(await sandboxDocument(), { schoolUrl: SCHOOL }))!) as Stored;
+
+  it('are written once in a table the operations refer to', async () => {
+    const value = await sandboxValue();
+    expect(value.shared.length).toBeGreaterThan(0);
+    expect(JSON.stringify(value.operations)).toContain(`{"${SHARED_REFERENCE_KEY}":`);
+  });
+
+  it('ST-09 ignores an entry whose operation refers past the table, or with a reference that is not exactly one index', async () => {
+    const value = await sandboxValue();
+    const [first] = value.operations;
+    const tampered = [
+      { ...value, operations: [{ ...first, outputSchema: reference(value.shared.length) }] },
+      { ...value, operations: [{ ...first, outputSchema: { type: 'object', properties: { id: reference(-1) } } }] },
+      { ...value, operations: [{ ...first, outputSchema: { ...reference(0), type: 'object' } }] },
+      { ...value, operations: [{ ...first, parameters: [reference('0')] }] },
+    ];
+    for (const entry of tampered) expect(decodeCatalogue(JSON.stringify(entry), KEY)).toBeUndefined();
+  });
+
+  it('ST-09 ignores an entry whose table refers to itself or to a later entry (a cycle)', async () => {
+    const value = await sandboxValue();
+    const last = value.shared.length;
+    const tampered = [
+      { ...value, shared: [...value.shared, { type: 'array', items: reference(last) }] },
+      { ...value, shared: [...value.shared, { type: 'array', items: reference(last + 1) }, { type: 'array', items: reference(last) }] },
+    ];
+    for (const entry of tampered) expect(decodeCatalogue(JSON.stringify(entry), KEY)).toBeUndefined();
+  });
+
+  it('ST-09 ignores an entry whose table holds something that is not an object, or that has no table', async () => {
+    const value = await sandboxValue();
+    for (const bad of ['a string', 42, null, reference(0)]) expect(decodeCatalogue(JSON.stringify({ ...value, shared: [...value.shared, bad] }), KEY)).toBeUndefined();
+    expect(decodeCatalogue(JSON.stringify({ ...value, shared: { 0: value.shared[0] } }), KEY)).toBeUndefined();
+    const { shared: _shared, ...withoutTable } = value;
+    expect(decodeCatalogue(JSON.stringify(withoutTable), KEY)).toBeUndefined();
+  });
+
+  it('ST-09 ignores, without throwing, an entry whose table nests deeper than the stack allows', async () => {
+    const value = await sandboxValue();
+    const depth = 200_000;
+    const text = JSON.stringify({ ...value, shared: 'deep' }).replace('"shared":"deep"', `"shared":[${'['.repeat(depth)}${']'.repeat(depth)}]`);
+    expect(() => JSON.parse(text) as unknown).not.toThrow();
+    expect(decodeCatalogue(text, KEY)).toBeUndefined();
+  });
+
+  it('ST-09 ignores an entry whose few references stand for more schema than a built operation can hold', async () => {
+    const value = await sandboxValue();
+    const base = value.shared.length;
+    const doubling: unknown[] = [{ description: 'x'.repeat(1_000) }];
+    for (let step = 1; step <= 12; step += 1) doubling.push([reference(base + step - 1), reference(base + step - 1)]);
+    const [first] = value.operations;
+    // 2^12 copies of 1 kB: 4 MB of schema from a text of a few hundred bytes.
+    const bomb = { ...value, shared: [...value.shared, ...doubling], operations: [{ ...first, outputSchema: { type: 'object', properties: { all: reference(base + 12) } } }] };
+    expect(decodeCatalogue(JSON.stringify(bomb), KEY)).toBeUndefined();
+    const small = { ...bomb, operations: [{ ...first, outputSchema: { type: 'object', properties: { all: reference(base + 2) } } }] };
+    expect(decodeCatalogue(JSON.stringify(small), KEY)).toBeDefined();
+  });
+
+  it(`ST-09 refuses to store a catalogue whose schemas use the property name ${SHARED_REFERENCE_KEY}, which marks a reference`, async () => {
+    const schema = { type: 'object', properties: { [SHARED_REFERENCE_KEY]: { type: 'string' }, name: { type: 'string' } } };
+    const document = operationDocument('post', '/notes', { operationId: 'createNote', requestBody: { content: { 'application/json': { schema } } } });
+    const built = await buildCatalog(document);
+    expect(JSON.stringify(built.operations[0]!.inputSchema)).toContain(SHARED_REFERENCE_KEY);
+    expect(encoded(built)).toBeUndefined();
   });
 });
 
