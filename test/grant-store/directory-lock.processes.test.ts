@@ -1,9 +1,9 @@
 /**
  * Real processes on one store directory race for one lock, after a process that died holding it:
- * never two inside at once, no increment lost, and the dead holder's lock runs out. The grant
- * store is compiled on its own first, so the children run plain Node.
+ * never two inside at once, no increment lost, and the dead holder's lock runs out. The children
+ * run the built grant store (`dist/`, from `npm run build`) in plain Node.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const built = join(root, 'node_modules', '.cache', `school-mcp-lock-test-${process.pid}`);
+/** `npm run build`'s output (pretest): the children run the built store in plain Node. */
+const built = join(root, 'dist');
 const child = fileURLToPath(new URL('./support/lock-child.mjs', import.meta.url));
 const PROCESSES = 4;
 const ROUNDS = 15;
@@ -22,16 +23,8 @@ const ROUNDS = 15;
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'school-mcp-lock-processes-'));
-  const tsc = join(root, 'node_modules', '.bin', 'tsc');
-  const result = spawnSync(
-    tsc,
-    ['--ignoreConfig', '--outDir', built, '--rootDir', root, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--lib', 'es2023', '--declaration', 'false', 'src/grant-store/index.ts'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`compiling src/grant-store failed: ${result.stdout}${result.stderr}`);
-}, 120_000);
+});
 afterAll(async () => {
-  await rm(built, { recursive: true, force: true });
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -15,8 +15,11 @@ import { describeNeeding, itNeeding, type Prerequisite } from './suite-gate.js';
 
 const PYTHON = process.env['PYTHON'] ?? 'python3';
 const SCRIPT = resolve(import.meta.dirname, '../fixtures/python/hosted_client.py');
+// Asks the installed package's metadata: importing the SDK to see whether it is there took a
+// second or more of CPU in each file that imports this helper.
+const INSTALLED_MCP = "import importlib.metadata; importlib.metadata.version('mcp')";
 const PYTHON_MCP: Prerequisite = {
-  available: spawnSync(PYTHON, ['-c', 'import mcp.client.auth'], { stdio: 'ignore' }).status === 0,
+  available: spawnSync(PYTHON, ['-c', INSTALLED_MCP], { stdio: 'ignore' }).status === 0,
   what: 'the Python MCP SDK to run',
   howToEnable: `python's mcp package is missing: pip install -r test/fixtures/python/requirements.txt`,
 };

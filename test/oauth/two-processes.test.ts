@@ -1,37 +1,25 @@
 /**
  * Two real processes share one token store and ask for consent at the same time: one browser
- * opening, both end signed in (DESIGN: no login-tab storms). The sign-in part is compiled on its
- * own first, so the children run plain Node.
+ * opening, both end signed in (DESIGN: no login-tab storms). The children run the built sign-in
+ * part (`dist/`, from `npm run build`) in plain Node.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { access, rm, writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { access, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { completeConsent } from '../../src/sandbox/index.js';
 import { createTokenStore } from '../../src/oauth/token-store.js';
 import { fakeBrowser } from './support/fake-browser.js';
 import { createHarness, READ_COURSES, type Harness } from './support/harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const built = join(root, 'node_modules', '.cache', `school-mcp-oauth-test-${process.pid}`);
+/** `npm run build`'s output (pretest): the children run the built sign-in part in plain Node. */
+const built = join(root, 'dist');
 const child = fileURLToPath(new URL('./support/consent-child.mjs', import.meta.url));
 const holderChild = fileURLToPath(new URL('./support/refresh-holder-child.mjs', import.meta.url));
 const HOUR = 3600_000;
-
-beforeAll(() => {
-  const tsc = join(root, 'node_modules', '.bin', 'tsc');
-  const result = spawnSync(
-    tsc,
-    ['--ignoreConfig', '--outDir', built, '--rootDir', root, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node', '--lib', 'es2023,dom', '--declaration', 'false', 'src/consent/index.ts'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`compiling src/oauth failed: ${result.stdout}${result.stderr}`);
-}, 60_000);
-afterAll(async () => {
-  await rm(built, { recursive: true, force: true });
-});
 
 let harness: Harness;
 beforeEach(async () => {
