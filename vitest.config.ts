@@ -1,5 +1,32 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest, started first. Without a record of earlier durations (a fresh
+ * clone, as CI runs) vitest starts larger files first, and the packed-package and bundle tests,
+ * small files spending a minute in npm, started last and stretched the run by tens of seconds.
+ */
+const LONGEST_FIRST = [
+  'test/bench/smoke.test.ts',
+  'test/e2e/scale-out.test.ts',
+  'test/e2e/package.test.ts',
+  'test/e2e/reconsent.test.ts',
+  'test/e2e/bundle.test.ts',
+  'test/openapi/real-documents.test.ts',
+  'test/e2e/tools-command.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((path) => file.moduleId.replaceAll('\\', '/').endsWith(path));
+      return index < 0 ? LONGEST_FIRST.length : index;
+    };
+    const sorted = await super.sort(files);
+    return sorted.map((file, order) => ({ file, order })).sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order).map(({ file }) => file);
+  }
+}
 
 export default defineConfig({
   test: {
@@ -19,6 +46,7 @@ export default defineConfig({
     // The suite mostly waits on sockets and child processes, so more files than cores run at once
     // (vitest's default leaves one core idle, which on a 2-core machine means one file at a time).
     maxWorkers: Math.max(4, availableParallelism()),
+    sequence: { sequencer: LongestFirst },
     // Snapshots are reviewed diffs: CI=true makes a missing snapshot fail instead of being written.
     update: false,
   },
