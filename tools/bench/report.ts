@@ -106,15 +106,15 @@ function aimsSection(results: BenchResults): string[] {
   const ours = value(stdio1?.cells['school-mcp'], (cell) => cell.p50.median);
   const direct = value(stdio1?.cells.direct, (cell) => cell.p50.median);
   const added = ours !== undefined && direct !== undefined ? ours - direct : undefined;
-  lines.push(`- Added latency under ${AIMS.addedLatencyP50Ms} ms at p50 over stdio (concurrency 1): ${verdict(added !== undefined && added < AIMS.addedLatencyP50Ms)} (added ${ms(added)})`);
+  lines.push(`- Added latency under ${AIMS.addedLatencyP50Ms} ms at p50 over stdio (concurrency 1): ${judged(added, (figure) => figure < AIMS.addedLatencyP50Ms)} (added ${ms(added)})`);
   for (const row of results.coldStart) {
     const ratioToBare = divide(value(row.cells['school-mcp'], (cell) => cell.median), value(row.cells['bare-sdk'], (cell) => cell.median));
-    lines.push(`- Cold start within ${AIMS.coldStartRatioToBare}× the bare SDK server, ${row.scenario}: ${verdict(ratioToBare !== undefined && ratioToBare <= AIMS.coldStartRatioToBare)} (${fixed(ratioToBare)}×)`);
+    lines.push(`- Cold start within ${AIMS.coldStartRatioToBare}× the bare SDK server, ${row.scenario}: ${judged(ratioToBare, (ratio) => ratio <= AIMS.coldStartRatioToBare)} (${fixed(ratioToBare)}×)`);
   }
   const defaults = results.context.find((row) => row.configuration === 'default');
   for (const id of ['ivotoby', 'generated'] as const) {
     const share = divide(value(defaults?.cells['school-mcp'], (cell) => cell.tokens ?? cell.bytes), value(defaults?.cells[id], (cell) => cell.tokens ?? cell.bytes));
-    lines.push(`- Default \`tools/list\` at most ${AIMS.defaultTokensRatioToPeers}× the tokens of ${NAMES[id]} (same capability: every operation reachable): ${verdict(share !== undefined && share <= AIMS.defaultTokensRatioToPeers)} (${fixed(share)}×)`);
+    lines.push(`- Default \`tools/list\` at most ${AIMS.defaultTokensRatioToPeers}× the tokens of ${NAMES[id]} (same capability: every operation reachable): ${judged(share, (ratio) => ratio <= AIMS.defaultTokensRatioToPeers)} (${fixed(share)}×)`);
   }
   return lines;
 }
@@ -240,6 +240,11 @@ function divide(a: number | undefined, b: number | undefined): number | undefine
 function ratio(a: number | undefined, b: number | undefined): string {
   const result = divide(a, b);
   return result === undefined ? '–' : `${fixed(result)}×`;
+}
+
+/** An aim's verdict on a figure this run measured, or "not measured" (a quick run, a peer left out). */
+function judged(figure: number | undefined, meets: (figure: number) => boolean): string {
+  return figure === undefined ? 'not measured' : verdict(meets(figure));
 }
 
 function verdict(met: boolean): string {
