@@ -24,6 +24,7 @@ import { jsonLengthWithin } from './json-size.js';
 import { arrayOr, entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { plainText } from './plain-text.js';
+import { rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
 
 export type SchemaDirection = 'input' | 'output';
 
@@ -81,6 +82,8 @@ interface Conversion {
   /** How often each document object is being converted on the current path (references revisit them). */
   readonly ancestors: Map<object, number>;
   readonly meter: SchemaMeter;
+  /** Set when the meter cut something short: what came out depends on what was spent before. */
+  limited: boolean;
 }
 
 /**
@@ -94,8 +97,16 @@ export function convertSchema(
   budget: SchemaBudget,
   meter: SchemaMeter = newSchemaMeter(),
 ): JsonSchema {
-  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter };
-  return convert(conversion, schema, 0);
+  // A body or result that only names a component converts the same way for every operation.
+  const reference = soleReference(schema);
+  const key = reference === undefined ? undefined : `${direction} ${budget.maxDepth} ${budget.maxNodes} ${budget.maxBytes} ${reference}`;
+  const replayed = key === undefined ? undefined : replayConversion(root, key, meter, budget);
+  if (replayed !== undefined) return replayed;
+  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter, limited: false };
+  const [nodesBefore, bytesBefore] = [meter.nodes, meter.bytes];
+  const converted = convert(conversion, schema, 0);
+  if (key !== undefined && !conversion.limited) rememberConversion(root, key, converted, { nodes: meter.nodes - nodesBefore, bytes: meter.bytes - bytesBefore });
+  return converted;
 }
 
 /** Counts `length` characters of output; true while the budget holds. */
@@ -103,6 +114,7 @@ function spend(conversion: Conversion, length: number): boolean {
   const { meter } = conversion;
   meter.bytes += length;
   if (meter.bytes > conversion.budget.maxBytes) meter.overBudget = true;
+  if (meter.overBudget) conversion.limited = true;
   return !meter.overBudget;
 }
 
@@ -153,6 +165,7 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
   if (visits > MAX_REFERENCE_RECURSION) return openSchema(conversion, schema, 'Recursive structure; not expanded further.');
   conversion.meter.nodes += 1;
   if (depth > conversion.budget.maxDepth || conversion.meter.nodes > conversion.budget.maxNodes) {
+    if (conversion.meter.nodes > conversion.budget.maxNodes) conversion.limited = true;
     return openSchema(conversion, schema, 'Nested structure not expanded here.');
   }
   conversion.ancestors.set(schema, visits + 1);

@@ -1,0 +1,98 @@
+/** A body or result that only names a component is converted once per document and handed out as copies. */
+import { describe, expect, it } from 'vitest';
+import { cloneJson } from '../../src/openapi/json-clone.js';
+import { fitsMeter, soleReference } from '../../src/openapi/reference-conversions.js';
+import { convertSchema, newSchemaMeter, type SchemaBudget } from '../../src/openapi/schema-converter.js';
+
+function documentRoot() {
+  return {
+    components: {
+      schemas: {
+        Money: { type: 'object', properties: { amount: { type: 'integer', example: 4900 }, currency: { type: 'string', enum: ['EUR', 'USD'] } } },
+        Course: {
+          type: 'object',
+          description: 'A course.',
+          properties: { id: { type: 'string', readOnly: true }, title: { type: 'string' }, price: { $ref: '#/components/schemas/Money' }, tags: { type: 'array', items: { type: 'string' } } },
+          required: ['id', 'title'],
+        },
+      },
+    },
+  };
+}
+
+const budget: SchemaBudget = { maxDepth: 12, maxNodes: 3_000, maxBytes: 64 * 1024 };
+const course = () => ({ $ref: '#/components/schemas/Course' });
+
+describe('the pure parts', () => {
+  it('takes only a schema that holds nothing but its reference', () => {
+    expect(soleReference({ $ref: '#/a' })).toBe('#/a');
+    expect(soleReference({ $ref: '#/a', description: 'Overrides the target.' })).toBeUndefined();
+    expect(soleReference({ type: 'string' })).toBeUndefined();
+    expect(soleReference([{ $ref: '#/a' }])).toBeUndefined();
+    expect(soleReference('#/a')).toBeUndefined();
+  });
+
+  it('replays only onto a meter with room for all that the conversion spent', () => {
+    const limits = { maxNodes: 10, maxBytes: 100 };
+    expect(fitsMeter({ nodes: 4, bytes: 40 }, { nodes: 6, bytes: 60, overBudget: false }, limits)).toBe(true);
+    expect(fitsMeter({ nodes: 5, bytes: 40 }, { nodes: 6, bytes: 60, overBudget: false }, limits)).toBe(false);
+    expect(fitsMeter({ nodes: 4, bytes: 41 }, { nodes: 6, bytes: 60, overBudget: false }, limits)).toBe(false);
+    expect(fitsMeter({ nodes: 0, bytes: 0 }, { nodes: 0, bytes: 0, overBudget: true }, limits)).toBe(false);
+  });
+
+  it('copies every object and array of a JSON value', () => {
+    const value = { a: [{ b: 1 }, 'c'], d: { e: null } };
+    const copy = cloneJson(value);
+    expect(copy).toEqual(value);
+    expect(copy.a).not.toBe(value.a);
+    expect(copy.a[0]).not.toBe(value.a[0]);
+    expect(copy.d).not.toBe(value.d);
+  });
+});
+
+describe('converting a reference again', () => {
+  it('gives an equal schema that shares no object with the first, and spends the same', () => {
+    const root = documentRoot();
+    const [firstMeter, secondMeter] = [newSchemaMeter(), newSchemaMeter()];
+    const first = convertSchema(course(), root, 'input', budget, firstMeter);
+    const second = convertSchema(course(), root, 'input', budget, secondMeter);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    const properties = (schema: Record<string, unknown>) => schema['properties'] as Record<string, Record<string, unknown>>;
+    expect(properties(second)['price']).not.toBe(properties(first)['price']);
+    expect(properties(second)['tags']?.['items']).not.toBe(properties(first)['tags']?.['items']);
+    expect(secondMeter).toEqual(firstMeter);
+    expect(properties(first)['id']).toBeUndefined();
+  });
+
+  it('keeps the directions apart: an input leaves read-only properties out, an output keeps them', () => {
+    const root = documentRoot();
+    convertSchema(course(), root, 'input', budget);
+    expect((convertSchema(course(), root, 'output', budget)['properties'] as Record<string, unknown>)['id']).toEqual({ type: 'string' });
+  });
+
+  it('API-11 replays nothing onto a meter without room for it: the budget cuts the schema short as a first conversion would', () => {
+    const root = documentRoot();
+    const fresh = newSchemaMeter();
+    convertSchema(course(), root, 'input', budget, fresh);
+    const nearlySpent = { nodes: 0, bytes: budget.maxBytes - Math.floor(fresh.bytes / 2), overBudget: false };
+    const never = { ...nearlySpent };
+    const again = convertSchema(course(), root, 'input', budget, nearlySpent);
+    const firstTime = convertSchema(course(), documentRoot(), 'input', budget, never);
+    expect(nearlySpent.overBudget).toBe(true);
+    expect(again).toEqual(firstTime);
+    expect(nearlySpent).toEqual(never);
+  });
+
+  it('API-11 remembers no conversion that the budget cut short', () => {
+    const root = documentRoot();
+    const cut = { nodes: 0, bytes: budget.maxBytes - 10, overBudget: false };
+    convertSchema(course(), root, 'input', budget, cut);
+    expect(cut.overBudget).toBe(true);
+    const meter = newSchemaMeter();
+    const unbounded = newSchemaMeter();
+    expect(convertSchema(course(), root, 'input', budget, meter)).toEqual(convertSchema(course(), documentRoot(), 'input', budget, unbounded));
+    expect(meter).toEqual(unbounded);
+    expect(meter.overBudget).toBe(false);
+  });
+});
