@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { cloneJson } from '../../src/openapi/json-clone.js';
 import { fitsMeter, soleReference } from '../../src/openapi/reference-conversions.js';
+import { buildOutputSchema } from '../../src/openapi/output-schema.js';
 import { convertSchema, newSchemaMeter, type SchemaBudget } from '../../src/openapi/schema-converter.js';
+import { userTextFields } from '../../src/openapi/user-text-fields.js';
 
 function documentRoot() {
   return {
@@ -94,5 +96,31 @@ describe('converting a reference again', () => {
     expect(convertSchema(course(), root, 'input', budget, meter)).toEqual(convertSchema(course(), documentRoot(), 'input', budget, unbounded));
     expect(meter).toEqual(unbounded);
     expect(meter.overBudget).toBe(false);
+  });
+});
+
+describe('results that name the same component', () => {
+  const responses = () => ({ '200': { description: 'OK', content: { 'application/json': { schema: course() } } } });
+
+  it('get equal output schemas that share no object, and spend the same', () => {
+    const root = documentRoot();
+    const [firstMeter, secondMeter] = [newSchemaMeter(), newSchemaMeter()];
+    const first = buildOutputSchema(responses(), root, firstMeter);
+    const second = buildOutputSchema(responses(), root, secondMeter);
+    expect(first).toEqual({ type: 'object', properties: expect.objectContaining({ id: { type: 'string' } }) });
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    expect(second?.['properties']).not.toBe(first?.['properties']);
+    expect(secondMeter).toEqual(firstMeter);
+  });
+
+  it('get the same user-written fields, each in a list of its own', () => {
+    const root = documentRoot();
+    (root.components.schemas.Course.properties as Record<string, unknown>)['description'] = { type: 'string' };
+    const first = userTextFields(responses(), root);
+    const second = userTextFields(responses(), root);
+    expect(first).toEqual(['description']);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
   });
 });
