@@ -27,7 +27,7 @@ export function buildOutputSchema(responses: unknown, root: JsonRecord, meter: S
   const reference = meter.nodes === 0 && meter.bytes === 0 ? soleReference(json[1]['schema']) : undefined;
   const key = reference === undefined ? undefined : `output schema ${reference}`;
   const replayed = key === undefined ? undefined : replayConversion(root, key, meter, OUTPUT_BUDGET);
-  if (replayed !== undefined) return replayed;
+  if (replayed !== undefined) return replayed.schema;
   const schema = convertSchema(json[1]['schema'], root, 'output', OUTPUT_BUDGET, meter);
   if (meter.overBudget) return undefined;
   if (!isObjectSchema(schema) || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'not' in schema) return undefined;

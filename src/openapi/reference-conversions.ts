@@ -1,10 +1,11 @@
 /**
- * Conversions of a schema that is only a `$ref`, remembered per checked document: operations name
- * the same component as their body or result again and again, and in a fresh conversion such a
- * schema converts the same way every time. Only the meter it shares with the tool's other
- * conversions can change the outcome, so a remembered result is used only when the meter has room
- * for everything that conversion spent, and only a conversion that no budget cut short is kept.
- * What is handed out is always a copy.
+ * Conversions of a component reached through a schema that is only a `$ref`, remembered per
+ * checked document: operations name the same components as their bodies, results and list items
+ * again and again. A conversion that nothing cut short (no budget, depth or recursion limit met)
+ * comes out the same wherever it is replayed with as much depth and meter left as it used, and no
+ * object or reference already at its recursion limit; the converter checks that before a replay
+ * (`schema-converter.ts`), and this module checks the meter and depth. What is handed out is
+ * always a copy.
  */
 import { cloneJson } from './json-clone.js';
 import type { JsonRecord } from './json-value.js';
@@ -26,6 +27,8 @@ export interface RememberedConversion {
   readonly schema: JsonSchema;
   readonly nodes: number;
   readonly bytes: number;
+  /** How many levels below its start the conversion went; a replay needs that much depth left. */
+  readonly levels?: number;
 }
 
 const byDocument = new WeakMap<JsonRecord, Map<string, RememberedConversion>>();
@@ -45,20 +48,25 @@ export function fitsMeter(spent: Pick<RememberedConversion, 'nodes' | 'bytes'>, 
 }
 
 /** A copy of the remembered conversion, its spending added to `meter`; undefined when none fits. */
-export function replayConversion(root: JsonRecord, key: string, meter: MeterState, limits: Limits): JsonSchema | undefined {
+export function replayConversion(root: JsonRecord, key: string, meter: MeterState, limits: Limits, levelsLeft = Number.POSITIVE_INFINITY): RememberedConversion | undefined {
   const remembered = byDocument.get(root)?.get(key);
-  if (remembered === undefined || !fitsMeter(remembered, meter, limits)) return undefined;
+  if (remembered === undefined || (remembered.levels ?? 0) > levelsLeft || !fitsMeter(remembered, meter, limits)) return undefined;
   meter.nodes += remembered.nodes;
   meter.bytes += remembered.bytes;
-  return cloneJson(remembered.schema);
+  return { ...remembered, schema: cloneJson(remembered.schema) };
 }
 
 /** Keeps a copy of `schema`, which the caller goes on to hand out itself. */
-export function rememberConversion(root: JsonRecord, key: string, schema: JsonSchema, spent: Pick<RememberedConversion, 'nodes' | 'bytes'>): void {
+export function rememberConversion(root: JsonRecord, key: string, schema: JsonSchema, spent: Omit<RememberedConversion, 'schema'>): void {
   let remembered = byDocument.get(root);
   if (remembered === undefined) {
     remembered = new Map();
     byDocument.set(root, remembered);
   }
-  remembered.set(key, { schema: cloneJson(schema), nodes: spent.nodes, bytes: spent.bytes });
+  remembered.set(key, { ...spent, schema: cloneJson(schema) });
+}
+
+/** Whether a conversion is remembered under `key` (then remembering it again would change nothing). */
+export function isRemembered(root: JsonRecord, key: string): boolean {
+  return byDocument.get(root)?.has(key) === true;
 }

@@ -25,7 +25,7 @@ import { arrayOr, entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { plainText } from './plain-text.js';
 import { simplifyComposition } from './schema-composition.js';
-import { rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
+import { isRemembered, rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
 
 export type SchemaDirection = 'input' | 'output';
 
@@ -83,8 +83,12 @@ interface Conversion {
   /** How often each document object is being converted on the current path (references revisit them). */
   readonly ancestors: Map<object, number>;
   readonly meter: SchemaMeter;
-  /** Set when the meter cut something short: what came out depends on what was spent before. */
-  limited: boolean;
+  /** Schemas left open or cut short so far, for whatever reason. */
+  cutShort: number;
+  /** Objects and references entered as often as the recursion limit allows, on the current path. */
+  saturated: number;
+  /** The deepest level converted so far, where remembered conversions measure their depth. */
+  deepest: number;
 }
 
 /**
@@ -98,16 +102,8 @@ export function convertSchema(
   budget: SchemaBudget,
   meter: SchemaMeter = newSchemaMeter(),
 ): JsonSchema {
-  // A body or result that only names a component converts the same way for every operation.
-  const reference = soleReference(schema);
-  const key = reference === undefined ? undefined : `${direction} ${budget.maxDepth} ${budget.maxNodes} ${budget.maxBytes} ${reference}`;
-  const replayed = key === undefined ? undefined : replayConversion(root, key, meter, budget);
-  if (replayed !== undefined) return replayed;
-  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter, limited: false };
-  const [nodesBefore, bytesBefore] = [meter.nodes, meter.bytes];
-  const converted = convert(conversion, schema, 0);
-  if (key !== undefined && !conversion.limited) rememberConversion(root, key, converted, { nodes: meter.nodes - nodesBefore, bytes: meter.bytes - bytesBefore });
-  return converted;
+  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter, cutShort: 0, saturated: 0, deepest: 0 };
+  return convert(conversion, schema, 0);
 }
 
 /** Counts `length` characters of output; true while the budget holds. */
@@ -115,8 +111,9 @@ function spend(conversion: Conversion, length: number): boolean {
   const { meter } = conversion;
   meter.bytes += length;
   if (meter.bytes > conversion.budget.maxBytes) meter.overBudget = true;
-  if (meter.overBudget) conversion.limited = true;
-  return !meter.overBudget;
+  if (!meter.overBudget) return true;
+  conversion.cutShort += 1;
+  return false;
 }
 
 /**
@@ -166,14 +163,16 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
   if (visits > MAX_REFERENCE_RECURSION) return openSchema(conversion, schema, 'Recursive structure; not expanded further.');
   conversion.meter.nodes += 1;
   if (depth > conversion.budget.maxDepth || conversion.meter.nodes > conversion.budget.maxNodes) {
-    if (conversion.meter.nodes > conversion.budget.maxNodes) conversion.limited = true;
     return openSchema(conversion, schema, 'Nested structure not expanded here.');
   }
+  if (depth > conversion.deepest) conversion.deepest = depth;
   conversion.ancestors.set(schema, visits + 1);
+  if (visits + 1 > MAX_REFERENCE_RECURSION) conversion.saturated += 1;
   try {
     return convertKeywords(conversion, schema, depth);
   } finally {
     conversion.ancestors.set(schema, visits);
+    if (visits + 1 > MAX_REFERENCE_RECURSION) conversion.saturated -= 1;
   }
 }
 
@@ -184,11 +183,38 @@ function convertReference(conversion: Conversion, schema: JsonRecord, reference:
   const seen = conversion.references.get(reference) ?? 0;
   if (seen > MAX_REFERENCE_RECURSION) return openSchema(conversion, isRecord(target.value) ? target.value : {}, `Recursive ${name.slice(0, 100)}; not expanded further.`);
   conversion.references.set(reference, seen + 1);
+  const saturatedElsewhere = conversion.saturated > 0;
+  if (seen + 1 > MAX_REFERENCE_RECURSION) conversion.saturated += 1;
   try {
-    return convert(conversion, resolveSchema(schema, conversion.root), depth);
+    return convertComponent(conversion, schema, reference, depth, saturatedElsewhere);
   } finally {
     conversion.references.set(reference, seen);
+    if (seen + 1 > MAX_REFERENCE_RECURSION) conversion.saturated -= 1;
   }
+}
+
+/**
+ * The target of a reference, converted, or remembered from an earlier conversion of it. A
+ * conversion that nothing cut short went around no cycle, so it comes out the same wherever no
+ * object or reference is already at its recursion limit, given the depth and meter it used.
+ */
+function convertComponent(conversion: Conversion, schema: JsonRecord, reference: string, depth: number, saturatedElsewhere: boolean): JsonSchema {
+  const { root, budget, meter } = conversion;
+  const key = soleReference(schema) === undefined || saturatedElsewhere ? undefined : `within ${conversion.direction} ${budget.maxDepth} ${budget.maxNodes} ${budget.maxBytes} ${reference}`;
+  const replayed = key === undefined ? undefined : replayConversion(root, key, meter, budget, budget.maxDepth - depth);
+  if (replayed !== undefined) {
+    conversion.deepest = Math.max(conversion.deepest, depth + (replayed.levels ?? 0));
+    return replayed.schema;
+  }
+  const [nodesBefore, bytesBefore, cutBefore, deepestBefore] = [meter.nodes, meter.bytes, conversion.cutShort, conversion.deepest];
+  conversion.deepest = depth;
+  const converted = convert(conversion, resolveSchema(schema, root), depth);
+  const levels = conversion.deepest - depth;
+  conversion.deepest = Math.max(deepestBefore, conversion.deepest);
+  if (key !== undefined && conversion.cutShort === cutBefore && !isRemembered(root, key)) {
+    rememberConversion(root, key, converted, { nodes: meter.nodes - nodesBefore, bytes: meter.bytes - bytesBefore, levels });
+  }
+  return converted;
 }
 
 /** A schema that accepts what the original might hold, saying why it is not spelled out. */
@@ -196,6 +222,7 @@ function openSchema(conversion: Conversion, schema: JsonRecord, note: string): J
   const type = schema['type'];
   const typed = typeof type === 'string' && JSON_TYPES.has(type) ? { type } : {};
   const description = typeof schema['description'] === 'string' ? `${plainText(schema['description'], 200)} (${note})` : note;
+  conversion.cutShort += 1;
   spend(conversion, description.length + 40);
   return { ...typed, description };
 }

@@ -99,6 +99,45 @@ describe('converting a reference again', () => {
   });
 });
 
+describe('a component met again deeper inside a schema', () => {
+  const listOf = (items: unknown) => ({ type: 'object', properties: { items: { type: 'array', items } } });
+
+  it('comes out as a first conversion would, inside a list as at the top', () => {
+    const root = documentRoot();
+    convertSchema(course(), root, 'output', budget);
+    const [meter, unbounded] = [newSchemaMeter(), newSchemaMeter()];
+    expect(convertSchema(listOf(course()), root, 'output', budget, meter)).toEqual(convertSchema(listOf(course()), documentRoot(), 'output', budget, unbounded));
+    expect(meter).toEqual(unbounded);
+  });
+
+  it('API-11 is not replayed where fewer levels are left than it used: the depth limit cuts it as a first conversion would', () => {
+    const shallow: SchemaBudget = { ...budget, maxDepth: 2 };
+    const root = documentRoot();
+    convertSchema(course(), root, 'input', shallow);
+    const again = convertSchema(listOf(course()), root, 'input', shallow);
+    const firstTime = convertSchema(listOf(course()), documentRoot(), 'input', shallow);
+    expect(again).toEqual(firstTime);
+    expect(JSON.stringify(again)).toContain('Nested structure not expanded here.');
+  });
+
+  it('API-11 is not replayed inside a recursion already at its limit, nor remembered when recursion cut it', () => {
+    const recursiveRoot = () => ({
+      components: {
+        schemas: {
+          Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } }, tag: { $ref: '#/components/schemas/Tag' } } },
+          Tag: { type: 'object', properties: { label: { type: 'string' } } },
+        },
+      },
+    });
+    const node = () => ({ $ref: '#/components/schemas/Node' });
+    const root = recursiveRoot();
+    const first = convertSchema(node(), root, 'output', budget);
+    expect(JSON.stringify(first)).toContain('Recursive Node; not expanded further.');
+    expect(convertSchema(node(), root, 'output', budget)).toEqual(first);
+    expect(convertSchema(listOf(node()), root, 'output', budget)).toEqual(convertSchema(listOf(node()), recursiveRoot(), 'output', budget));
+  });
+});
+
 describe('results that name the same component', () => {
   const responses = () => ({ '200': { description: 'OK', content: { 'application/json': { schema: course() } } } });
 
