@@ -63,7 +63,16 @@ export function withImpliedTypes(schema: JsonSchema): JsonSchema {
 
 function typedSubschemas(key: string, value: unknown): unknown {
   if (SUBSCHEMA_MAPS.has(key)) {
-    return isRecord(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isRecord(sub) ? withImpliedTypes(sub) : sub])) : value;
+    if (!isRecord(value)) return value;
+    const typed: JsonSchema = {};
+    for (const name of Object.keys(value)) {
+      const sub = value[name];
+      const converted = isRecord(sub) ? withImpliedTypes(sub) : sub;
+      // Assigning `__proto__` would set the prototype: a map of subschemas may name a property so.
+      if (name === '__proto__') Object.defineProperty(typed, name, { value: converted, enumerable: true, writable: true, configurable: true });
+      else typed[name] = converted;
+    }
+    return typed;
   }
   if (SUBSCHEMA_LISTS.has(key)) return Array.isArray(value) ? value.map((sub: unknown) => (isRecord(sub) ? withImpliedTypes(sub) : sub)) : value;
   if (SUBSCHEMAS.has(key)) return isRecord(value) ? withImpliedTypes(value) : value;

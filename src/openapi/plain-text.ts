@@ -74,7 +74,11 @@ export function capLength(text: string, maxLength: number): string {
   return `${lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut}…`;
 }
 
+/** Every pattern of `stripMarkup` needs one of these characters; most prose has none. */
+const MARKUP_CHARACTER = /[[<&*_`\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
+
 function stripMarkup(text: string): string {
+  if (!MARKUP_CHARACTER.test(text)) return text;
   return text
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')

@@ -24,6 +24,8 @@ import { jsonLengthWithin } from './json-size.js';
 import { arrayOr, entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { plainText } from './plain-text.js';
+import { simplifyComposition } from './schema-composition.js';
+import { isRemembered, rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
 
 export type SchemaDirection = 'input' | 'output';
 
@@ -81,6 +83,12 @@ interface Conversion {
   /** How often each document object is being converted on the current path (references revisit them). */
   readonly ancestors: Map<object, number>;
   readonly meter: SchemaMeter;
+  /** Schemas left open or cut short so far, for whatever reason. */
+  cutShort: number;
+  /** Objects and references entered as often as the recursion limit allows, on the current path. */
+  saturated: number;
+  /** The deepest level converted so far, where remembered conversions measure their depth. */
+  deepest: number;
 }
 
 /**
@@ -94,7 +102,7 @@ export function convertSchema(
   budget: SchemaBudget,
   meter: SchemaMeter = newSchemaMeter(),
 ): JsonSchema {
-  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter };
+  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter, cutShort: 0, saturated: 0, deepest: 0 };
   return convert(conversion, schema, 0);
 }
 
@@ -103,7 +111,9 @@ function spend(conversion: Conversion, length: number): boolean {
   const { meter } = conversion;
   meter.bytes += length;
   if (meter.bytes > conversion.budget.maxBytes) meter.overBudget = true;
-  return !meter.overBudget;
+  if (!meter.overBudget) return true;
+  conversion.cutShort += 1;
+  return false;
 }
 
 /**
@@ -155,11 +165,14 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
   if (depth > conversion.budget.maxDepth || conversion.meter.nodes > conversion.budget.maxNodes) {
     return openSchema(conversion, schema, 'Nested structure not expanded here.');
   }
+  if (depth > conversion.deepest) conversion.deepest = depth;
   conversion.ancestors.set(schema, visits + 1);
+  if (visits + 1 > MAX_REFERENCE_RECURSION) conversion.saturated += 1;
   try {
     return convertKeywords(conversion, schema, depth);
   } finally {
     conversion.ancestors.set(schema, visits);
+    if (visits + 1 > MAX_REFERENCE_RECURSION) conversion.saturated -= 1;
   }
 }
 
@@ -170,11 +183,38 @@ function convertReference(conversion: Conversion, schema: JsonRecord, reference:
   const seen = conversion.references.get(reference) ?? 0;
   if (seen > MAX_REFERENCE_RECURSION) return openSchema(conversion, isRecord(target.value) ? target.value : {}, `Recursive ${name.slice(0, 100)}; not expanded further.`);
   conversion.references.set(reference, seen + 1);
+  const saturatedElsewhere = conversion.saturated > 0;
+  if (seen + 1 > MAX_REFERENCE_RECURSION) conversion.saturated += 1;
   try {
-    return convert(conversion, resolveSchema(schema, conversion.root), depth);
+    return convertComponent(conversion, schema, reference, depth, saturatedElsewhere);
   } finally {
     conversion.references.set(reference, seen);
+    if (seen + 1 > MAX_REFERENCE_RECURSION) conversion.saturated -= 1;
   }
+}
+
+/**
+ * The target of a reference, converted, or remembered from an earlier conversion of it. A
+ * conversion that nothing cut short went around no cycle, so it comes out the same wherever no
+ * object or reference is already at its recursion limit, given the depth and meter it used.
+ */
+function convertComponent(conversion: Conversion, schema: JsonRecord, reference: string, depth: number, saturatedElsewhere: boolean): JsonSchema {
+  const { root, budget, meter } = conversion;
+  const key = soleReference(schema) === undefined || saturatedElsewhere ? undefined : `within ${conversion.direction} ${budget.maxDepth} ${budget.maxNodes} ${budget.maxBytes} ${reference}`;
+  const replayed = key === undefined ? undefined : replayConversion(root, key, meter, budget, budget.maxDepth - depth);
+  if (replayed !== undefined) {
+    conversion.deepest = Math.max(conversion.deepest, depth + (replayed.levels ?? 0));
+    return replayed.schema;
+  }
+  const [nodesBefore, bytesBefore, cutBefore, deepestBefore] = [meter.nodes, meter.bytes, conversion.cutShort, conversion.deepest];
+  conversion.deepest = depth;
+  const converted = convert(conversion, resolveSchema(schema, root), depth);
+  const levels = conversion.deepest - depth;
+  conversion.deepest = Math.max(deepestBefore, conversion.deepest);
+  if (key !== undefined && conversion.cutShort === cutBefore && !isRemembered(root, key)) {
+    rememberConversion(root, key, converted, { nodes: meter.nodes - nodesBefore, bytes: meter.bytes - bytesBefore, levels });
+  }
+  return converted;
 }
 
 /** A schema that accepts what the original might hold, saying why it is not spelled out. */
@@ -182,6 +222,7 @@ function openSchema(conversion: Conversion, schema: JsonRecord, note: string): J
   const type = schema['type'];
   const typed = typeof type === 'string' && JSON_TYPES.has(type) ? { type } : {};
   const description = typeof schema['description'] === 'string' ? `${plainText(schema['description'], 200)} (${note})` : note;
+  conversion.cutShort += 1;
   spend(conversion, description.length + 40);
   return { ...typed, description };
 }
@@ -327,53 +368,6 @@ function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: 
     }
     out['patternProperties'] = patterns;
   }
-}
-
-/**
- * Merges an `allOf` whose parts are all plain objects into the schema itself, and unwraps
- * single-variant unions, so that hosts see the flat objects most of them handle best.
- */
-function simplifyComposition(schema: JsonSchema): JsonSchema {
-  let result = schema;
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const variants = result[key];
-    if (Array.isArray(variants) && variants.length === 1 && isRecord(variants[0])) {
-      const { [key]: _single, ...rest } = result;
-      result = mergeObjectSchemas(rest, variants[0]) ?? result;
-    }
-  }
-  const parts = result['allOf'];
-  if (!Array.isArray(parts)) return result;
-  const { allOf: _parts, ...base } = result;
-  let merged: JsonSchema | undefined = base;
-  for (const part of parts) {
-    merged = merged && isRecord(part) ? mergeObjectSchemas(merged, part) : undefined;
-    if (!merged) return result;
-  }
-  return merged ?? result;
-}
-
-const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title', 'examples', 'default', 'deprecated', 'minProperties', 'maxProperties']);
-
-/** Two schemas as one, when both only describe an object (or nothing at all); else undefined. */
-function mergeObjectSchemas(base: JsonSchema, part: JsonSchema): JsonSchema | undefined {
-  const objectOnly = (schema: JsonSchema) =>
-    Object.keys(schema).every((key) => OBJECT_KEYWORDS.has(key)) && (schema['type'] === undefined || schema['type'] === 'object');
-  if (!objectOnly(base) || !objectOnly(part)) return undefined;
-  const merged: JsonSchema = { ...part, ...base };
-  if (base['type'] === 'object' || part['type'] === 'object') merged['type'] = 'object';
-  const properties = { ...recordOrEmpty(base['properties']), ...recordOrEmpty(part['properties']) };
-  if (Object.keys(properties).length > 0) merged['properties'] = properties;
-  const required = [...new Set([...arrayOr(base['required']), ...arrayOr(part['required'])])];
-  if (required.length > 0) merged['required'] = required;
-  // The open side wins: a part that forbids extras would otherwise forbid the other part's properties.
-  if (base['additionalProperties'] === false && part['additionalProperties'] === false) merged['additionalProperties'] = false;
-  else delete merged['additionalProperties'];
-  return merged;
-}
-
-function recordOrEmpty(value: unknown): JsonRecord {
-  return isRecord(value) ? value : {};
 }
 
 /** JSON Schema patterns are ECMA-262 with the `u` flag (the validators compile them that way). */

@@ -84,7 +84,45 @@ export function scopeRoles(operations: Iterable<ScopedOperation>): ScopeRoles {
 /** True when holding `scopes` is enough for some operation that changes data. */
 export function enablesChange(scopes: Iterable<string>, changes: readonly (readonly string[])[]): boolean {
   const held = new Set(scopes);
-  return changes.some((alternative) => alternative.every((scope) => held.has(scope)));
+  const index = changesByFirstScope(changes);
+  if (index.unscoped) return true;
+  for (const scope of held) {
+    if (index.byFirstScope.get(scope)?.some((alternative) => alternative.every((name) => held.has(name)))) return true;
+  }
+  return false;
+}
+
+interface ChangeIndex {
+  /** Some change needs no scope at all, so any held set enables it. */
+  readonly unscoped: boolean;
+  readonly byFirstScope: ReadonlyMap<string, readonly (readonly string[])[]>;
+}
+
+/**
+ * A change can only be enabled by a set that holds its first scope, so each read asks only about
+ * the changes filed under the scopes it holds: scanning every change for every read made choosing
+ * the read scopes quadratic in the document's operations.
+ */
+const changeIndexes = new WeakMap<readonly (readonly string[])[], ChangeIndex>();
+
+function changesByFirstScope(changes: readonly (readonly string[])[]): ChangeIndex {
+  let index = changeIndexes.get(changes);
+  if (index === undefined) {
+    const byFirstScope = new Map<string, (readonly string[])[]>();
+    let unscoped = false;
+    for (const alternative of changes) {
+      const first = alternative[0];
+      if (first === undefined) unscoped = true;
+      else {
+        const filed = byFirstScope.get(first);
+        if (filed) filed.push(alternative);
+        else byFirstScope.set(first, [alternative]);
+      }
+    }
+    index = { unscoped, byFirstScope };
+    changeIndexes.set(changes, index);
+  }
+  return index;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import { isJsonMediaType, successResponse } from './output-schema.js';
+import { soleReference } from './reference-conversions.js';
 import { resolveSchema } from './schema-converter.js';
 
 /** Names that schools give to free text written by students, members, staff or visitors. */
@@ -23,11 +24,24 @@ export function userTextFields(responses: unknown, root: JsonRecord): string[] {
   if (!isRecord(response)) return [];
   const json = entriesOf(response['content']).find(([type]) => isJsonMediaType(type));
   if (!json || !isRecord(json[1])) return [];
+  // A walk from the top depends only on where it starts: reads that answer with the same component share it.
+  const reference = soleReference(json[1]['schema']);
+  const known = reference === undefined ? undefined : fieldsByReference.get(root)?.get(reference);
+  if (known !== undefined) return [...known];
   const found = new Set<string>();
   const budget = { nodes: 0 };
   walk(json[1]['schema'], root, 0, found, budget, new Set());
-  return [...found].sort().slice(0, MAX_NAMED_FIELDS);
+  const fields = [...found].sort().slice(0, MAX_NAMED_FIELDS);
+  if (reference !== undefined) {
+    const remembered = fieldsByReference.get(root) ?? new Map<string, readonly string[]>();
+    remembered.set(reference, fields);
+    fieldsByReference.set(root, remembered);
+  }
+  return [...fields];
 }
+
+/** Checked document → answer component → its user-written fields. */
+const fieldsByReference = new WeakMap<JsonRecord, Map<string, readonly string[]>>();
 
 function walk(raw: unknown, root: JsonRecord, depth: number, found: Set<string>, budget: { nodes: number }, seen: Set<unknown>): void {
   if (depth > MAX_DEPTH || budget.nodes >= MAX_NODES) return;

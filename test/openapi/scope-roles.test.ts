@@ -48,6 +48,15 @@ describe('what scopes allow, from the operations', () => {
     expect(enablesChange(['courses:read', 'plans:write'], changes)).toBe(true);
   });
 
+  it('a change is found whichever of its scopes the held set names first, and one that needs no scope is enabled by any set', () => {
+    const changes = [['b', 'a'], ['b', 'c'], ['d']];
+    expect(enablesChange(['a', 'b'], changes)).toBe(true);
+    expect(enablesChange(['c', 'x', 'b'], changes)).toBe(true);
+    expect(enablesChange(['a', 'c'], changes)).toBe(false);
+    expect(enablesChange([], changes)).toBe(false);
+    expect(enablesChange(['x'], [...changes, []])).toBe(true);
+  });
+
   it('the first consent takes the reads of the enabled toolsets, less any scope that alone lets data change', async () => {
     const catalog = await buildCatalog(schoolDocument());
     const toolsetOf = (name: string) => catalog.byName.get(name)?.toolset;
