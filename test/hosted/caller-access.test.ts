@@ -3,28 +3,14 @@
  * on the same directory stands for another instance: when a call refreshes first, and when it goes
  * ahead with the token it has.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { GrantStore } from '../../src/grant-store/index.js';
 import { createCallerAccess } from '../../src/hosted/caller-access.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from '../../src/hosted/school-sign-in.js';
+import { storePairs } from './store-pair.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function twoInstances(): Promise<[GrantStore, GrantStore]> {
-  const dir = await mkdtemp(join(tmpdir(), 'school-mcp-caller-access-'));
-  dirs.push(dir);
-  const keys = parseStoreKeys(randomBytes(32).toString('base64'));
-  if (!keys.ok) throw new Error(keys.reason);
-  const open = () => openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } });
-  return [await open(), await open()];
-}
+/** Two instances on one shared store. */
+const twoInstances = storePairs();
 
 const caller = { accountId: 'usr_lecturer_grace', clientId: 'client-1', grantId: 'grant-1' };
 const anyScope = { scopeAlternatives: [], requiredScopes: [] };

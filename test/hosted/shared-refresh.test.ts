@@ -3,30 +3,16 @@
  * two instances) and a school that counts what it is asked: who refreshes, who waits, who takes
  * over from a holder that died, and who gives up.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
-import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
+import type { GrantStore } from '../../src/grant-store/index.js';
 import { SCHOOL_GRANTS, type SchoolGrant } from '../../src/hosted/school-sign-in.js';
 import { createSharedRefresh, rotatedSince } from '../../src/hosted/shared-refresh.js';
 import { OAuthError } from '../../src/oauth/index.js';
+import { storePairs } from './store-pair.js';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function twoInstances(): Promise<[GrantStore, GrantStore]> {
-  const dir = await mkdtemp(join(tmpdir(), 'school-mcp-shared-refresh-'));
-  dirs.push(dir);
-  const keys = parseStoreKeys(randomBytes(32).toString('base64'));
-  if (!keys.ok) throw new Error(keys.reason);
-  const open = () => openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } });
-  return [await open(), await open()];
-}
+/** Two instances on one shared store. */
+const twoInstances = storePairs();
 
 const SUB = 'usr_lecturer_grace';
 const stale: SchoolGrant = { sub: SUB, accessToken: 'at-0', refreshToken: 'rt-0', scopes: ['courses:read'], expiresAt: 1 };
