@@ -8,7 +8,7 @@
  *   (Kubernetes has it), `minItems` on a string. A validator ignores them for such values anyway
  *   (JSON Schema 2020-12 Validation §6), so nothing that was accepted is refused.
  */
-import { isRecord } from './json-value.js';
+import { isRecord, setDataProperty } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 
 const OBJECT_KEYWORDS = ['properties', 'required', 'additionalProperties', 'patternProperties', 'minProperties', 'maxProperties'];
@@ -68,9 +68,7 @@ function typedSubschemas(key: string, value: unknown): unknown {
     for (const name of Object.keys(value)) {
       const sub = value[name];
       const converted = isRecord(sub) ? withImpliedTypes(sub) : sub;
-      // Assigning `__proto__` would set the prototype: a map of subschemas may name a property so.
-      if (name === '__proto__') Object.defineProperty(typed, name, { value: converted, enumerable: true, writable: true, configurable: true });
-      else typed[name] = converted;
+      setDataProperty(typed, name, converted);
     }
     return typed;
   }

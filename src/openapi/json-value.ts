@@ -25,3 +25,12 @@ export function arrayOr(value: unknown): readonly unknown[] {
 export function entriesOf(value: unknown): [string, unknown][] {
   return isRecord(value) ? Object.entries(value) : [];
 }
+
+/**
+ * Sets `key` on a copy being built as an own data property. Plain assignment of `__proto__` would
+ * set the copy's prototype instead, and a document may name a property or a subschema so.
+ */
+export function setDataProperty(target: JsonRecord, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

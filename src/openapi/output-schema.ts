@@ -12,7 +12,7 @@
  *   state, a field it leaves out when empty) into a failed call. Only a wrong type still fails.
  */
 import { withImpliedTypes } from './implied-types.js';
-import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
+import { entriesOf, isRecord, setDataProperty, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
 import { OUTPUT_BUDGET, convertSchema, isObjectSchema, newSchemaMeter, resolveSchema, type SchemaMeter } from './schema-converter.js';
@@ -50,9 +50,7 @@ function structureOnly(schema: JsonSchema): JsonSchema {
       for (const name of Object.keys(value)) {
         const property = value[name];
         const structure = isRecord(property) ? structureOnly(property) : property;
-        // Assigning `__proto__` would set the prototype rather than name a property.
-        if (name === '__proto__') Object.defineProperty(properties, name, { value: structure, enumerable: true, writable: true, configurable: true });
-        else properties[name] = structure;
+        setDataProperty(properties, name, structure);
       }
       out[key] = properties;
     } else if (key === 'additionalProperties' && !isRecord(value)) {
