@@ -38,6 +38,12 @@ export interface OpenSchool {
   close(): Promise<void>;
 }
 
+/**
+ * How long a closing server may spend finishing the catalogue it is storing: the Kubernetes
+ * document's takes about a second on a 2-core machine. Past it the process exits without it.
+ */
+const CATALOGUE_STORE_AT_EXIT_MS = 3_000;
+
 export interface OpenSchoolOptions {
   readonly config: Config;
   readonly schoolUrl: URL;
@@ -61,7 +67,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     onDebug: (message) => logger.debug(message),
   });
   // In slices, after this start has returned: the first tools/list never waits for it.
-  void storeCatalogue?.();
+  const catalogueStored = storeCatalogue?.();
+  let leaving: LeavingReason | undefined;
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
   if (fullCatalog.upgradedFrom !== undefined) {
@@ -123,8 +130,15 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     executor,
     account,
     call: consent.call,
-    leave: (reason) => consent.leave(reason),
+    leave(reason) {
+      leaving = reason;
+      consent.leave(reason);
+    },
     async close() {
+      // A host that starts a server for a few calls closes its input soon after the first list:
+      // the catalogue is finished and written first, or no start of that host would ever read it.
+      // A signal means now.
+      if (catalogueStored !== undefined && leaving !== 'stopped') await settledWithin(catalogueStored, CATALOGUE_STORE_AT_EXIT_MS);
       await Promise.allSettled([consent.close(), executor.close()]);
     },
   };
@@ -154,4 +168,14 @@ function signInSettings({ config, schoolUrl, logger, configDir }: OpenSchoolOpti
     openBrowser: config.openBrowser,
     environment: config.environment,
   };
+}
+
+async function settledWithin(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The catalogue cache end to end: school-mcp started twice on one config directory lists the
  * same tools, and the second start says (at debug) that it read the cached catalogue instead of
- * building it; once against the sandbox school's document, once against a corpus file.
+ * building it; once against the sandbox school's document, once against a corpus file, and once
+ * when the host closes the first start as soon as it has listed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,10 +37,10 @@ async function startAndList(configDir: string, args: readonly string[], awaitSto
   }
 }
 
-async function twoStarts(args: readonly string[]) {
+async function twoStarts(args: readonly string[], { firstAwaitsStore = true } = {}) {
   const configDir = await mkdtemp(join(tmpdir(), 'school-mcp-catalogue-'));
   dirs.push(configDir);
-  const first = await startAndList(configDir, args, true);
+  const first = await startAndList(configDir, args, firstAwaitsStore);
   const second = await startAndList(configDir, args, false);
   return { first, second };
 }
@@ -51,6 +52,14 @@ describe('a restart on the same document', () => {
     expect(second.stderr.join('\n')).toMatch(/used the cached tool catalogue \(\d+ operations\)/);
     expect(second.stderr.join('\n')).not.toMatch(/cached the tool catalogue/);
     expect(second.tools.length).toBeGreaterThan(5);
+    expect(second.tools).toEqual(first.tools);
+  });
+
+  it('is read by the next start even when the host closed the first one right after its list', async () => {
+    // A host that starts a server for a few calls: the first start is still storing when its input closes.
+    const { first, second } = await twoStarts([], { firstAwaitsStore: false });
+    expect(first.stderr.join('\n')).toMatch(/no cached tool catalogue for this document; building it/);
+    expect(second.stderr.join('\n')).toMatch(/used the cached tool catalogue \(\d+ operations\)/);
     expect(second.tools).toEqual(first.tools);
   });
 
