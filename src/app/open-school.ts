@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import { defaultConfigDir } from '../oauth/index.js';
 import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/index.js';
 import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
+import { scheduleCatalogueWrite } from './catalogue-write.js';
 import { loginCommandFor } from './login-command.js';
 import { openCatalog } from './open-catalog.js';
 import { packageVersion } from './package-version.js';
@@ -38,12 +39,6 @@ export interface OpenSchool {
   close(): Promise<void>;
 }
 
-/**
- * How long a closing server may spend finishing the catalogue it is storing: the Kubernetes
- * document's takes about a second on a 2-core machine. Past it the process exits without it.
- */
-const CATALOGUE_STORE_AT_EXIT_MS = 3_000;
-
 export interface OpenSchoolOptions {
   readonly config: Config;
   readonly schoolUrl: URL;
@@ -66,8 +61,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     version: packageVersion(),
     onDebug: (message) => logger.debug(message),
   });
-  // In slices, after this start has returned: the first tools/list never waits for it.
-  const catalogueStored = storeCatalogue?.();
+  const catalogueWrite = scheduleCatalogueWrite(storeCatalogue);
   let leaving: LeavingReason | undefined;
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
@@ -136,9 +130,8 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     },
     async close() {
       // A host that starts a server for a few calls closes its input soon after the first list:
-      // the catalogue is finished and written first, or no start of that host would ever read it.
-      // A signal means now.
-      if (catalogueStored !== undefined && leaving !== 'stopped') await settledWithin(catalogueStored, CATALOGUE_STORE_AT_EXIT_MS);
+      // the catalogue is written first, or no start of that host would ever read it. A signal means now.
+      if (leaving !== 'stopped') await catalogueWrite.finish();
       await Promise.allSettled([consent.close(), executor.close()]);
     },
   };
@@ -168,14 +161,4 @@ function signInSettings({ config, schoolUrl, logger, configDir }: OpenSchoolOpti
     openBrowser: config.openBrowser,
     environment: config.environment,
   };
-}
-
-async function settledWithin(work: Promise<void>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  try {
-    await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
