@@ -4,7 +4,7 @@
  * discovery. No sign-in: the document's GET is anonymous.
  */
 import type { Config } from '../config/index.js';
-import { nodeFetch } from '../network/index.js';
+import { documentFetch } from '../network/index.js';
 import { fitListedSchemas, loadCatalogue, selectOperations, type LoadedCatalogue, type ToolCatalog } from '../openapi/index.js';
 import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';
 
@@ -47,12 +47,12 @@ export interface OpenCatalogOptions {
 const NO_SCHOOL = 'http://127.0.0.1/';
 
 export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarning, version, onDebug }: OpenCatalogOptions): Promise<OpenedCatalog> {
-  // The unauthenticated document GET goes over Node's own fetch (the network part's `http-stack.ts`).
+  // The unauthenticated document GET goes over Node's own http client (the network part's `http-stack.ts`).
   const { loaded, catalog: fullCatalog, store } = await loadCatalogue({
     load: {
       schoolUrl: schoolUrl?.href ?? NO_SCHOOL,
       ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
-      fetch: nodeFetch,
+      fetch: documentFetch,
       ...(configDir === undefined ? {} : { configDirectory: configDir }),
     },
     catalog: {

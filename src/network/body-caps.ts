@@ -5,6 +5,8 @@
  * @see SECURITY.md NET-03, MD-04, API-08, HTTP-06
  */
 
+import type { DocumentResponse } from './document-fetch.js';
+
 export const BODY_CAPS = {
   /** OAuth metadata, registration, token, revocation, introspection and userinfo answers are small. */
   oauthResponse: 1024 * 1024,
@@ -34,7 +36,7 @@ export function declaredOverCap(contentLength: string | null | undefined, maxByt
 export type CappedBody = { readonly kind: 'read'; readonly bytes: Uint8Array<ArrayBuffer> } | { readonly kind: 'too-large' };
 
 /** The whole body, or `too-large` (the rest is cancelled) once it passes `maxBytes`. */
-export async function readCappedBody(response: Response, maxBytes: number): Promise<CappedBody> {
+export async function readCappedBody(response: Pick<DocumentResponse, 'headers' | 'body'>, maxBytes: number): Promise<CappedBody> {
   if (declaredOverCap(response.headers.get('content-length'), maxBytes)) {
     await response.body?.cancel().catch(() => undefined);
     return { kind: 'too-large' };

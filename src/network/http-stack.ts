@@ -7,13 +7,14 @@
  *   connect, header and body time limits: `undiciFetch` for openid-client, undici's `request`
  *   (`loadUndici`) for the executor, which reads and decompresses the body itself.
  * - The one request without a secret, the GET of the OpenAPI document at start, goes over
- *   Node's own `fetch` (`nodeFetch`, the undici that ships inside Node, 6.x on Node 20), which
- *   is loaded already: `tools/list` is answered without waiting for undici 7 to load. It gets
- *   the same no-redirect rule, time limit and body cap from the document loader.
+ *   Node's own `http` and `https` clients (`documentFetch`, `document-fetch.ts`), which cost
+ *   next to nothing to load: `tools/list` is answered without waiting for undici 7, or for the
+ *   undici inside Node that its global `fetch` loads on first use. It gets the same no-redirect
+ *   rule, time limit and body cap from the document loader.
  * undici 7 is loaded on first use, not at start: a signed-in start sends nothing before the
  * first tool call, and it is the largest module on the start-up path.
  */
-import type { FetchInit, FetchLike } from './fetch-like.js';
+import type { FetchLike } from './fetch-like.js';
 import { publicAddressLookup } from './public-address.js';
 
 let undici: Promise<typeof import('undici')> | undefined;
@@ -43,5 +44,3 @@ export function undiciFetch(timeouts: AgentTimeouts, agentRules: { readonly publ
   };
 }
 
-/** Node's own fetch, for the unauthenticated document GET only. */
-export const nodeFetch: FetchLike = (url: string, init: FetchInit) => globalThis.fetch(url, init);

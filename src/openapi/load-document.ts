@@ -10,7 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSchoolMcpError } from '../errors.js';
-import { checkSchoolUrl, SCHOOL_URL_RULE, type FetchLike } from '../network/index.js';
+import { checkSchoolUrl, SCHOOL_URL_RULE, type DocumentFetch, type DocumentResponse } from '../network/index.js';
 import { quotedText } from '../school-text/index.js';
 import { openDocumentCache, type CachedDocument, type DocumentCache } from './document-cache.js';
 import { openApiError } from './openapi-error.js';
@@ -33,8 +33,8 @@ export interface LoadDocumentOptions {
   readonly schoolUrl: string;
   /** `--openapi`: a file path, a `file:` URL, or an http(s) URL on the school's origin. */
   readonly openapi?: string;
-  /** Node's own `fetch` in production (see the network part's `http-stack.ts`); called with `redirect: 'manual'`. */
-  readonly fetch: FetchLike;
+  /** Node's own http client in production (the network part's `documentFetch`), or any `fetch`; called with `redirect: 'manual'`. */
+  readonly fetch: DocumentFetch;
   /** The private config directory; the last good copy is kept in it. No caching without it. */
   readonly configDirectory?: string;
   readonly timeoutMs?: number;
@@ -159,7 +159,7 @@ async function readUrlText(url: string, options: LoadDocumentOptions): Promise<D
   const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
 
-  let response: Response;
+  let response: DocumentResponse;
   let body: string;
   try {
     response = await options.fetch(url, { method: 'GET', headers, redirect: 'manual', signal });
@@ -217,7 +217,7 @@ async function parseKeepingCopy(text: string, options: ParseDocumentOptions, cac
 }
 
 /** Redirects, client errors and non-JSON/YAML answers end the load (no cache fallback: the school answered). */
-function refuseUnusable(response: Response, url: string): void {
+function refuseUnusable(response: DocumentResponse, url: string): void {
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
     void response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
