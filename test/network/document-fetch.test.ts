@@ -1,5 +1,11 @@
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,5 +116,31 @@ describe('documentFetch over a real socket', () => {
     await reader.read();
     controller.abort(new DOMException('the document took too long', 'TimeoutError'));
     await expect(reader.read()).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+});
+
+describe('documentFetch over TLS', () => {
+  it('NET-06 checks the certificate of an https school: a self-signed one is refused before anything is read', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'school-mcp-tls-'));
+    try {
+      const files = { key: join(directory, 'key.pem'), cert: join(directory, 'cert.pem') };
+      await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1', '-keyout', files.key, '-out', files.cert]);
+      let served = 0;
+      const server = createTlsServer({ key: await readFile(files.key), cert: await readFile(files.cert) }, (_req, res) => {
+        served += 1;
+        res.end('{}');
+      });
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      try {
+        const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/openapi.json`;
+        await expect(documentFetch(url, { method: 'GET' })).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+        expect(served).toBe(0);
+      } finally {
+        server.close();
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });
