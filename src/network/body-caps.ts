@@ -35,7 +35,11 @@ export function declaredOverCap(contentLength: string | null | undefined, maxByt
 
 export type CappedBody = { readonly kind: 'read'; readonly bytes: Uint8Array<ArrayBuffer> } | { readonly kind: 'too-large' };
 
-/** The whole body, or `too-large` (the rest is cancelled) once it passes `maxBytes`. */
+/**
+ * The whole body, or `too-large` (the rest is given up) once it passes `maxBytes`. Read by async
+ * iteration, which a WHATWG stream and the document client's Node stream both offer; leaving the
+ * loop early cancels the stream.
+ */
 export async function readCappedBody(response: Pick<DocumentResponse, 'headers' | 'body'>, maxBytes: number): Promise<CappedBody> {
   if (declaredOverCap(response.headers.get('content-length'), maxBytes)) {
     await response.body?.cancel().catch(() => undefined);
@@ -44,16 +48,10 @@ export async function readCappedBody(response: Pick<DocumentResponse, 'headers' 
   if (!response.body) return { kind: 'read', bytes: new Uint8Array(new ArrayBuffer(0)) };
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return { kind: 'too-large' };
-    }
-    chunks.push(value);
+  for await (const chunk of response.body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) return { kind: 'too-large' };
+    chunks.push(chunk);
   }
   const bytes = new Uint8Array(new ArrayBuffer(total));
   let offset = 0;

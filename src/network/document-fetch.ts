@@ -11,8 +11,16 @@
  * @see SECURITY.md API-08, NET-03
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FetchInit } from './fetch-like.js';
+
+/**
+ * A body read chunk by chunk, or given up. A WHATWG `ReadableStream` is one; the answers here are
+ * Node streams, which spare loading Node's web streams at start.
+ */
+export interface DocumentBody extends AsyncIterable<Uint8Array> {
+  cancel(): Promise<void>;
+}
 
 /** What the document loader reads of an answer; a WHATWG `Response` has it too. */
 export interface DocumentResponse {
@@ -20,7 +28,7 @@ export interface DocumentResponse {
   /** `opaqueredirect` when a WHATWG `fetch` with `redirect: 'manual'` met a redirect. */
   readonly type?: string;
   readonly headers: { get(name: string): string | null };
-  readonly body: ReadableStream<Uint8Array> | null;
+  readonly body: DocumentBody | null;
 }
 
 export type DocumentFetch = (url: string, init: FetchInit) => Promise<DocumentResponse>;
@@ -66,12 +74,20 @@ export const documentFetch: DocumentFetch = async (url, init) => {
   return { status: answer.statusCode ?? 0, headers, body: await decodedBody(answer, headers.get('content-encoding')) };
 };
 
-async function decodedBody(answer: IncomingMessage, encoding: string | null): Promise<ReadableStream<Uint8Array>> {
+async function decodedBody(answer: IncomingMessage, encoding: string | null): Promise<DocumentBody> {
   const coding = contentCoding(encoding);
+  const stream = await decoded(answer, coding);
+  return {
+    [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>,
+    cancel: async () => void stream.destroy(),
+  };
+}
+
+async function decoded(answer: IncomingMessage, coding: ReturnType<typeof contentCoding>): Promise<Readable> {
   // A coding this client does not know is handed over as it came, as `fetch` does.
-  if (coding === 'identity' || coding === undefined) return Readable.toWeb(answer) as ReadableStream<Uint8Array>;
+  if (coding === 'identity' || coding === undefined) return answer;
   const zlib = await import('node:zlib');
   const decoder = coding === 'gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : zlib.createBrotliDecompress();
   answer.once('error', (error) => decoder.destroy(error));
-  return Readable.toWeb(answer.pipe(decoder)) as ReadableStream<Uint8Array>;
+  return answer.pipe(decoder);
 }
