@@ -7,10 +7,10 @@
  * (`client_secret_post`). What it yields is that staff member's school grant.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
-import { discoverIntegration, endsGrant, OAuthError, toOAuthError, type Integration } from '../oauth/index.js';
+import { discoverIntegration, endsGrant, loadOpenIdClient, OAuthError, toOAuthError, type Integration } from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
 
 export interface SchoolIntegration extends Integration {
@@ -105,9 +105,10 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
     async refresh(grant) {
       if (grant.refreshToken === undefined) throw grantEnded('the school gave no refresh token');
       const config = await configuration();
+      const oidc = await loadOpenIdClient();
       let tokens: client.TokenEndpointResponse;
       try {
-        tokens = await client.refreshTokenGrant(config, grant.refreshToken);
+        tokens = await oidc.refreshTokenGrant(config, grant.refreshToken);
       } catch (error) {
         if (endsGrant(error)) throw grantEnded('the school ended this sign-in');
         // The school may not have seen it (a timeout, a 5xx): the grant stays for the next attempt.
@@ -126,21 +127,23 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
 
     async revoke(grant) {
       const config = await configuration();
-      if (grant.refreshToken !== undefined) await client.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
-      await client.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
+      const oidc = await loadOpenIdClient();
+      if (grant.refreshToken !== undefined) await oidc.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
+      await oidc.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
     },
 
     async start(uid, binding, stepUp) {
       const config = await configuration();
-      const verifier = client.randomPKCECodeVerifier();
+      const oidc = await loadOpenIdClient();
+      const verifier = oidc.randomPKCECodeVerifier();
       const state = randomBytes(32).toString('base64url');
       const scopes = [...new Set([...IDENTITY_SCOPES, ...(stepUp?.scopes ?? integration.scopes)])];
       const flow: SchoolFlow = { uid, verifier, bindingDigest: bindingDigest(binding), scopes, ...(stepUp === undefined ? {} : { stepUp }) };
       await store.write(SCHOOL_FLOWS, state, flow as unknown as Record<string, unknown>, { ttlSeconds: FLOW_TTL_SECONDS });
-      return client.buildAuthorizationUrl(config, {
+      return oidc.buildAuthorizationUrl(config, {
         redirect_uri: integration.callback,
         scope: scopes.join(' '),
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
         state,
       });
@@ -156,6 +159,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
         return { kind: 'refused', reason: 'this answer belongs to a sign-in started in another browser' };
       }
       const config = await configuration();
+      const oidc = await loadOpenIdClient();
       const error = callbackUrl.searchParams.get('error');
       if (error !== null) {
         if (callbackUrl.searchParams.get('iss') !== config.serverMetadata().issuer) return { kind: 'refused', reason: 'the answer does not name the school as its issuer' };
@@ -164,11 +168,11 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       let tokens: client.TokenEndpointResponse;
       try {
         // Checks `iss` (RFC 9207 §2.4, the school advertises it) and the state before the exchange.
-        tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedState: state });
+        tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedState: state });
       } catch (failure) {
         return { kind: 'refused', reason: `the school's answer was not accepted: ${failure instanceof Error ? failure.message : String(failure)}` };
       }
-      const claims = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
+      const claims = await oidc.fetchUserInfo(config, tokens.access_token, oidc.skipSubjectCheck);
       const now = Math.floor(Date.now() / 1000);
       const grant: SchoolGrant = {
         sub: claims.sub,
@@ -182,7 +186,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       };
       if (flow.stepUp !== undefined && flow.stepUp.sub !== grant.sub) {
         // Someone else signed in at the school: their grant must not become this person's.
-        await client.tokenRevocation(config, tokens.access_token).catch(() => undefined);
+        await oidc.tokenRevocation(config, tokens.access_token).catch(() => undefined);
         return { kind: 'refused', reason: 'the school signed in another person than the one this permission was asked for' };
       }
       await store.write(SCHOOL_GRANTS, grant.sub, grant as unknown as Record<string, unknown>);

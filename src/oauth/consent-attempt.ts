@@ -4,7 +4,8 @@
  * the callback or the timeout, and exchange the code exactly once (TK-03) with the same
  * `resource` (AZ-05).
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadOpenIdClient } from './openid-client-module.js';
 import type { Logger } from '../log.js';
 import type { SchoolMetadata } from './discovery.js';
 import { startCallbackListener, type CallbackListener, type CallbackOutcome } from './loopback-listener.js';
@@ -69,12 +70,13 @@ export async function startConsentAttempt(input: ConsentAttemptInput): Promise<C
   const listener = await bindListener(input);
   try {
     const stored = await input.clientFor(listener.redirectUri);
-    const config = clientConfiguration(input, stored);
-    const verifier = client.randomPKCECodeVerifier();
-    const challenge = await client.calculatePKCECodeChallenge(verifier);
-    const state = client.randomState();
+    const oidc = await loadOpenIdClient();
+    const config = await clientConfiguration(input, stored);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const challenge = await oidc.calculatePKCECodeChallenge(verifier);
+    const state = oidc.randomState();
     input.logger.redact(verifier);
-    const url = client.buildAuthorizationUrl(config, {
+    const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: listener.redirectUri,
       scope: formatScope(input.scopes),
       code_challenge: challenge,
@@ -148,7 +150,7 @@ async function runAttempt(
   }
   let response: client.TokenEndpointResponse;
   try {
-    response = await client.authorizationCodeGrant(
+    response = await (await loadOpenIdClient()).authorizationCodeGrant(
       config,
       outcome.callbackUrl,
       { pkceCodeVerifier: checks.verifier, expectedState: checks.state },

@@ -3,7 +3,8 @@
  * discovery when the school publishes only that, then our own exact checks; RFC 9728 protected
  * resource metadata; OpenID discovery as a consistency check beside RFC 8414 metadata.
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadOpenIdClient } from './openid-client-module.js';
 import type { Logger } from '../log.js';
 import { quotedText } from '../school-text/index.js';
 import { OAuthError, isOAuthError } from './oauth-error.js';
@@ -60,14 +61,15 @@ export async function discoverSchool(target: SchoolTarget, fetch: FetchLike, log
 
 /** RFC 8414 (`oauth2`) or OpenID Connect (`oidc`) discovery; `undefined` when answered 404. */
 async function readServerMetadata(target: SchoolTarget, fetch: FetchLike, algorithm: 'oauth2' | 'oidc'): Promise<client.Configuration | undefined> {
+  const oidc = await loadOpenIdClient();
   try {
-    return await client.discovery(new URL(target.expectedIssuer), DISCOVERY_CLIENT_ID, undefined, client.None(), {
+    return await oidc.discovery(new URL(target.expectedIssuer), DISCOVERY_CLIENT_ID, undefined, oidc.None(), {
       algorithm,
-      [client.customFetch]: fetch as client.CustomFetch,
-      ...(target.insecureLoopback ? { execute: [client.allowInsecureRequests] } : {}),
+      [oidc.customFetch]: fetch as client.CustomFetch,
+      ...(target.insecureLoopback ? { execute: [oidc.allowInsecureRequests] } : {}),
     });
   } catch (error) {
-    if (error instanceof client.ClientError && error.cause instanceof Response && error.cause.status === 404) return undefined;
+    if (error instanceof oidc.ClientError && error.cause instanceof Response && error.cause.status === 404) return undefined;
     const url = algorithm === 'oauth2' ? wellKnownUrl(target.expectedIssuer, 'oauth-authorization-server') : new URL(`${target.expectedIssuer}/.well-known/openid-configuration`);
     throw discoveryError(error, url);
   }

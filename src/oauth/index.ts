@@ -34,6 +34,7 @@ export {
 } from './scopes.js';
 export { discoverIntegration, type Integration } from './integration-client.js';
 export { endsGrant, toOAuthError } from './protocol-error.js';
+export { loadOpenIdClient } from './openid-client-module.js';
 export { parseSchoolUrl } from './school-url.js';
 export type { StoreRecord } from './store-record.js';
 export { needsRefresh, type TokenSet } from './token-set.js';

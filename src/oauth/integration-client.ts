@@ -23,7 +23,7 @@ export async function discoverIntegration(integration: Integration, logger: Logg
   const fetch = createSchoolFetch();
   const metadata = await discoverSchool(target, fetch, logger);
   assertPkceS256(metadata.server);
-  return clientConfiguration(
+  return await clientConfiguration(
     { target, metadata, fetch },
     { kind: 'static', clientId: integration.clientId, clientSecret: integration.clientSecret, redirectUris: [], registeredAt: 0 },
   );

@@ -112,7 +112,7 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
     return tokens;
   };
 
-  const configurationFor = (stored: StoredClient): client.Configuration => {
+  const configurationFor = async (stored: StoredClient): Promise<client.Configuration> => {
     if (!known) throw new OAuthError('OAUTH_DISCOVERY_FAILED', 'The school metadata is not loaded.', { hint: 'Try again.' });
     return clientConfiguration({ target, metadata: known, fetch }, stored);
   };
@@ -170,7 +170,7 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
     usableTokens,
     configuration: async (stored) => {
       await metadata();
-      return configurationFor(stored);
+      return await configurationFor(stored);
     },
   });
 
@@ -211,11 +211,11 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
       if (tokens && active) {
         try {
           if (needsRefresh(tokens, now()) && tokens.refreshToken) tokens = (await refreshed(tokens.accessToken)) ?? tokens;
-          user = await fetchSignedInUser(configurationFor(active), tokens.accessToken);
+          user = await fetchSignedInUser(await configurationFor(active), tokens.accessToken);
         } catch (error) {
           logger.warn('could not read the signed-in user', { error: toOAuthError(error, 'userinfo').message });
         }
-        checked = await schoolViewOf(configurationFor(active), tokens.accessToken, logger);
+        checked = await schoolViewOf(await configurationFor(active), tokens.accessToken, logger);
       }
       return {
         issuer: meta.issuer,
@@ -253,7 +253,7 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
       }
       const configFor = (clientId: string) => {
         const candidate = [staticClient(), before?.client].find((stored) => stored?.clientId === clientId);
-        return meta?.server.revocation_endpoint && candidate ? configurationFor(candidate) : undefined;
+        return meta?.server.revocation_endpoint && candidate ? configurationFor(candidate) : Promise.resolve(undefined);
       };
       const outcome = await revokeAll(queue, configFor, { logger, now });
       const keep = outcome.unconfirmed.filter((item) => item.hint === 'refresh_token');

@@ -4,7 +4,8 @@
  * §5.2 forms (or "malformed error") are quoted, and the description stays out of messages.
  * @see SECURITY.md ERR-05
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadedOpenIdClient } from './openid-client-module.js';
 import { errorCodeText, errorDescriptionText } from '../school-text/index.js';
 import { OAuthError, isOAuthError } from './oauth-error.js';
 
@@ -30,7 +31,8 @@ function findOAuthError(error: unknown): OAuthError | undefined {
 
 /** The OAuth `error` code of a server's error response (RFC 6749 §5.2), if that is what this is. */
 export function oauthErrorCodeOf(error: unknown): string | undefined {
-  return error instanceof client.ResponseBodyError ? error.error : undefined;
+  const oidc = loadedOpenIdClient();
+  return oidc && error instanceof oidc.ResponseBodyError ? error.error : undefined;
 }
 
 /**
@@ -44,10 +46,11 @@ export function endsGrant(error: unknown): boolean {
 }
 
 export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
+  const oidc = loadedOpenIdClient();
   const inner = findOAuthError(error);
   if (inner) return inner;
   const doing = STEP_NAMES[step];
-  if (error instanceof client.ResponseBodyError) {
+  if (oidc && error instanceof oidc.ResponseBodyError) {
     const said = errorCodeText(error.error) ?? 'no error code';
     const details = { error: said, status: error.status, description: errorDescriptionText(error.error_description) };
     if (error.status >= 500) {
@@ -78,7 +81,7 @@ export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
       details,
     });
   }
-  if (error instanceof client.ClientError) {
+  if (oidc && error instanceof oidc.ClientError) {
     const status = statusOf(error);
     if (status !== undefined && status >= 500) {
       return new OAuthError('OAUTH_SERVER_ERROR', `The school failed while ${doing} (HTTP ${status}).`, {
@@ -107,7 +110,7 @@ export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
       details: { reason: error.code ?? 'invalid response', ...(status ? { status } : {}) },
     });
   }
-  if (error instanceof client.WWWAuthenticateChallengeError) {
+  if (oidc && error instanceof oidc.WWWAuthenticateChallengeError) {
     return new OAuthError(step === 'refresh' ? 'OAUTH_REFRESH_FAILED' : 'OAUTH_AUTHORIZATION_FAILED', `The school challenged the request while ${doing} (HTTP ${error.status}).`, {
       cause: error,
       hint: 'Sign in again with `school-mcp login`.',

@@ -3,7 +3,8 @@
  * §8.4), a Client ID Metadata Document URL, or a pre-registered client. And the openid-client
  * `Configuration` that speaks for that client.
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadOpenIdClient } from './openid-client-module.js';
 import type { Logger } from '../log.js';
 import { OAuthError } from './oauth-error.js';
 import { readRegistrationAnswer, registrationRefusal, type RegistrationAnswer } from './registration-answer.js';
@@ -115,11 +116,12 @@ async function postRegistration(endpoint: string, body: RegistrationBody, fetch:
 }
 
 /** The openid-client configuration for one client of this school. */
-export function clientConfiguration(context: Omit<RegistrationContext, 'now' | 'logger'>, stored: StoredClient): client.Configuration {
-  const auth = stored.clientSecret ? client.ClientSecretPost(stored.clientSecret) : client.None();
-  const config = new client.Configuration(context.metadata.server, stored.clientId, stored.clientSecret ? { client_secret: stored.clientSecret } : undefined, auth);
-  config[client.customFetch] = context.fetch as client.CustomFetch;
-  if (context.target.insecureLoopback) client.allowInsecureRequests(config);
+export async function clientConfiguration(context: Omit<RegistrationContext, 'now' | 'logger'>, stored: StoredClient): Promise<client.Configuration> {
+  const oidc = await loadOpenIdClient();
+  const auth = stored.clientSecret ? oidc.ClientSecretPost(stored.clientSecret) : oidc.None();
+  const config = new oidc.Configuration(context.metadata.server, stored.clientId, stored.clientSecret ? { client_secret: stored.clientSecret } : undefined, auth);
+  config[oidc.customFetch] = context.fetch as client.CustomFetch;
+  if (context.target.insecureLoopback) oidc.allowInsecureRequests(config);
   return config;
 }
 

@@ -3,7 +3,7 @@
  * clock and the randomness come in. The code exchange is never retried (TK-03); a refresh at most
  * once after a transient failure (NET-05, RF-05); a revocation once after a 503 (RV-02).
  */
-import * as client from 'openid-client';
+import { loadedOpenIdClient } from './openid-client-module.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { OAuthError } from './oauth-error.js';
 
@@ -48,8 +48,9 @@ export function retryDelayMs(retryAfterMs: number | undefined, random: number): 
 
 /** The `Retry-After` header of the HTTP response behind an openid-client error, if any. */
 export function retryAfterHeaderOf(error: unknown): string | undefined {
+  const oidc = loadedOpenIdClient();
   for (let current: unknown = error, depth = 0; current && depth < 8; depth += 1) {
-    if (current instanceof client.ResponseBodyError) return current.response.headers.get('retry-after') ?? undefined;
+    if (oidc && current instanceof oidc.ResponseBodyError) return current.response.headers.get('retry-after') ?? undefined;
     if (current instanceof Response) return current.headers.get('retry-after') ?? undefined;
     current = (current as { cause?: unknown }).cause;
   }

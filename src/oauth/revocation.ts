@@ -5,7 +5,8 @@
  * or a network failure is tried once more, after the school's `Retry-After` when it gives one
  * (RFC 7009 §2.2.1, RV-02, NET-05).
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadOpenIdClient } from './openid-client-module.js';
 import type { Logger } from '../log.js';
 import { oauthErrorCodeOf, toOAuthError } from './protocol-error.js';
 import { isTransient, parseRetryAfter, realSleep, retryAfterHeaderOf, retryDelayMs, type Sleep } from './retry-policy.js';
@@ -34,12 +35,12 @@ export interface RevocationOptions {
 
 export async function revokeAll(
   queue: readonly PendingRevocation[],
-  configurationFor: (clientId: string) => client.Configuration | undefined,
+  configurationFor: (clientId: string) => Promise<client.Configuration | undefined>,
   options: RevocationOptions,
 ): Promise<RevocationOutcome> {
   const outcome: RevocationOutcome = { confirmed: [], unconfirmed: [] };
   for (const item of queue) {
-    const config = configurationFor(item.clientId);
+    const config = await configurationFor(item.clientId);
     if (!config) {
       outcome.unconfirmed.push(item);
       continue;
@@ -52,7 +53,8 @@ export async function revokeAll(
 
 /** True when the school confirmed (RFC 7009 §2.2: 200, also for a token it no longer knows). */
 async function revokeOne(config: client.Configuration, item: PendingRevocation, options: RevocationOptions): Promise<boolean> {
-  const attempt = () => client.tokenRevocation(config, item.token, { token_type_hint: item.hint });
+  const oidc = await loadOpenIdClient();
+  const attempt = () => oidc.tokenRevocation(config, item.token, { token_type_hint: item.hint });
   try {
     await attempt();
     return true;

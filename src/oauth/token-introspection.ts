@@ -4,7 +4,8 @@
  * record after an administrator revoked the grant. Only used when the school advertises an
  * introspection endpoint; otherwise `status` shows the local record.
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadOpenIdClient } from './openid-client-module.js';
 import type { Logger } from '../log.js';
 import { toOAuthError } from './protocol-error.js';
 import { quotableScopes } from '../school-text/index.js';
@@ -28,7 +29,7 @@ export function parseIntrospection(raw: Readonly<Record<string, unknown>>): Intr
 /** `undefined` when the school offers no introspection endpoint. */
 async function introspectAccessToken(config: client.Configuration, accessToken: string): Promise<IntrospectedToken | undefined> {
   if (!config.serverMetadata().introspection_endpoint) return undefined;
-  const response = await client.tokenIntrospection(config, accessToken, { token_type_hint: 'access_token' });
+  const response = await (await loadOpenIdClient()).tokenIntrospection(config, accessToken, { token_type_hint: 'access_token' });
   return parseIntrospection(response as unknown as Record<string, unknown>);
 }
 

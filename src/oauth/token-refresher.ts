@@ -5,7 +5,8 @@
  * (RF-01..RF-03, RF-05). A transient failure (network, timeout, 500/502/503/504) is retried
  * once after a short backoff and never turns into a new sign-in (RF-05, NET-05).
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadOpenIdClient } from './openid-client-module.js';
 import type { Logger } from '../log.js';
 import { acquireLock } from './file-lock.js';
 import { OAuthError } from './oauth-error.js';
@@ -61,7 +62,8 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       const config = await options.configuration(stored);
       const refreshToken = tokens.refreshToken;
       // RF-07: no `scope` (the grant keeps its scopes); the same `resource` as before (AZ-05).
-      const grant = () => client.refreshTokenGrant(config, refreshToken, { resource: tokens.resource });
+      const oidc = await loadOpenIdClient();
+      const grant = () => oidc.refreshTokenGrant(config, refreshToken, { resource: tokens.resource });
       const failed = async (error: unknown): Promise<never> => {
         const code = oauthErrorCodeOf(error);
         if (endsGrant(error)) {

@@ -15,7 +15,7 @@ export interface UnrevokedRetryOptions extends Omit<RevocationOptions, 'logger'>
   logger: Logger;
   /** A pre-registered client, which may have obtained the tokens instead of the stored one. */
   staticClient: StoredClient | undefined;
-  configuration(stored: StoredClient): client.Configuration;
+  configuration(stored: StoredClient): Promise<client.Configuration>;
 }
 
 export interface UnrevokedRetry {
@@ -47,7 +47,7 @@ export function createUnrevokedRetry(options: UnrevokedRetryOptions): UnrevokedR
       pending,
       (clientId) => {
         const stored = clientFor(clientId);
-        return stored ? options.configuration(stored) : undefined;
+        return stored ? options.configuration(stored) : Promise.resolve(undefined);
       },
       options,
     );

@@ -1,7 +1,8 @@
 /**
  * Who is signed in, from the OpenID userinfo endpoint. Only the claims `status` shows are kept.
  */
-import * as client from 'openid-client';
+import type * as client from 'openid-client';
+import { loadOpenIdClient } from './openid-client-module.js';
 import { freeText } from '../school-text/index.js';
 
 /** Roles shown; a user has a handful, a school that sends thousands is cut here. */
@@ -30,6 +31,7 @@ function parseUserClaims(claims: Readonly<Record<string, unknown>>): SignedInUse
 
 export async function fetchSignedInUser(config: client.Configuration, accessToken: string): Promise<SignedInUser | undefined> {
   if (!config.serverMetadata().userinfo_endpoint) return undefined;
-  const claims = await client.fetchUserInfo(config, accessToken, client.skipSubjectCheck);
+  const oidc = await loadOpenIdClient();
+  const claims = await oidc.fetchUserInfo(config, accessToken, oidc.skipSubjectCheck);
   return parseUserClaims(claims as Record<string, unknown>);
 }
