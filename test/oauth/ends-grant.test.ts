@@ -4,8 +4,14 @@
  * grant; a failure that may pass keeps it.
  */
 import * as client from 'openid-client';
-import { describe, expect, it } from 'vitest';
-import { endsGrant, OAuthError } from '../../src/oauth/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { endsGrant, loadOpenIdClient, OAuthError } from '../../src/oauth/index.js';
+
+// An error of openid-client's exists only once the product has loaded it (on first use), and the
+// classification relies on that: load it as a refresh would before building its errors here.
+beforeAll(async () => {
+  await loadOpenIdClient();
+});
 
 function schoolAnswered(error: string, status = 400): client.ResponseBodyError {
   return new client.ResponseBodyError('the token endpoint answered an error', { cause: { error }, response: new Response(null, { status }) });
