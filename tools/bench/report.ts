@@ -46,7 +46,7 @@ export function renderReport(results: BenchResults, findings: string): string {
     '',
   );
   push(...contextTable(results.context), '');
-  push('## Added latency', '', `p50 and p99 of one call, per round of ${latencyCalls(results)} calls; [min–max] across rounds. "Added" is the p50 minus the direct request's p50 in the same row.`, '');
+  push('## Added latency', '', `p50 and p99 of one call, per round of ${latencyCalls(results)} calls; [min–max] across rounds. "Added" is the p50 minus the direct request's p50 in the same row. The bare SDK server is the floor: the same tools on the SDK alone, its read tool making the direct request and answering as school-mcp does; what it adds, any server on the SDK pays.`, '');
   push(...latencyTable(results.latency), '');
   push('## Memory', '', 'Resident set of the server process (VmRSS), 16 calls at a time.', '');
   push(...memoryTable(results.memory), '');
