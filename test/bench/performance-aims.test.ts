@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { performanceAims } from '../../tools/bench/performance-aims.js';
-import type { BenchResults, ContextCell, ContextRow, Measured } from '../../tools/bench/results.js';
+import type { BenchResults, ContextCell, ContextRow, LatencyCell, LatencyRow, Measured } from '../../tools/bench/results.js';
 
 function cell(modelTokens: number, tokens = modelTokens * 2): Measured<ContextCell> {
   return { ok: true, value: { tools: 1, bytes: tokens * 4, tokens, modelTokens, as: 'test' } };
@@ -71,5 +71,26 @@ describe('the long-run memory aim', () => {
 
   it('is not measured without a long run', () => {
     expect(memoryAfter(100)).toMatch(/not measured$/);
+  });
+});
+
+describe('the added-p50 aims', () => {
+  const p50 = (ms: number): Measured<LatencyCell> => ({ ok: true, value: { p50: { median: ms, min: ms, max: ms }, p99: { median: ms, min: ms, max: ms } } as LatencyCell });
+  const withLatency = (latency: LatencyRow[]) => ({ ...resultsWith([]), latency }) as BenchResults;
+
+  it("keep the verdict on school-mcp's added p50 and state the bare SDK server's beside it", () => {
+    const lines = performanceAims(
+      withLatency([
+        { transport: 'stdio', concurrency: 1, cells: { direct: p50(1), 'school-mcp': p50(1.2), 'bare-sdk': p50(1.1) } },
+        { transport: 'HTTP', concurrency: 1, cells: { direct: p50(1), 'school-mcp': p50(4), 'bare-sdk': p50(3.5) } },
+      ]),
+    );
+    expect(lines).toContain('- Added p50 over stdio at concurrency 1 at most 0.3 ms (the bare SDK server adds 0.10 ms) (0.20 ms; aim 0.30 ms): **met**');
+    expect(lines).toContain('- Added p50 over HTTP at concurrency 1 at most 1 ms (the bare SDK server adds 2.50 ms) (3.00 ms; aim 1.00 ms): **not met**');
+  });
+
+  it('show a dash for the floor when the bare SDK server was not measured, without changing the verdict', () => {
+    const lines = performanceAims(withLatency([{ transport: 'stdio', concurrency: 1, cells: { direct: p50(1), 'school-mcp': p50(1.2), 'bare-sdk': { ok: false, reason: 'did not start' } } }]));
+    expect(lines).toContain('- Added p50 over stdio at concurrency 1 at most 0.3 ms (the bare SDK server adds –) (0.20 ms; aim 0.30 ms): **met**');
   });
 });

@@ -93,6 +93,8 @@ describe('the bench harness, quick and without peers', () => {
         const rows = section.split('\n').filter((line) => line.startsWith(`| ${transport}, ${concurrency} |`));
         expect(rows.find((line) => line.includes('| direct undici request | ')), `${transport} ${concurrency} direct`).toMatch(/\| \d[\d.]* \| \d[\d.]* \|/);
         expect(rows.find((line) => line.includes('| school-mcp | ')), `${transport} ${concurrency} school-mcp`).toBeDefined();
+        // The floor: the bare SDK server making the same request, with numbers in every column.
+        expect(rows.find((line) => line.includes('| bare SDK server | ')), `${transport} ${concurrency} bare SDK server`).toMatch(/\| bare SDK server \| \d[\d.]* \| \d[\d.]* \| -?\d[\d.]* \| \d[\d.]* \|$/);
       }
     }
     const stdio = section.split('\n').find((line) => line.startsWith('| stdio, 1 | school-mcp |'))!;
@@ -194,7 +196,8 @@ describe('the bench harness, quick and without peers', () => {
     expect(report).toMatch(/Added latency under 1 ms at p50 over stdio \(concurrency 1\): \*\*(met|not met)\*\*/);
     expect(report).toContain('## Where school-mcp is behind a peer in this run');
     expect(report).toMatch(/- Catalogue build of 3,000 operations under 300 ms \(\d[\d.]* ms; aim 300 ms\): \*\*(met|not met)\*\*/);
-    expect(report).toMatch(/- Added p50 over HTTP at concurrency 1 at most 1 ms \(-?\d[\d.]* ms; aim 1\.00 ms\): \*\*(met|not met)\*\*/);
+    expect(report).toMatch(/- Added p50 over HTTP at concurrency 1 at most 1 ms \(the bare SDK server adds -?\d[\d.]* ms\) \(-?\d[\d.]* ms; aim 1\.00 ms\): \*\*(met|not met)\*\*/);
+    expect(report).toMatch(/\| Call latency p50, stdio, concurrency 1 \|.*of direct \([\d.]+\); added over direct: school-mcp -?[\d.]+ ms, bare SDK server -?[\d.]+ ms \|$/m);
   });
 });
 

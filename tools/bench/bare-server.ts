@@ -1,11 +1,21 @@
 /**
- * The floor for cold start: a bare SDK server that lists the same tool definitions as school-mcp
- * (read from a JSON file the bench wrote from school-mcp's own `tools/list`), with no sign-in, no
- * document and no catalogue. `node bare-server.js TOOLS.json`
+ * The floor the bench measures school-mcp against: a bare SDK server that lists the same tool
+ * definitions as school-mcp (read from a JSON file the bench wrote from school-mcp's own
+ * `tools/list`), with no sign-in, no document and no catalogue.
+ *
+ *   node bare-server.js TOOLS.json                      cold start: every tool answers `{}`
+ *   node bare-server.js TOOLS.json --school URL --read-tool NAME --read-path PATH [--http PORT]
+ *       latency: NAME makes the bench's direct request (token from BENCH_BARE_TOKEN, kept out of
+ *       the process list); over stdio, or Streamable HTTP on 127.0.0.1:PORT/mcp with the SDK's own
+ *       handler (`createMcpHandler` + `toNodeHandler`, as school-mcp), without school-mcp's guards.
  */
-import { McpServer, fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer, fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { readAnswerer, type ReadAnswerer } from './bare-calls.js';
 
 interface ToolDefinition {
   name: string;
@@ -17,14 +27,35 @@ interface ToolDefinition {
   _meta?: Record<string, unknown>;
 }
 
-const file = process.argv[2];
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { school: { type: 'string' }, 'read-tool': { type: 'string' }, 'read-path': { type: 'string' }, http: { type: 'string' } },
+});
+const file = positionals[0];
 if (file === undefined) {
-  process.stderr.write('usage: bare-server TOOLS.json\n');
+  process.stderr.write('usage: bare-server TOOLS.json [--school URL --read-tool NAME --read-path PATH [--http PORT]]\n');
   process.exit(2);
 }
 const definitions = JSON.parse(readFileSync(file, 'utf8')) as ToolDefinition[];
+const read = readTool();
 
-serveStdio(() => {
+function readTool(): { name: string; answerer: ReadAnswerer } | undefined {
+  const { school, 'read-tool': name, 'read-path': path } = values;
+  if (school === undefined) return undefined;
+  const token = process.env['BENCH_BARE_TOKEN'];
+  if (name === undefined || path === undefined || token === undefined) {
+    process.stderr.write('bare-server: --school needs --read-tool, --read-path and BENCH_BARE_TOKEN\n');
+    process.exit(2);
+  }
+  const tool = definitions.find((definition) => definition.name === name);
+  if (tool === undefined) {
+    process.stderr.write(`bare-server: no tool ${name} in ${file}\n`);
+    process.exit(2);
+  }
+  return { name, answerer: readAnswerer(school, path, token, tool.outputSchema !== undefined) };
+}
+
+function bareServer(): McpServer {
   const server = new McpServer({ name: 'bare', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
   for (const tool of definitions) {
     server.registerTool(
@@ -37,8 +68,23 @@ serveStdio(() => {
         ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
         ...(tool._meta === undefined ? {} : { _meta: tool._meta }),
       },
-      async () => ({ content: [{ type: 'text', text: '{}' }] }),
+      async (args: unknown) =>
+        read !== undefined && tool.name === read.name ? read.answerer.answer(args as Record<string, unknown>) : { content: [{ type: 'text' as const, text: '{}' }] },
     );
   }
   return server;
-});
+}
+
+if (values.http === undefined) {
+  serveStdio(bareServer);
+} else {
+  // The bench client speaks 2025-11-25, which school-mcp serves with its own sessions; the SDK's
+  // stateless fallback is the bare way to answer that era.
+  const handler = createMcpHandler(() => bareServer(), { legacy: 'stateless', onerror: (error) => process.stderr.write(`bare-server: ${error.message}\n`) });
+  const http = createServer(toNodeHandler({ fetch: (request: Request) => handler.fetch(request) }));
+  http.listen(Number(values.http), '127.0.0.1');
+  process.on('SIGTERM', () => {
+    http.close();
+    void Promise.allSettled([handler.close(), read?.answerer.close()]).then(() => process.exit(0));
+  });
+}

@@ -18,7 +18,7 @@ import { GENERATOR_PACKAGE, IVOTOBY_PACKAGE, generatePeer, generatedHttpSdkVersi
 import type { BenchResults, ContenderId, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell } from './results.js';
 import { measureHostile } from './hostile-rows.js';
 import { measureScale } from './scale.js';
-import { bareLaunch, connectOverHttp, directCaller, freePort, READ_OPERATION, readToolName, schoolMcpLaunch, spawnServer, toolCaller } from './servers.js';
+import { bareCallLaunch, bareLaunch, connectOverHttp, directCaller, freePort, READ_OPERATION, readToolName, schoolMcpLaunch, spawnServer, toolCaller } from './servers.js';
 import { obtainAccessToken, signInSchoolMcp } from './sign-in.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { coldStartRow, contextCell, listOnce, timeColdStarts } from './startup-rows.js';
@@ -188,10 +188,14 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const latency: LatencyRow[] = [];
     const plan = (concurrency: number) => ({ rounds: counts.latencyRounds, warmup: counts.latencyWarmup, calls: counts.latencyCalls, concurrency });
     const direct = directCaller(url, token);
+    // The floor: the bare SDK server listing school-mcp's default tools and making the direct request.
+    const bareCalls = (httpPort?: number): Measured<LaunchSpec> =>
+      lists.default.ok ? ok(bareCallLaunch(join(scratch, 'bare-sandbox.json'), url, token, readToolName(lists.default.value), httpPort)) : failed(`no tool list to copy: ${lists.default.reason}`);
     try {
       progress('latency over stdio');
       const stdioServers = {
         'school-mcp': await startForCalls(school()),
+        'bare-sdk': await startForCalls(bareCalls()),
         ivotoby: await startForCalls(ivotoby(`${url}/openapi.json`)),
         generated: await startForCalls(generatedSandbox),
       };
@@ -204,6 +208,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       progress('latency over HTTP');
       const httpServers = {
         'school-mcp': await schoolOverHttp(url, configDir),
+        'bare-sdk': await bareOverHttp(bareCalls),
         ivotoby: peersReady ? await ivotobyOverHttp(`${url}/openapi.json`, url, token) : peerSkipped,
         generated: generatedHttpScript.ok ? await generatedOverHttp(generatedHttpScript.value, join(scratch, 'generated-sandbox-http'), url, token) : generatedHttpScript,
       };
@@ -287,6 +292,12 @@ async function schoolOverHttp(url: string, configDir: string): Promise<CallServe
   // The secret goes by environment, as a user keeps it out of the process list.
   const served = await readCallerOverHttp({ ...launch, env: { ...launch.env, SCHOOL_MCP_HTTP_SECRET: secret } }, port, { authorization: `Bearer ${secret}` });
   return served.ok ? served : failed(`pending: \`school-mcp --http\` could not be measured: ${served.reason}`);
+}
+
+async function bareOverHttp(bareCalls: (httpPort: number) => Measured<LaunchSpec>): Promise<CallServer> {
+  const port = await freePort();
+  const launch = bareCalls(port);
+  return launch.ok ? readCallerOverHttp(launch.value, port) : launch;
 }
 
 async function ivotobyOverHttp(spec: string, url: string, token: string): Promise<CallServer> {

@@ -46,7 +46,7 @@ export function renderReport(results: BenchResults, findings: string): string {
     '',
   );
   push(...contextTable(results.context), '');
-  push('## Added latency', '', `p50 and p99 of one call, per round of ${latencyCalls(results)} calls; [min–max] across rounds. "Added" is the p50 minus the direct request's p50 in the same row.`, '');
+  push('## Added latency', '', `p50 and p99 of one call, per round of ${latencyCalls(results)} calls; [min–max] across rounds. "Added" is the p50 minus the direct request's p50 in the same row. The bare SDK server is the floor: the same tools on the SDK alone, its read tool making the direct request and answering as school-mcp does; what it adds, any server on the SDK pays.`, '');
   push(...latencyTable(results.latency), '');
   push('## Memory', '', 'Resident set of the server process (VmRSS), 16 calls at a time.', '');
   push(...memoryTable(results.memory), '');
@@ -84,7 +84,7 @@ function summaryTable(results: BenchResults): string[] {
     for (const [label, pick] of [['p50', (cell: LatencyCell) => cell.p50.median], ['p99', (cell: LatencyCell) => cell.p99.median]] as const) {
       const ours = value(row.cells['school-mcp'], pick);
       const direct = value(row.cells.direct, pick);
-      rows.push([`Call latency ${label}, ${row.transport}, concurrency ${row.concurrency}`, ms(ours), ...peers.map((id) => ms(value(row.cells[id], pick))), ...peers.map((id) => ratio(ours, value(row.cells[id], pick))), `${ratio(ours, direct)} of direct (${ms(direct)})`]);
+      rows.push([`Call latency ${label}, ${row.transport}, concurrency ${row.concurrency}`, ms(ours), ...peers.map((id) => ms(value(row.cells[id], pick))), ...peers.map((id) => ratio(ours, value(row.cells[id], pick))), `${ratio(ours, direct)} of direct (${ms(direct)}); ${addedOverDirect(ours, value(row.cells['bare-sdk'], pick), direct)}`]);
     }
   }
   const rss = (id: ContenderId) => value(results.memory[id], (cell) => cell.afterAll);
@@ -98,6 +98,12 @@ function summaryTable(results: BenchResults): string[] {
     '',
     'Ratios are school-mcp ÷ the other (below 1 means school-mcp is faster or smaller). A dash is a figure that could not be measured; the sections below say why.',
   ];
+}
+
+/** school-mcp's and the floor's time over the direct request, side by side: the floor's share is any SDK server's. */
+function addedOverDirect(ours: number | undefined, floor: number | undefined, direct: number | undefined): string {
+  const added = (figure: number | undefined) => (figure === undefined || direct === undefined ? '–' : `${(figure - direct).toFixed(2)} ms`);
+  return `added over direct: school-mcp ${added(ours)}, bare SDK server ${added(floor)}`;
 }
 
 function aimsSection(results: BenchResults): string[] {
@@ -173,7 +179,7 @@ function contextTable(rows: readonly ContextRow[]): string[] {
 }
 
 function latencyTable(rows: readonly LatencyRow[]): string[] {
-  const ids: ContenderId[] = ['direct', 'school-mcp', 'ivotoby', 'generated'];
+  const ids: ContenderId[] = ['direct', 'school-mcp', 'bare-sdk', 'ivotoby', 'generated'];
   const lines = ['| Transport, concurrency | Server | p50 ms | p99 ms | added p50 ms | ÷ direct p50 |', '|---|---|---:|---:|---:|---:|'];
   for (const row of rows) {
     const direct = value(row.cells.direct, (cell) => cell.p50.median);

@@ -25,6 +25,19 @@ export function bareLaunch(toolsFile: string): LaunchSpec {
   return { script: join(BENCH_DIST, 'bare-server.js'), args: [toolsFile] };
 }
 
+/**
+ * The bare SDK server serving the read tool with the direct request, over stdio or (with `httpPort`)
+ * Streamable HTTP; the token goes by environment, out of the process list.
+ */
+export function bareCallLaunch(toolsFile: string, schoolUrl: string, token: string, readTool: string, httpPort?: number): LaunchSpec {
+  const http = httpPort === undefined ? [] : ['--http', String(httpPort)];
+  return {
+    script: join(BENCH_DIST, 'bare-server.js'),
+    args: [toolsFile, '--school', schoolUrl, '--read-tool', readTool, '--read-path', READ_OPERATION.path, ...http],
+    env: { BENCH_BARE_TOKEN: token },
+  };
+}
+
 /** The read tool as each server names it (`lst-members` is the peer's abbreviation). */
 export function readToolName(list: ToolList): string {
   const names = list.tools.map((tool) => String(tool['name']));
