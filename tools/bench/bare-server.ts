@@ -7,11 +7,12 @@
  *   node bare-server.js TOOLS.json --school URL --read-tool NAME --read-path PATH [--http PORT]
  *       latency: NAME makes the bench's direct request (token from BENCH_BARE_TOKEN, kept out of
  *       the process list); over stdio, or Streamable HTTP on 127.0.0.1:PORT/mcp with the SDK's own
- *       handler (`createMcpHandler` + `toNodeHandler`, as school-mcp), without school-mcp's guards.
+ *       session transport behind `toNodeHandler`, as school-mcp serves 2025-11-25, without its guards.
  */
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, McpServer, fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
+import { McpServer, WebStandardStreamableHTTPServerTransport, fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -78,13 +79,38 @@ function bareServer(): McpServer {
 if (values.http === undefined) {
   serveStdio(bareServer);
 } else {
-  // The bench client speaks 2025-11-25, which school-mcp serves with its own sessions; the SDK's
-  // stateless fallback is the bare way to answer that era.
-  const handler = createMcpHandler(() => bareServer(), { legacy: 'stateless', onerror: (error) => process.stderr.write(`bare-server: ${error.message}\n`) });
-  const http = createServer(toNodeHandler({ fetch: (request: Request) => handler.fetch(request) }));
+  const sessions = bareSessions();
+  const http = createServer(toNodeHandler({ fetch: (request: Request) => sessions.handle(request) }));
   http.listen(Number(values.http), '127.0.0.1');
   process.on('SIGTERM', () => {
     http.close();
-    void Promise.allSettled([handler.close(), read?.answerer.close()]).then(() => process.exit(0));
+    void Promise.allSettled([sessions.close(), read?.answerer.close()]).then(() => process.exit(0));
   });
+}
+
+/**
+ * The bench client speaks 2025-11-25, which school-mcp serves with a server per session (its
+ * `legacy-sessions.ts`); the floor does the same with the SDK's own session transport, so both
+ * pay one server per session and the transport's work per request, and nothing else differs.
+ */
+function bareSessions() {
+  const open = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  return {
+    async handle(request: Request): Promise<Response> {
+      const id = request.headers.get('mcp-session-id');
+      const existing = id === null ? undefined : open.get(id);
+      if (existing !== undefined) return existing.handleRequest(request);
+      if (id !== null) return new Response('unknown session', { status: 404 });
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (created) => void open.set(created, transport),
+        onsessionclosed: (closed) => void open.delete(closed),
+      });
+      await bareServer().connect(transport);
+      return transport.handleRequest(request);
+    },
+    async close() {
+      await Promise.allSettled([...open.values()].map((transport) => transport.close()));
+    },
+  };
 }
