@@ -224,6 +224,7 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     progress(`memory over ${counts.memoryCalls} calls (school-mcp's over ${counts.longMemoryCalls})`);
     const memory: Partial<Record<ContenderId, Measured<MemoryCell>>> = {
       'school-mcp': await measureMemory(school(), counts.memoryCalls, counts.longMemoryCalls),
+      'bare-sdk': await measureMemory(bareCalls(), counts.memoryCalls),
       ivotoby: await measureMemory(ivotoby(`${url}/openapi.json`), counts.memoryCalls),
       generated: await measureMemory(generatedSandbox, counts.memoryCalls),
     };

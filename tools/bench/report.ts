@@ -88,7 +88,7 @@ function summaryTable(results: BenchResults): string[] {
     }
   }
   const rss = (id: ContenderId) => value(results.memory[id], (cell) => cell.afterAll);
-  rows.push([`RSS after ${memoryCalls(results)} calls`, mib(rss('school-mcp')), ...peers.map((id) => mib(rss(id))), ...peers.map((id) => ratio(rss('school-mcp'), rss(id))), '']);
+  rows.push([`RSS after ${memoryCalls(results)} calls`, mib(rss('school-mcp')), ...peers.map((id) => mib(rss(id))), ...peers.map((id) => ratio(rss('school-mcp'), rss(id))), `${ratio(rss('school-mcp'), rss('bare-sdk'))} of bare SDK (${mib(rss('bare-sdk'))})`]);
   return [
     '## Summary',
     '',
@@ -201,7 +201,7 @@ function memoryTable(memory: BenchResults['memory']): string[] {
   const lines = ['| Server | after start | after half the calls | after all calls | growth over the second half | after the long run | growth over the long run |', '|---|---:|---:|---:|---:|---:|---:|'];
   const long = (cell: MemoryCell) =>
     cell.afterLong === undefined ? ['–', '–'] : [`${mib(cell.afterLong.bytes)} (${count(cell.afterLong.calls)} calls)`, `${signed((cell.afterLong.bytes - cell.afterAll) / 2 ** 20)} MiB`];
-  for (const id of ['school-mcp', 'ivotoby', 'generated'] as const) {
+  for (const id of ['school-mcp', 'bare-sdk', 'ivotoby', 'generated'] as const) {
     lines.push(`| ${NAMES[id]} | ${describe(memory[id], (cell: MemoryCell) => [mib(cell.afterStart), `${mib(cell.afterHalf)} (${count(cell.calls / 2)} calls)`, `${mib(cell.afterAll)} (${count(cell.calls)} calls)`, `${signed((cell.afterAll - cell.afterHalf) / 2 ** 20)} MiB`, ...long(cell)].join(' | '))} |`);
   }
   return lines;
