@@ -14,19 +14,33 @@ import { withSinglesAsLists } from './single-as-list.js';
 export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}, listed: JsonSchemaType = schema): StandardSchemaWithJSON {
   let compiled: StandardSchemaWithJSON | undefined;
   const validator = () => (compiled ??= fromJsonSchema(schema));
+  // A result is checked twice, by `checkOutput` and then by the SDK, against this same schema;
+  // the second check of the same object reads the first one's verdict. Nothing changes a result
+  // between the two.
+  const verdicts = new WeakMap<object, Verdict>();
+  const check = async (sent: unknown): Promise<Verdict> => {
+    const value = withSinglesAsLists(schema as Record<string, unknown>, sent);
+    const verdict = await validator()['~standard'].validate(value);
+    if (!('issues' in verdict) || verdict.issues === undefined) return verdict;
+    const named = argumentProblems(schema as Record<string, unknown>, value, options);
+    const words = named.length > 0 ? named : verdict.issues.map((issue) => validatorWords(issue.message));
+    return { issues: words.map((message) => ({ message })) };
+  };
   return {
     '~standard': {
       version: 1,
       vendor: 'school-mcp',
       jsonSchema: { input: () => listed, output: () => listed },
       validate: async (sent: unknown) => {
-        const value = withSinglesAsLists(schema as Record<string, unknown>, sent);
-        const verdict = await validator()['~standard'].validate(value);
-        if (!('issues' in verdict) || verdict.issues === undefined) return verdict;
-        const named = argumentProblems(schema as Record<string, unknown>, value, options);
-        const words = named.length > 0 ? named : verdict.issues.map((issue) => validatorWords(issue.message));
-        return { issues: words.map((message) => ({ message })) };
+        if (typeof sent !== 'object' || sent === null) return check(sent);
+        const known = verdicts.get(sent);
+        if (known !== undefined) return known;
+        const verdict = await check(sent);
+        verdicts.set(sent, verdict);
+        return verdict;
       },
     },
   };
 }
+
+type Verdict = Awaited<ReturnType<StandardSchemaWithJSON['~standard']['validate']>>;
