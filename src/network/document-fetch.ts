@@ -2,8 +2,9 @@
  * The GET of the OpenAPI document, over Node's own `http` and `https` clients. Node's global
  * `fetch` would do, but its first use loads the undici bundled inside Node, about 30 ms of CPU on a
  * 2-core machine: a tenth of a start, spent again by every start, since a start that has the
- * document cached still revalidates it. The answer keeps the shape of a `fetch` response that the
- * document loader reads (status, headers, a web stream body), so any `fetch` can stand in for it.
+ * document cached still revalidates it. The answer keeps the part of a `fetch` response that the
+ * document loader reads (status, headers, a body read chunk by chunk), so any `fetch` can stand in
+ * for it.
  *
  * Like the `fetch` it replaces, it never follows a redirect (API-08: a 3xx is handed back
  * with its `Location`), asks for a compressed body and decompresses it, so the loader's cap counts
