@@ -90,5 +90,7 @@ async function decoded(answer: IncomingMessage, coding: ReturnType<typeof conten
   const zlib = await import('node:zlib');
   const decoder = coding === 'gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : zlib.createBrotliDecompress();
   answer.once('error', (error) => decoder.destroy(error));
+  // A body given up (cancelled, or past its cap) ends the exchange, not only the decoding.
+  decoder.once('close', () => answer.destroy());
   return answer.pipe(decoder);
 }
