@@ -17,6 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCResultResponse, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpServer } from '@modelcontextprotocol/server';
 import { parseRelayEnvelope, parseSessionRecord, relayEnvelope, SESSION_NAMESPACE, SESSION_TTL_SECONDS, sessionChannel, sessionInitOf, tagOfWireId, type RelayEnvelope, type SessionRecord } from './session-record.js';
+import { MAX_REQUEST_BODY_BYTES } from './http-limits.js';
+import { readJsonBody, withParsedBody } from './request-body.js';
 import { connectSessionCopy, initializeFromRecord, sessionPost, watchStreamEnd, type SessionSharing, type SharedSession } from './shared-session.js';
 
 export interface LegacySessionsOptions {
@@ -27,11 +29,16 @@ export interface LegacySessionsOptions {
   readonly onerror: (error: Error) => void;
   /** Shared records and a bus, so that any instance serves any session; in the process only when absent. */
   readonly sharing?: SessionSharing | undefined;
+  /** A POST body this serves unread is read up to this many bytes; the default is the HTTP limit. */
+  readonly maxRequestBodySize?: number;
 }
 
 export interface LegacySessions {
-  /** Serves one 2025-era request for `caller` (the fingerprint of the secret it presented). */
-  handle(request: Request, caller: string): Promise<Response>;
+  /**
+   * Serves one 2025-era request for `caller` (the fingerprint of the secret it presented);
+   * `parsedBody` is its POST body already read, which is then not read again.
+   */
+  handle(request: Request, caller: string, parsedBody?: unknown): Promise<Response>;
   readonly size: number;
   closeAll(): Promise<void>;
 }
@@ -47,7 +54,7 @@ const SESSION_ID_BYTES = 24;
 /** A session in use has its record's expiry pushed back at most this often, not on every request. */
 const REFRESH_EVERY_MS = 5 * 60 * 1000;
 
-export function createLegacySessions({ createServer, maxSessions, onerror, sharing }: LegacySessionsOptions): LegacySessions {
+export function createLegacySessions({ createServer, maxSessions, onerror, sharing, maxRequestBodySize = MAX_REQUEST_BODY_BYTES }: LegacySessionsOptions): LegacySessions {
   // A Map iterates in insertion order; re-inserting on use keeps it ordered by last use.
   const sessions = new Map<string, Session>();
   const restoring = new Map<string, Promise<Session | undefined>>();
@@ -80,7 +87,7 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
     return true;
   };
 
-  const open = async (request: Request, caller: string): Promise<Response> => {
+  const open = async (request: Request, caller: string, parsedBody: unknown): Promise<Response> => {
     const server = createServer();
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(SESSION_ID_BYTES).toString('base64url'),
@@ -89,7 +96,7 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
     });
     transport.onerror = onerror;
     await server.connect(transport);
-    const response = await transport.handleRequest(request);
+    const response = await transport.handleRequest(request, withParsedBody(parsedBody));
     // Anything but an `initialize` (the transport answers it 400) leaves no session behind.
     if (transport.sessionId === undefined) await Promise.allSettled([transport.close(), server.close()]);
     return response;
@@ -126,17 +133,17 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
     await (await copy.transport.inner.handleRequest(sessionPost(copy, message))).text();
   };
 
-  const openShared = async (shared: SessionSharing, request: Request, caller: string): Promise<Response> => {
-    const message = await singleMessageOf(request.clone());
+  const openShared = async (shared: SessionSharing, request: Request, caller: string, parsedBody: unknown): Promise<Response> => {
+    const message = singleMessageIn(parsedBody);
     const init = message !== undefined && isInitializeRequest(message) ? sessionInitOf(message.params) : undefined;
     // The transport refuses what is not an `initialize`, as without sharing.
-    if (init === undefined) return open(request, caller);
+    if (init === undefined) return open(request, caller, parsedBody);
     const id = randomBytes(SESSION_ID_BYTES).toString('base64url');
     const record: SessionRecord = { caller, init };
     // In the store before the client learns the id: its next request may land on any instance.
     await shared.store.write(SESSION_NAMESPACE, id, { ...record }, { ttlSeconds: SESSION_TTL_SECONDS });
     const session = await copyOf(shared, id, record);
-    const response = await session.transport.handleRequest(request);
+    const response = await session.transport.handleRequest(request, withParsedBody(parsedBody));
     if (session.transport.sessionId === id) keep(id, session);
     else {
       await Promise.allSettled([session.shared!.unsubscribe(), session.transport.close(), session.server.close()]);
@@ -167,7 +174,7 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
     return made.finally(() => restoring.delete(id));
   };
 
-  const serveShared = async (shared: SessionSharing, session: Session & { shared: SharedSession }, request: Request, justRestored: boolean): Promise<Response> => {
+  const serveShared = async (shared: SessionSharing, session: Session & { shared: SharedSession }, request: Request, parsedBody: unknown, justRestored: boolean): Promise<Response> => {
     const copy = session.shared;
     // The record decides, not the copy: a session ended or expired elsewhere is over here too,
     // even when the bus message saying so was lost.
@@ -187,7 +194,7 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
       return watchStreamEnd(response, () => (copy.streams -= 1));
     }
     if (request.method !== 'POST') return session.transport.handleRequest(request);
-    const message = await singleMessageOf(request.clone());
+    const message = singleMessageIn(parsedBody);
     if (message !== undefined && isAnswer(message)) {
       const tag = tagOfWireId((message as { id: unknown }).id);
       // An answer to another instance's request goes to it, and only to it.
@@ -196,16 +203,17 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
       // A cancellation names a request that may be running on any instance; every copy initialized itself.
       await publish(copy.id, { kind: 'to-server', from: shared.instance, message });
     }
-    return session.transport.handleRequest(request);
+    return session.transport.handleRequest(request, withParsedBody(parsedBody));
   };
 
   return {
-    async handle(request, caller) {
+    async handle(given, caller, givenBody) {
+      const { request, parsedBody } = givenBody === undefined ? await readJsonBody(given, maxRequestBodySize) : { request: given, parsedBody: givenBody };
       const id = request.headers.get('mcp-session-id');
       if (id === null) {
         // Without a session there is no stream to open (GET) or end (DELETE).
         if (request.method !== 'POST') return notAllowed();
-        return sharing ? openShared(sharing, request, caller) : open(request, caller);
+        return sharing ? openShared(sharing, request, caller, parsedBody) : open(request, caller, parsedBody);
       }
       let session = sessions.get(id);
       const justRestored = !session && sharing !== undefined && id.length <= 200;
@@ -214,8 +222,8 @@ export function createLegacySessions({ createServer, maxSessions, onerror, shari
       if (!session || session.caller !== caller) return sessionNotFound();
       sessions.delete(id);
       sessions.set(id, session);
-      if (sharing && session.shared) return serveShared(sharing, session as Session & { shared: SharedSession }, request, justRestored);
-      return session.transport.handleRequest(request);
+      if (sharing && session.shared) return serveShared(sharing, session as Session & { shared: SharedSession }, request, parsedBody, justRestored);
+      return session.transport.handleRequest(request, withParsedBody(parsedBody));
     },
     get size() {
       return sessions.size;
@@ -230,14 +238,9 @@ function isAnswer(message: JSONRPCMessage): boolean {
   return isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
 }
 
-/** The one JSON-RPC message a POST carries, or `undefined` for a batch or a body that is not JSON (the transport answers those). */
-async function singleMessageOf(request: Request): Promise<JSONRPCMessage | undefined> {
-  try {
-    const value = JSON.parse(await request.text()) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' ? (value as JSONRPCMessage) : undefined;
-  } catch {
-    return undefined;
-  }
+/** Pure: the one JSON-RPC message a POST carries, or `undefined` for a batch or a body that is not JSON (the transport answers those). */
+function singleMessageIn(value: unknown): JSONRPCMessage | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' ? (value as JSONRPCMessage) : undefined;
 }
 
 function accepted(): Response {

@@ -7,6 +7,7 @@
 import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { SchoolServerFactory } from '../server/index.js';
 import { createLegacySessions } from './legacy-sessions.js';
+import { readJsonBody, withParsedBody } from './request-body.js';
 import type { SessionSharing } from './shared-session.js';
 
 export interface McpEndpointOptions {
@@ -28,13 +29,14 @@ export interface McpEndpoint {
 
 export function createMcpEndpoint({ factory, maxRequestBodySize, maxSessions, onerror, sharing }: McpEndpointOptions): McpEndpoint {
   const modern = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize, onerror });
-  const legacy = createLegacySessions({ createServer: factory, maxSessions, onerror, sharing });
+  const legacy = createLegacySessions({ createServer: factory, maxSessions, onerror, sharing, maxRequestBodySize });
   return {
     async fetch(request, caller) {
       // Routing by hand leaves this check to us (the SDK's `isLegacyRequest` contract).
       if (request.method === 'POST' && !isJsonContentType(request.headers.get('content-type'))) return unsupportedMediaType();
-      if (await isLegacyRequest(request, undefined, { maxRequestBodySize })) return legacy.handle(request, caller);
-      return modern.fetch(request);
+      const { request: readable, parsedBody } = await readJsonBody(request, maxRequestBodySize);
+      if (await isLegacyRequest(readable, parsedBody, { maxRequestBodySize })) return legacy.handle(readable, caller, parsedBody);
+      return modern.fetch(readable, withParsedBody(parsedBody));
     },
     get legacySessionCount() {
       return legacy.size;
