@@ -14,7 +14,7 @@ import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent } from '../../src/sandbox/index.js';
 import { linkIn } from '../helpers/mcp-stdio.js';
-import { ancestorNodeModules, installGlobally, installLocally, isolatedEnv, packTarball, run, startBin } from '../helpers/packed-package.js';
+import { ancestorNodeModules, installGlobally, installLocally, isolatedEnv, npxInstallsOf, packTarball, run, runWithNpx, startBin } from '../helpers/packed-package.js';
 import { collectLines } from '../helpers/stderr-lines.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -107,9 +107,11 @@ describe('the packed package', () => {
     }
   }, 120_000);
 
-  it('runs with npx from the tarball, as the README entry runs it from the registry', async () => {
-    const { stdout } = await run('npx', ['--yes', `--package=${tarball}`, 'school-mcp', '--version'], { cwd: workDir, shell: process.platform === 'win32' });
+  it('runs with npx from the tarball, as the README entry runs it from the registry, and leaves no install in npm\'s cache', async () => {
+    const { stdout, removedInstalls } = await runWithNpx(tarball, ['--version'], workDir);
     expect(stdout).toBe(`${version}\n`);
+    expect(removedInstalls).toHaveLength(1);
+    expect(await npxInstallsOf(tarball)).toEqual([]);
   }, 180_000);
 
   it('runs after a global install', async () => {

@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -35,6 +35,36 @@ export async function installLocally(tarball: string, folder: string): Promise<s
 export async function installGlobally(tarball: string, prefix: string): Promise<string> {
   await run('npm', ['install', '--global', '--prefix', prefix, ...INSTALL_FLAGS, tarball], { cwd: prefix, shell });
   return join(prefix, 'bin', 'school-mcp');
+}
+
+/**
+ * `npx --package=<tarball> school-mcp ...args` in `cwd`, as the README's entry runs it from the
+ * registry. npx installs into a folder of npm's cache of its own for each package it is given, so
+ * each run of this suite, with its new temporary tarball path, used to leave one more copy of the
+ * production tree (about 45 MB) in the user's cache; the folder is removed once the run is over.
+ */
+export async function runWithNpx(tarball: string, args: readonly string[], cwd: string): Promise<{ stdout: string; removedInstalls: string[] }> {
+  const outcome = await run('npx', ['--yes', '--prefer-offline', `--package=${tarball}`, 'school-mcp', ...args], { cwd, shell }).then(
+    ({ stdout }) => ({ stdout }),
+    (error: unknown) => ({ error }),
+  );
+  const removedInstalls = await npxInstallsOf(tarball);
+  for (const folder of removedInstalls) await rm(folder, { recursive: true, force: true });
+  if ('error' in outcome) throw outcome.error;
+  return { stdout: outcome.stdout, removedInstalls };
+}
+
+/** The folders of npm's cache where npx installed `tarball`. */
+export async function npxInstallsOf(tarball: string): Promise<string[]> {
+  const cache = (await run('npm', ['config', 'get', 'cache'], { shell })).stdout.trim();
+  const installs = join(cache, '_npx');
+  const found: string[] = [];
+  for (const name of await readdir(installs).catch(() => [])) {
+    const manifest = await readFile(join(installs, name, 'package.json'), 'utf8').catch(() => '{}');
+    const packages = (JSON.parse(manifest) as { _npx?: { packages?: unknown } })._npx?.packages;
+    if (Array.isArray(packages) && packages.includes(tarball)) found.push(join(installs, name));
+  }
+  return found;
 }
 
 /** Every folder above `folder` that holds a node_modules Node could resolve from. */
