@@ -99,9 +99,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   async function send(plannedRequest: PlannedRequest, signal?: AbortSignal): Promise<HttpResponse> {
     assertCredentialOrigin(plannedRequest, options.apiOrigin);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), limits.deadlineMs);
-    const combined = signal === undefined ? deadline.signal : AbortSignal.any([signal, deadline.signal]);
+    // One controller per attempt, which the deadline and the caller's cancellation both abort: an
+    // `AbortSignal.any` of the two made three signals and their bookkeeping on every call, which
+    // outlived the call until a full GC and made up a sixth of what calls left in the old space.
+    const attempt = new AbortController();
+    let deadlineExceeded = false;
+    const timer = setTimeout(() => {
+      deadlineExceeded = true;
+      attempt.abort();
+    }, limits.deadlineMs);
+    const cancel = () => attempt.abort(signal?.reason);
+    if (signal?.aborted) cancel();
+    else signal?.addEventListener('abort', cancel, { once: true });
     try {
       const { request, dispatcher } = await loadStack();
       const response = await request(plannedRequest.url, {
@@ -109,7 +118,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         method: plannedRequest.method as Dispatcher.HttpMethod,
         headers: { 'accept-encoding': 'gzip, deflate, br', ...plannedRequest.headers },
         body: plannedRequest.body ?? null,
-        signal: combined,
+        signal: attempt.signal,
         headersTimeout: limits.headersTimeoutMs,
         bodyTimeout: limits.bodyTimeoutMs,
       });
@@ -131,11 +140,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     } catch (error) {
       throw toTransportError(error, {
         cancelled: signal?.aborted === true,
-        deadlineExceeded: deadline.signal.aborted,
+        deadlineExceeded,
         deadlineMs: limits.deadlineMs,
       });
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
     }
   }
 
