@@ -17,6 +17,7 @@ const leftOut = [
   'node_modules/@hono/node-server/dist/index.d.mts',
   'node_modules/some-package/lib/helper.cts',
   'node_modules/some-package/lib/helper.mts',
+  'node_modules/openid-client/node_modules/jose/README.md',
   'node_modules/zod/README.md',
   'node_modules/undici/docs/docs/api/Agent.md',
   'node_modules/some-package/CHANGELOG.MD',
@@ -29,6 +30,9 @@ const leftOut = [
 const kept = [
   'manifest.json',
   'package.json',
+  // The package's own README, as npm publishes it; only the dependencies' Markdown is dead weight.
+  'README.md',
+  'LICENSE',
   'dist/bin/school-mcp.js',
   'node_modules/zod/index.js',
   'node_modules/zod/index.cjs',
@@ -50,7 +54,7 @@ const kept = [
 ];
 
 describe('the bundle ignore file', () => {
-  it('DIST-04 leaves out TypeScript declarations and sources and Markdown', () => {
+  it('DIST-04 leaves out the TypeScript declarations and sources and the Markdown of the dependencies', () => {
     expect(leftOut.filter((path) => !shouldExclude(path, patterns))).toEqual([]);
   });
 
