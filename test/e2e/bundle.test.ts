@@ -7,7 +7,7 @@ import { shouldExclude, unpackExtension } from '@anthropic-ai/mcpb';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { buildBundle, type BundleManifest } from '../../tools/bundle/index.js';
@@ -56,9 +56,8 @@ describe('the .mcpb bundle', () => {
   it('DIST-04 carries no TypeScript and no Markdown of its dependencies, licences aside', () => {
     const files = packageFolders(installed).flatMap((folder) => ownFiles(installed, folder).map((file) => `${folder}/${file}`));
     expect(files.length).toBeGreaterThan(1000);
-    const name = (path: string) => path.slice(path.lastIndexOf('/') + 1);
     expect(files.filter((path) => /\.[cm]?ts$/i.test(path))).toEqual([]);
-    expect(files.filter((path) => /\.(?:md|markdown)$/i.test(path) && !isLicenceFile(name(path)))).toEqual([]);
+    expect(files.filter((path) => /\.(?:md|markdown)$/i.test(path) && !isLicenceFile(basename(path)))).toEqual([]);
     expect(files.filter((path) => /\.(?:md|markdown)$/i.test(path)).length).toBeGreaterThan(0);
   });
 
@@ -71,7 +70,7 @@ describe('the .mcpb bundle', () => {
     const missing = compared.flatMap((folder) =>
       ownFiles(root, folder)
         .map((file) => `${folder}/${file}`)
-        .filter((path) => isLicenceFile(path.slice(path.lastIndexOf('/') + 1)) || RUNTIME_FILE.test(path))
+        .filter((path) => isLicenceFile(basename(path)) || RUNTIME_FILE.test(path))
         .filter((path) => !shouldExclude(path) && !existsSync(join(installed, path))),
     );
     expect(missing).toEqual([]);
