@@ -3,17 +3,19 @@
  * builder writes the `.mcpb`, it is unpacked the way the `mcpb` tools unpack it, and the server is
  * started with the manifest's own `mcp_config` (user_config filled in against a sandbox school).
  */
-import { unpackExtension } from '@anthropic-ai/mcpb';
+import { shouldExclude, unpackExtension } from '@anthropic-ai/mcpb';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { buildBundle, type BundleManifest } from '../../tools/bundle/index.js';
 import { launchAsHost, resolveMcpConfig, type LaunchManifest } from '../helpers/mcpb-launch.js';
+import { isLicenceFile, ownFiles, packageFolders, packageIdentity } from '../helpers/package-tree.js';
 
 const root = resolve(import.meta.dirname, '../..');
+const RUNTIME_FILE = /\.(?:js|cjs|mjs|json|node|wasm)$/i;
 let workDir: string;
 let bundlePath: string;
 let installed: string;
@@ -48,6 +50,32 @@ describe('the .mcpb bundle', () => {
     }
     for (const absent of ['node_modules/typescript', 'node_modules/vitest', 'node_modules/@anthropic-ai/mcpb', 'test', 'tools', 'src']) {
       expect(existsSync(join(installed, absent)), absent).toBe(false);
+    }
+  });
+
+  it('DIST-04 carries no TypeScript and no Markdown of its dependencies, licences aside', () => {
+    const files = packageFolders(installed).flatMap((folder) => ownFiles(installed, folder).map((file) => `${folder}/${file}`));
+    expect(files.length).toBeGreaterThan(1000);
+    expect(files.filter((path) => /\.[cm]?ts$/i.test(path))).toEqual([]);
+    expect(files.filter((path) => /\.(?:md|markdown)$/i.test(path) && !isLicenceFile(basename(path)))).toEqual([]);
+    expect(files.filter((path) => /\.(?:md|markdown)$/i.test(path)).length).toBeGreaterThan(0);
+  });
+
+  it('DIST-04 keeps every licence file and every file Node can load of each package the development install has too', () => {
+    // The development install comes from the same package-lock.json: a package at the same place
+    // with the same name and version was unpacked from the same tarball.
+    const compared = packageFolders(installed).filter((folder) => packageIdentity(installed, folder) !== undefined && packageIdentity(installed, folder) === packageIdentity(root, folder));
+    expect(compared.length).toBeGreaterThan(100);
+    // What the packer keeps by its defaults alone (which drop e.g. tsconfig.json) the ignore file must keep too.
+    const missing = compared.flatMap((folder) =>
+      ownFiles(root, folder)
+        .map((file) => `${folder}/${file}`)
+        .filter((path) => isLicenceFile(basename(path)) || RUNTIME_FILE.test(path))
+        .filter((path) => !shouldExclude(path) && !existsSync(join(installed, path))),
+    );
+    expect(missing).toEqual([]);
+    for (const licence of ['zod/LICENSE', '@modelcontextprotocol/server/LICENSE', 'undici/LICENSE', 'openid-client/LICENSE.md', 'open/license']) {
+      expect(existsSync(join(installed, 'node_modules', licence)), licence).toBe(true);
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * Builds the MCPB archive from what npm would publish: the packed tarball, unpacked, with the
  * production dependencies of package-lock.json installed beside it and manifest.json on top, then
- * zipped by the official `mcpb` packer (which validates the manifest first).
+ * zipped by the official `mcpb` packer (which validates the manifest first), leaving out what
+ * `tools/bundle/.mcpbignore` names.
  */
 import { packExtension } from '@anthropic-ai/mcpb';
 import { execFile } from 'node:child_process';
@@ -14,6 +15,8 @@ import { bundleFileName, bundleInputProblems, type BundleManifest, type BundlePa
 const run = promisify(execFile);
 // npm is a .cmd script on Windows, which Node starts only through a shell.
 const shell = process.platform === 'win32';
+/** Which files of the production tree stay out of the archive; the file says why. */
+const BUNDLE_IGNORE_FILE = 'tools/bundle/.mcpbignore';
 
 export interface BuildBundleOptions {
   /** The repository root: package.json, package-lock.json, manifest.json and a built dist/. */
@@ -37,6 +40,9 @@ export async function buildBundle({ root, outDir }: BuildBundleOptions): Promise
     const extension = join(stage, 'package');
     await copyFile(join(root, 'package-lock.json'), join(extension, 'package-lock.json'));
     await copyFile(join(root, 'manifest.json'), join(extension, 'manifest.json'));
+    // Kept as a file in the packer's own format rather than a constant, so that what is reviewed,
+    // what the unit test reads with the packer's reader, and what the packer reads are one text.
+    await copyFile(join(root, BUNDLE_IGNORE_FILE), join(extension, '.mcpbignore'));
     // The locked versions, production only; no scripts, since `prepare` would need the dev tools.
     await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: extension, shell });
 
