@@ -101,7 +101,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     assertCredentialOrigin(plannedRequest, options.apiOrigin);
     // One controller per attempt, which the deadline and the caller's cancellation both abort: an
     // `AbortSignal.any` of the two made three signals and their bookkeeping on every call, which
-    // outlived the call until a full GC and made up a sixth of what calls left in the old space.
+    // outlived the call until a full GC and made up a fifth of what calls left in the old space.
     const attempt = new AbortController();
     let deadlineExceeded = false;
     const timer = setTimeout(() => {
