@@ -9,11 +9,7 @@ export type {
   OperationParameter,
   ToolAnnotations,
 } from './operation.js';
-export {
-  documentTarget,
-  loadDocument,
-  type LoadedDocument,
-} from './load-document.js';
+export { documentTarget, loadDocument } from './load-document.js';
 export { parseDocumentText, type ApiDocument, type OpenApiDocument } from './parse-document.js';
 export { buildCatalog, type ToolCatalog } from './catalog.js';
 export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas } from './catalogue-budget.js';
