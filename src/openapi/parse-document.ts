@@ -3,15 +3,15 @@
  * `load-document.ts`.
  * YAML is read with the YAML 1.2 core schema and no custom tags, so a tag such as `!!js/function`
  * stays an inert string; aliases are bounded against expansion attacks, and nesting is bounded
- * before any recursive step sees the document (API-12).
+ * before any recursive step sees the document (API-12): see `yaml-text.ts`.
  * @see SECURITY.md API-08
  * @see SECURITY.md API-12
  */
 import { BODY_CAPS } from '../network/index.js';
-import { createRequire } from 'node:module';
 import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds, tooDeepError } from './document-depth.js';
 import { isRecord, type JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
+import { parseYamlText } from './yaml-text.js';
 
 /** A parsed document: an object whose `openapi` field names a 3.x version. */
 export type OpenApiDocument = JsonRecord & { readonly openapi: string };
@@ -37,9 +37,6 @@ export interface ParseDocumentOptions {
 
 /** API-08: the cap on the document, whether read from a file or the network. */
 export const MAX_DOCUMENT_BYTES = BODY_CAPS.openapiDocument;
-
-/** YAML aliases a document may expand; far above what real documents use. */
-const MAX_YAML_ALIASES = 1_000;
 
 export function parseDocumentText(text: string, options: ParseDocumentOptions): ParsedDocument {
   const size = Buffer.byteLength(text, 'utf8');
@@ -111,55 +108,4 @@ function parseJson(text: string, source: string): { value: unknown; warnings: st
   } catch (error) {
     throw openApiError('OPENAPI_SYNTAX', `The OpenAPI document from ${source} is not valid JSON.`, 'Fix the JSON syntax of the document.', error);
   }
-}
-
-// Loaded only for a YAML document: schools serve JSON, and the YAML parser is a large module.
-const requireModule = createRequire(import.meta.url);
-let yamlModule: typeof import('yaml') | undefined;
-
-function parseYamlText(text: string, source: string): { value: unknown; warnings: string[] } {
-  yamlModule ??= requireModule('yaml') as typeof import('yaml');
-  const yaml = composeBounded(yamlModule, text, source);
-  const firstError = yaml.errors[0];
-  if (firstError) {
-    throw openApiError(
-      'OPENAPI_SYNTAX',
-      `The OpenAPI document from ${source} is neither valid JSON nor valid YAML: ${firstError.message}`,
-      'Fix the document syntax.',
-      firstError,
-    );
-  }
-  try {
-    const value: unknown = yaml.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-    return { value, warnings: yaml.warnings.map((warning) => `YAML in ${source}: ${warning.message}`) };
-  } catch (error) {
-    throw openApiError('OPENAPI_SYNTAX', `The YAML document from ${source} expands too many aliases.`, 'Remove the YAML aliases.', error);
-  }
-}
-
-/**
- * `yaml.parseDocument`, token by token, stopping as soon as the parser holds more open
- * collections than a document may nest: the composer that follows recurses once per level.
- */
-function composeBounded(yaml: typeof import('yaml'), text: string, source: string): import('yaml').Document.Parsed {
-  const lexer = new yaml.Lexer();
-  const parser = new yaml.Parser();
-  const composer = new yaml.Composer({ schema: 'core', customTags: [], uniqueKeys: true });
-  function* tokens() {
-    for (const lexeme of lexer.lex(text)) {
-      yield* parser.next(lexeme);
-      if (parser.stack.length > MAX_DOCUMENT_DEPTH) throw tooDeepError(source);
-    }
-    yield* parser.end();
-  }
-  let first: import('yaml').Document.Parsed | undefined;
-  for (const document of composer.compose(tokens(), true, text.length)) {
-    if (first) {
-      first.errors.push(new yaml.YAMLParseError(document.range.slice(0, 2) as [number, number], 'MULTIPLE_DOCS', 'Source contains multiple documents.'));
-      break;
-    }
-    first = document;
-  }
-  // `compose(…, forceDoc)` always yields a document, an empty one for empty text.
-  return first!;
 }

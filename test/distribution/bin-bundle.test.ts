@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('the bundled bin', () => {
   it('keeps packages and Node built-ins external and bundles only the project\'s own files', () => {
-    for (const external of ['@modelcontextprotocol/server', 'openid-client', 'zod/v4', 'node:fs', 'yaml']) expect(isPackageImport(external), external).toBe(true);
+    for (const external of ['@modelcontextprotocol/server', 'openid-client', 'zod/v4', 'node:fs', 'js-yaml']) expect(isPackageImport(external), external).toBe(true);
     for (const own of ['./app/index.js', '../errors.js', '/opt/app/dist/src/log.js', '\0rolldown/runtime.js']) expect(isPackageImport(own), own).toBe(false);
   });
 

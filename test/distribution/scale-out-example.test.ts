@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import { READINESS_PATH } from '../../tools/bench/scale-out/cluster.js';
 import { describeWithHaproxy, haproxyConfig } from '../helpers/haproxy.js';
 
@@ -24,7 +24,7 @@ interface Service {
 
 async function example(): Promise<{ haproxy: string; services: Record<string, Service> }> {
   const haproxy = await readFile(join(EXAMPLE, 'haproxy.cfg'), 'utf8');
-  const compose = parse(await readFile(join(EXAMPLE, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+  const compose = load(await readFile(join(EXAMPLE, 'docker-compose.yml'), 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as { services: Record<string, Service> };
   return { haproxy, services: compose.services };
 }
 
