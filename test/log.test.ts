@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, formatLine } from '../src/log.js';
+import { MAX_REDACTED_SECRETS, SecretRegistry, createLogger, formatLine } from '../src/log.js';
 
 describe('the logger', () => {
   it('LOG-01 redacts secret fields by name and registered secrets wherever they appear', () => {
@@ -16,7 +16,7 @@ describe('the logger', () => {
 
   it('LOG-02 neutralises attacker text: CR/LF, ANSI escapes and huge values stay on one short line', () => {
     const hostile = 'denied\n[info] approved\r\u001b[2J' + 'x'.repeat(1024 * 1024);
-    const line = formatLine(new Set(), 'school-mcp', 'warn', 'authorization failed', { error_description: hostile });
+    const line = formatLine(new SecretRegistry(), 'school-mcp', 'warn', 'authorization failed', { error_description: hostile });
     expect(line).not.toMatch(/[\n\r\u001b]/);
     expect(line).toContain('\\n[info] approved');
     expect(line.length).toBeLessThan(1200);
@@ -29,5 +29,38 @@ describe('the logger', () => {
     logger.info('quiet');
     logger.error('loud');
     expect(lines).toEqual(['school-mcp [error] loud']);
+  });
+});
+
+describe('the registered secrets', () => {
+  it('LOG-01 replaces every occurrence, adjacent ones and the longest of secrets that start alike', () => {
+    const secrets = new SecretRegistry();
+    secrets.add('refresh-0123456789');
+    secrets.add('refresh-0123456789-and-more');
+    secrets.add('short');
+    expect(secrets.redactIn('a=refresh-0123456789-and-more b=refresh-0123456789refresh-0123456789 c=short')).toBe('a=[redacted] b=[redacted][redacted] c=short');
+    expect(secrets.redactIn('nothing here')).toBe('nothing here');
+  });
+
+  it('LOG-01 keeps the most recent secrets in a bounded registry, however many tokens a long-running instance rotates through', () => {
+    const secrets = new SecretRegistry(100);
+    const token = (index: number) => `access-token-${String(index).padStart(6, '0')}`;
+    secrets.add(token(0));
+    for (let index = 1; index <= 1_000; index++) {
+      secrets.add(token(index));
+      // Registered again, as an executor does on each call with the same token: it stays.
+      if (index % 10 === 0) secrets.add(token(0));
+    }
+    expect(secrets.size).toBe(100);
+    expect(secrets.redactIn(`${token(0)} ${token(1_000)} ${token(902)}`)).toBe('[redacted] [redacted] [redacted]');
+    expect(secrets.redactIn(token(901))).toBe(token(901));
+  });
+
+  it('holds the default bound of the loggers it backs', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
+    for (let index = 0; index <= MAX_REDACTED_SECRETS; index++) logger.redact(`rotated-token-${index}-0123456789`);
+    logger.info(`first rotated-token-0-0123456789, last rotated-token-${MAX_REDACTED_SECRETS}-0123456789`);
+    expect(lines).toEqual(['school-mcp [info] first rotated-token-0-0123456789, last [redacted]']);
   });
 });
