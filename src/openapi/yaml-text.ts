@@ -7,9 +7,11 @@
  * - nesting is bounded while parsing (the parser recurses once per level), API-12;
  * - a tag the core schema does not know (`!!js/function`, `!custom`) is read as `!`, the
  *   non-specific tag, so the node stays inert text or a plain collection, with a warning;
- * - aliases may add only so many nodes to what the text itself holds: one alias costs nothing
- *   while parsing, but every walk of the document that follows visits the aliased node again,
- *   and nine levels of ten aliases each are a billion nodes.
+ * - aliases are measured as the value will be: an alias of a collection still open makes the value
+ *   contain itself, aliases inside aliased collections nest deeper than any line shows, and they
+ *   may add only so many nodes and so much text to what the text itself holds. One alias costs
+ *   nothing while parsing, but every walk that follows (the parsed copy, the reference check)
+ *   visits the aliased node again, and nine levels of ten aliases each are a billion nodes.
  * @see SECURITY.md API-08
  * @see SECURITY.md API-12
  */
@@ -20,6 +22,14 @@ import { openApiError } from './openapi-error.js';
 
 /** Nodes that aliases may add to the document, over those written in its text; real documents add none. */
 export const MAX_YAML_ALIAS_NODES = 100_000;
+
+/** Characters of scalar text that aliases may add: one alias of a long scalar costs what the scalar does. */
+const MAX_YAML_ALIAS_CHARACTERS = 5_000_000;
+
+/** Warnings about foreign tags given one by one; the rest are counted in one more. */
+const MAX_TAG_WARNINGS = 10;
+/** Characters of a foreign tag quoted in its warning (a verbatim tag may be megabytes long). */
+const MAX_QUOTED_TAG = 60;
 
 /** The core schema's tags, as a document spells them; `!` is the non-specific tag. */
 const CORE_TAGS = new Set(['!', '!!str', '!!int', '!!float', '!!bool', '!!null', '!!seq', '!!map']);
@@ -40,14 +50,20 @@ export function parseYamlText(text: string, source: string): { value: unknown; w
   jsYaml ??= requireModule('js-yaml') as typeof import('js-yaml');
   let events: Event[];
   try {
-    events = jsYaml.parseEvents(text, { maxDepth: MAX_DOCUMENT_DEPTH });
+    // js-yaml counts a scalar as a level of its own; MAX_DOCUMENT_DEPTH counts collections.
+    events = jsYaml.parseEvents(text, { maxDepth: MAX_DOCUMENT_DEPTH + 1 });
   } catch (error) {
     if (reasonOf(error).startsWith('nesting exceeded maxDepth')) throw tooDeepError(source);
     throw syntaxError(source, error);
   }
-  const warnings = neutralizeUnknownTags(events, text).map((tag) => `YAML in ${source}: Unresolved tag ${tag.text} at ${lineAndColumn(text, tag.offset)}; read as plain text.`);
-  if (aliasExpansion(events, text) > MAX_YAML_ALIAS_NODES) {
-    throw openApiError('OPENAPI_SYNTAX', `The YAML document from ${source} expands too many aliases (more than ${MAX_YAML_ALIAS_NODES} nodes beyond its text).`, 'Remove the YAML aliases.');
+  const warnings = tagWarnings(neutralizeUnknownTags(events, text), text, source);
+  const reach = aliasReach(events, text);
+  if (reach.loops) {
+    throw openApiError('OPENAPI_CYCLIC_DOCUMENT', `The YAML document from ${source} has an alias inside the collection it names, so the document would contain itself.`, 'Replace the recursive YAML alias with a $ref.');
+  }
+  if (reach.depth > MAX_DOCUMENT_DEPTH) throw tooDeepError(source);
+  if (reach.addedNodes > MAX_YAML_ALIAS_NODES || reach.addedCharacters > MAX_YAML_ALIAS_CHARACTERS) {
+    throw openApiError('OPENAPI_SYNTAX', `The YAML document from ${source} expands too many aliases (more than ${MAX_YAML_ALIAS_NODES} nodes or ${MAX_YAML_ALIAS_CHARACTERS} characters beyond its text).`, 'Remove the YAML aliases, or replace them with $refs.');
   }
   let documents: unknown[];
   try {
@@ -79,47 +95,108 @@ export function neutralizeUnknownTags(events: Event[], text: string): { text: st
   return rewritten;
 }
 
+/** What the aliases of a document make of it, measured on its events alone. */
+export interface AliasReach {
+  /** Nodes that aliases add, each alias counting every node of what it names, aliases inside that included. */
+  readonly addedNodes: number;
+  /** Characters of scalar text that aliases add, counted the same way. */
+  readonly addedCharacters: number;
+  /** Collections inside one another with aliases expanded, the outermost being level 1, as for JSON. */
+  readonly depth: number;
+  /** Whether an alias names a collection still open, which would then contain itself. */
+  readonly loops: boolean;
+}
+
+interface Measure {
+  nodes: number;
+  characters: number;
+  /** Collections from this node down, itself included. */
+  height: number;
+}
+
 /**
- * Pure: how many nodes the document's aliases add, each alias counting every node of what it
- * names, aliases inside that included. An alias to a collection still open (a loop) counts one
- * here; the reference check refuses the loop itself (OPENAPI_CYCLIC_DOCUMENT).
+ * Pure: what the aliases of a document make of it. js-yaml names a collection's anchor when the
+ * collection opens, so an alias inside it is a loop; a name anchored again names the newer node.
  */
-export function aliasExpansion(events: readonly Event[], text: string): number {
-  /** The open documents and collections: the nodes each holds so far, aliases expanded. */
-  const open: { nodes: number; anchor: string | undefined }[] = [];
-  const anchored = new Map<string, number>();
-  let added = 0;
-  const close = (nodes: number, anchor: string | undefined) => {
-    if (anchor !== undefined) anchored.set(anchor, nodes);
+export function aliasReach(events: readonly Event[], text: string): AliasReach {
+  const open: (Measure & { anchor: string | undefined; isDocument: boolean })[] = [];
+  const anchored = new Map<string, Measure | 'open'>();
+  let addedNodes = 0;
+  let addedCharacters = 0;
+  let depth = 0;
+  let loops = false;
+  const anchorOf = (event: { anchorStart: number; anchorEnd: number }) => (event.anchorStart < 0 ? undefined : text.slice(event.anchorStart, event.anchorEnd));
+  const add = (measure: Measure) => {
     const parent = open.at(-1);
-    if (parent !== undefined) parent.nodes += nodes;
+    if (parent === undefined) return;
+    parent.nodes += measure.nodes;
+    parent.characters += measure.characters;
+    // A document holds its collection without adding a level.
+    parent.height = Math.max(parent.height, measure.height + (parent.isDocument ? 0 : 1));
   };
   for (const event of events) {
     switch (event.type) {
       case DOCUMENT:
-        open.push({ nodes: 0, anchor: undefined });
+        open.push({ nodes: 0, characters: 0, height: 0, anchor: undefined, isDocument: true });
         break;
       case SEQUENCE:
-      case MAPPING:
-        open.push({ nodes: 1, anchor: event.anchorStart < 0 ? undefined : text.slice(event.anchorStart, event.anchorEnd) });
+      case MAPPING: {
+        const anchor = anchorOf(event);
+        if (anchor !== undefined) anchored.set(anchor, 'open');
+        open.push({ nodes: 1, characters: 0, height: 1, anchor, isDocument: false });
         break;
-      case SCALAR:
-        close(1, event.anchorStart < 0 ? undefined : text.slice(event.anchorStart, event.anchorEnd));
+      }
+      case SCALAR: {
+        const measure = { nodes: 1, characters: event.valueEnd - event.valueStart, height: 0 };
+        const anchor = anchorOf(event);
+        if (anchor !== undefined) anchored.set(anchor, measure);
+        add(measure);
         break;
+      }
       case ALIAS: {
-        const nodes = anchored.get(text.slice(event.anchorStart, event.anchorEnd)) ?? 1;
-        added += nodes;
-        close(nodes, undefined);
+        const named = anchored.get(text.slice(event.anchorStart, event.anchorEnd));
+        if (named === 'open') loops = true;
+        const measure = named === undefined || named === 'open' ? { nodes: 1, characters: 0, height: 0 } : named;
+        addedNodes += measure.nodes;
+        addedCharacters += measure.characters;
+        add(measure);
         break;
       }
       case POP: {
         const done = open.pop();
-        if (done !== undefined) close(done.nodes, done.anchor);
+        if (done === undefined) break;
+        if (done.isDocument) {
+          depth = Math.max(depth, done.height);
+          break;
+        }
+        const measure = { nodes: done.nodes, characters: done.characters, height: done.height };
+        if (done.anchor !== undefined) anchored.set(done.anchor, measure);
+        add(measure);
         break;
       }
     }
   }
-  return added;
+  return { addedNodes, addedCharacters, depth, loops };
+}
+
+/** Pure: one warning per foreign tag, with its line and column, found in one pass over the text. */
+export function tagWarnings(tags: readonly { text: string; offset: number }[], text: string, source: string): string[] {
+  const warnings: string[] = [];
+  let line = 1;
+  let lineStart = 0;
+  let scanned = 0;
+  for (const tag of tags.slice(0, MAX_TAG_WARNINGS)) {
+    for (; scanned < tag.offset; scanned++) {
+      if (text.charCodeAt(scanned) === 0x0a) {
+        line += 1;
+        lineStart = scanned + 1;
+      }
+    }
+    const quoted = tag.text.length > MAX_QUOTED_TAG ? `${tag.text.slice(0, MAX_QUOTED_TAG)}…` : tag.text;
+    warnings.push(`YAML in ${source}: Unresolved tag ${quoted} at line ${line}, column ${tag.offset - lineStart + 1}; read as plain text.`);
+  }
+  if (tags.length > MAX_TAG_WARNINGS) warnings.push(`YAML in ${source}: ${tags.length - MAX_TAG_WARNINGS} more unresolved tags, each read as plain text.`);
+  return warnings;
 }
 
 function reasonOf(error: unknown): string {
@@ -132,10 +209,4 @@ function syntaxError(source: string, error: unknown) {
   const where = typeof mark?.line === 'number' && typeof mark.column === 'number' ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
   // The reason and its place only: js-yaml's message also quotes the document's lines.
   return openApiError('OPENAPI_SYNTAX', `The OpenAPI document from ${source} is neither valid JSON nor valid YAML: ${reasonOf(error)}${where}.`, 'Fix the document syntax.', error);
-}
-
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${offset - before.lastIndexOf('\n')}`;
 }

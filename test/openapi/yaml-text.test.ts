@@ -2,7 +2,7 @@
 import { CORE_SCHEMA, constructFromEvents, parseEvents } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentText } from '../../src/openapi/index.js';
-import { MAX_YAML_ALIAS_NODES, aliasExpansion, neutralizeUnknownTags } from '../../src/openapi/yaml-text.js';
+import { MAX_YAML_ALIAS_NODES, aliasReach, neutralizeUnknownTags, tagWarnings } from '../../src/openapi/yaml-text.js';
 
 const HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
 
@@ -13,7 +13,8 @@ function laughs(levels: number): string {
   return `${HEAD}${lines.join('\n')}\n`;
 }
 
-const expansionOf = (text: string) => aliasExpansion(parseEvents(text, {}), text);
+const reachOf = (text: string) => aliasReach(parseEvents(text, {}), text);
+const expansionOf = (text: string) => reachOf(text).addedNodes;
 
 describe('YAML aliases', () => {
   it('counts every node an alias stands for, aliases inside it included', () => {
@@ -25,8 +26,33 @@ describe('YAML aliases', () => {
     expect(expansionOf('a: {b: [1, {c: 2}]}\n')).toBe(0);
   });
 
-  it('counts an alias of a collection still open (a loop) as one node, leaving the loop to the reference check', () => {
-    expect(expansionOf('a: &loop\n  b: *loop\n')).toBe(1);
+  it('API-08 refuses an alias inside the collection it names, before anything walks the loop', () => {
+    expect(reachOf('a: &loop\n  b: *loop\n').loops).toBe(true);
+    expect(reachOf('a: &x [1]\nb: *x\n').loops).toBe(false);
+    // Anchored again, the name stands for the newer collection, which is still open.
+    expect(reachOf('a: &x [1]\nb: &x [*x]\n').loops).toBe(true);
+    expect(() => parseDocumentText(`${HEAD}x-a: &loop\n  b: *loop\n`, { source: 'loop.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_CYCLIC_DOCUMENT' }));
+  });
+
+  it('measures depth as JSON does, with aliases expanded', () => {
+    expect(reachOf('a: 1\n').depth).toBe(1);
+    expect(reachOf('a: [[1]]\n').depth).toBe(3);
+    expect(reachOf('a: &x [[1]]\nb: [[*x]]\n').depth).toBe(5);
+    expect(reachOf('42\n').depth).toBe(0);
+  });
+
+  it('API-12 refuses aliases that nest past the depth bound, and accepts the deepest text allowed', () => {
+    const chain = Array.from({ length: 40 }, (_, level) => (level === 0 ? 'x-l0: &l0 [1]' : `x-l${level}: &l${level} [[[[*l${level - 1}]]]]`));
+    expect(() => parseDocumentText(`${HEAD}${chain.join('\n')}\n`, { source: 'deep-aliases.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_TOO_DEEP' }));
+    const deepest = `${HEAD}x-deep: ${'['.repeat(127)}1${']'.repeat(127)}\n`;
+    expect(() => parseDocumentText(deepest, { source: 'deepest.yaml' })).not.toThrow();
+  });
+
+  it('API-08 counts the text of an aliased scalar, so that aliases of one long string are bounded too', () => {
+    expect(reachOf('a: &s hello\nb: [*s, *s]\n')).toMatchObject({ addedNodes: 2, addedCharacters: 10 });
+    const long = 'y'.repeat(100_000);
+    const text = `${HEAD}x-s: &s ${long}\nx-many:\n${'  - *s\n'.repeat(60)}`;
+    expect(() => parseDocumentText(text, { source: 'long.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_SYNTAX', message: expect.stringContaining('expands too many aliases') }));
   });
 
   it('API-08 refuses nine levels of ten aliases with OPENAPI_SYNTAX before anything walks the billion nodes', () => {
@@ -48,6 +74,17 @@ describe('YAML tags', () => {
     const events = parseEvents(text, {});
     expect(neutralizeUnknownTags(events, text)).toEqual([{ text: '!!js/function', offset: 3 }, { text: '!custom', offset: 40 }]);
     expect(constructFromEvents(events, { source: text, schema: CORE_SCHEMA })).toEqual([{ a: 'f() {}', b: '5', c: { d: 1 } }]);
+  });
+
+  it('says where each of the first foreign tags is in one pass, quotes a long tag in part, and counts the rest', () => {
+    const text = '- !x a\n'.repeat(50_000) + `- !${'v'.repeat(500)} b\n`;
+    const events = parseEvents(text, {});
+    const warnings = tagWarnings(neutralizeUnknownTags(events, text), text, 's.yaml');
+    expect(warnings).toHaveLength(11);
+    expect(warnings[0]).toBe('YAML in s.yaml: Unresolved tag !x at line 1, column 3; read as plain text.');
+    expect(warnings[9]).toBe('YAML in s.yaml: Unresolved tag !x at line 10, column 3; read as plain text.');
+    expect(warnings[10]).toBe('YAML in s.yaml: 49991 more unresolved tags, each read as plain text.');
+    expect(tagWarnings([{ text: `!${'v'.repeat(500)}`, offset: 0 }], text, 's.yaml')[0]).toContain(`!${'v'.repeat(59)}… at line 1`);
   });
 
   it('API-08 keeps a plain scalar under a foreign tag as text, with a warning naming its line', () => {
