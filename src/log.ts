@@ -17,22 +17,28 @@ const MAX_VALUE_LENGTH = 500;
 
 const REDACTED = '[redacted]';
 
-/** Registered secrets kept for redaction, the most recently registered first to stay. */
+/** Rotating secrets kept for redaction, the most recently registered; lasting ones are all kept. */
 export const MAX_REDACTED_SECRETS = 10_000;
 
-/** Characters of a secret that index it; `redact()` ignores anything shorter. */
-const SECRET_PREFIX_LENGTH = 8;
+/** `redact()` ignores anything shorter: very short values would redact ordinary words; real secrets are long. */
+const MIN_SECRET_LENGTH = 8;
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
-  /** Registers a secret value; from now on it is replaced wherever it would appear in a line. */
-  redact(secret: string | undefined): void;
+  /**
+   * Registers a secret value; from now on it is replaced wherever it would appear in a line.
+   * `rotating`: a token or verifier replaced as the process runs, of which only the most recent
+   * MAX_REDACTED_SECRETS are kept; by default a secret is kept for as long as the process runs.
+   */
+  redact(secret: string | undefined, lifetime?: SecretLifetime): void;
   /** A logger that prefixes its lines with a component name and shares this one's secrets. */
   child(component: string): Logger;
 }
+
+export type SecretLifetime = 'lasting' | 'rotating';
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -49,74 +55,96 @@ interface LoggerState {
 /**
  * The secrets registered with `redact()`, and their replacement in a line. A hosted instance
  * registers every staff member's tokens as they rotate, so a plain set grew for as long as the
- * process ran, and every line paid one search per secret ever seen. Here a line is searched once,
- * by the secrets' first characters, whatever their number, and only the most recent
- * MAX_REDACTED_SECRETS are kept: one registered again counts as recent. By then the oldest are
- * long rotated out; their fields are still redacted by name.
+ * process ran, and every line paid one search per secret ever seen. Here only the most recent
+ * MAX_REDACTED_SECRETS rotating secrets are kept (one registered again counts as recent; by then
+ * the oldest are long rotated out, and their fields are still redacted by name), while lasting
+ * ones (client secrets, the endpoint's secret) are never let go. A line is searched once: a
+ * place where no secret starts is passed over on a hash of three characters, and elsewhere the
+ * text is looked up once per length that registered secrets have, so secrets that share a long
+ * start (JWTs of one issuer) cost no more than others.
  */
 export class SecretRegistry {
-  /** In registration order, oldest first (a Map keeps insertion order). */
-  readonly #secrets = new Set<string>();
-  readonly #byPrefix = new Map<string, Set<string>>();
-  /**
-   * How many secrets start with each hash of three characters: most places in a line start no
-   * secret, and this turns them down without building a string.
-   */
-  readonly #startCounts = new Uint16Array(1 << 16);
+  /** Rotating secrets in registration order, oldest first (a Set keeps insertion order). */
+  readonly #rotating = new Set<string>();
+  readonly #lasting = new Set<string>();
+  /** Every secret kept, by its length; the lengths longest first. */
+  readonly #byLength = new Map<number, Set<string>>();
+  #lengths: number[] = [];
+  /** How many secrets start with each hash of three characters. */
+  readonly #startCounts = new Uint32Array(1 << 16);
 
   constructor(private readonly capacity = MAX_REDACTED_SECRETS) {}
 
   get size(): number {
-    return this.#secrets.size;
+    return this.#rotating.size + this.#lasting.size;
   }
 
-  add(secret: string): void {
-    if (secret.length < SECRET_PREFIX_LENGTH) return;
-    if (this.#secrets.delete(secret)) {
-      this.#secrets.add(secret);
+  add(secret: string, lifetime: SecretLifetime = 'lasting'): void {
+    if (secret.length < MIN_SECRET_LENGTH || this.#lasting.has(secret)) return;
+    if (lifetime === 'lasting') {
+      if (!this.#rotating.delete(secret)) this.#index(secret);
+      this.#lasting.add(secret);
       return;
     }
-    this.#secrets.add(secret);
-    const prefix = secret.slice(0, SECRET_PREFIX_LENGTH);
-    let sharing = this.#byPrefix.get(prefix);
-    if (sharing === undefined) this.#byPrefix.set(prefix, (sharing = new Set()));
-    sharing.add(secret);
-    this.#startCounts[startHash(secret, 0)]! += 1;
-    if (this.#secrets.size > this.capacity) this.#forget(this.#secrets.values().next().value as string);
+    if (this.#rotating.delete(secret)) {
+      this.#rotating.add(secret);
+      return;
+    }
+    this.#rotating.add(secret);
+    this.#index(secret);
+    if (this.#rotating.size > this.capacity) {
+      const oldest = this.#rotating.values().next().value as string;
+      this.#rotating.delete(oldest);
+      this.#unindex(oldest);
+    }
   }
 
-  /** `line` with every registered secret in it replaced, the longest first where several start at one place. */
+  /** `line` with every registered secret in it replaced; overlapping ones make one replacement. */
   redactIn(line: string): string {
-    if (this.#secrets.size === 0) return line;
+    if (this.size === 0) return line;
     let redacted = '';
     let copiedTo = 0;
-    for (let index = 0; index + SECRET_PREFIX_LENGTH <= line.length; ) {
-      const found = this.#startCounts[startHash(line, index)] === 0 ? undefined : this.#longestAt(line, index);
-      if (found === undefined) {
+    for (let index = 0; index + MIN_SECRET_LENGTH <= line.length; ) {
+      let end = this.#endOfSecretAt(line, index);
+      if (end === undefined) {
         index += 1;
         continue;
       }
+      // A secret that starts inside this one and ends after it is covered too.
+      for (let inner = index + 1; inner < end; inner++) end = Math.max(end, this.#endOfSecretAt(line, inner) ?? end);
       redacted += line.slice(copiedTo, index) + REDACTED;
-      index += found.length;
-      copiedTo = index;
+      index = end;
+      copiedTo = end;
     }
     return copiedTo === 0 ? line : redacted + line.slice(copiedTo);
   }
 
-  #longestAt(line: string, index: number): string | undefined {
-    let found: string | undefined;
-    for (const secret of this.#byPrefix.get(line.slice(index, index + SECRET_PREFIX_LENGTH)) ?? []) {
-      if ((found === undefined || secret.length > found.length) && line.startsWith(secret, index)) found = secret;
+  /** Where the longest registered secret starting at `index` ends, if one does. */
+  #endOfSecretAt(line: string, index: number): number | undefined {
+    if (index + MIN_SECRET_LENGTH > line.length || this.#startCounts[startHash(line, index)] === 0) return undefined;
+    for (const length of this.#lengths) {
+      if (index + length <= line.length && this.#byLength.get(length)!.has(line.slice(index, index + length))) return index + length;
     }
-    return found;
+    return undefined;
   }
 
-  #forget(secret: string): void {
-    this.#secrets.delete(secret);
-    const prefix = secret.slice(0, SECRET_PREFIX_LENGTH);
-    const sharing = this.#byPrefix.get(prefix);
-    sharing?.delete(secret);
-    if (sharing?.size === 0) this.#byPrefix.delete(prefix);
+  #index(secret: string): void {
+    let sameLength = this.#byLength.get(secret.length);
+    if (sameLength === undefined) {
+      this.#byLength.set(secret.length, (sameLength = new Set()));
+      this.#lengths = [...this.#byLength.keys()].sort((a, b) => b - a);
+    }
+    sameLength.add(secret);
+    this.#startCounts[startHash(secret, 0)]! += 1;
+  }
+
+  #unindex(secret: string): void {
+    const sameLength = this.#byLength.get(secret.length);
+    sameLength?.delete(secret);
+    if (sameLength?.size === 0) {
+      this.#byLength.delete(secret.length);
+      this.#lengths = this.#lengths.filter((length) => length !== secret.length);
+    }
     this.#startCounts[startHash(secret, 0)]! -= 1;
   }
 }
@@ -145,9 +173,8 @@ function buildLogger(state: LoggerState, component: string): Logger {
     info: (message, fields) => emit('info', message, fields),
     warn: (message, fields) => emit('warn', message, fields),
     error: (message, fields) => emit('error', message, fields),
-    redact(secret) {
-      // Very short values would redact ordinary words; real secrets are long.
-      if (secret !== undefined) state.secrets.add(secret);
+    redact(secret, lifetime) {
+      if (secret !== undefined) state.secrets.add(secret, lifetime);
     },
     child: (name) => buildLogger(state, `${component}:${name}`),
   };

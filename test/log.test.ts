@@ -45,11 +45,11 @@ describe('the registered secrets', () => {
   it('LOG-01 keeps the most recent secrets in a bounded registry, however many tokens a long-running instance rotates through', () => {
     const secrets = new SecretRegistry(100);
     const token = (index: number) => `access-token-${String(index).padStart(6, '0')}`;
-    secrets.add(token(0));
+    secrets.add(token(0), 'rotating');
     for (let index = 1; index <= 1_000; index++) {
-      secrets.add(token(index));
+      secrets.add(token(index), 'rotating');
       // Registered again, as an executor does on each call with the same token: it stays.
-      if (index % 10 === 0) secrets.add(token(0));
+      if (index % 10 === 0) secrets.add(token(0), 'rotating');
     }
     expect(secrets.size).toBe(100);
     expect(secrets.redactIn(`${token(0)} ${token(1_000)} ${token(902)}`)).toBe('[redacted] [redacted] [redacted]');
@@ -59,8 +59,34 @@ describe('the registered secrets', () => {
   it('holds the default bound of the loggers it backs', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
-    for (let index = 0; index <= MAX_REDACTED_SECRETS; index++) logger.redact(`rotated-token-${index}-0123456789`);
-    logger.info(`first rotated-token-0-0123456789, last rotated-token-${MAX_REDACTED_SECRETS}-0123456789`);
-    expect(lines).toEqual(['school-mcp [info] first rotated-token-0-0123456789, last [redacted]']);
+    logger.redact('client-secret-registered-once');
+    for (let index = 0; index <= MAX_REDACTED_SECRETS; index++) logger.redact(`rotated-token-${index}-0123456789`, 'rotating');
+    logger.info(`first rotated-token-0-0123456789, last rotated-token-${MAX_REDACTED_SECRETS}-0123456789, client-secret-registered-once`);
+    // The client secret, registered before all the tokens, outlives them: a lasting secret is never let go.
+    expect(lines).toEqual(['school-mcp [info] first rotated-token-0-0123456789, last [redacted], [redacted]']);
+  });
+
+  it('LOG-01 finds secrets that share a long start, as JWTs of one issuer do, each whole', () => {
+    const secrets = new SecretRegistry();
+    const header = 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9';
+    const jwt = (index: number) => `${header}.eyJzdWIiOiJ1LSR7${index}fQ.sig${index % 7}`;
+    for (let index = 0; index < 2_000; index++) secrets.add(jwt(index), 'rotating');
+    expect(secrets.redactIn(`a=${jwt(1_999)} b=${jwt(5)} c=${header}.unregistered`)).toBe(`a=[redacted] b=[redacted] c=${header}.unregistered`);
+  });
+
+  it('LOG-01 covers a secret that starts inside another and ends after it, whichever came first', () => {
+    const secrets = new SecretRegistry();
+    secrets.add('-1BBBBBBBBBBBBBBBB-secret');
+    secrets.add('AAAAAAAA-1');
+    expect(secrets.redactIn('x=AAAAAAAA-1BBBBBBBBBBBBBBBB-secret y')).toBe('x=[redacted] y');
+  });
+
+  it('LOG-01 keeps a secret registered as lasting after it was registered as rotating', () => {
+    const secrets = new SecretRegistry(2);
+    secrets.add('client-secret-0123', 'rotating');
+    secrets.add('client-secret-0123');
+    for (let index = 0; index < 10; index++) secrets.add(`token-${index}-0123456789`, 'rotating');
+    expect(secrets.size).toBe(3);
+    expect(secrets.redactIn('client-secret-0123 token-9-0123456789 token-0-0123456789')).toBe('[redacted] [redacted] token-0-0123456789');
   });
 });

@@ -102,7 +102,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (isSchoolMcpError(error)) throw error;
       throw executorError('API_SIGN_IN_FAILED', 'Signing in to the school failed.', { cause: error, hint: 'Sign in again.' });
     }
-    logger.redact(token);
+    logger.redact(token, 'rotating');
     return token;
   }
 

@@ -75,7 +75,7 @@ export async function startConsentAttempt(input: ConsentAttemptInput): Promise<C
     const verifier = oidc.randomPKCECodeVerifier();
     const challenge = await oidc.calculatePKCECodeChallenge(verifier);
     const state = oidc.randomState();
-    input.logger.redact(verifier);
+    input.logger.redact(verifier, 'rotating');
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: listener.redirectUri,
       scope: formatScope(input.scopes),

@@ -154,8 +154,8 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
     attempts.add(attempt);
     attempt.result.then(
       (result) => {
-        logger.redact(result.tokens.accessToken);
-        logger.redact(result.tokens.refreshToken);
+        logger.redact(result.tokens.accessToken, 'rotating');
+        logger.redact(result.tokens.refreshToken, 'rotating');
       },
       () => undefined,
     ).finally(() => attempts.delete(attempt));

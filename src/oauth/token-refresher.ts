@@ -58,7 +58,7 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       if (tokens.accessToken !== stale && !needsRefresh(tokens, options.now())) return tokens;
       const stored = options.clientOf(record);
       if (!tokens.refreshToken || !stored) throw signInRequired('there is no refresh token');
-      options.logger.redact(tokens.refreshToken);
+      options.logger.redact(tokens.refreshToken, 'rotating');
       const config = await options.configuration(stored);
       const refreshToken = tokens.refreshToken;
       // RF-07: no `scope` (the grant keeps its scopes); the same `resource` as before (AZ-05).
@@ -97,8 +97,8 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
         now: options.now(),
         previous: tokens,
       });
-      options.logger.redact(next.accessToken);
-      options.logger.redact(next.refreshToken);
+      options.logger.redact(next.accessToken, 'rotating');
+      options.logger.redact(next.refreshToken, 'rotating');
       // RF-03: the rotated refresh token is saved before anyone uses the new access token; a
       // failed save is reported, never swallowed.
       await options.store.update((current) => ({ ...current, tokens: next }));
