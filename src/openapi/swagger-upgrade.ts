@@ -17,6 +17,7 @@ interface ConvertOptions {
   readonly resolve: boolean;
   readonly direct: boolean;
   readonly text: string;
+  readonly anchors: boolean;
 }
 
 interface Swagger2OpenApi {
@@ -42,8 +43,11 @@ export async function upgradeToOpenApi3(document: ApiDocument): Promise<Upgraded
   let upgraded: unknown;
   try {
     // `text` is only used in the converter's messages; without it, it would first re-serialise the
-    // whole document as YAML, which costs seconds on a large one.
-    upgraded = await converter.convertObj(structuredClone(document), { patch: true, warnOnly: true, resolve: false, direct: true, text: '-' });
+    // whole document as YAML, which costs seconds on a large one. A YAML alias parses to one
+    // object reached from two places, which the converter refuses unless `anchors` lets it put a
+    // copy in the second place: the only change it makes to the object it is given, which keeps
+    // its value. Everything else it writes into a copy of its own, so none is made here.
+    upgraded = await converter.convertObj(document, { patch: true, warnOnly: true, resolve: false, direct: true, text: '-', anchors: true });
   } catch (error) {
     throw openApiError(
       'OPENAPI_UPGRADE_FAILED',

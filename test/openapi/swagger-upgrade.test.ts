@@ -1,0 +1,62 @@
+/** Swagger 2.0 upgraded to OpenAPI 3 in memory: YAML aliases kept as values, the given document left as it was. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { buildCatalog, parseDocumentText, type ApiDocument } from '../../src/openapi/index.js';
+import { upgradeToOpenApi3 } from '../../src/openapi/swagger-upgrade.js';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
+
+/** Two operations whose 200 answer is one anchored node, as a YAML author writes a shared response. */
+const ANCHORED_SWAGGER = `swagger: "2.0"
+info: {title: Anchors, version: "1"}
+host: school.example
+basePath: /api
+produces: [application/json]
+paths:
+  /courses:
+    get:
+      operationId: listCourses
+      responses:
+        "200": &courses
+          description: The courses.
+          schema: {type: object, properties: {courses: {type: array, items: {type: string}}}}
+  /archived-courses:
+    get:
+      operationId: listArchivedCourses
+      responses:
+        "200": *courses
+`;
+
+describe('the Swagger 2.0 upgrade', () => {
+  it('reads a YAML alias as a copy of the anchored value, as YAML means it', async () => {
+    const { document } = parseDocumentText(ANCHORED_SWAGGER, { source: 'anchors.yaml' });
+    const catalog = await buildCatalog(document);
+    expect(catalog.upgradedFrom).toBe('Swagger 2.0');
+    const list = catalog.byName.get('list_courses');
+    const archived = catalog.byName.get('list_archived_courses');
+    expect(list?.outputSchema).toBeDefined();
+    expect(archived?.outputSchema).toEqual(list?.outputSchema);
+  });
+
+  it('leaves the document it is given with the value it had', async () => {
+    const text = readFileSync(join(FIXTURES, 'sume-lms-course.swagger.json'), 'utf8');
+    const given = JSON.parse(text) as ApiDocument;
+    const { document: upgraded } = await upgradeToOpenApi3(given);
+    expect(upgraded['openapi']).toMatch(/^3\./);
+    expect(isDeepStrictEqual(given, JSON.parse(text))).toBe(true);
+
+    const anchored = parseDocumentText(ANCHORED_SWAGGER, { source: 'anchors.yaml' }).document;
+    const before = JSON.parse(JSON.stringify(anchored)) as unknown;
+    await upgradeToOpenApi3(anchored);
+    expect(isDeepStrictEqual(anchored, before)).toBe(true);
+  });
+
+  it('passes an OpenAPI 3 document through untouched', async () => {
+    const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {} };
+    const result = await upgradeToOpenApi3(document);
+    expect(result.document).toBe(document);
+    expect(result.upgradedFrom).toBeUndefined();
+  });
+});
