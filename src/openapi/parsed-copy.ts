@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import type { ParsedDocument } from './parse-document.js';
 
 /** Bumped when what is stored changes meaning, so that older copies are simply not found. */
-const COPY_FORMAT = 'parsed-v1';
+// v2: merge keys (`<<`) are merged; a v1 copy kept them as a property named `<<`.
+const COPY_FORMAT = 'parsed-v2';
 
 export function parsedCopyName(yamlText: string): string {
   return `parsed-${createHash('sha256').update(COPY_FORMAT).update('\0').update(yamlText).digest('hex').slice(0, 32)}.json`;

@@ -2,6 +2,8 @@
  * YAML text to a plain value, for documents schools publish as YAML. js-yaml's event parser
  * (YAML 1.2, core schema) reads the GitHub REST description (2.4 MB) about seven times faster
  * than the `yaml` package's document model did, which every first start on a YAML document paid.
+ * Merge keys (`<<: *common`) are read as merges, as the editors API documents are written in
+ * read them: left to the core schema, `<<` would become a property of that name.
  *
  * The events are checked before anything is built from them:
  * - nesting is bounded while parsing (the parser recurses once per level), API-12;
@@ -31,8 +33,8 @@ const MAX_TAG_WARNINGS = 10;
 /** Characters of a foreign tag quoted in its warning (a verbatim tag may be megabytes long). */
 const MAX_QUOTED_TAG = 60;
 
-/** The core schema's tags, as a document spells them; `!` is the non-specific tag. */
-const CORE_TAGS = new Set(['!', '!!str', '!!int', '!!float', '!!bool', '!!null', '!!seq', '!!map']);
+/** The tags read, as a document spells them: the core schema's and merge; `!` is the non-specific tag. */
+const CORE_TAGS = new Set(['!', '!!str', '!!int', '!!float', '!!bool', '!!null', '!!seq', '!!map', '!!merge']);
 
 // js-yaml's event ids (EVENT_ID), spelled here so that the pure checks need no module loaded.
 const DOCUMENT = 1;
@@ -67,7 +69,9 @@ export function parseYamlText(text: string, source: string): { value: unknown; w
   }
   let documents: unknown[];
   try {
-    documents = jsYaml.constructFromEvents(events, { source: text, schema: jsYaml.CORE_SCHEMA });
+    // A merge copies keys that the alias bound above has already counted as nodes; its own bound
+    // on keys is set to the same number, so that one figure limits both.
+    documents = jsYaml.constructFromEvents(events, { source: text, schema: jsYaml.CORE_SCHEMA.withTags(jsYaml.mergeTag), maxTotalMergeKeys: MAX_YAML_ALIAS_NODES });
   } catch (error) {
     throw syntaxError(source, error);
   }

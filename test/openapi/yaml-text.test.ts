@@ -1,7 +1,7 @@
 /** YAML documents: aliases bounded by what they expand to, foreign tags inert, one document, coded errors. */
 import { CORE_SCHEMA, constructFromEvents, parseEvents } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { parseDocumentText } from '../../src/openapi/index.js';
+import { buildCatalog, parseDocumentText } from '../../src/openapi/index.js';
 import { MAX_YAML_ALIAS_NODES, aliasReach, neutralizeUnknownTags, tagWarnings } from '../../src/openapi/yaml-text.js';
 
 const HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
@@ -91,6 +91,51 @@ describe('YAML tags', () => {
     const { document, warnings } = parseDocumentText(`${HEAD}x-number: !python/int 123\n`, { source: 't.yaml' });
     expect(document['x-number']).toBe('123');
     expect(warnings).toEqual(['YAML in t.yaml: Unresolved tag !python/int at line 4, column 11; read as plain text.']);
+  });
+});
+
+describe('YAML merge keys', () => {
+  const valueOf = (body: string) => parseDocumentText(`${HEAD}${body}`, { source: 'merge.yaml' }).document;
+
+  it('merges a mapping into the one that names it, the keys written beside `<<` winning', () => {
+    const document = valueOf('x-base: &base {id: {type: string}, title: {type: string}}\nx-course:\n  <<: *base\n  title: {type: integer}\n  archived: {type: boolean}\n');
+    expect(document['x-course']).toEqual({ id: { type: 'string' }, title: { type: 'integer' }, archived: { type: 'boolean' } });
+    expect(Object.keys(document['x-course'] as object)).not.toContain('<<');
+  });
+
+  it('merges a list of mappings, the first one winning, and the merge written as a tag', () => {
+    const document = valueOf('x-a: &a {k: a, only-a: 1}\nx-b: &b {k: b, only-b: 2}\nx-both: {<<: [*a, *b]}\nx-tagged: {!!merge <<: *b}\n');
+    expect(document['x-both']).toEqual({ k: 'a', 'only-a': 1, 'only-b': 2 });
+    expect(document['x-tagged']).toEqual({ k: 'b', 'only-b': 2 });
+    expect(parseDocumentText(`${HEAD}x-a: &a {k: a}\nx-t: {!!merge <<: *a}\n`, { source: 'tagged.yaml' }).warnings).toEqual([]);
+  });
+
+  it('gives merged properties to the schema an operation lists, where the core schema alone made a property named <<', async () => {
+    const text = `openapi: 3.0.3
+info: {title: Merge, version: '1'}
+paths:
+  /courses/{id}:
+    get:
+      operationId: getCourse
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: A course.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  <<: &common {id: {type: string}, title: {type: string}}
+                  archived: {type: boolean}
+`;
+    const catalog = await buildCatalog(parseDocumentText(text, { source: 'merge.yaml' }).document);
+    const output = catalog.byName.get('get_course')?.outputSchema as { properties: Record<string, unknown> } | undefined;
+    expect(Object.keys(output?.properties ?? {}).sort()).toEqual(['archived', 'id', 'title']);
+  });
+
+  it('API-08 refuses a merge of something other than mappings with OPENAPI_SYNTAX', () => {
+    expect(() => valueOf('x-list: &list [1, 2]\nx-bad: {<<: *list}\n')).toThrow(expect.objectContaining({ code: 'OPENAPI_SYNTAX' }));
   });
 });
 
