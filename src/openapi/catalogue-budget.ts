@@ -8,7 +8,7 @@
  */
 import { jsonBytes } from './json-size.js';
 import type { Operation } from './operation.js';
-import { deriveOperation } from './operations.js';
+import { convertQuietly, deriveOperation } from './operations.js';
 import { simplifiedToolInput } from './simplified-input.js';
 
 /**
@@ -51,8 +51,9 @@ export function fitListedSchemas(operations: readonly Operation[], maxBytes = MA
 }
 
 /**
- * Operations → the JSON bytes of their input and output schemas, where they are known without
- * measuring: a cached catalogue stores them, which spares measuring every listed tool at start.
+ * Restored operations → the JSON bytes of their input and output schemas: a cached catalogue
+ * stores them, which spares measuring every listed tool at start. A built operation's conversion
+ * measures them as it makes them.
  */
 const knownSchemaBytes = new WeakMap<Operation, number>();
 
@@ -62,7 +63,8 @@ export function rememberSchemaBytes(operation: Operation, bytes: number): void {
 
 /** What an operation's input and output schemas take in a tool list, as JSON. */
 export function listedSchemaBytes(operation: Pick<Operation, 'inputSchema' | 'outputSchema'>): number {
-  return knownSchemaBytes.get(operation as Operation) ?? jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
+  const known = knownSchemaBytes.get(operation as Operation) ?? convertQuietly(operation as Operation)?.schemas.listedBytes;
+  return known ?? jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
 }
 
 /** The operation as a tool listed past the budget: small input schema, no output schema. */

@@ -9,7 +9,7 @@
  * catalogue is built from the document.
  * @see SECURITY.md ST-09
  */
-import { listedSchemaBytes, rememberSchemaBytes } from './catalogue-budget.js';
+import { rememberSchemaBytes } from './catalogue-budget.js';
 import type { ToolCatalog } from './catalog.js';
 import { catalogOf } from './catalog.js';
 import { isRecord, type JsonRecord } from './json-value.js';
@@ -133,7 +133,7 @@ function operationRecord(operation: Operation, { schemas, warnings }: ConvertedS
     toolset: operation.toolset,
     annotations: operation.annotations,
     deprecated: operation.deprecated,
-    schemaBytes: listedSchemaBytes(schemas),
+    schemaBytes: schemas.listedBytes,
     schemaWarnings: warnings,
   };
   return { plain, schemas: { parameters: schemas.parameters, body: schemas.body, inputSchema: schemas.inputSchema, outputSchema: schemas.outputSchema } };
@@ -244,7 +244,7 @@ function restoredOperation(value: unknown, shared: RestoredTable, report: (messa
   if (typeof schemaBytes !== 'number' || !Number.isSafeInteger(schemaBytes) || schemaBytes < 0) {
     return undefined;
   }
-  const schemas: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined };
+  const schemas: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined, listedBytes: schemaBytes };
   const converted = reportingOnFirstRead(() => ({ schemas, warnings: schemaWarnings }), report);
   const restored: Operation = {
     toolName,

@@ -22,6 +22,8 @@ export interface OperationSchemas {
   readonly body: OperationBody | undefined;
   readonly inputSchema: JsonSchema;
   readonly outputSchema: JsonSchema | undefined;
+  /** The JSON bytes of both schemas as a tool list holds them, measured once, where they are made. */
+  readonly listedBytes: number;
 }
 
 /** Where an operation's schemas come from in the document. */
@@ -47,25 +49,32 @@ function pathParametersOnly(pathTemplate: string): OperationSchemas {
   const claim = argumentClaimer();
   const parameters: OperationParameter[] = templateNames(pathTemplate).map((name) => ({ name, argument: claim(name, 'path'), in: 'path', required: true, schema: { type: 'string' } }));
   const input = simplifiedToolInput(parameters, undefined, MAX_TOOL_SCHEMA_BYTES);
-  return { parameters: input.parameters, body: undefined, inputSchema: input.inputSchema, outputSchema: undefined };
+  return { parameters: input.parameters, body: undefined, inputSchema: input.inputSchema, outputSchema: undefined, listedBytes: jsonBytes(input.inputSchema) };
 }
 
 function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (message: string) => void): OperationSchemas {
   const { toolName, method, pathTemplate, pathItem, operation } = source;
+  const outputMeter = newSchemaMeter();
+  let outputSchema = buildOutputSchema(recordOr(operation['responses']), root, outputMeter);
+  let outputBytes = outputSchema === undefined || outputMeter.overBudget ? 0 : jsonBytes(outputSchema);
+  const outputOver = outputMeter.overBudget || outputBytes > MAX_TOOL_SCHEMA_BYTES;
+  if (outputOver) {
+    outputSchema = undefined;
+    outputBytes = 0;
+  }
+
+  // The budget is on the input schema as listed, the projection argument included.
   const inputMeter = newSchemaMeter();
   const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], root, inputMeter);
   let input = buildToolInput(parameters, declaredBody(operation['requestBody'], root, inputMeter));
-  if (inputMeter.overBudget || jsonBytes(input.inputSchema) > MAX_TOOL_SCHEMA_BYTES) {
+  let inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
+  let inputBytes = inputMeter.overBudget ? Number.POSITIVE_INFINITY : jsonBytes(inputSchema);
+  if (inputBytes > MAX_TOOL_SCHEMA_BYTES) {
     input = simplifiedToolInput(input.parameters, input.body, MAX_TOOL_SCHEMA_BYTES);
+    inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
+    inputBytes = jsonBytes(inputSchema);
     warn(`${toolName}: its input schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is listed simplified (the body as one JSON value).`);
   }
-
-  const outputMeter = newSchemaMeter();
-  let outputSchema = buildOutputSchema(recordOr(operation['responses']), root, outputMeter);
-  if (outputMeter.overBudget || (outputSchema !== undefined && jsonBytes(outputSchema) > MAX_TOOL_SCHEMA_BYTES)) {
-    outputSchema = undefined;
-    warn(`${toolName}: its output schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is left out, and results come as text.`);
-  }
-  const inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
-  return { parameters: input.parameters, body: input.body, inputSchema, outputSchema };
+  if (outputOver) warn(`${toolName}: its output schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is left out, and results come as text.`);
+  return { parameters: input.parameters, body: input.body, inputSchema, outputSchema, listedBytes: inputBytes + outputBytes };
 }
