@@ -24,13 +24,17 @@ export function simplifiedToolInput(parameters: readonly OperationParameter[], b
   let spent = FRAME_BYTES;
   for (const parameter of parameters) {
     const full = jsonBytes(parameter.schema) + parameter.argument.length + 4;
-    const brief = briefParameterSchema(parameter);
-    const short = jsonBytes(brief) + parameter.argument.length + 4;
     let schema: JsonSchema | undefined;
-    if (spent + full <= maxBytes) schema = withImpliedTypes(parameter.schema);
-    else if (spent + short <= maxBytes || parameter.required) schema = brief;
-    if (schema === undefined) continue;
-    spent += schema === brief ? short : full;
+    if (spent + full <= maxBytes) {
+      schema = withImpliedTypes(parameter.schema);
+      spent += full;
+    } else {
+      const brief = briefParameterSchema(parameter);
+      const short = jsonBytes(brief) + parameter.argument.length + 4;
+      if (spent + short > maxBytes && !parameter.required) continue;
+      schema = brief;
+      spent += short;
+    }
     claim(parameter.argument, parameter.in);
     properties[parameter.argument] = schema;
     if (parameter.required) required.push(parameter.argument);
