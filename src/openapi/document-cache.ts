@@ -15,6 +15,7 @@
  * @see SECURITY.md ST-07, ST-09
  */
 import { createHash } from 'node:crypto';
+import { readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   inspectPrivateFile,
@@ -22,6 +23,7 @@ import {
   readWithoutFollowing,
   writePrivateFileAtomically,
 } from '../private-files/index.js';
+import { buildsToForget, type CacheFileFacts } from './cache-retention.js';
 import { isRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
 import { MAX_DOCUMENT_BYTES } from './parse-document.js';
@@ -113,10 +115,23 @@ export async function openDocumentCache(configDirectory: string, warnings: strin
     readParsedCopy: (name) => readOwn(name, MAX_DOCUMENT_BYTES),
     async writeParsedCopy(name, json) {
       await writePrivateFileAtomically(join(directory, name), json, { unsafe: unsafeCache });
+      await forgetOlderBuilds(directory, name);
     },
     readCatalogue: (name, maxBytes) => readOwn(name, maxBytes, 'tool catalogue'),
     async writeCatalogue(name, text) {
       await writePrivateFileAtomically(join(directory, name), text, { unsafe: unsafeCache });
+      await forgetOlderBuilds(directory, name);
     },
   };
+}
+
+/** Removes the builds `buildsToForget` names; another process may have removed one already. */
+async function forgetOlderBuilds(directory: string, written: string): Promise<void> {
+  const names = await readdir(directory).catch(() => []);
+  const files: CacheFileFacts[] = [];
+  for (const name of names) {
+    const inspected = await inspectPrivateFile(join(directory, name)).catch(() => undefined);
+    if (inspected !== undefined) files.push({ name, modifiedMs: inspected.info.mtimeMs, ours: inspected.verdict.kind === 'private' });
+  }
+  for (const name of buildsToForget(files, written)) await unlink(join(directory, name)).catch(() => undefined);
 }
