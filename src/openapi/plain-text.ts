@@ -21,16 +21,29 @@ const MIN_SOURCE_CHARS = 4096;
  * descriptions, once per operation that uses it): each distinct text is cleaned once.
  */
 const MAX_REMEMBERED = 20_000;
-const remembered = new Map<string, string>();
+/**
+ * Keyed by the length shown, then by the text itself: V8 keeps a string's hash with the string,
+ * so looking up the document's own string again costs no pass over it, where a key made by
+ * joining the two was a new string to hash each time (the Kubernetes document's parameter
+ * descriptions run to kilobytes, met once per operation).
+ */
+const remembered = new Map<number, Map<string, string>>();
+let rememberedCount = 0;
 
 /** One line or paragraph of prose: markup removed, whitespace collapsed, at most `maxLength`. */
 export function plainText(text: string, maxLength: number): string {
-  const key = `${maxLength}:${text}`;
-  const known = remembered.get(key);
+  let forLength = remembered.get(maxLength);
+  const known = forLength?.get(text);
   if (known !== undefined) return known;
   const plain = capLength(collapseWhitespace(stripMarkup(sourceHead(text, maxLength))), maxLength);
-  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-  remembered.set(key, plain);
+  if (rememberedCount >= MAX_REMEMBERED) {
+    remembered.clear();
+    rememberedCount = 0;
+    forLength = undefined;
+  }
+  if (forLength === undefined) remembered.set(maxLength, (forLength = new Map()));
+  forLength.set(text, plain);
+  rememberedCount += 1;
   return plain;
 }
 
