@@ -45,9 +45,10 @@ export async function upgradeToOpenApi3(document: ApiDocument): Promise<Upgraded
     // `text` is only used in the converter's messages; without it, it would first re-serialise the
     // whole document as YAML, which costs seconds on a large one. A YAML alias parses to one
     // object reached from two places, which the converter refuses unless `anchors` lets it put a
-    // copy in the second place: the only change it makes to the object it is given, which keeps
-    // its value. Everything else it writes into a copy of its own, so none is made here.
-    upgraded = await converter.convertObj(document, { patch: true, warnOnly: true, resolve: false, direct: true, text: '-', anchors: true });
+    // copy in the second place. It writes into the object it is given (those copies, and the
+    // parameters of `x-ms-parameterized-host`, which it also hands on into `servers`), so it is
+    // given a copy of its own.
+    upgraded = await converter.convertObj(structuredClone(document), { patch: true, warnOnly: true, resolve: false, direct: true, text: '-', anchors: true });
   } catch (error) {
     throw openApiError(
       'OPENAPI_UPGRADE_FAILED',

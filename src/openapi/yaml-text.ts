@@ -33,8 +33,10 @@ const MAX_TAG_WARNINGS = 10;
 /** Characters of a foreign tag quoted in its warning (a verbatim tag may be megabytes long). */
 const MAX_QUOTED_TAG = 60;
 
-/** The tags read, as a document spells them: the core schema's and merge; `!` is the non-specific tag. */
-const CORE_TAGS = new Set(['!', '!!str', '!!int', '!!float', '!!bool', '!!null', '!!seq', '!!map', '!!merge']);
+/** The core schema's tags, as a document spells them; `!` is the non-specific tag. */
+const CORE_TAGS = new Set(['!', '!!str', '!!int', '!!float', '!!bool', '!!null', '!!seq', '!!map']);
+/** The merge tag, read only where it can mean a merge: on the scalar `<<`. */
+const MERGE_TAG = '!!merge';
 
 // js-yaml's event ids (EVENT_ID), spelled here so that the pure checks need no module loaded.
 const DOCUMENT = 1;
@@ -93,6 +95,7 @@ export function neutralizeUnknownTags(events: Event[], text: string): { text: st
     if (event.tagStart < 0) continue;
     const tag = text.slice(event.tagStart, event.tagEnd);
     if (CORE_TAGS.has(tag)) continue;
+    if (tag === MERGE_TAG && event.type === SCALAR && text.slice(event.valueStart, event.valueEnd) === '<<') continue;
     rewritten.push({ text: tag, offset: event.tagStart });
     event.tagEnd = event.tagStart + 1;
   }

@@ -42,7 +42,8 @@ describe('the cache on disk', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  it(`ST-07 keeps ${KEPT_BUILDS_PER_KIND} catalogues, the newest, and leaves parsed copies, documents and planted files alone`, async () => {
+  // Windows has no owner or mode bits to tell a planted file by (file-verdict.ts).
+  it.skipIf(process.platform === 'win32')(`ST-07 keeps ${KEPT_BUILDS_PER_KIND} catalogues, the newest, and leaves parsed copies, documents and planted files alone`, async () => {
     const cache = await openDocumentCache(directory, []);
     const old = Date.now() / 1000 - 10_000;
     for (let index = 0; index < 12; index++) {

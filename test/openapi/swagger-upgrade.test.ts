@@ -53,6 +53,28 @@ describe('the Swagger 2.0 upgrade', () => {
     expect(isDeepStrictEqual(anchored, before)).toBe(true);
   });
 
+  it('leaves the document as it was when the converter writes into what it is given (x-ms-parameterized-host)', async () => {
+    const given = {
+      swagger: '2.0',
+      info: { title: 'Tenants', version: '1' },
+      schemes: ['https'],
+      'x-ms-parameterized-host': {
+        hostTemplate: '{region}.{tenant}.school.example',
+        parameters: [
+          { name: 'tenant', in: 'host', required: true, type: 'string', enum: ['a', 'b'] },
+          { name: 'region', in: 'host', required: true, type: 'string' },
+        ],
+      },
+      paths: { '/courses': { get: { responses: { '200': { description: 'ok' } } } } },
+    } as unknown as ApiDocument;
+    const before = structuredClone(given);
+    const first = await upgradeToOpenApi3(given);
+    expect(given).toEqual(before);
+    const second = await upgradeToOpenApi3(given);
+    expect(second.document['servers']).toEqual(first.document['servers']);
+    expect(JSON.stringify(first.document['servers'])).toContain('"tenant":{"enum":["a","b"]');
+  });
+
   it('passes an OpenAPI 3 document through untouched', async () => {
     const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {} };
     const result = await upgradeToOpenApi3(document);

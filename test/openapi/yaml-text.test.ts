@@ -134,6 +134,13 @@ paths:
     expect(Object.keys(output?.properties ?? {}).sort()).toEqual(['archived', 'id', 'title']);
   });
 
+  it('API-08 reads !!merge anywhere but on the key << as a foreign tag: inert, with a warning', () => {
+    const parsed = parseDocumentText(`${HEAD}x-map: !!merge {a: 1}\nx-text: !!merge hello\n`, { source: 'stray-merge.yaml' });
+    expect(parsed.document['x-map']).toEqual({ a: 1 });
+    expect(parsed.document['x-text']).toBe('hello');
+    expect(parsed.warnings).toEqual([expect.stringContaining('Unresolved tag !!merge at line 4'), expect.stringContaining('Unresolved tag !!merge at line 5')]);
+  });
+
   it('API-08 refuses a merge of something other than mappings with OPENAPI_SYNTAX', () => {
     expect(() => valueOf('x-list: &list [1, 2]\nx-bad: {<<: *list}\n')).toThrow(expect.objectContaining({ code: 'OPENAPI_SYNTAX' }));
   });
