@@ -2,9 +2,10 @@
  * How many built files the OpenAPI cache keeps. A parsed copy is named by its YAML text and a
  * catalogue by the document's text, school-mcp's version and build, and the options; none is ever
  * stale, so none is ever replaced, and each new document text or upgrade adds one more (1.5 MB for
- * the Kubernetes document's catalogue). When one is written, the oldest of its kind beyond the
- * newest few are forgotten: a start that wanted one of them builds it again, which is what a
- * start without a cache does. Files school-mcp did not write are neither counted nor removed.
+ * the Kubernetes document's catalogue). When one is written, those of its kind beyond the few
+ * most recently written or read (the cache marks a file it reads) are forgotten: a start that
+ * wanted one of them builds it again, which is what a start without a cache does. Files
+ * school-mcp did not write are neither counted nor removed.
  * Pure; the cache (`document-cache.ts`) does the I/O.
  * @see SECURITY.md ST-07
  */
@@ -16,12 +17,13 @@ const BUILD_KINDS = ['catalogue-', 'parsed-'] as const;
 
 export interface CacheFileFacts {
   readonly name: string;
+  /** When it was last written or read. */
   readonly modifiedMs: number;
   /** A plain file of the user's own, closed to others: one school-mcp wrote. */
   readonly ours: boolean;
 }
 
-/** The names to remove after `written` was stored: the oldest of its kind past the newest `keep`, never `written` itself. */
+/** The names to remove after `written` was stored: those of its kind past the `keep` last used, never `written` itself. */
 export function buildsToForget(files: readonly CacheFileFacts[], written: string, keep = KEPT_BUILDS_PER_KIND): string[] {
   const kind = buildKindOf(written);
   if (kind === undefined) return [];

@@ -15,7 +15,7 @@
  * @see SECURITY.md ST-07, ST-09
  */
 import { createHash } from 'node:crypto';
-import { readdir, unlink } from 'node:fs/promises';
+import { lutimes, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   inspectPrivateFile,
@@ -101,7 +101,14 @@ export async function openDocumentCache(configDirectory: string, warnings: strin
       return undefined;
     }
     if (inspected.info.size > maxBytes) return undefined;
-    return readWithoutFollowing(path).catch(() => undefined);
+    const text = await readWithoutFollowing(path).catch(() => undefined);
+    // Marks the entry as used, so that keeping the newest builds keeps the ones in use
+    // (`cache-retention.ts`); `lutimes` never reaches through a link put there meanwhile.
+    if (text !== undefined) {
+      const now = new Date();
+      await lutimes(path, now, now).catch(() => undefined);
+    }
+    return text;
   };
   return {
     async read(url) {

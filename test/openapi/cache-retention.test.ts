@@ -65,4 +65,19 @@ describe('the cache on disk', () => {
     expect(left).toEqual(expect.arrayContaining(['catalogue-new.json', 'catalogue-open.json', 'catalogue-link.json', 'parsed-a.json']));
     expect(left.filter((name) => name.startsWith('openapi-'))).toHaveLength(1);
   });
+
+  it('ST-07 keeps a catalogue written long ago that starts still read, and forgets one nothing reads', async () => {
+    const cache = await openDocumentCache(directory, []);
+    const old = Date.now() / 1000 - 10_000;
+    // The one that is read was written first.
+    for (const [name, at] of [['catalogue-read.json', old - 1], ['catalogue-unread.json', old]] as const) {
+      await cache.writeCatalogue(name, '{}');
+      await utimes(join(cacheFolder, name), at, at);
+    }
+    expect(await cache.readCatalogue('catalogue-read.json', 1024)).toBe('{}');
+    for (let index = 0; index < KEPT_BUILDS_PER_KIND - 1; index++) await cache.writeCatalogue(`catalogue-new-${index}.json`, '{}');
+    const left = await readdir(cacheFolder);
+    expect(left).toContain('catalogue-read.json');
+    expect(left).not.toContain('catalogue-unread.json');
+  });
 });
