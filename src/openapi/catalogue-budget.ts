@@ -51,20 +51,12 @@ export function fitListedSchemas(operations: readonly Operation[], maxBytes = MA
 }
 
 /**
- * Restored operations → the JSON bytes of their input and output schemas: a cached catalogue
- * stores them, which spares measuring every listed tool at start. A built operation's conversion
- * measures them as it makes them.
+ * What an operation's input and output schemas take in a tool list, as JSON: the figure its
+ * conversion measured (a cached catalogue stores it, which spares measuring every listed tool at
+ * start), or measured here for a derived operation.
  */
-const knownSchemaBytes = new WeakMap<Operation, number>();
-
-export function rememberSchemaBytes(operation: Operation, bytes: number): void {
-  knownSchemaBytes.set(operation, bytes);
-}
-
-/** What an operation's input and output schemas take in a tool list, as JSON. */
 export function listedSchemaBytes(operation: Pick<Operation, 'inputSchema' | 'outputSchema'>): number {
-  const known = knownSchemaBytes.get(operation as Operation) ?? convertQuietly(operation as Operation)?.schemas.listedBytes;
-  return known ?? jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
+  return convertQuietly(operation as Operation)?.schemas.listedBytes ?? jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
 }
 
 /** The operation as a tool listed past the budget: small input schema, no output schema. */

@@ -9,12 +9,11 @@
  * catalogue is built from the document.
  * @see SECURITY.md ST-09
  */
-import { rememberSchemaBytes } from './catalogue-budget.js';
 import type { ToolCatalog } from './catalog.js';
 import { catalogOf } from './catalog.js';
 import { isRecord, type JsonRecord } from './json-value.js';
 import type { HttpMethod, JsonSchema, Operation, OperationBody, OperationParameter, ToolAnnotations } from './operation.js';
-import { HTTP_METHODS, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
+import { HTTP_METHODS, registerConversion, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
 import { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 import { scopeRoles, type ScopedOperation } from './scope-roles.js';
 import { restoreReferences, restoreTable, subtreeSharing, type RestoredTable, type SharingPlan } from './shared-subtrees.js';
@@ -245,7 +244,8 @@ function restoredOperation(value: unknown, shared: RestoredTable, report: (messa
     return undefined;
   }
   const schemas: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined, listedBytes: schemaBytes };
-  const converted = reportingOnFirstRead(() => ({ schemas, warnings: schemaWarnings }), report);
+  const conversion = () => ({ schemas, warnings: schemaWarnings });
+  const converted = reportingOnFirstRead(conversion, report);
   const restored: Operation = {
     toolName,
     operationId,
@@ -273,7 +273,7 @@ function restoredOperation(value: unknown, shared: RestoredTable, report: (messa
     annotations,
     deprecated,
   };
-  rememberSchemaBytes(restored, schemaBytes);
+  registerConversion(restored, conversion);
   return restored;
 }
 

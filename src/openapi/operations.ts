@@ -125,7 +125,7 @@ export function buildOperation(source: OperationSource, placement: OperationPlac
     annotations: annotationsFor(method, title),
     deprecated,
   };
-  quietConversions.set(built, convert);
+  registerConversion(built, convert);
   return built;
 }
 
@@ -157,10 +157,18 @@ export function reportingOnFirstRead(convert: () => ConvertedSchemas, report: (m
   };
 }
 
-/** Built operations → their conversion, for the catalogue cache, which must not report anything. */
+/**
+ * Built and restored operations → their conversion, for what must not report anything: the
+ * catalogue cache, and the list budget reading the sizes the conversion measured.
+ */
 const quietConversions = new WeakMap<Operation, () => ConvertedSchemas>();
 
-/** Converts a built operation's schemas without reporting what that finds; undefined for an operation this module did not build. */
+/** Makes `convert` the conversion `convertQuietly` gives for `operation` (a restored catalogue's operations). */
+export function registerConversion(operation: Operation, convert: () => ConvertedSchemas): void {
+  quietConversions.set(operation, convert);
+}
+
+/** Converts an operation's schemas without reporting what that finds; undefined for one neither built nor restored (a derived one). */
 export function convertQuietly(operation: Operation): ConvertedSchemas | undefined {
   return quietConversions.get(operation)?.();
 }
