@@ -1,27 +1,81 @@
 /**
- * The bin is the bundle of `src/` that `npm run build` writes (`tools/bin-bundle/main.ts`): every
- * package stays an import from node_modules, and the bundle is what every end-to-end test runs.
+ * The bin is the bundle of `src/` that `npm run build` writes (`tools/bin-bundle/main.ts`), with
+ * the MCP SDK and what it imports written in, every other package left an import from
+ * node_modules, and the inlined packages' licences beside it. It is what every end-to-end test runs.
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isPackageImport } from '../../tools/bin-bundle/package-imports.js';
+import { buildLicenceNotice, packageRootsOf } from '../../tools/bin-bundle/licence-notice.js';
+import { INLINED_PACKAGES, isPackageImport, packageNameOf, staysExternal } from '../../tools/bin-bundle/package-imports.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const OWN_FILE = join(ROOT, 'dist', 'src', 'app', 'start.js');
+const SDK_FILE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server', 'dist', 'index.mjs');
 
 describe('the bundled bin', () => {
-  it('keeps packages and Node built-ins external and bundles only the project\'s own files', () => {
+  it("tells the project's own files from packages and Node built-ins", () => {
     for (const external of ['@modelcontextprotocol/server', 'openid-client', 'zod/v4', 'node:fs', 'js-yaml']) expect(isPackageImport(external), external).toBe(true);
     for (const own of ['./app/index.js', '../errors.js', '/opt/app/dist/src/log.js', '\0rolldown/runtime.js']) expect(isPackageImport(own), own).toBe(false);
+    expect(packageNameOf('@modelcontextprotocol/server/stdio')).toBe('@modelcontextprotocol/server');
+    expect(packageNameOf('zod/v4/core')).toBe('zod');
   });
 
-  it('is what package.json names as the bin, starts with its shebang, and imports packages by name', async () => {
+  it('writes in the MCP SDK and what it imports, and leaves built-ins and the packages loaded on first use as imports', () => {
+    for (const inlined of ['@modelcontextprotocol/server', '@modelcontextprotocol/server/stdio', '@modelcontextprotocol/node']) expect(staysExternal(inlined, OWN_FILE), inlined).toBe(false);
+    for (const external of ['openid-client', 'undici', 'js-yaml', '@redis/client', 'oidc-provider', 'node:crypto', 'fs']) expect(staysExternal(external, OWN_FILE), external).toBe(true);
+    // From inside an inlined package, a package comes along (npm need not hoist it beside the bin)
+    // and a built-in stays one.
+    expect(staysExternal('zod/v4', SDK_FILE)).toBe(false);
+    expect(staysExternal('hono', SDK_FILE)).toBe(false);
+    expect(staysExternal('node:crypto', SDK_FILE)).toBe(true);
+    expect(staysExternal('./mcp-oHn3ureC.mjs', SDK_FILE)).toBe(false);
+  });
+
+  it('names each package the bundle holds once, from its modules, scoped or not', () => {
+    const under = (...parts: string[]) => join(ROOT, 'node_modules', ...parts);
+    const roots = packageRootsOf([
+      OWN_FILE,
+      under('zod', 'v4', 'core', 'core.js'),
+      under('zod', 'v4', 'classic', 'schemas.js'),
+      under('@modelcontextprotocol', 'server', 'dist', 'index.mjs'),
+      under('@modelcontextprotocol', 'node', 'node_modules', 'hono', 'dist', 'index.js'),
+      '\0rolldown/runtime.js',
+    ]);
+    expect(roots).toEqual([
+      under('@modelcontextprotocol', 'node', 'node_modules', 'hono'),
+      under('@modelcontextprotocol', 'server'),
+      under('zod'),
+    ].sort());
+    expect(roots.every((root) => !root.endsWith(sep))).toBe(true);
+  });
+
+  it('writes every licence text into the notice, and says so when a package ships none', () => {
+    const notice = buildLicenceNotice([
+      { name: 'zod', version: '4.6.7', license: 'MIT', licenceText: 'MIT License\n\nCopyright (c) Colin McDonnell\n' },
+      { name: '@modelcontextprotocol/server', version: '2.4.0', license: 'Apache-2.0', licenceText: undefined },
+    ]);
+    expect(notice).toContain('## zod 4.6.7 (MIT)\n\n```text\nMIT License\n\nCopyright (c) Colin McDonnell\n```');
+    expect(notice).toContain('## @modelcontextprotocol/server 2.4.0 (Apache-2.0)');
+    expect(notice).toContain('ships no licence file; its package.json names the licence Apache-2.0');
+    expect(notice.indexOf('@modelcontextprotocol/server')).toBeLessThan(notice.indexOf('## zod'));
+  });
+
+  it('is what package.json names as the bin, starts with its shebang, holds the SDK and imports the rest by name', async () => {
     const packageJson = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
     expect(packageJson.bin['school-mcp']).toBe('dist/bin/school-mcp.js');
     expect(packageJson.files).toContain('dist/bin');
     const bundle = await readFile(resolve(ROOT, packageJson.bin['school-mcp']!), 'utf8');
     expect(bundle.startsWith('#!/usr/bin/env node\n')).toBe(true);
-    expect(bundle).toMatch(/from "@modelcontextprotocol\/server"/);
+    expect(bundle).not.toMatch(/from "@modelcontextprotocol\/|from "zod/);
+    expect(bundle).toMatch(/import\("open"\)/);
     expect(bundle).not.toMatch(/from "\.\.\/src\//);
+  });
+
+  it('ships the licences of the packages it holds beside it', async () => {
+    const notice = await readFile(resolve(ROOT, 'dist/bin/THIRD-PARTY-LICENSES.md'), 'utf8');
+    for (const name of [...INLINED_PACKAGES, '@modelcontextprotocol/core', 'zod']) expect(notice, name).toMatch(new RegExp(`^## ${name} \\S+ \\((MIT|Apache-2\\.0)\\)$`, 'm'));
+    expect(notice).toContain('Apache License');
+    expect(notice).not.toMatch(/ships no licence file/);
   });
 });

@@ -43,7 +43,7 @@ describe('the packed package', () => {
   it('DIST-02 ships the built server, README and licence, and no tests, tools, sources or source maps', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n').filter(Boolean);
-    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/bin/school-mcp.js', 'package/README.md', 'package/LICENSE', 'package/mcp.json']));
+    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/bin/school-mcp.js', 'package/dist/bin/THIRD-PARTY-LICENSES.md', 'package/README.md', 'package/LICENSE', 'package/mcp.json']));
     expect(files.filter((file) => /^package\/(test|tools|src)\/|\/dist\/(test|tools)\/|\.map$|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
   });
 
