@@ -5,9 +5,9 @@ import { isAbsolute, sep } from 'node:path';
  * The packages written into the bin instead of imported from node_modules: the MCP SDK, which
  * every start loads, and what it imports in turn (its core and zod, with zod's 48 locales; hono
  * for the HTTP transport). Node resolves, reads and compiles each ES module file on its own: about
- * 120 files on every start, 100 ms of a sandbox start of 470 (tools/bench/findings.md). The other
- * packages load on first use, if at all (undici on the first call, openid-client on a sign-in,
- * the YAML parser and the Swagger converter for such documents), and stay imports.
+ * 120 files on every start, about 100 ms of a cached sandbox start of 434 (tools/bench/findings.md).
+ * The other packages load on first use, if at all (undici on the first call, openid-client on a
+ * sign-in, the YAML parser and the Swagger converter for such documents), and stay imports.
  */
 export const INLINED_PACKAGES: readonly string[] = ['@modelcontextprotocol/server', '@modelcontextprotocol/node'];
 
