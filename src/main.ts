@@ -106,7 +106,7 @@ async function serve(config: Config, logger: Logger): Promise<number> {
     } else {
       logger.info('serving over stdio', served);
       // The host closed stdin: it is done with this server, and a pending link dies with it.
-      transport = serveOverStdio(factory, logger, { onInputEnd: () => school.leave('input-closed') });
+      transport = serveOverStdio(factory, logger, { onInputEnd: () => school.leave('input-closed'), onFirstListAnswered: () => school.afterToolsListed() });
     }
     // On a signal the transport closes first (no new calls, open streams end), then `withSchool`
     // closes the school: pending consents end and their attempts settle before the exit.

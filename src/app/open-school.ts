@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import { defaultConfigDir } from '../oauth/index.js';
 import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/index.js';
 import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
+import { createCallWarmUp } from './call-warm-up.js';
 import { scheduleCatalogueWrite } from './catalogue-write.js';
 import { loginCommandFor } from './login-command.js';
 import { openCatalog } from './open-catalog.js';
@@ -36,6 +37,8 @@ export interface OpenSchool {
    * ends with the process and how to sign in otherwise.
    */
   leave(reason: LeavingReason): void;
+  /** The host has its tool list: what the first call needs is loaded while it is idle. */
+  afterToolsListed(): void;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     onDebug: (message) => logger.debug(message),
   });
   const catalogueWrite = scheduleCatalogueWrite(storeCatalogue);
+  const callWarmUp = createCallWarmUp((error) => logger.debug('loading the HTTP client ahead of the first call failed; the call loads it', { error: String(error) }));
   let leaving: LeavingReason | undefined;
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
@@ -128,7 +132,9 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
       leaving = reason;
       consent.leave(reason);
     },
+    afterToolsListed: () => callWarmUp.start(),
     async close() {
+      callWarmUp.cancel();
       // A host that starts a server for a few calls closes its input soon after the first list:
       // the catalogue is written first, or no start of that host would ever read it. A signal means now.
       if (leaving !== 'stopped') await catalogueWrite.finish();

@@ -12,7 +12,8 @@
  *   undici inside Node that its global `fetch` loads on first use. It gets the same no-redirect
  *   rule, time limit and body cap from the document loader.
  * undici 7 is loaded on first use, not at start: a signed-in start sends nothing before the
- * first tool call, and it is the largest module on the start-up path.
+ * first tool call, and it is the largest module on the start-up path. A stdio server loads it
+ * once the host has its tool list, while it waits for the first call (`app/call-warm-up.ts`).
  */
 import type { FetchLike } from './fetch-like.js';
 import { publicAddressLookup } from './public-address.js';

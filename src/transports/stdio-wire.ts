@@ -30,6 +30,8 @@ export interface StdioWireOptions {
   /** Called once the wire has closed, whoever closed it. */
   readonly onClosed?: () => void;
   readonly maxLineBytes?: number;
+  /** Called once, when the answer to the host's first `tools/list` has been written. */
+  readonly onFirstListAnswered?: () => void;
 }
 
 export interface StdioWire extends Transport {
@@ -54,6 +56,8 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
   const running = new Set<RequestId>();
   const batches = new Set<OpenBatch>();
   let answeredWaiters: (() => void)[] = [];
+  /** The id of the first `tools/list` while its answer is owed; null once it is written. */
+  let firstList: RequestId | undefined | null;
 
   type Outgoing = JSONRPCMessage | JsonRpcRefusal;
   const write = (message: Outgoing | readonly Outgoing[]): Promise<void> =>
@@ -71,8 +75,18 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
     for (const waiter of waiters) waiter();
   };
 
+  const noteWritten = (messages: readonly Outgoing[]) => {
+    if (firstList === undefined || firstList === null) return;
+    if (!messages.some((message) => 'id' in message && message.id === firstList)) return;
+    firstList = null;
+    options.onFirstListAnswered?.();
+  };
+
   const receive = (message: JSONRPCMessage) => {
-    if (isJSONRPCRequest(message)) running.add(message.id);
+    if (isJSONRPCRequest(message)) {
+      running.add(message.id);
+      if (firstList === undefined && message.method === 'tools/list') firstList = message.id;
+    }
     wire.onmessage?.(message);
   };
 
@@ -152,6 +166,7 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
             if (batch.waiting.size === 0) {
               batches.delete(batch);
               await write(batch.replies);
+              noteWritten(batch.replies);
             }
             settleRequest(id);
             return;
@@ -160,6 +175,7 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
         }
       }
       await write(message);
+      noteWritten([message]);
     },
 
     setProtocolVersion(version) {

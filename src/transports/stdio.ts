@@ -19,6 +19,8 @@ export interface StdioHandle {
 export interface StdioServeOptions {
   /** stdin ended: the host is done with this server. Called before the running requests are awaited. */
   readonly onInputEnd?: () => void;
+  /** The answer to the host's first `tools/list` is written: the host has what a start gives it. */
+  readonly onFirstListAnswered?: () => void;
 }
 
 /** Well under the 2 s in which STDIO-03 wants the process gone after stdin closes. */
@@ -33,6 +35,7 @@ export function serveOverStdio(factory: SchoolServerFactory, logger: Logger, opt
     drainMs: DRAIN_MS,
     onClosed: () => finish(),
     ...(options.onInputEnd === undefined ? {} : { onInputEnd: options.onInputEnd }),
+    ...(options.onFirstListAnswered === undefined ? {} : { onFirstListAnswered: options.onFirstListAnswered }),
   });
   const handle = serveStdio(() => factory(), {
     transport: wire,

@@ -1,0 +1,69 @@
+/**
+ * The stdio wire tells its owner once the host's first `tools/list` is answered: the moment a
+ * start has given the host what it came for, after which the server may prepare for the first call.
+ */
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createStdioWire, type StdioWire } from '../../src/transports/stdio-wire.js';
+
+let wire: StdioWire | undefined;
+
+afterEach(async () => {
+  await wire?.close();
+  wire = undefined;
+});
+
+function openWire() {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let written = '';
+  output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+  const answeredWith: string[] = [];
+  const onFirstListAnswered = vi.fn(() => answeredWith.push(written));
+  const received: JSONRPCMessage[] = [];
+  wire = createStdioWire({ input, output, drainMs: 100, onFirstListAnswered });
+  wire.onmessage = (message) => received.push(message);
+  const request = (id: number, method: string) => input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: {} })}\n`);
+  const answer = (id: number) => wire!.send({ jsonrpc: '2.0', id, result: {} });
+  return { wire, onFirstListAnswered, answeredWith, received, request, answer, lines: () => written.split('\n').filter(Boolean) };
+}
+
+const receivedCount = (received: readonly unknown[], count: number) => vi.waitFor(() => expect(received).toHaveLength(count));
+
+describe('the stdio wire and the first tools/list', () => {
+  it('calls onFirstListAnswered once, after the answer to the first tools/list is written, and not for other requests', async () => {
+    const { wire: opened, onFirstListAnswered, answeredWith, received, request, answer, lines } = openWire();
+    await opened.start();
+    request(1, 'initialize');
+    request(2, 'tools/list');
+    request(3, 'prompts/list');
+    await receivedCount(received, 3);
+
+    await answer(1);
+    await answer(3);
+    expect(onFirstListAnswered).not.toHaveBeenCalled();
+
+    await answer(2);
+    expect(onFirstListAnswered).toHaveBeenCalledTimes(1);
+    // The host could read the answer by then.
+    expect(answeredWith[0]).toContain('"id":2');
+
+    request(4, 'tools/list');
+    await receivedCount(received, 4);
+    await answer(4);
+    expect(onFirstListAnswered).toHaveBeenCalledTimes(1);
+    expect(lines()).toHaveLength(4);
+  });
+
+  it('does not call it when the server answers without a tools/list ever asked', async () => {
+    const { wire: opened, onFirstListAnswered, received, request, answer } = openWire();
+    await opened.start();
+    request(1, 'initialize');
+    request(2, 'tools/call');
+    await receivedCount(received, 2);
+    await answer(1);
+    await answer(2);
+    expect(onFirstListAnswered).not.toHaveBeenCalled();
+  });
+});
