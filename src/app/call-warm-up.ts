@@ -6,28 +6,29 @@
  * other opening requests come first), and the first call does not wait for it. A server closed
  * before then never loads it.
  */
-import { loadUndici } from '../network/index.js';
-
 const AFTER_LIST_MS = 100;
 
 export interface CallWarmUp {
   /** The host has its tool list; the first call's modules load shortly. Only the first start counts. */
   start(): void;
+  /** The server is closing: nothing loads, now or after a later `start`. */
   cancel(): void;
 }
 
-export function createCallWarmUp(onError: (error: unknown) => void): CallWarmUp {
+/** `load` is what the first call would load (`loadUndici`); its failure goes to `onError`, and the call loads it again. */
+export function createCallWarmUp(load: () => Promise<unknown>, onError: (error: unknown) => void): CallWarmUp {
   let started = false;
   let timer: NodeJS.Timeout | undefined;
   return {
     start() {
       if (started) return;
       started = true;
-      timer = setTimeout(() => void loadUndici().catch(onError), AFTER_LIST_MS);
+      timer = setTimeout(() => void load().catch(onError), AFTER_LIST_MS);
       // A server with nothing else to do exits rather than wait for it.
       timer.unref();
     },
     cancel() {
+      started = true;
       clearTimeout(timer);
     },
   };

@@ -8,6 +8,7 @@ import type { Config } from '../config/index.js';
 import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type OAuthSession, type SignInSettings } from '../consent/index.js';
 import { createExecutor, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
+import { loadUndici } from '../network/index.js';
 import { defaultConfigDir } from '../oauth/index.js';
 import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/index.js';
 import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
@@ -65,7 +66,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     onDebug: (message) => logger.debug(message),
   });
   const catalogueWrite = scheduleCatalogueWrite(storeCatalogue);
-  const callWarmUp = createCallWarmUp((error) => logger.debug('loading the HTTP client ahead of the first call failed; the call loads it', { error: String(error) }));
+  const callWarmUp = createCallWarmUp(loadUndici, (error) => logger.debug('loading the HTTP client ahead of the first call failed; the call loads it', { error: String(error) }));
   let leaving: LeavingReason | undefined;
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);

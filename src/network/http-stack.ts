@@ -21,7 +21,11 @@ import { publicAddressLookup } from './public-address.js';
 let undici: Promise<typeof import('undici')> | undefined;
 
 export function loadUndici(): Promise<typeof import('undici')> {
-  return (undici ??= import('undici'));
+  // A failed load is not kept: the next request tries again.
+  return (undici ??= import('undici').catch((error: unknown) => {
+    undici = undefined;
+    throw error;
+  }));
 }
 
 export interface AgentTimeouts {

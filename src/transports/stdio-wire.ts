@@ -30,7 +30,7 @@ export interface StdioWireOptions {
   /** Called once the wire has closed, whoever closed it. */
   readonly onClosed?: () => void;
   readonly maxLineBytes?: number;
-  /** Called once, when the answer to the host's first `tools/list` has been written. */
+  /** Called once, when the answer to the host's first `tools/list` has been written while stdin is open. */
   readonly onFirstListAnswered?: () => void;
 }
 
@@ -76,8 +76,11 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
   };
 
   const noteWritten = (messages: readonly Outgoing[]) => {
-    if (firstList === undefined || firstList === null) return;
-    if (!messages.some((message) => 'id' in message && message.id === firstList)) return;
+    // Once stdin has ended the host is leaving, and a closed wire wrote nothing.
+    if (firstList === undefined || firstList === null || closed || inputEnded) return;
+    // A response (no method) with the list's id; the server's own requests count their ids apart.
+    const answersList = (message: Outgoing) => !('method' in message) && 'id' in message && message.id === firstList;
+    if (!messages.some(answersList)) return;
     firstList = null;
     options.onFirstListAnswered?.();
   };

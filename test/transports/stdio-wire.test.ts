@@ -56,6 +56,33 @@ describe('the stdio wire and the first tools/list', () => {
     expect(lines()).toHaveLength(4);
   });
 
+  it('counts an error answer to the list, and not a request of the server that happens to carry the same id', async () => {
+    const { wire: opened, onFirstListAnswered, received, request } = openWire();
+    await opened.start();
+    request(0, 'tools/list');
+    await receivedCount(received, 1);
+    await opened.send({ jsonrpc: '2.0', id: 0, method: 'ping' });
+    expect(onFirstListAnswered).not.toHaveBeenCalled();
+    await opened.send({ jsonrpc: '2.0', id: 0, error: { code: -32603, message: 'Internal error' } });
+    expect(onFirstListAnswered).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not call it for a list answered after stdin ended: the host is leaving', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.resume();
+    const onFirstListAnswered = vi.fn();
+    const received: JSONRPCMessage[] = [];
+    wire = createStdioWire({ input, output, drainMs: 1_000, onFirstListAnswered });
+    wire.onmessage = (message) => received.push(message);
+    await wire.start();
+    input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })}\n`);
+    await receivedCount(received, 1);
+    await vi.waitFor(() => expect(input.readableEnded).toBe(true));
+    await wire.send({ jsonrpc: '2.0', id: 1, result: { tools: [] } });
+    expect(onFirstListAnswered).not.toHaveBeenCalled();
+  });
+
   it('does not call it when the server answers without a tools/list ever asked', async () => {
     const { wire: opened, onFirstListAnswered, received, request, answer } = openWire();
     await opened.start();

@@ -1,13 +1,14 @@
 import { isBuiltin } from 'node:module';
-import { isAbsolute, sep } from 'node:path';
+import { isAbsolute } from 'node:path';
 
 /**
  * The packages written into the bin instead of imported from node_modules: the MCP SDK, which
- * every start loads, and what it imports in turn (its core and zod, with zod's 48 locales; hono
- * for the HTTP transport). Node resolves, reads and compiles each ES module file on its own: about
- * 120 files on every start, about 100 ms of a cached sandbox start of 434 (tools/bench/findings.md).
- * The other packages load on first use, if at all (undici on the first call, openid-client on a
- * sign-in, the YAML parser and the Swagger converter for such documents), and stay imports.
+ * every start loads, and what it imports in turn (its core and zod; for HTTP, @hono/node-server).
+ * Node resolves, reads and compiles each ES module file on its own: 118 files on every start
+ * (zod's 101, its 48 locales among them, of which the bundle keeps the one used), about 100 ms of
+ * a cached sandbox start of 434 (tools/bench/findings.md). The other packages load on first use,
+ * if at all (undici on the first call or once the tools are listed, openid-client on a sign-in,
+ * the YAML parser and the Swagger converter for such documents), and stay imports.
  */
 export const INLINED_PACKAGES: readonly string[] = ['@modelcontextprotocol/server', '@modelcontextprotocol/node'];
 
@@ -25,12 +26,13 @@ export function packageNameOf(id: string): string {
 /**
  * Pure: whether the bundle leaves an import for Node to resolve at run time. Built-ins always;
  * a package when the project's own code imports it and it is not one of `INLINED_PACKAGES`. What
- * an inlined package imports is inlined with it (its importer is under node_modules): left as an
- * import, it would resolve from the bin's folder, where npm need not have hoisted it.
+ * an inlined package imports is inlined with it (its importer is under the project's
+ * `packagesDir`, node_modules with a trailing separator): left as an import, it would resolve
+ * from the bin's folder, where npm need not have hoisted it.
  */
-export function staysExternal(id: string, importer: string | undefined): boolean {
+export function staysExternal(id: string, importer: string | undefined, packagesDir: string): boolean {
   if (isBuiltin(id)) return true;
   if (!isPackageImport(id)) return false;
-  if (importer !== undefined && importer.includes(`${sep}node_modules${sep}`)) return false;
+  if (importer !== undefined && importer.startsWith(packagesDir)) return false;
   return !INLINED_PACKAGES.includes(packageNameOf(id));
 }
