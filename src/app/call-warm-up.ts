@@ -1,10 +1,10 @@
 /**
  * undici 7 carries every API call (`network/http-stack.ts`) and is loaded on first use, so that a
- * start does not wait for it; loading it was about 85 ms of the first call's 220 on this project's
- * 2-core machine (Node 20, tools/bench/findings.md). Once the host has its tool list, a server is
- * idle until the user asks for something, so undici is loaded then, a moment later (the host's
- * other opening requests come first), and the first call does not wait for it. A server closed
- * before then never loads it.
+ * start does not wait for it; loading it was about 85 ms of a first call of 220 to 306 ms on this
+ * project's 2-core machine (Node 20, tools/bench/findings.md). Once the host has its tool list,
+ * a server is idle until the user asks for something, so undici is loaded then, a moment later
+ * (the host's other opening requests come first), and the first call does not wait for it. A
+ * server closed before then, or whose host has closed stdin, never loads it.
  */
 const AFTER_LIST_MS = 100;
 
