@@ -14,7 +14,8 @@ afterEach(async () => {
   wire = undefined;
 });
 
-function openWire() {
+/** `drainMs`: how long running requests may answer once stdin ended. */
+function openWire(drainMs = 100) {
   const input = new PassThrough();
   const output = new PassThrough();
   let written = '';
@@ -22,11 +23,14 @@ function openWire() {
   const answeredWith: string[] = [];
   const onFirstListAnswered = vi.fn(() => answeredWith.push(written));
   const received: JSONRPCMessage[] = [];
-  wire = createStdioWire({ input, output, drainMs: 100, onFirstListAnswered });
+  wire = createStdioWire({ input, output, drainMs, onFirstListAnswered });
   wire.onmessage = (message) => received.push(message);
-  const request = (id: number, method: string) => input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: {} })}\n`);
+  const line = (id: number, method: string) => `${JSON.stringify({ jsonrpc: '2.0', id, method, params: {} })}\n`;
+  const request = (id: number, method: string) => input.write(line(id, method));
+  /** The last request, then the end of stdin. */
+  const lastRequest = (id: number, method: string) => input.end(line(id, method));
   const answer = (id: number) => wire!.send({ jsonrpc: '2.0', id, result: {} });
-  return { wire, onFirstListAnswered, answeredWith, received, request, answer, lines: () => written.split('\n').filter(Boolean) };
+  return { wire, input, onFirstListAnswered, answeredWith, received, request, lastRequest, answer, lines: () => written.split('\n').filter(Boolean) };
 }
 
 const receivedCount = (received: readonly unknown[], count: number) => vi.waitFor(() => expect(received).toHaveLength(count));
@@ -68,18 +72,14 @@ describe('the stdio wire and the first tools/list', () => {
   });
 
   it('does not call it for a list answered after stdin ended: the host is leaving', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    output.resume();
-    const onFirstListAnswered = vi.fn();
-    const received: JSONRPCMessage[] = [];
-    wire = createStdioWire({ input, output, drainMs: 1_000, onFirstListAnswered });
-    wire.onmessage = (message) => received.push(message);
-    await wire.start();
-    input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} })}\n`);
-    await receivedCount(received, 1);
+    // A call still running keeps the wire open while the list's answer goes out.
+    const { wire: opened, input, onFirstListAnswered, received, request, lastRequest } = openWire(1_000);
+    await opened.start();
+    request(2, 'tools/call');
+    lastRequest(1, 'tools/list');
+    await receivedCount(received, 2);
     await vi.waitFor(() => expect(input.readableEnded).toBe(true));
-    await wire.send({ jsonrpc: '2.0', id: 1, result: { tools: [] } });
+    await opened.send({ jsonrpc: '2.0', id: 1, result: { tools: [] } });
     expect(onFirstListAnswered).not.toHaveBeenCalled();
   });
 
