@@ -289,7 +289,9 @@ describeWithRedis('the Redis grant store when Redis goes away', () => {
   });
 
   it('HST-09 fails fast with STORE_UNAVAILABLE while Redis is stopped, and works again once it is back', async () => {
-    const { store, warnings, debugLines } = await openStore(server, { timeoutMs: 500 });
+    // The store that must connect gets a long limit: a busy machine may take longer than a short one to
+    // connect, and with Redis stopped a call fails at once anyway (no offline queue), not at the limit.
+    const { store, warnings, debugLines } = await openStore(server, { timeoutMs: 10_000 });
     await store.write('client', 'kept', { n: 1 });
     await server.stop();
     await expect(store.read('client', 'kept')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
@@ -307,7 +309,7 @@ describeWithRedis('the Redis grant store when Redis goes away', () => {
   });
 
   it('answers ping while Redis answers, fails it fast with STORE_UNAVAILABLE while Redis is stopped, and answers again once it is back', async () => {
-    const { store } = await openStore(server, { timeoutMs: 500 });
+    const { store } = await openStore(server, { timeoutMs: 10_000 });
     await expect(store.ping()).resolves.toBeUndefined();
     await server.stop();
     await expect(store.ping()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
