@@ -16,7 +16,7 @@ export type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
 export { createBrowserPrompter, type BrowserPrompterOptions } from './browser-prompter.js';
 export { canLaunchBrowser, launchableUrl } from './browser-url.js';
 export { CONSENT_INPUT_KEY, createConsentCaller } from './consent-caller.js';
-export type { ConsentBroker, ConsentOutcome, PendingConsent } from './consent-broker.js';
+export type { ConsentBroker, ConsentOutcome, ConsentReach, PendingConsent } from './consent-broker.js';
 export { chooseConsentChannel, definesUrlElicitation, supportsUrlElicitation } from './consent-channel.js';
 export {
   consentFailedResult,
