@@ -23,11 +23,10 @@ export {
   deniedResult,
   describeScopes,
   elicitationMessage,
-  invalidStateResult,
   leavingResult,
   pendingResult,
   type LeavingReason,
 } from './consent-messages.js';
 export { PROGRESS_INTERVAL_MS } from './consent-wait.js';
-export { createConsentStateCodec, flowId, type ConsentStateCodec } from './request-state.js';
+export { createConsentStateCodec, flowId } from './request-state.js';
 export { createStepUpBudget, MAX_STEP_UPS, stepUpKey } from './step-up-budget.js';
