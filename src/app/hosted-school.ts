@@ -5,19 +5,18 @@
  * runtime is reachable from another.
  */
 import type { Config } from '../config/index.js';
-import { createConsentStateCodec } from '../consent/index.js';
-import { createExecutor, toToolResult, type AccessTokenSource, type ExecutionOutcome } from '../executor/index.js';
+import { createConsentCaller, createConsentStateCodec, type ConsentBroker } from '../consent/index.js';
+import { createExecutor, type AccessTokenSource } from '../executor/index.js';
 import type { Logger } from '../log.js';
-import { createSchoolServerFactory, storeOutageResult, type AccountService, type OperationCaller, type OperationResult, type ToolPlan } from '../server/index.js';
+import { createSchoolServerFactory, storeOutageResult, type AccountService, type OperationCaller, type ToolPlan } from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
-import { resumeStepUp, stepUpInConversation } from './hosted-step-up.js';
 import { openCatalog } from './open-catalog.js';
 import { isStoreOutage } from './store-outage-result.js';
 
 export interface HostedSchool {
   readonly plan: ToolPlan;
-  /** A runtime for one caller, from that caller's token source and account. */
-  open(tokens: AccessTokenSource, account: AccountService): CallerRuntime;
+  /** A runtime for one caller, from that caller's token source, account and step-ups. */
+  open(tokens: AccessTokenSource, account: AccountService, stepUps: ConsentBroker): CallerRuntime;
 }
 
 export interface HostedSchoolOptions {
@@ -38,12 +37,30 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
   for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
   // One key for every caller of every instance: each state is sealed to its own person.
-  const codec = createConsentStateCodec(stateKey);
+  const requestState = createConsentStateCodec(stateKey);
   const schoolName = schoolUrl.host;
+  const consentLogger = logger.child('consent');
   return {
     plan,
-    open(tokens, account) {
+    open(tokens, account, stepUps) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
+      // The pipeline of every mode, with this person's step-ups as its consent: its budget is this caller's.
+      const callAsCaller = createConsentCaller({
+        async execute(operation, args, signal) {
+          const outcome = await executor.execute(operation, args, { signal });
+          // Not a school answer: the call did not run there, and gets the server's store outage result.
+          if (isStoreOutage(outcome) && outcome.kind === 'error') throw outcome.error;
+          return outcome;
+        },
+        broker: stepUps,
+        scopeDescriptions: fullCatalog.scopeDescriptions,
+        schoolName,
+        waitMs: config.consentWaitMs,
+        linkWaitMs: config.linkWaitMs,
+        requestState,
+        logger: consentLogger,
+        hosted: true,
+      });
       const call: OperationCaller = async (operation, args, context, connection) => {
         // Names the tool only: lets an operator (and the scale-out suite) see which instance served what.
         logger.debug('tool call', { tool: operation.toolName });
@@ -53,17 +70,6 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
           if (isStoreOutage(error)) return storeOutageResult(operation.toolName);
           throw error;
         }
-      };
-      const callAsCaller = async (...[operation, args, context, connection]: Parameters<OperationCaller>): Promise<OperationResult> => {
-        const stepUp = { operation, context, account, codec, schoolName, waitMs: config.consentWaitMs };
-        const resumed = await resumeStepUp(stepUp);
-        if (typeof resumed === 'object') return resumed;
-        const outcome = await executor.execute(operation, args, { signal: context.mcpReq.signal });
-        const resultOf = (ended: ExecutionOutcome) => (isStoreOutage(ended) ? storeOutageResult(operation.toolName) : toToolResult(ended));
-        // An answered step-up whose grant did not arrive in time leaves the link in the result rather than asking again.
-        const asked = resumed === undefined ? await stepUpInConversation({ ...stepUp, outcome, connection }) : undefined;
-        if (asked === 'granted') return resultOf(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
-        return asked ?? resultOf(outcome);
       };
       const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName, version });
       return { factory, close: () => executor.close() };

@@ -1,7 +1,9 @@
 /**
  * What the consent caller needs from sign-in to ask the user for a permission in the
- * conversation, and nothing more: it never sees a token. `session-consent-broker.ts` implements
- * it on top of the sign-in session; tests script it.
+ * conversation, and nothing more: it never sees a token. Every mode implements it, so one
+ * pipeline (`consent-caller.ts`) runs every tool call: `session-consent-broker.ts` on top of the
+ * local sign-in session, hosted mode's per-person step-up (`hosted/step-up-broker.ts`) on top of
+ * that person's school grant in the shared store; tests script it.
  */
 import type { SchoolMcpError } from '../errors.js';
 
@@ -28,7 +30,19 @@ export type ConsentOutcome =
   /** The flow was no longer the current one when asked; calling again tells what is granted. */
   | { readonly kind: 'ended' };
 
+/**
+ * How the user learns that an approval is done: the call that asked waits for it and finishes on
+ * its own (a URL elicitation, an input-required result the client retries), or the link came in
+ * a tool result and the user must ask again.
+ */
+export type ConsentReach = 'call-waits' | 'ask-again';
+
 export interface ConsentBroker {
+  /**
+   * The one person every consent of this broker is for, when one process serves many (hosted
+   * mode): an input-required `requestState` is sealed to them and refused for anyone else.
+   */
+  readonly person?: string;
   /** The consent a failed call waits for, when that is why it failed. */
   pendingOf(error: SchoolMcpError): PendingConsent | undefined;
   /**
@@ -45,4 +59,12 @@ export interface ConsentBroker {
   canOpenBrowser(): boolean;
   /** Opens the link in the system browser, after the sign-in's own checks of the URL. */
   openBrowser(consent: PendingConsent): Promise<void>;
+  /**
+   * The consent a client's retry names by its flow id (`flowId`) when this process did not show
+   * it: another instance of a deployment on one store did. `undefined` when it is unknown here,
+   * over, or another person's. Absent where only the process that showed a flow can finish it.
+   */
+  rejoin?(flow: string): Promise<PendingConsent | undefined>;
+  /** Told when a link is shown and when a call stops waiting, for a page that tells the user what next. */
+  noteReach?(consent: PendingConsent, reach: ConsentReach): Promise<void>;
 }

@@ -9,7 +9,9 @@
  *   authoritative, the union with what is granted is asked for, and the call is retried, at most
  *   `MAX_STEP_UPS` times per operation and scope set (ERR-03).
  * How the link reaches the user is chosen per call (see `consent-channel.ts`); the wait is
- * bounded, and a flow is shown once: later calls join it instead of opening it again.
+ * bounded, and a flow is shown once: later calls join it instead of opening it again. Every mode
+ * runs its calls through here; what differs is the `ConsentBroker` (a local sign-in session, or a
+ * hosted person's step-up) and, in the words, where the approval comes back to.
  */
 import { randomUUID } from 'node:crypto';
 import { inputRequired, inputResponse, type ServerContext } from '@modelcontextprotocol/server';
@@ -18,7 +20,7 @@ import { toToolResult, type ExecutionOutcome } from '../executor/index.js';
 import type { Logger } from '../log.js';
 import type { Operation } from '../openapi/index.js';
 import type { ClientConnection, OperationCaller, OperationResult } from '../server/index.js';
-import type { ConsentBroker, PendingConsent } from './consent-broker.js';
+import type { ConsentBroker, ConsentReach, PendingConsent } from './consent-broker.js';
 import { chooseConsentChannel, type ConsentChannel } from './consent-channel.js';
 import {
   cancelledResult,
@@ -71,6 +73,11 @@ export interface ConsentCallerOptions {
   readonly leaving?: AbortSignal;
   /** `school-mcp login ...` for this school, offered when a link cannot outlive the process. */
   readonly loginCommand?: string;
+  /**
+   * Hosted mode: the school sends an approval to the server, whichever instance and connection
+   * asked, so a pending result promises no process on the user's computer.
+   */
+  readonly hosted?: boolean;
 }
 
 /** Consent rounds of one call: a sign-in, a declared scope, and the step-ups of ERR-03. */
@@ -115,13 +122,25 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     const answer = inputResponse(context.mcpReq.inputResponses, CONSENT_INPUT_KEY);
     if (wire === undefined && answer.kind === 'missing') return undefined;
     if (typeof wire !== 'string') return 'invalid';
-    const state = await codec.read(wire, context);
+    // Bound to the person in hosted mode (HOST-26): a state replayed by anyone else reads as altered.
+    const state = await codec.read(wire, context, broker.person);
     if (state === undefined || state.tool !== operation.toolName) return 'invalid';
     return { flow: state.flow, action: answer.kind === 'elicit' ? answer.action : 'cancel' };
   }
 
   /** Shows the consent on the chosen channel (once per flow), then waits a bounded time. */
   const leavingReason = (): LeavingReason => (options.leaving?.reason === 'input-closed' ? 'input-closed' : 'stopped');
+
+  /** Tells the broker how the user learns of the end; a failure to record it never fails the call. */
+  async function note(consent: PendingConsent, reach: ConsentReach): Promise<void> {
+    await broker.noteReach?.(consent, reach).catch((error: unknown) => options.logger?.warn('could not record how the approval reaches the user', { error: String(error) }));
+  }
+
+  /** The call stops waiting: whoever approves now must ask again. */
+  async function pending(consent: PendingConsent, wording: ConsentWording, waitedMs: number): Promise<OperationResult> {
+    await note(consent, 'ask-again');
+    return pendingResult(consent, wording, waitedMs);
+  }
 
   async function reachUser(
     consent: PendingConsent,
@@ -148,10 +167,13 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     if (channel === 'input-required') {
       if (resumed?.flow === flowId(consent.url)) {
         if (resumed.action === 'decline') return declined(consent, wording);
-        if (resumed.action === 'cancel') return pendingResult(consent, wording, 0);
+        if (resumed.action === 'cancel') return pending(consent, wording, 0);
       } else if (firstShowing) {
         remember(awaitingAnswer, flowId(consent.url), consent);
-        const requestState = await codec.mint({ v: 1, tool: wording.toolName, flow: flowId(consent.url) }, context);
+        // The client's retry comes back and waits: the approval finishes the call by itself.
+        await note(consent, 'call-waits');
+        const person = broker.person === undefined ? {} : { owner: broker.person, scopes: consent.scopes };
+        const requestState = await codec.mint({ v: 1, tool: wording.toolName, flow: flowId(consent.url), ...person }, context);
         return inputRequired({
           inputRequests: { [CONSENT_INPUT_KEY]: inputRequired.elicitUrl({ message: elicitationMessage(consent, wording), url: consent.url }) },
           requestState,
@@ -161,6 +183,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       const elicitationId = randomUUID();
       // The client may take a while to show the link; say meanwhile what the call waits for.
       reportProgress?.(0);
+      await note(consent, 'call-waits');
       let action: 'accept' | 'decline' | 'cancel';
       try {
         const answer = await context.mcpReq.elicitInput(
@@ -173,10 +196,10 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         if (context.mcpReq.signal.aborted) return cancelledResult(wording);
         if (options.leaving?.aborted) return leavingResult(consent, wording, leavingReason());
         options.logger?.warn('the client did not show the approval link; it goes into the tool result', { error: String(error) });
-        return pendingResult(consent, wording, 0);
+        return pending(consent, wording, 0);
       }
       if (action === 'decline') return declined(consent, wording);
-      if (action === 'cancel') return pendingResult(consent, wording, 0);
+      if (action === 'cancel') return pending(consent, wording, 0);
       void broker.outcome(consent).then(async (outcome) => {
         if (outcome.kind === 'granted') await connection?.elicitationComplete(elicitationId);
       }).catch(() => undefined);
@@ -197,7 +220,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       case 'ended':
         return 'granted';
       case 'pending':
-        return pendingResult(consent, wording, waitMs);
+        return pending(consent, wording, waitMs);
       case 'denied':
         return deniedResult(consent, wording, 'denied');
       case 'failed':
@@ -221,6 +244,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       school: options.schoolName,
       scopeDescriptions: options.scopeDescriptions,
       ...(options.loginCommand === undefined ? {} : { loginCommand: options.loginCommand }),
+      ...(options.hosted === true ? { hosted: true } : {}),
     };
     const resumed = await resumedConsent(operation, context);
     if (resumed === 'invalid') return invalidStateResult(wording);
@@ -233,7 +257,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     const callBudget = budgetOf(channel, Date.now());
     // The user answered for one flow: how it ended is the answer. Running the operation first
     // would, once that flow is over, open a new one and show it again after a denial.
-    const answeredFor = resumed === undefined ? undefined : awaitingAnswer.get(resumed.flow);
+    // Another instance of the deployment may have shown it; the broker finds it in the shared store.
+    const answeredFor = resumed === undefined ? undefined : (awaitingAnswer.get(resumed.flow) ?? (await broker.rejoin?.(resumed.flow)));
     if (answeredFor !== undefined) {
       const reached = await reachUser(answeredFor, channel, context, connection, wording, resumed, callBudget);
       if (reached !== 'granted') return reached;

@@ -18,6 +18,8 @@ export interface ConsentWording {
    * a terminal sign-in cannot serve this server (a demo school lives only inside it).
    */
   readonly loginCommand?: string;
+  /** Hosted mode: the approval comes back to the server, not to a process on the user's computer. */
+  readonly hosted?: boolean;
 }
 
 /** Why the process that owns the approval is going away. */
@@ -52,6 +54,7 @@ export function waitingMessage(consent: PendingConsent, wording: ConsentWording)
  * on, with what it grants and the promise that calling again continues with the same approval.
  */
 export function pendingResult(consent: PendingConsent, wording: ConsentWording, waitedMs: number): CallToolResult {
+  if (wording.hosted === true) return hostedPendingResult(consent, wording, waitedMs);
   const lines = [
     `${wording.toolName} has not run yet: it needs a permission at ${wording.school} that is not granted: ${granting(consent, wording)}.`,
     ...(waitedMs > 0 ? [`The approval is still pending (waited ${Math.round(waitedMs / 1000)} s).`] : []),
@@ -63,6 +66,17 @@ export function pendingResult(consent: PendingConsent, wording: ConsentWording, 
     `If the host starts a new school-mcp for every call (it ends the server after each answer, as the MCP Inspector CLI does), this link cannot complete. ${otherWays(consent, wording)}`,
   ];
   return textResult(lines);
+}
+
+/** Hosted: each link is single-use, and the school answers the server, whichever instance asked. */
+function hostedPendingResult(consent: PendingConsent, wording: ConsentWording, waitedMs: number): CallToolResult {
+  return textResult([
+    `${wording.toolName} has not run yet: it needs a permission at ${wording.school} that this person has not granted to school-mcp: ${granting(consent, wording)}.`,
+    ...(waitedMs > 0 ? [`The approval is still pending (waited ${Math.round(waitedMs / 1000)} s).`] : []),
+    'Ask the user to open this link and approve it at the school, signed in as themselves:',
+    consent.url,
+    `Once approved, call ${wording.toolName} again with the same arguments. The link works once, until ${new Date(consent.expiresAt).toISOString().slice(11, 16)} UTC. Nothing was changed at the school.`,
+  ]);
 }
 
 /**

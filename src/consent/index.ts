@@ -16,18 +16,17 @@ export type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
 export { createBrowserPrompter, type BrowserPrompterOptions } from './browser-prompter.js';
 export { canLaunchBrowser, launchableUrl } from './browser-url.js';
 export { CONSENT_INPUT_KEY, createConsentCaller } from './consent-caller.js';
-export type { ConsentBroker, ConsentOutcome, PendingConsent } from './consent-broker.js';
+export type { ConsentBroker, ConsentOutcome, ConsentReach, PendingConsent } from './consent-broker.js';
 export { chooseConsentChannel, definesUrlElicitation, supportsUrlElicitation } from './consent-channel.js';
 export {
   consentFailedResult,
   deniedResult,
   describeScopes,
   elicitationMessage,
-  invalidStateResult,
   leavingResult,
   pendingResult,
   type LeavingReason,
 } from './consent-messages.js';
 export { PROGRESS_INTERVAL_MS } from './consent-wait.js';
-export { createConsentStateCodec, flowId, type ConsentStateCodec } from './request-state.js';
+export { createConsentStateCodec, flowId } from './request-state.js';
 export { createStepUpBudget, MAX_STEP_UPS, stepUpKey } from './step-up-budget.js';

@@ -6,12 +6,12 @@
  * server's `AccountService`, matched structurally.
  * @see SECURITY.md HOST-14
  */
-import { randomBytes } from 'node:crypto';
+import type { ConsentBroker } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
 import { createSharedRefresh, RECONNECT_ADVICE, signInRequired } from './shared-refresh.js';
-import { STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp } from './step-up-record.js';
+import { createStepUpBroker, openStepUp } from './step-up-broker.js';
 import { StepUpRequired } from './step-up-required.js';
 
 /** A token this close to its expiry is refreshed first, so a call does not fail on the way. */
@@ -52,6 +52,7 @@ export interface CallerAccessOptions {
 
 export function createCallerAccess(options: CallerAccessOptions) {
   const { store, signIn } = options;
+  const links = { store, link: options.stepUpUrl };
   const refreshAcrossInstances = createSharedRefresh({ store, signIn });
   // One refresh per person at a time in this instance: concurrent calls share its result instead
   // of polling the store for this instance's own refresh.
@@ -79,15 +80,8 @@ export function createCallerAccess(options: CallerAccessOptions) {
           if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= now) grant = await refreshed(grant, grant.expiresAt - STILL_USABLE_SECONDS <= now);
           const granted = new Set(grant.scopes);
           if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
-            const missing = request.requiredScopes.filter((scope) => !granted.has(scope));
-            // The link goes into this caller's result only; it asks the school for granted ∪ needed.
-            const id = randomBytes(24).toString('base64url');
-            const pending: PendingStepUp = { sub: caller.accountId, scopes: [...new Set([...grant.scopes, ...missing])], missing };
-            await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
-            throw new StepUpRequired(options.stepUpUrl(id), missing, async () => {
-              const now = (await store.read(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
-              return now !== undefined && missing.every((scope) => now.scopes.includes(scope));
-            });
+            // Reaches this caller only (the consent pipeline shows it); it asks the school for granted ∪ needed.
+            throw new StepUpRequired(await openStepUp(links, caller.accountId, grant.scopes, request.requiredScopes));
           }
           return grant.accessToken;
         },
@@ -97,6 +91,11 @@ export function createCallerAccess(options: CallerAccessOptions) {
           return (await refreshed(grant)).accessToken;
         },
       };
+    },
+
+    /** The step-ups of this caller's person, for the consent pipeline: after a 403 `insufficient_scope` too. */
+    stepUpsFor(caller: HostedCaller): ConsentBroker {
+      return createStepUpBroker({ ...links, sub: caller.accountId, grant: () => grantOf(caller.accountId) });
     },
 
     accountFor(caller: HostedCaller): CallerAccount {

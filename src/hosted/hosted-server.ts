@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ConsentBroker } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { BODY_CAPS, declaredOverCap } from '../network/index.js';
@@ -15,7 +16,7 @@ import { storeAdapterClass } from './store-adapter.js';
 import { createClientMetadataDocuments, type ClientMetadataDocumentOptions } from './client-metadata-documents.js';
 import { createHostedProvider, MCP_SCOPE } from './authorization-server.js';
 import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
-import { STEP_UP_PREFIX } from './step-up-record.js';
+import { stepUpLink } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';
 import { HOSTED_SOCKET_LIMITS } from './hosted-limits.js';
 import { publicHostAllowList, publicOriginAllowList } from './public-host.js';
@@ -29,7 +30,14 @@ import { answerStoreOutage, isStoreUnavailable, watchStoreOutages } from './stor
 import { createStoreReadiness } from './store-readiness.js';
 
 /** Serves one `/mcp` request of a caller whose token passed. */
-type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller, access: { readonly tokens: CallerTokens; readonly account: CallerAccount }) => Promise<void>;
+type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller, access: CallerServices) => Promise<void>;
+
+/** What one caller's tools run with: that person's school grant, account and step-ups. */
+interface CallerServices {
+  readonly tokens: CallerTokens;
+  readonly account: CallerAccount;
+  readonly stepUps: ConsentBroker;
+}
 
 export interface HostedServerOptions {
   /** Where MCP clients reach the server; the address it listens on when absent (tests, the demo). */
@@ -152,7 +160,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     store,
     signIn: schoolSignIn,
     schoolIssuer: school.schoolUrl.href.replace(/\/+$/, ''),
-    stepUpUrl: (id) => `${publicUrl.base}${STEP_UP_PREFIX}${id}`,
+    stepUpUrl: (id) => stepUpLink(publicUrl.base, id),
     async endMcpGrant(caller) {
       // Every token of this connection goes with its grant (RFC 7009 §2.1 spirit: sign-out ends them all).
       await new adapter('Grant').revokeByGrantId!(caller.grantId);
@@ -210,7 +218,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
         res.end(JSON.stringify({ error: verdict.refusal === 'missing' ? 'unauthorized' : 'invalid_token' }));
         return;
       }
-      return options.mcp(req, res, verdict.caller, { tokens: access.tokensFor(verdict.caller), account: access.accountFor(verdict.caller) });
+      return options.mcp(req, res, verdict.caller, { tokens: access.tokensFor(verdict.caller), account: access.accountFor(verdict.caller), stepUps: access.stepUpsFor(verdict.caller) });
     }
     const consent = CONSENT_PATH.exec(path.slice(basePath.length));
     if (consent !== null && path.startsWith(basePath)) {

@@ -6,7 +6,6 @@
 export { startHostedServer, type HostedServer } from './hosted-server.js';
 export { parsePublicUrl } from './public-url.js';
 export { SCHOOL_GRANTS } from './school-sign-in.js';
-export { isStepUpRequired, type StepUpRequired } from './step-up-required.js';
 export { stepUpStateKey } from './step-up-state-key.js';
 export { drainGraceMs } from './drain.js';
 export { isStoreUnavailable } from './store-outage.js';

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import { flowId } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { BODY_CAPS } from '../network/index.js';
@@ -17,7 +18,7 @@ import { consentFormToken, cookieValue, equalDigests, newBrowserBinding } from '
 import { renderHostedConsentPage, renderHostedErrorPage } from './consent-page.js';
 import type { PublicUrl } from './public-url.js';
 import type { SchoolSignIn, StepUp } from './school-sign-in.js';
-import { STEP_UP_PREFIX, STEP_UPS, type PendingStepUp } from './step-up-record.js';
+import { remainingTtlSeconds, STEP_UP_FLOWS, STEP_UP_PREFIX, STEP_UPS, stepUpLink, type PendingStepUp, type StepUpFlow } from './step-up-record.js';
 import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
 import { isStoreUnavailable } from './store-outage.js';
 
@@ -132,8 +133,9 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
   const outcome = await context.schoolSignIn.finish(url, cookieValue(req.headers.cookie, BINDING_COOKIE));
   if (outcome.kind === 'refused') return refuse(res, context, 400, outcome.reason);
   if (outcome.stepUp !== undefined) {
+    const flow = await endStepUp(context, outcome.stepUp.id, outcome.kind === 'signed-in');
     res.setHeader('set-cookie', clearBindingCookie(context));
-    return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in'));
+    return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in', flow?.reach ?? 'ask-again'));
   }
   const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub } : { error: outcome.error };
   await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
@@ -143,6 +145,20 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
     'set-cookie': clearBindingCookie(context),
   });
   res.end();
+}
+
+/**
+ * The school answered a step-up: a denial ends its flow for the calls waiting on it (a grant they
+ * see in the person's grant); the flow also says whether a call waits, for the page's words.
+ */
+async function endStepUp(context: InteractionContext, id: string, granted: boolean): Promise<StepUpFlow | undefined> {
+  const key = flowId(stepUpLink(context.publicUrl.base, id));
+  const flow = (await context.store.read(STEP_UP_FLOWS, key)) as StepUpFlow | undefined;
+  const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
+  if (!granted && flow !== undefined && ttlSeconds !== undefined) {
+    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: 'denied' } as unknown as Record<string, unknown>, { ttlSeconds });
+  }
+  return flow;
 }
 
 function clearBindingCookie(context: InteractionContext): string {

@@ -2,6 +2,7 @@
  * school-mcp's step-up pages: asking one signed-in person to grant school-mcp more at the school,
  * and the end of that request. Pure.
  */
+import type { ConsentReach } from '../consent/index.js';
 import { escapeHtml } from './consent-page.js';
 
 export interface StepUpView {
@@ -29,8 +30,14 @@ ${items}
 </body></html>`;
 }
 
-export function renderStepUpDonePage(granted: boolean): string {
-  const text = granted ? 'The permission is granted. Go back to your chat and ask again.' : 'Nothing was granted. Go back to your chat.';
+/**
+ * The end of a step-up. When the call that asked is waiting for it (a URL elicitation, or an
+ * input-required result the client retries), the assistant finishes that call by itself; only a
+ * link that came in a tool result needs the person to ask again.
+ */
+export function renderStepUpDonePage(granted: boolean, reach: ConsentReach): string {
+  const next = reach === 'call-waits' ? 'Go back to your assistant: the request that asked for it finishes on its own.' : 'Go back to your chat and ask again.';
+  const text = granted ? `The permission is granted. ${next}` : 'Nothing was granted. Go back to your chat.';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>school-mcp</title></head>
 <body><h1 id="outcome">${granted ? 'Granted' : 'Not granted'}</h1><p>${text}</p></body></html>`;

@@ -1,23 +1,19 @@
 /**
  * The failure a hosted tool call meets when its person lacks a scope: the stable code of any
- * missing permission, plus what a caller needs to reach that person (the single-use link) and to
- * know when they granted it (the person's grant in the store covers the scopes).
+ * missing permission, carrying the step-up that asks that person for it, as consent's
+ * `PendingConsent` (its single-use link, what it asks for, when it expires).
  */
+import type { PendingConsent } from '../consent/index.js';
 import { SchoolMcpError } from '../errors.js';
 
 export class StepUpRequired extends SchoolMcpError<'OAUTH_SCOPE_NOT_GRANTED'> {
-  readonly stepUpUrl: string;
-  readonly missing: readonly string[];
-  /** Whether the person's grant covers the missing scopes now. */
-  readonly isGranted: () => Promise<boolean>;
+  readonly consent: PendingConsent;
 
-  constructor(stepUpUrl: string, missing: readonly string[], isGranted: () => Promise<boolean>) {
-    super('OAUTH_SCOPE_NOT_GRANTED', `This needs ${missing.join(' ')} at the school, which this person has not granted to school-mcp.`, {
-      hint: `Ask the user to open ${stepUpUrl} and approve it at the school, then call the tool again.`,
+  constructor(consent: PendingConsent) {
+    super('OAUTH_SCOPE_NOT_GRANTED', `This needs ${consent.newScopes.join(' ')} at the school, which this person has not granted to school-mcp.`, {
+      hint: `Ask the user to open ${consent.url} and approve it at the school, then call the tool again.`,
     });
-    this.stepUpUrl = stepUpUrl;
-    this.missing = missing;
-    this.isGranted = isGranted;
+    this.consent = consent;
   }
 }
 

@@ -121,7 +121,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
           return;
         }
         const ready = school;
-        await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account));
+        await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account, access.stepUps));
       },
     });
     return { server, store, url: server.listenUrl };

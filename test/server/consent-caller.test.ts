@@ -4,7 +4,7 @@
  * test/e2e/reconsent*.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { CONSENT_INPUT_KEY, createConsentCaller } from '../../src/consent/index.js';
+import { CONSENT_INPUT_KEY, createConsentCaller, createConsentStateCodec, flowId } from '../../src/consent/index.js';
 import { createCoupon } from '../executor/operation-fixtures.js';
 import { CALL, CONSENT, connection, context, insufficientScope, OK, PENDING_ERROR, scriptedBroker, scriptedExecutor } from './support/consent-fixtures.js';
 
@@ -133,5 +133,45 @@ describe('consent-aware caller', () => {
     const other = await call(createCoupon, {}, context({ sessionId: 'mallory' }).ctx, connection('legacy', false));
     expect(textOf(other)).toContain('another connection is waiting');
     expect(textOf(other)).not.toContain(CONSENT.url);
+  });
+});
+
+describe('consent-aware caller with a broker of one person among many (hosted)', () => {
+  it('HOST-37 tells the broker a call waits when it shows the link in the conversation, and to ask again once a call stops waiting', async () => {
+    const reaches: string[] = [];
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
+    const { broker } = scriptedBroker({ person: 'usr_lecturer_grace', noteReach: async (_consent, reach) => void reaches.push(reach) });
+    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5, hosted: true });
+    const result = await call(createCoupon, {}, context({ elicit: async () => ({ action: 'accept' }) }).ctx, connection('legacy', true));
+    expect(reaches).toEqual(['call-waits', 'ask-again']);
+    // Hosted words: the approval reaches the server, and the link is single-use.
+    expect(textOf(result)).toContain('that this person has not granted to school-mcp');
+    expect(textOf(result)).toContain('The link works once');
+    expect(textOf(result)).not.toContain('this computer');
+  });
+
+  it('HOST-26 HOST-38 seals the input-required state to the person, and resumes a retry this process never showed through the broker', async () => {
+    const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }, OK]);
+    // One key for every instance of a deployment, as hosted mode derives it from the store.
+    const requestState = createConsentStateCodec(new Uint8Array(32).fill(7));
+    const shownHere = scriptedBroker({ person: 'usr_lecturer_grace' });
+    const shownElsewhere = createConsentCaller({ execute: executor.execute, broker: shownHere.broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000, requestState });
+    const first = (await shownElsewhere(createCoupon, {}, context().ctx, connection('modern', true))) as { requestState?: string };
+    const accepted = { [CONSENT_INPUT_KEY]: { action: 'accept' } };
+    const retry = () => context({ requestState: first.requestState!, inputResponses: accepted }).ctx;
+
+    // Another instance, the same person: its broker finds the flow by id, and the call waits for it.
+    const rejoined: string[] = [];
+    const there = scriptedBroker({ person: 'usr_lecturer_grace', rejoin: async (flow) => (rejoined.push(flow), CONSENT) });
+    there.finish({ kind: 'granted' });
+    const call = createConsentCaller({ execute: executor.execute, broker: there.broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000, requestState });
+    expect(await call(createCoupon, {}, retry(), connection('modern', true))).toMatchObject({ structuredContent: { id: 'c1' } });
+    expect(rejoined).toEqual([flowId(CONSENT.url)]);
+
+    // Another person's broker refuses the same state before anything runs.
+    const calls = executor.calls;
+    const stranger = createConsentCaller({ execute: executor.execute, broker: scriptedBroker({ person: 'usr_support_alan' }).broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000, requestState });
+    expect(textOf(await stranger(createCoupon, {}, retry(), connection('modern', true)))).toContain('was refused');
+    expect(executor.calls).toBe(calls);
   });
 });
