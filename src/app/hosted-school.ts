@@ -4,6 +4,7 @@
  * school grant, and a server factory whose account tools speak of that person. Nothing of one
  * runtime is reachable from another.
  */
+import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { Config } from '../config/index.js';
 import { createConsentStateCodec } from '../consent/index.js';
 import { createExecutor, toToolResult, type AccessTokenSource, type ExecutionOutcome } from '../executor/index.js';
@@ -13,11 +14,12 @@ import type { CallerRuntime } from '../transports/index.js';
 import { resumeStepUp, stepUpInConversation } from './hosted-step-up.js';
 import { openCatalog } from './open-catalog.js';
 import { isStoreOutage } from './store-outage-result.js';
+import { toolCallEvent, type ToolCaller } from './tool-call-audit.js';
 
 export interface HostedSchool {
   readonly plan: ToolPlan;
-  /** A runtime for one caller, from that caller's token source and account. */
-  open(tokens: AccessTokenSource, account: AccountService): CallerRuntime;
+  /** A runtime for one caller, from that caller's token source and account; `caller` names them in the audit log. */
+  open(tokens: AccessTokenSource, account: AccountService, caller?: ToolCaller): CallerRuntime;
 }
 
 export interface HostedSchoolOptions {
@@ -30,9 +32,11 @@ export interface HostedSchoolOptions {
    * client's retry that lands on another instance is read there (`stepUpStateKey`).
    */
   readonly stateKey: Uint8Array;
+  /** Records each tool call: tool, person, client, how it ended; none by default. */
+  readonly audit?: AuditLog;
 }
 
-export async function openHostedSchool({ config, schoolUrl, logger, version, stateKey }: HostedSchoolOptions): Promise<HostedSchool> {
+export async function openHostedSchool({ config, schoolUrl, logger, version, stateKey, audit = NO_AUDIT_LOG }: HostedSchoolOptions): Promise<HostedSchool> {
   // No document cache in hosted mode: the store directory holds grants, and the document is public.
   const { fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
   for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
@@ -42,27 +46,40 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
   const schoolName = schoolUrl.host;
   return {
     plan,
-    open(tokens, account) {
+    open(tokens, account, caller) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
       const call: OperationCaller = async (operation, args, context, connection) => {
         // Names the tool only: lets an operator (and the scale-out suite) see which instance served what.
         logger.debug('tool call', { tool: operation.toolName });
+        // The outcomes of this call's requests: the last one is what its result says.
+        const outcomes: ExecutionOutcome[] = [];
+        let result: OperationResult;
         try {
-          return await callAsCaller(operation, args, context, connection);
+          result = await callAsCaller(outcomes, operation, args, context, connection);
         } catch (error) {
-          if (isStoreOutage(error)) return storeOutageResult(operation.toolName);
-          throw error;
+          if (!isStoreOutage(error)) {
+            audit.record(toolCallEvent(operation.toolName, caller, { kind: 'thrown', error }));
+            throw error;
+          }
+          result = storeOutageResult(operation.toolName);
         }
+        audit.record(toolCallEvent(operation.toolName, caller, { kind: 'answered', outcome: outcomes.at(-1), result }));
+        return result;
       };
-      const callAsCaller = async (...[operation, args, context, connection]: Parameters<OperationCaller>): Promise<OperationResult> => {
+      const callAsCaller = async (outcomes: ExecutionOutcome[], ...[operation, args, context, connection]: Parameters<OperationCaller>): Promise<OperationResult> => {
+        const execute = async () => {
+          const outcome = await executor.execute(operation, args, { signal: context.mcpReq.signal });
+          outcomes.push(outcome);
+          return outcome;
+        };
         const stepUp = { operation, context, account, codec, schoolName, waitMs: config.consentWaitMs };
         const resumed = await resumeStepUp(stepUp);
         if (typeof resumed === 'object') return resumed;
-        const outcome = await executor.execute(operation, args, { signal: context.mcpReq.signal });
+        const outcome = await execute();
         const resultOf = (ended: ExecutionOutcome) => (isStoreOutage(ended) ? storeOutageResult(operation.toolName) : toToolResult(ended));
         // An answered step-up whose grant did not arrive in time leaves the link in the result rather than asking again.
         const asked = resumed === undefined ? await stepUpInConversation({ ...stepUp, outcome, connection }) : undefined;
-        if (asked === 'granted') return resultOf(await executor.execute(operation, args, { signal: context.mcpReq.signal }));
+        if (asked === 'granted') return resultOf(await execute());
         return asked ?? resultOf(outcome);
       };
       const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName, version });

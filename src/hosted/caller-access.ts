@@ -7,6 +7,7 @@
  * @see SECURITY.md HOST-14
  */
 import { randomBytes } from 'node:crypto';
+import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
@@ -42,6 +43,8 @@ export interface CallerAccount {
 
 export interface CallerAccessOptions {
   readonly store: GrantStore;
+  /** Records step-ups asked and sign-outs; none by default. */
+  readonly audit?: AuditLog;
   readonly signIn: SchoolSignIn;
   readonly schoolIssuer: string;
   /** The page of a step-up, `{public-url}/step-up/<id>`. */
@@ -52,6 +55,7 @@ export interface CallerAccessOptions {
 
 export function createCallerAccess(options: CallerAccessOptions) {
   const { store, signIn } = options;
+  const audit = options.audit ?? NO_AUDIT_LOG;
   const refreshAcrossInstances = createSharedRefresh({ store, signIn });
   // One refresh per person at a time in this instance: concurrent calls share its result instead
   // of polling the store for this instance's own refresh.
@@ -84,6 +88,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
             const id = randomBytes(24).toString('base64url');
             const pending: PendingStepUp = { sub: caller.accountId, scopes: [...new Set([...grant.scopes, ...missing])], missing };
             await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
+            audit.record({ event: 'step_up', outcome: 'asked', sub: caller.accountId, clientId: caller.clientId, scopes: missing });
             throw new StepUpRequired(options.stepUpUrl(id), missing, async () => {
               const now = (await store.read(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
               return now !== undefined && missing.every((scope) => now.scopes.includes(scope));
@@ -121,6 +126,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
           let revoked = false;
           if (grant !== undefined) revoked = await signIn.revoke(grant).then(() => true, () => false);
           await options.endMcpGrant(caller);
+          audit.record({ event: 'sign_out', outcome: 'ok', sub: caller.accountId, clientId: caller.clientId, schoolRevoked: revoked });
           return {
             revoked,
             message: revoked
