@@ -6,7 +6,7 @@
  */
 
 /** Each event with the outcomes it can have. */
-export interface AuditOutcomes {
+interface AuditOutcomes {
   /** An MCP client registered (RFC 7591), or its registration was refused. */
   readonly registration: 'ok' | 'refused';
   /** school-mcp's own consent page: the person allowed or denied the client, or the form was refused. */
@@ -27,7 +27,7 @@ export interface AuditOutcomes {
   readonly audit_gap: 'ok';
 }
 
-export type AuditEventName = keyof AuditOutcomes;
+type AuditEventName = keyof AuditOutcomes;
 
 interface AuditFields {
   /** The person's subject at the school. */

@@ -12,7 +12,7 @@ import type { AuditEvent, AuditLog } from './audit-event.js';
 import { auditLine } from './audit-line.js';
 
 /** Lines waiting for the disk at most; far above a busy server's burst, small enough to hold in memory. */
-export const MAX_QUEUED_LINES = 10_000;
+const MAX_QUEUED_LINES = 10_000;
 
 export interface AuditTarget extends AuditLog {
   /** `stderr`, or the file's path. */
