@@ -82,7 +82,7 @@ async function connectAs(user: string): Promise<{ client: Client; provider: Memo
   const client = new Client({ name: 'hosted-audit', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
   const tokens = provider.tokens() as { access_token: string; refresh_token: string };
-  secrets.push(tokens.access_token, tokens.refresh_token);
+  secrets.push(tokens.access_token, tokens.refresh_token, provider.codeVerifier());
   return { client, provider, clientId: String((provider.clientInformation() as { client_id: string }).client_id) };
 }
 
@@ -157,7 +157,7 @@ describe('the hosted audit log', () => {
     for (const secret of secrets) expect(text).not.toContain(secret);
   });
 
-  it('HOST-57 records refusals: an invalid token at /mcp, a refused registration, a forged consent form', async () => {
+  it('HOST-57 records refusals: an invalid token at /mcp, a refused registration, a forged consent form; and a person who denies', async () => {
     await fetch(mcpUrl, { method: 'POST', headers: { authorization: 'Bearer not-a-token-of-ours-0123456789', 'content-type': 'application/json' }, body: '{}' });
     const refused = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Evil', redirect_uris: ['javascript:alert(1)'] }) });
     expect(refused.status).toBe(400);
@@ -166,11 +166,20 @@ describe('the hosted audit log', () => {
     const { consentUrl } = await openConsent(browser, authorizeUrl(base, mcpClient, pkce().challenge));
     const forged = await browser.request(consentUrl, { form: { csrf_token: 'forged', decision: 'allow' } });
     expect(forged.status).toBe(403);
+    const denier = await registerMcpClient(base, { client_name: 'Denied' });
+    const other = new CookieBrowser();
+    const { consentUrl: denyUrl, csrf } = await openConsent(other, authorizeUrl(base, denier, pkce().challenge));
+    secrets.push(csrf);
+    expect((await other.request(denyUrl, { form: { csrf_token: csrf, decision: 'deny' } })).status).toBe(303);
+    await waitForRecord({ event: 'consent', outcome: 'denied' });
     const all = await waitForRecord({ event: 'consent', outcome: 'refused' });
     expect(all).toContainEqual(expect.objectContaining({ event: 'access', outcome: 'refused', error: 'invalid_token' }));
     expect(all).toContainEqual(expect.objectContaining({ event: 'registration', outcome: 'refused', error: 'invalid_redirect_uri' }));
     expect(all).toContainEqual(expect.objectContaining({ event: 'consent', outcome: 'refused', client_id: mcpClient.clientId, reason: 'the consent form was not the one this server showed' }));
-    expect(await readFile(auditPath, 'utf8')).not.toContain('not-a-token-of-ours');
+    expect(all).toContainEqual(expect.objectContaining({ event: 'consent', outcome: 'denied', client_id: denier.clientId }));
+    const text = await readFile(auditPath, 'utf8');
+    expect(text).not.toContain('not-a-token-of-ours');
+    for (const secret of secrets) expect(text).not.toContain(secret);
   });
 
   it('LOG-05 moves on to a new file at the same path on SIGHUP, as logrotate expects', async () => {
