@@ -2,7 +2,7 @@
  * A hosted tool call as an audit event: the tool, the person and the client, and how it ended
  * (the school API's status class, or the stable code of the failure). Never its arguments or its
  * result. Pure.
- * @see docs/audit-log.md, SECURITY.md LOG-03
+ * @see docs/audit-log.md, SECURITY.md HOST-55
  */
 import { statusClassOf, type AuditEvent } from '../audit/index.js';
 import type { ExecutionOutcome } from '../executor/index.js';

@@ -4,7 +4,7 @@
  * after `revokeGrantPolicy` in authorization-server.ts): a rotated refresh token or a code used
  * again, or a client's revocation request (RFC 7009). The engine's error, not its description,
  * is kept: a description can quote what the client sent.
- * @see SECURITY.md LOG-03
+ * @see SECURITY.md HOST-56, HOST-57
  */
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
@@ -26,6 +26,8 @@ export function auditProviderEvents(provider: Provider, audit: AuditLog): void {
 
 /** Pure: why the engine ended a grant, from the route and what it had loaded. */
 export function revocationReason(route: string | undefined, entities: { readonly RefreshToken?: unknown; readonly AuthorizationCode?: unknown }): string {
-  if (route === 'token') return entities.RefreshToken !== undefined ? 'refresh_token_reuse' : entities.AuthorizationCode !== undefined ? 'code_reuse' : 'token_reuse';
-  return route === 'revocation' ? 'revocation_request' : 'grant_revoked';
+  if (route === 'token') return entities.RefreshToken !== undefined ? 'refresh_token_reuse' : 'code_reuse';
+  if (route === 'revocation') return 'revocation_request';
+  // The engine's own end-session page (RP-initiated logout) ends the grants of the session.
+  return route?.startsWith('end_session') ? 'logout' : 'other';
 }

@@ -210,7 +210,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       const origin = checkOrigin(req.headersDistinct['origin'], allowedOrigins);
       if (!origin.allowed) {
         log.warn('refused a request', { reason: origin.reason });
-        audit.record({ event: 'access', outcome: 'refused', reason: 'Origin not allowed' });
+        audit.record({ event: 'access', outcome: 'refused', reason: 'a browser request from another origin' });
         return refuse(res, 403, 'forbidden', 'a browser request to /mcp must come from this server\'s own origin');
       }
       const verdict = await checkAccess(provider, publicUrl, req.headers.authorization);

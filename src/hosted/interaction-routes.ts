@@ -141,9 +141,11 @@ export async function handleConsentPage(context: InteractionContext, req: Incomi
 export async function handleSchoolCallback(context: InteractionContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', context.publicUrl.base);
   const outcome = await context.schoolSignIn.finish(url, cookieValue(req.headers.cookie, BINDING_COOKIE));
-  // school-mcp's words only: what follows a colon may quote the school's answer.
-  if (outcome.kind === 'refused') context.audit.record({ event: 'sign_in', outcome: 'refused', reason: outcome.reason.split(':', 1)[0] });
-  if (outcome.kind === 'refused') return refuse(res, context, 400, outcome.reason);
+  if (outcome.kind === 'refused') {
+    // school-mcp's words only: what follows a colon may quote the school's answer.
+    context.audit.record({ event: 'sign_in', outcome: 'refused', reason: outcome.reason.split(':', 1)[0] });
+    return refuse(res, context, 400, outcome.reason);
+  }
   if (outcome.stepUp !== undefined) {
     context.audit.record({ event: 'step_up', outcome: outcome.kind === 'signed-in' ? 'granted' : 'refused', sub: outcome.stepUp.sub, scopes: outcome.stepUp.scopes });
     res.setHeader('set-cookie', clearBindingCookie(context));

@@ -6,6 +6,7 @@ describe('why the authorization server ended a grant', () => {
     expect(revocationReason('token', { RefreshToken: {} })).toBe('refresh_token_reuse');
     expect(revocationReason('token', { AuthorizationCode: {} })).toBe('code_reuse');
     expect(revocationReason('revocation', { RefreshToken: {} })).toBe('revocation_request');
-    expect(revocationReason(undefined, {})).toBe('grant_revoked');
+    expect(revocationReason('end_session_confirm', {})).toBe('logout');
+    expect(revocationReason(undefined, {})).toBe('other');
   });
 });
