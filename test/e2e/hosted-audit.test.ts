@@ -92,13 +92,19 @@ describe('the hosted audit log', () => {
     const { client, provider, clientId } = await connectAs(ada.sub);
     const listed = await client.callTool({ name: 'list_courses', arguments: {} });
     expect((listed as { isError?: boolean }).isError, textOf(listed)).toBeFalsy();
+    // What the person answers at the school to the next step-up.
+    let atSchool: 'allow' | 'deny' = 'allow';
     client.setRequestHandler('elicitation/create', async (request) => {
       const { url } = request.params as { url: string };
       const browser = new CookieBrowser();
       const csrf = hiddenInput(await (await browser.request(url)).text(), 'csrf_token')!;
       secrets.push(csrf);
       const toSchool = await browser.request(url, { form: { csrf_token: csrf, decision: 'allow' } });
-      const answer = await completeConsent(toSchool.headers.get('location')!, 'allow', { user: ada.sub });
+      const answer = await completeConsent(toSchool.headers.get('location')!, atSchool, { user: ada.sub });
+      if (atSchool === 'deny') {
+        await browser.request(answer);
+        return { action: 'decline' };
+      }
       secrets.push(answer.searchParams.get('code')!);
       expect(await (await browser.request(answer)).text()).toMatch(/Granted/);
       return { action: 'accept' };
@@ -106,6 +112,9 @@ describe('the hosted audit log', () => {
     const argumentValues = { email: 'audit.canary.arg@example.com', name: 'Audit Canary Argument' };
     const created = await client.callTool({ name: 'create_member', arguments: argumentValues });
     expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
+    atSchool = 'deny';
+    const coupon = await client.callTool({ name: 'create_coupon', arguments: { code: 'AUDITCANARY10', discount_type: 'percent' } });
+    expect((coupon as { isError?: boolean }).isError, textOf(coupon)).toBe(true);
     const signedOut = await client.callTool({ name: 'sign_out', arguments: {} });
     expect(textOf(signedOut)).toMatch(/Signed out/);
     const stale = provider.accessToken!;
@@ -122,17 +131,21 @@ describe('the hosted audit log', () => {
       'step_up asked',
       'step_up granted',
       'tool_call ok create_member',
+      'step_up asked',
+      'step_up refused',
+      'tool_call error create_coupon',
       'sign_out ok',
     ]);
     expect(hers.find((record) => record.event === 'registration')).toMatchObject({ client_name: `audit agent for ${ada.sub}` });
     expect(hers.find((record) => record.event === 'sign_in')).toMatchObject({ sub: ada.sub, client_id: clientId });
     expect(hers.find((record) => record['tool'] === 'create_member')).toMatchObject({ sub: ada.sub, client_id: clientId, status_class: '2xx' });
     expect(hers.find((record) => record.event === 'step_up')).toMatchObject({ client_id: clientId, scopes: ['members:write'] });
+    expect(hers.find((record) => record['tool'] === 'create_coupon')).toMatchObject({ error: 'OAUTH_SCOPE_NOT_GRANTED' });
     expect(hers.find((record) => record.event === 'sign_out')).toMatchObject({ sub: ada.sub, client_id: clientId, school_revoked: true });
     for (const record of all) expect(record['time']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     const text = await readFile(auditPath, 'utf8');
-    for (const secret of [...secrets, stale, ...Object.values(argumentValues)]) {
+    for (const secret of [...secrets, stale, ...Object.values(argumentValues), 'AUDITCANARY10']) {
       expect(secret.length).toBeGreaterThan(8);
       expect(text).not.toContain(secret);
     }
@@ -157,7 +170,7 @@ describe('the hosted audit log', () => {
     for (const secret of secrets) expect(text).not.toContain(secret);
   });
 
-  it('HOST-57 records refusals: an invalid token at /mcp, a refused registration, a forged consent form; and a person who denies', async () => {
+  it('HOST-57 records refusals: an invalid token at /mcp, a refused registration, a forged consent form; and a person who denies, at school-mcp or at the school', async () => {
     await fetch(mcpUrl, { method: 'POST', headers: { authorization: 'Bearer not-a-token-of-ours-0123456789', 'content-type': 'application/json' }, body: '{}' });
     const refused = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Evil', redirect_uris: ['javascript:alert(1)'] }) });
     expect(refused.status).toBe(400);
@@ -172,11 +185,16 @@ describe('the hosted audit log', () => {
     secrets.push(csrf);
     expect((await other.request(denyUrl, { form: { csrf_token: csrf, decision: 'deny' } })).status).toBe(303);
     await waitForRecord({ event: 'consent', outcome: 'denied' });
-    const all = await waitForRecord({ event: 'consent', outcome: 'refused' });
+    const atSchool = await registerMcpClient(base, { client_name: 'Denied at school' });
+    const third = new CookieBrowser();
+    const { consentUrl: thirdUrl, csrf: thirdCsrf } = await openConsent(third, authorizeUrl(base, atSchool, pkce().challenge));
+    await returnFromSchool(third, await completeConsent(await allowAtSchoolMcp(third, thirdUrl, thirdCsrf), 'deny', { user: SANDBOX_STAFF[2]!.sub }));
+    const all = await waitForRecord({ event: 'sign_in', outcome: 'denied' });
     expect(all).toContainEqual(expect.objectContaining({ event: 'access', outcome: 'refused', error: 'invalid_token' }));
     expect(all).toContainEqual(expect.objectContaining({ event: 'registration', outcome: 'refused', error: 'invalid_redirect_uri' }));
     expect(all).toContainEqual(expect.objectContaining({ event: 'consent', outcome: 'refused', client_id: mcpClient.clientId, reason: 'the consent form was not the one this server showed' }));
     expect(all).toContainEqual(expect.objectContaining({ event: 'consent', outcome: 'denied', client_id: denier.clientId }));
+    expect(all).toContainEqual(expect.objectContaining({ event: 'sign_in', outcome: 'denied', client_id: atSchool.clientId, error: 'access_denied' }));
     const text = await readFile(auditPath, 'utf8');
     expect(text).not.toContain('not-a-token-of-ours');
     for (const secret of secrets) expect(text).not.toContain(secret);
