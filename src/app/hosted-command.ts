@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NO_AUDIT_LOG, openAuditTarget, type AuditTarget } from '../audit/index.js';
 import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
@@ -63,11 +64,24 @@ async function openStore(config: Config, keyring: StoreKeyring, demoStore: strin
   return { store, bus, close: () => bus.close() };
 }
 
+/** `--audit-log`'s target, opened before anything is served: a path that cannot be written stops the start. */
+async function openAudit(target: string | undefined, logger: Logger): Promise<AuditTarget | undefined> {
+  if (target === undefined) return undefined;
+  const log = logger.child('audit');
+  return openAuditTarget(target, { onFailure: (message, error) => log.error(message, { error: error instanceof Error ? error.message : String(error) }) }).catch((error: unknown) => {
+    throw configInvalid(`--audit-log: cannot open ${target}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+}
+
 export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
   const hosted = config.hosted!;
   let demo: DemoSchool | undefined;
   let demoStore: string | undefined;
   let closeStore = async (): Promise<void> => undefined;
+  const audit = await openAudit(hosted.auditLog, logger);
+  // logrotate moves the file and sends SIGHUP: the next line goes to a new file at the path.
+  const reopenAudit = () => audit?.reopen();
+  if (audit !== undefined) process.on('SIGHUP', reopenAudit);
   try {
     if (config.demo) {
       demo = await startDemoSchool({});
@@ -81,7 +95,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     const opened = await openStore(config, keyring, demoStore, logger);
     closeStore = opened.close;
     const store = opened.store;
-    const school = await openHostedSchool({ config, schoolUrl, logger, version, stateKey: await stepUpStateKey(store) });
+    const school = await openHostedSchool({ config, schoolUrl, logger, version, stateKey: await stepUpStateKey(store), audit: audit ?? NO_AUDIT_LOG });
     const endpoints = await openCallerEndpoints({
       maxCallers: 256,
       onerror: (error) => logger.debug('MCP request failed', { error: error.message }),
@@ -96,6 +110,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
       allowedOrigins: hosted.allowedOrigins,
       store,
       logger,
+      audit: audit ?? NO_AUDIT_LOG,
       school: (url) => {
         if (demo) {
           const credentials = demo.sandbox.registerIntegration({ clientName: 'school-mcp (hosted demo)', redirectUris: [url.schoolCallback] });
@@ -103,9 +118,9 @@ export async function runHosted(config: Config, logger: Logger, version: string)
         }
         return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
       },
-      mcp: (req, res, caller, access) => endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => school.open(access.tokens, access.account, access.stepUps)),
+      mcp: (req, res, caller, access) => endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => school.open(access.tokens, access.account, access.stepUps, { sub: caller.accountId, clientId: caller.clientId })),
     });
-    logger.info('serving hosted', { publicUrl: server.publicUrl.base, listening: server.listenUrl, school: schoolUrl.origin, tools: school.plan.direct.length });
+    logger.info('serving hosted', { publicUrl: server.publicUrl.base, listening: server.listenUrl, school: schoolUrl.origin, tools: school.plan.direct.length, audit: audit?.description ?? 'off' });
     if (demo) process.stderr.write(demoWalkthrough(server.publicUrl.base, schoolUrl.href));
     const sweeper = setInterval(() => void store.sweep().catch((error: unknown) => logger.warn('store sweep failed', { error: String(error) })), SWEEP_INTERVAL_MS);
     sweeper.unref();
@@ -122,6 +137,8 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     logger.info('stopped');
     return 0;
   } finally {
+    process.off('SIGHUP', reopenAudit);
+    await audit?.close();
     await closeStore();
     await demo?.close();
     if (demoStore !== undefined) await rm(demoStore, { recursive: true, force: true });

@@ -4,19 +4,24 @@
  * school grant, and a server factory whose account tools speak of that person. Nothing of one
  * runtime is reachable from another.
  */
+import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { Config } from '../config/index.js';
 import { createConsentCaller, createConsentStateCodec, type ConsentBroker } from '../consent/index.js';
-import { createExecutor, type AccessTokenSource } from '../executor/index.js';
+import { createExecutor, type AccessTokenSource, type ExecutionOutcome } from '../executor/index.js';
 import type { Logger } from '../log.js';
-import { createSchoolServerFactory, storeOutageResult, type AccountService, type OperationCaller, type ToolPlan } from '../server/index.js';
+import { createSchoolServerFactory, storeOutageResult, type AccountService, type OperationCaller, type OperationResult, type ToolPlan } from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
 import { openCatalog } from './open-catalog.js';
 import { isStoreOutage } from './store-outage-result.js';
+import { toolCallEvent, type ToolCaller } from './tool-call-audit.js';
 
 export interface HostedSchool {
   readonly plan: ToolPlan;
-  /** A runtime for one caller, from that caller's token source, account and step-ups. */
-  open(tokens: AccessTokenSource, account: AccountService, stepUps: ConsentBroker): CallerRuntime;
+  /**
+   * A runtime for one caller, from that caller's token source, account and step-ups; `caller`
+   * names them in the audit log.
+   */
+  open(tokens: AccessTokenSource, account: AccountService, stepUps: ConsentBroker, caller?: ToolCaller): CallerRuntime;
 }
 
 export interface HostedSchoolOptions {
@@ -29,9 +34,11 @@ export interface HostedSchoolOptions {
    * client's retry that lands on another instance is read there (`stepUpStateKey`).
    */
   readonly stateKey: Uint8Array;
+  /** Records each tool call: tool, person, client, how it ended; none by default. */
+  readonly audit?: AuditLog;
 }
 
-export async function openHostedSchool({ config, schoolUrl, logger, version, stateKey }: HostedSchoolOptions): Promise<HostedSchool> {
+export async function openHostedSchool({ config, schoolUrl, logger, version, stateKey, audit = NO_AUDIT_LOG }: HostedSchoolOptions): Promise<HostedSchool> {
   // No document cache in hosted mode: the store directory holds grants, and the document is public.
   const { fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
   for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
@@ -42,12 +49,16 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
   const consentLogger = logger.child('consent');
   return {
     plan,
-    open(tokens, account, stepUps) {
+    open(tokens, account, stepUps, caller) {
       const executor = createExecutor({ apiBaseUrl, tokens, logger });
+      // The outcomes of each call's requests, by the call's signal (the one the pipeline hands to
+      // `execute`): the last one is what its result says, for the audit log.
+      const outcomesOf = new WeakMap<AbortSignal, ExecutionOutcome[]>();
       // The pipeline of every mode, with this person's step-ups as its consent: its budget is this caller's.
       const callAsCaller = createConsentCaller({
         async execute(operation, args, signal) {
           const outcome = await executor.execute(operation, args, { signal });
+          outcomesOf.get(signal)?.push(outcome);
           // Not a school answer: the call did not run there, and gets the server's store outage result.
           if (isStoreOutage(outcome) && outcome.kind === 'error') throw outcome.error;
           return outcome;
@@ -64,12 +75,20 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
       const call: OperationCaller = async (operation, args, context, connection) => {
         // Names the tool only: lets an operator (and the scale-out suite) see which instance served what.
         logger.debug('tool call', { tool: operation.toolName });
+        const outcomes: ExecutionOutcome[] = [];
+        outcomesOf.set(context.mcpReq.signal, outcomes);
+        let result: OperationResult;
         try {
-          return await callAsCaller(operation, args, context, connection);
+          result = await callAsCaller(operation, args, context, connection);
         } catch (error) {
-          if (isStoreOutage(error)) return storeOutageResult(operation.toolName);
-          throw error;
+          if (!isStoreOutage(error)) {
+            audit.record(toolCallEvent(operation.toolName, caller, { kind: 'thrown', error }));
+            throw error;
+          }
+          result = storeOutageResult(operation.toolName);
         }
+        audit.record(toolCallEvent(operation.toolName, caller, { kind: 'answered', outcome: outcomes.at(-1), result }));
+        return result;
       };
       const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName, version });
       return { factory, close: () => executor.close() };

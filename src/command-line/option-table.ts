@@ -106,7 +106,8 @@ export function parseCommandLine<Command extends string>(table: CommandLineTable
     if (option === undefined) return usageError(command.name, `Unknown option ${token.rawName} for ${programWith(table, command)}`);
     if (option.type === 'string' && token.value === undefined) return usageError(command.name, `${token.rawName} needs a value`);
     // A value that looks like a flag is most likely a forgotten value; `--flag=-x` says it is meant.
-    if (option.type === 'string' && token.inlineValue === false && token.value?.startsWith('-')) {
+    // A lone `-` is no flag: it names a standard stream (`--audit-log -`).
+    if (option.type === 'string' && token.inlineValue === false && token.value !== '-' && token.value?.startsWith('-')) {
       return usageError(command.name, `${token.rawName} needs a value, not ${JSON.stringify(token.value)} (write ${token.rawName}=${token.value} if you mean it)`);
     }
     if (option.type === 'boolean' && token.value !== undefined) return usageError(command.name, `${token.rawName} takes no value`);

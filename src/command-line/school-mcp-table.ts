@@ -97,6 +97,14 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     help: 'on SIGTERM or SIGINT, how long --hosted lets requests in flight finish before it exits (default 10; 0: at once)',
   },
   {
+    flag: 'audit-log',
+    type: 'string',
+    value: 'FILE|-',
+    env: 'SCHOOL_MCP_AUDIT_LOG',
+    commands: ['serve'],
+    help: "--hosted's audit log: one JSON line per registration, sign-in, consent, step-up, tool call, sign-out and refusal, appended to FILE (created 0600, reopened on SIGHUP) or written to stderr with -; see docs/audit-log.md",
+  },
+  {
     flag: 'http-secret-file',
     type: 'string',
     value: 'F',

@@ -6,12 +6,13 @@
  * server's `AccountService`, matched structurally.
  * @see SECURITY.md HOST-14
  */
+import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
 import { createSharedRefresh, RECONNECT_ADVICE, signInRequired } from './shared-refresh.js';
-import { createStepUpBroker, openStepUp } from './step-up-broker.js';
+import { createStepUpBroker, openStepUp, type StepUpLinks } from './step-up-broker.js';
 import { StepUpRequired } from './step-up-required.js';
 
 /** A token this close to its expiry is refreshed first, so a call does not fail on the way. */
@@ -42,6 +43,8 @@ export interface CallerAccount {
 
 export interface CallerAccessOptions {
   readonly store: GrantStore;
+  /** Records step-ups asked and sign-outs; none by default. */
+  readonly audit?: AuditLog;
   readonly signIn: SchoolSignIn;
   readonly schoolIssuer: string;
   /** The page of a step-up, `{public-url}/step-up/<id>`. */
@@ -52,7 +55,12 @@ export interface CallerAccessOptions {
 
 export function createCallerAccess(options: CallerAccessOptions) {
   const { store, signIn } = options;
-  const links = { store, link: options.stepUpUrl };
+  const audit = options.audit ?? NO_AUDIT_LOG;
+  const linksFor = (caller: HostedCaller): StepUpLinks => ({
+    store,
+    link: options.stepUpUrl,
+    opened: (missing) => audit.record({ event: 'step_up', outcome: 'asked', sub: caller.accountId, clientId: caller.clientId, scopes: missing }),
+  });
   const refreshAcrossInstances = createSharedRefresh({ store, signIn });
   // One refresh per person at a time in this instance: concurrent calls share its result instead
   // of polling the store for this instance's own refresh.
@@ -81,7 +89,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
           const granted = new Set(grant.scopes);
           if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
             // Reaches this caller only (the consent pipeline shows it); it asks the school for granted ∪ needed.
-            throw new StepUpRequired(await openStepUp(links, caller.accountId, grant.scopes, request.requiredScopes));
+            throw new StepUpRequired(await openStepUp(linksFor(caller), caller.accountId, grant.scopes, request.requiredScopes));
           }
           return grant.accessToken;
         },
@@ -95,7 +103,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
 
     /** The step-ups of this caller's person, for the consent pipeline: after a 403 `insufficient_scope` too. */
     stepUpsFor(caller: HostedCaller): ConsentBroker {
-      return createStepUpBroker({ ...links, sub: caller.accountId, grant: () => grantOf(caller.accountId) });
+      return createStepUpBroker({ ...linksFor(caller), sub: caller.accountId, grant: () => grantOf(caller.accountId) });
     },
 
     accountFor(caller: HostedCaller): CallerAccount {
@@ -120,6 +128,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
           let revoked = false;
           if (grant !== undefined) revoked = await signIn.revoke(grant).then(() => true, () => false);
           await options.endMcpGrant(caller);
+          audit.record({ event: 'sign_out', outcome: 'ok', sub: caller.accountId, clientId: caller.clientId, schoolRevoked: revoked });
           return {
             revoked,
             message: revoked

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
@@ -26,6 +27,7 @@ import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegra
 import { createDrain, type Drain, type DrainOutcome } from './drain.js';
 import { healthAnswer, probeKindOf, readinessOf, readyAnswer, type ProbeAnswer } from './health-check.js';
 import { answerProviderStoreOutagesWith503 } from './provider-outage.js';
+import { auditProviderEvents } from './audit-provider-events.js';
 import { answerStoreOutage, isStoreUnavailable, watchStoreOutages } from './store-outage.js';
 import { createStoreReadiness } from './store-readiness.js';
 
@@ -58,6 +60,8 @@ export interface HostedServerOptions {
   readonly allowedOrigins?: readonly string[];
   /** Tests set small figures; the defaults are a public endpoint's (HOST-22). */
   readonly limits?: Partial<HttpSocketLimits>;
+  /** Who did what: sign-ins, consents, step-ups, sign-outs, refusals (`--audit-log`); none by default. */
+  readonly audit?: AuditLog;
 }
 
 export interface HostedServer {
@@ -139,6 +143,7 @@ function parsedListenUrl(listenUrl: string): PublicUrl {
 
 async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, listenPort: number, log: Logger, drain: Drain): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
   const { store } = options;
+  const audit = options.audit ?? NO_AUDIT_LOG;
   const storeAnswers = createStoreReadiness({ ping: () => store.ping() });
   const allowedHosts = publicHostAllowList({ publicUrl, listenPort, extraHosts: options.allowedHosts ?? [] });
   const allowedOrigins = publicOriginAllowList(publicUrl, options.allowedOrigins ?? []);
@@ -158,6 +163,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   });
   const access = createCallerAccess({
     store,
+    audit,
     signIn: schoolSignIn,
     schoolIssuer: school.schoolUrl.href.replace(/\/+$/, ''),
     stepUpUrl: (id) => stepUpLink(publicUrl.base, id),
@@ -172,6 +178,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     if (!isStoreUnavailable(error)) log.warn('authorization server error', { error: error.message });
   });
   answerProviderStoreOutagesWith503(provider);
+  auditProviderEvents(provider, audit);
   const interactions: InteractionContext = {
     provider,
     store,
@@ -180,6 +187,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     schoolUrl: school.schoolUrl,
     formKey: secrets.cookieKeys[0]!,
     logger: log,
+    audit,
   };
   const oauth = provider.callback();
   const basePath = new URL(publicUrl.base).pathname.replace(/\/+$/, '');
@@ -210,10 +218,13 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       const origin = checkOrigin(req.headersDistinct['origin'], allowedOrigins);
       if (!origin.allowed) {
         log.warn('refused a request', { reason: origin.reason });
+        audit.record({ event: 'access', outcome: 'refused', reason: 'a browser request from another origin' });
         return refuse(res, 403, 'forbidden', 'a browser request to /mcp must come from this server\'s own origin');
       }
       const verdict = await checkAccess(provider, publicUrl, req.headers.authorization);
       if (!verdict.ok) {
+        // A request without a token is how every client starts (RFC 9728 discovery): not worth a line.
+        if (verdict.refusal === 'invalid') audit.record({ event: 'access', outcome: 'refused', error: 'invalid_token' });
         res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': buildBearerChallenge(publicUrl, verdict.refusal) });
         res.end(JSON.stringify({ error: verdict.refusal === 'missing' ? 'unauthorized' : 'invalid_token' }));
         return;

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import type { AuditLog } from '../audit/index.js';
 import { flowId } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
@@ -35,6 +36,7 @@ export interface InteractionContext {
   /** Derives the consent forms' CSRF tokens. */
   readonly formKey: string;
   readonly logger: Pick<Logger, 'warn' | 'debug'>;
+  readonly audit: AuditLog;
 }
 
 interface ConsentResult {
@@ -64,6 +66,12 @@ function sendPage(res: ServerResponse, context: InteractionContext, status: numb
 function refuse(res: ServerResponse, context: InteractionContext, status: number, reason: string): void {
   context.logger.debug('refused a sign-in step', { status, reason });
   sendPage(res, context, status, renderHostedErrorPage(reason));
+}
+
+/** A refused consent or step-up form: the refusal is recorded, since a forged or replayed form is what an audit looks for. */
+function refuseForm(res: ServerResponse, context: InteractionContext, status: number, reason: string, event: 'consent' | 'step_up', who: { readonly clientId?: string; readonly sub?: string }): void {
+  context.audit.record({ event, outcome: 'refused', reason, ...who });
+  refuse(res, context, status, reason);
 }
 
 function secureFlag(context: InteractionContext): string {
@@ -96,6 +104,7 @@ async function detailsOf(context: InteractionContext, req: IncomingMessage, res:
 
 export async function handleConsentPage(context: InteractionContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
   const details = await detailsOf(context, req, res, uid);
+  if (details === undefined && req.method === 'POST') return refuseForm(res, context, 400, 'this sign-in was not started in this browser, or it has expired', 'consent', {});
   if (details === undefined) return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
   const clientId = String(details.params['client_id']);
   if (req.method === 'GET') {
@@ -115,24 +124,31 @@ export async function handleConsentPage(context: InteractionContext, req: Incomi
     );
   }
   const origin = req.headers['origin'];
-  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuse(res, context, 403, 'the consent form was sent from another site');
+  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuseForm(res, context, 403, 'the consent form was sent from another site', 'consent', { clientId });
   const form = await readForm(req);
   if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', consentFormToken(context.formKey, uid))) {
-    return refuse(res, context, 403, 'the consent form was not the one this server showed');
+    return refuseForm(res, context, 403, 'the consent form was not the one this server showed', 'consent', { clientId });
   }
   const decision = form.get('decision');
   if (decision === 'deny') {
+    context.audit.record({ event: 'consent', outcome: 'denied', clientId });
     return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request at school-mcp' }, { mergeWithLastSubmission: false });
   }
-  if (decision !== 'allow') return refuse(res, context, 400, 'the consent form must say allow or deny');
+  if (decision !== 'allow') return refuseForm(res, context, 400, 'the consent form must say allow or deny', 'consent', { clientId });
+  context.audit.record({ event: 'consent', outcome: 'allowed', clientId });
   return sendToSchool(context, res, uid);
 }
 
 export async function handleSchoolCallback(context: InteractionContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', context.publicUrl.base);
   const outcome = await context.schoolSignIn.finish(url, cookieValue(req.headers.cookie, BINDING_COOKIE));
-  if (outcome.kind === 'refused') return refuse(res, context, 400, outcome.reason);
+  if (outcome.kind === 'refused') {
+    // school-mcp's words only: what follows a colon may quote the school's answer.
+    context.audit.record({ event: 'sign_in', outcome: 'refused', reason: outcome.reason.split(':', 1)[0] });
+    return refuse(res, context, 400, outcome.reason);
+  }
   if (outcome.stepUp !== undefined) {
+    context.audit.record({ event: 'step_up', outcome: outcome.kind === 'signed-in' ? 'granted' : 'refused', sub: outcome.stepUp.sub, scopes: outcome.stepUp.scopes });
     const flow = await endStepUp(context, outcome.stepUp.id, outcome.kind === 'signed-in');
     res.setHeader('set-cookie', clearBindingCookie(context));
     return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in', flow?.reach ?? 'ask-again'));
@@ -190,11 +206,11 @@ export async function handleStepUp(context: InteractionContext, req: IncomingMes
     return sendPage(res, context, 200, renderStepUpPage({ schoolName: context.schoolUrl.host, missing: pending.missing, formAction: `${STEP_UP_PREFIX}${id}`, csrfToken }));
   }
   const origin = req.headers['origin'];
-  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuse(res, context, 403, 'the form was sent from another site');
+  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuseForm(res, context, 403, 'the form was sent from another site', 'step_up', { sub: pending.sub });
   const form = await readForm(req);
-  if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', csrfToken)) return refuse(res, context, 403, 'the form was not the one this server showed');
+  if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', csrfToken)) return refuseForm(res, context, 403, 'the form was not the one this server showed', 'step_up', { sub: pending.sub });
   const taken = (await context.store.take(STEP_UPS, id)) as PendingStepUp | undefined;
-  if (taken === undefined) return refuse(res, context, 400, 'this link was already used');
+  if (taken === undefined) return refuseForm(res, context, 400, 'this link was already used', 'step_up', { sub: pending.sub });
   return sendToSchool(context, res, '', { id, sub: taken.sub, scopes: taken.scopes });
 }
 
@@ -203,15 +219,18 @@ export async function handleConsentFinish(context: InteractionContext, req: Inco
   if (details === undefined) return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
   const result = (await context.store.take(RESULTS, uid)) as ConsentResult | undefined;
   if (result === undefined) return refuse(res, context, 400, 'the school has not answered this sign-in');
+  const clientId = String(details.params['client_id']);
   if (result.sub === undefined) {
+    context.audit.record({ event: 'sign_in', outcome: 'denied', clientId, error: result.error ?? 'access_denied' });
     return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user did not sign in at the school' }, { mergeWithLastSubmission: false });
   }
-  const grant = new context.provider.Grant({ accountId: result.sub, clientId: String(details.params['client_id']) });
+  const grant = new context.provider.Grant({ accountId: result.sub, clientId });
   grant.addResourceScope(context.publicUrl.base, MCP_SCOPE);
   // The engine counts a requested scope it knows as an OpenID one too; grant what was asked of those.
   const requested = String(details.params['scope'] ?? '').split(' ');
   const oidcScopes = requested.filter((scope) => scope === 'openid' || scope === MCP_SCOPE);
   if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
   const grantId = await grant.save();
+  context.audit.record({ event: 'sign_in', outcome: 'ok', sub: result.sub, clientId });
   return context.provider.interactionFinished(req, res, { login: { accountId: result.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
 }

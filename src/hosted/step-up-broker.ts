@@ -25,10 +25,12 @@ export interface StepUpLinks {
   readonly store: GrantStore;
   /** `{public-url}/step-up/<id>`. */
   readonly link: (id: string) => string;
+  /** Told of each step-up written, with the scopes it adds (the audit log's `step_up asked`). */
+  readonly opened?: (missing: readonly string[]) => void;
 }
 
 /** Writes a new step-up for `sub`, asking the school for what is granted plus what is needed. */
-export async function openStepUp({ store, link }: StepUpLinks, sub: string, granted: readonly string[], needed: readonly string[]): Promise<PendingConsent> {
+export async function openStepUp({ store, link, opened }: StepUpLinks, sub: string, granted: readonly string[], needed: readonly string[]): Promise<PendingConsent> {
   const { scopes, missing } = planStepUp(granted, needed);
   const id = randomBytes(24).toString('base64url');
   const startedAt = Date.now();
@@ -36,6 +38,7 @@ export async function openStepUp({ store, link }: StepUpLinks, sub: string, gran
   await store.write(STEP_UP_FLOWS, flowId(flow.url), flow as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
   const pending: PendingStepUp = { sub, scopes, missing };
   await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
+  opened?.(missing);
   return consentOf(flow);
 }
 
