@@ -94,6 +94,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
       port: hosted.port,
       allowedHosts: hosted.allowedHosts,
       allowedOrigins: hosted.allowedOrigins,
+      trustProxy: hosted.trustProxy,
       store,
       logger,
       school: (url) => {

@@ -121,6 +121,13 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: ['serve'],
     help: 'a Host name the HTTP endpoint answers to besides 127.0.0.1, localhost and [::1] (repeatable; needed with --host 0.0.0.0); with --hosted, one a proxy that rewrites Host sends besides the public URL\'s',
   },
+  {
+    flag: 'trust-proxy',
+    type: 'boolean',
+    env: 'SCHOOL_MCP_TRUST_PROXY',
+    commands: ['serve'],
+    help: "--hosted sits behind a proxy that appends the client's address to X-Forwarded-For: take it from there (the last entry) for per-address limits. Scheme and host always come from --public-url",
+  },
   { flag: 'port', type: 'string', value: 'N', commands: ['sandbox'], help: 'listen on 127.0.0.1:N (default: a free port)' },
   { flag: 'auto-approve', type: 'boolean', commands: ['sandbox'], help: 'approve every authorization request without the consent page' },
   { flag: 'data', type: 'string', value: 'FILE', commands: ['sandbox'], help: "keep the school's data in FILE across restarts" },

@@ -54,6 +54,8 @@ export interface HostedConfig {
   readonly allowedOrigins: readonly string[];
   /** `--drain-seconds`: on SIGTERM, how long requests in flight may take to finish; 0 ends them at once. */
   readonly drainSeconds: number;
+  /** `--trust-proxy`: the client's address is the last `X-Forwarded-For` entry rather than the socket's peer. */
+  readonly trustProxy: boolean;
 }
 
 export interface Config {
@@ -165,7 +167,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
 
   const hosted = values.hosted ? parseHosted(values, demo, fromEnv, env) : undefined;
-  if (!values.hosted && (values['public-url'] || values.store || values['store-key-file'] || values['drain-seconds'])) throw configError('--public-url, --store, --store-key-file and --drain-seconds go with --hosted');
+  if (!values.hosted && (values['public-url'] || values.store || values['store-key-file'] || values['drain-seconds'] || values['trust-proxy'])) {
+    throw configError('--public-url, --store, --store-key-file, --drain-seconds and --trust-proxy go with --hosted');
+  }
   const http = values.http ? parseHttp(values, fromEnv('http-secret')) : undefined;
   if (!values.http && !values.hosted && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
     throw configError('--host, --port, --allow-remote, --allowed-host, --allowed-origin and --http-secret-file go with --http');
@@ -241,6 +245,7 @@ interface ParsedValues {
   readonly store?: string;
   readonly 'store-key-file'?: string;
   readonly 'drain-seconds'?: string;
+  readonly 'trust-proxy'?: boolean;
 }
 
 function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
@@ -275,6 +280,7 @@ function parseHosted(
     allowedHosts: values['allowed-host'] ?? [],
     allowedOrigins: values['allowed-origin'] ?? [],
     drainSeconds: parseDrainSeconds(values['drain-seconds'] ?? fromEnv('drain-seconds')),
+    trustProxy: values['trust-proxy'] === true || isTrue(fromEnv('trust-proxy')),
   };
 }
 

@@ -129,7 +129,8 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     },
   };
   const provider = new Provider(publicUrl.base, configuration);
-  // Behind a TLS-terminating proxy the request arrives as http; X-Forwarded-Proto says it was https.
-  provider.proxy = publicUrl.base.startsWith('https:');
+  // The engine takes its scheme and host from X-Forwarded-Proto and X-Forwarded-Host, which the
+  // hosted server always sets from the public URL, whatever a client sent (forwarded-request.ts, HOST-41).
+  provider.proxy = true;
   return provider;
 }

@@ -131,6 +131,7 @@ describe('the variables of the table', () => {
   const companions: Record<string, string[]> = {
     SCHOOL_MCP_HTTP_SECRET: ['--http'],
     SCHOOL_MCP_DRAIN_SECONDS: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
+    SCHOOL_MCP_TRUST_PROXY: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
   };
 
   it.each(TABLE.options.filter((option) => option.env !== undefined).map((option) => [option.env!, option] as const))('%s is read by the commands that take its flag', (variable, option) => {
