@@ -16,7 +16,7 @@ describe('school-mcp --hosted arguments', () => {
       hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--store', '/srv/store', '--store-key-file', '/srv/key', '--host', '0.0.0.0', '--port', '8080'], {
         SCHOOL_MCP_STORE_KEY: 'k',
       }),
-    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [], drainSeconds: 10, trustProxy: false });
+    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [], drainSeconds: 10, trustProxy: false, registration: {} });
     expect(hosted(['--school', 'https://school.example'], { SCHOOL_MCP_PUBLIC_URL: 'https://mcp.school.example', SCHOOL_MCP_CLIENT_ID: 'sbxi_1', SCHOOL_MCP_STORE: '/s' })).toMatchObject({
       publicUrl: 'https://mcp.school.example',
       storeDir: '/s',

@@ -95,6 +95,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
       allowedHosts: hosted.allowedHosts,
       allowedOrigins: hosted.allowedOrigins,
       trustProxy: hosted.trustProxy,
+      registration: hosted.registration,
       store,
       logger,
       school: (url) => {

@@ -16,6 +16,7 @@ import { createClientMetadataDocuments, type ClientMetadataDocumentOptions } fro
 import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
 import { clientAddressOf, pinnedForwardingHeaders } from './forwarded-request.js';
 import { metadataCacheControl } from './metadata-cache.js';
+import { createRegistrationLimits, DEFAULT_REGISTRATION_LIMITS, type RegistrationLimitOptions } from './registration-limits.js';
 import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
 import { STEP_UP_PREFIX } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';
@@ -54,6 +55,8 @@ export interface HostedServerOptions {
   readonly limits?: Partial<HttpSocketLimits>;
   /** `--trust-proxy`: the proxy in front appends the client's address to `X-Forwarded-For` (HOST-41). */
   readonly trustProxy?: boolean;
+  /** `--registration-limit`, `--registration-cap`, `--registration-expiry` (HOST-43, HOST-44). */
+  readonly registration?: Partial<RegistrationLimitOptions>;
 }
 
 export interface HostedServer {
@@ -140,7 +143,9 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const allowedOrigins = publicOriginAllowList(publicUrl, options.allowedOrigins ?? []);
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const secrets = await loadProviderSecrets(store);
-  const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments));
+  const registrationLimits = { ...DEFAULT_REGISTRATION_LIMITS, ...options.registration };
+  const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments), registrationLimits.unusedSeconds);
+  const registrations = createRegistrationLimits(store, registrationLimits);
   const schoolSignIn = createSchoolSignIn(school, store, log);
   const provider = createHostedProvider({
     publicUrl,
@@ -198,7 +203,8 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       return refuse(res, single ? 421 : 400, single ? 'misdirected_request' : 'invalid_request', `this server answers only for ${new URL(publicUrl.base).host}`);
     }
     // From here on, every part (the engine, the consent pages) sees the public URL's scheme and host.
-    req.headers = pinnedForwardingHeaders(req.headers, publicUrl, clientAddressOf(req.socket.remoteAddress, req.headersDistinct['x-forwarded-for'], trustProxy));
+    const clientAddress = clientAddressOf(req.socket.remoteAddress, req.headersDistinct['x-forwarded-for'], trustProxy);
+    req.headers = pinnedForwardingHeaders(req.headers, publicUrl, clientAddress);
     const path = (req.url ?? '/').split('?', 1)[0]!;
     const cap = path === `${basePath}/mcp` ? BODY_CAPS.mcpRequest : CONSENT_PATH.test(path.slice(basePath.length)) || STEP_UP_PATH.test(path.slice(basePath.length)) ? BODY_CAPS.consentForm : BODY_CAPS.oauthRequest;
     if (declaredOverCap(req.headers['content-length'], cap)) return refuse(res, 413, 'invalid_request', `the request body is larger than ${cap} bytes`);
@@ -233,6 +239,13 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     // engine publishes the same document under OpenID Connect's name only.
     if (path === `/.well-known/oauth-authorization-server${basePath}`) req.url = `${basePath}/.well-known/openid-configuration`;
     if (engineDocumentPaths.has(path)) cacheLikeMetadata(res);
+    if (path === `${basePath}${HOSTED_PATHS.registration}` && req.method === 'POST') {
+      const admission = await registrations.admit(clientAddress);
+      if (!admission.admitted) {
+        log.info('refused a registration', { reason: admission.description });
+        return refuse(res, 429, 'temporarily_unavailable', admission.description, admission.retryAfterSeconds);
+      }
+    }
     // Everything else is the authorization server's: metadata, registration, authorize, token, revoke.
     if (basePath !== '' && req.url!.startsWith(basePath)) req.url = req.url!.slice(basePath.length) || '/';
     return oauth(req, res);
@@ -242,8 +255,9 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
 }
 
 /** A refusal before any route ran, in the OAuth error shape (RFC 6749 §5.2) every client here reads. */
-function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421, error: string, description: string): void {
+function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421 | 429, error: string, description: string, retryAfterSeconds?: number): void {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
   // The body of a refused upload is not read; closing the connection discards it.
   if (status === 413) headers['connection'] = 'close';
   res.writeHead(status, headers);

@@ -111,3 +111,39 @@ describe('HOST-42 what may be cached', () => {
     expect(token.headers['cache-control']).toBe('no-store');
   });
 });
+
+describe('HOST-44 open registration within bounds', () => {
+  const registration = (running: Running, address?: string) =>
+    running.send({
+      path: '/oauth/register',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(address === undefined ? {} : { 'x-forwarded-for': address }) },
+      body: JSON.stringify({ redirect_uris: ['https://chat.example/cb'], token_endpoint_auth_method: 'none', client_name: 'x'.repeat(40 * 1024) }),
+    });
+
+  it('HOST-44 refuses registrations over the per-address limit with 429 and Retry-After, however X-Forwarded-For varies without --trust-proxy', async () => {
+    const running = await start({ registration: { perAddressPerHour: 3 } });
+    for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await registration(running, address)).status).toBe(201);
+    const refused = await registration(running, '198.51.100.4');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(refused.body)).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/too many registrations from this address/) });
+  });
+
+  it('HOST-44 counts by the address the trusted proxy appended, so one address is refused and another still served', async () => {
+    const running = await start({ trustProxy: true, registration: { perAddressPerHour: 2 } });
+    for (let index = 0; index < 2; index += 1) expect((await registration(running, `192.0.2.50, 203.0.113.7`)).status).toBe(201);
+    expect((await registration(running, '192.0.2.51, 203.0.113.7')).status).toBe(429);
+    expect((await registration(running, '203.0.113.8')).status).toBe(201);
+  });
+
+  it('HOST-44 stops taking registrations at the cap, from any address', async () => {
+    const running = await start({ trustProxy: true, registration: { perAddressPerHour: 100, cap: 3 } });
+    for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) expect((await registration(running, address)).status).toBe(201);
+    const refused = await registration(running, '203.0.113.4');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(JSON.parse(refused.body)).toMatchObject({ error_description: expect.stringMatching(/no more registrations/) });
+  });
+});

@@ -60,6 +60,8 @@ export interface HostedOptions {
   instances?: number;
   /** What the servers see of the store, e.g. a store that fails some calls on request. */
   wrapStore?: (store: GrantStore) => GrantStore;
+  /** Bounds of open registration (HOST-43, HOST-44); the server's defaults when absent. */
+  registration?: { perAddressPerHour?: number; cap?: number; unusedSeconds?: number };
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -104,6 +106,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       ...(publicUrl === undefined ? {} : { publicUrl }),
       ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
       ...(options.clientMetadataDocuments === undefined ? {} : { clientMetadataDocuments: options.clientMetadataDocuments }),
+      ...(options.registration === undefined ? {} : { registration: options.registration }),
       school: (url) => {
         integration ??= sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [url.schoolCallback] });
         return {
