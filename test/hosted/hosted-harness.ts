@@ -50,7 +50,7 @@ export interface HostedOptions {
   /** Serve the school's real tools at /mcp, as the caller; otherwise /mcp echoes the caller. */
   tools?: boolean;
   /** Limits of the fetch of a URL client_id's metadata document. */
-  clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; maxBytes?: number };
+  clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; refusalCacheSeconds?: number; maxBytes?: number };
   /** Keep the grants in this Redis (`redis://…`, as `--store` takes it) instead of a directory. */
   redisUrl?: string;
   /**
