@@ -105,7 +105,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
         }
         return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
       },
-      mcp: (req, res, caller, access) => endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => school.open(access.tokens, access.account)),
+      mcp: (req, res, caller, access) => endpoints.handle(req, res, { caller: `${caller.accountId} ${caller.clientId} ${caller.grantId}`, person: caller.accountId }, () => school.open(access.tokens, access.account)),
     });
     logger.info('serving hosted', { publicUrl: server.publicUrl.base, listening: server.listenUrl, school: schoolUrl.origin, tools: school.plan.direct.length });
     if (demo) process.stderr.write(demoWalkthrough(server.publicUrl.base, schoolUrl.href));
