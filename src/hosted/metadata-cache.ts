@@ -6,7 +6,7 @@
  * @see SECURITY.md HOST-42
  */
 
-export const METADATA_MAX_AGE_SECONDS = 300;
+const METADATA_MAX_AGE_SECONDS = 300;
 
 export function metadataCacheControl(status: number): string {
   return status === 200 || status === 304 ? `public, max-age=${METADATA_MAX_AGE_SECONDS}` : 'no-store';

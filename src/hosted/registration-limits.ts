@@ -20,7 +20,7 @@ export interface RegistrationLimitOptions {
 /** The defaults of `--registration-limit`, `--registration-cap` and `--registration-expiry`. */
 export const DEFAULT_REGISTRATION_LIMITS: RegistrationLimitOptions = { perAddressPerHour: 60, cap: 10_000, unusedSeconds: 24 * 3600 };
 
-export type RegistrationAdmission = { readonly admitted: true } | { readonly admitted: false; readonly retryAfterSeconds: number; readonly description: string };
+type RegistrationAdmission = { readonly admitted: true } | { readonly admitted: false; readonly retryAfterSeconds: number; readonly description: string };
 
 export interface RegistrationLimits {
   admit(clientAddress: string): Promise<RegistrationAdmission>;

@@ -22,7 +22,7 @@ export interface CallerRuntime {
 }
 
 /** Who calls: the caller (one person through one client connection) and the person. */
-export interface CallerIdentity {
+interface CallerIdentity {
   readonly caller: string;
   readonly person: string;
 }
