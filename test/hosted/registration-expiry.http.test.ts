@@ -2,9 +2,11 @@
  * Registered clients that nobody uses are forgotten; clients that are used stay as long as their
  * tokens. Against the real hosted server and sandbox school on 127.0.0.1, with a short expiry.
  */
+import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
+import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { authorizeUrl, exchange, pkce, registerMcpClient, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
 
 const UNUSED_SECONDS = 2;
@@ -43,5 +45,36 @@ describe('HOST-43 registrations expire unless used', () => {
     expect(await hosted.store.read('oidc-client', unused.clientId)).toBeUndefined();
     const refreshed = await tokenRequest(hosted.base, { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token), client_id: used.clientId });
     expect(refreshed.status).toBe(200);
+  });
+});
+
+describeWithRedis('HOST-43 registrations on the Redis store', () => {
+  let redis: RedisServer;
+  let onRedis: Hosted;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    onRedis = await startHosted({ redisUrl: redis.url });
+  });
+  afterAll(async () => {
+    await onRedis?.close();
+    await redis?.close();
+  });
+
+  it('HOST-43 gives every registration a TTL in Redis (a day by default), so none stays for ever', async () => {
+    const raw = createClient({ url: redis.url });
+    raw.on('error', () => undefined);
+    await raw.connect();
+    try {
+      for (let index = 0; index < 3; index += 1) await registerMcpClient(onRedis.base);
+      const keys = await raw.keys('school-mcp:oidc-client:*');
+      expect(keys).toHaveLength(3);
+      for (const key of keys) {
+        const ttl = await raw.ttl(key);
+        expect(ttl).toBeGreaterThan(24 * 3600 - 120);
+        expect(ttl).toBeLessThanOrEqual(24 * 3600);
+      }
+    } finally {
+      raw.destroy();
+    }
   });
 });
