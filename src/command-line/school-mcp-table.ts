@@ -126,7 +126,7 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     type: 'boolean',
     env: 'SCHOOL_MCP_TRUST_PROXY',
     commands: ['serve'],
-    help: "--hosted sits behind a proxy that appends the client's address to X-Forwarded-For: take it from there (the last entry) for per-address limits. Scheme and host always come from --public-url",
+    help: "--hosted sits behind a proxy that appends the client's address to X-Forwarded-For: take it from there (the last entry) for per-address limits; scheme and host always come from --public-url",
   },
   {
     flag: 'registration-limit',
