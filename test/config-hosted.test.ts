@@ -16,7 +16,7 @@ describe('school-mcp --hosted arguments', () => {
       hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--store', '/srv/store', '--store-key-file', '/srv/key', '--host', '0.0.0.0', '--port', '8080'], {
         SCHOOL_MCP_STORE_KEY: 'k',
       }),
-    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [], drainSeconds: 10 });
+    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [], drainSeconds: 10, trustProxy: false, registration: {} });
     expect(hosted(['--school', 'https://school.example'], { SCHOOL_MCP_PUBLIC_URL: 'https://mcp.school.example', SCHOOL_MCP_CLIENT_ID: 'sbxi_1', SCHOOL_MCP_STORE: '/s' })).toMatchObject({
       publicUrl: 'https://mcp.school.example',
       storeDir: '/s',
@@ -33,6 +33,14 @@ describe('school-mcp --hosted arguments', () => {
     expect(hosted(['--demo', '--drain-seconds', '5'], { SCHOOL_MCP_DRAIN_SECONDS: '30' })?.drainSeconds).toBe(5);
     for (const wrong of ['-1', 'soon', '601']) expect(() => hosted(['--demo', '--drain-seconds', wrong])).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/--drain-seconds/) }));
     expect(() => loadConfig(['--demo', '--drain-seconds', '5'], {})).toThrow(/go with --hosted/);
+  });
+
+  it('HOST-41 trusts X-Forwarded-For only with --trust-proxy or SCHOOL_MCP_TRUST_PROXY, and only with --hosted', () => {
+    expect(hosted(['--demo'])?.trustProxy).toBe(false);
+    expect(hosted(['--demo', '--trust-proxy'])?.trustProxy).toBe(true);
+    expect(hosted(['--demo'], { SCHOOL_MCP_TRUST_PROXY: '1' })?.trustProxy).toBe(true);
+    expect(hosted(['--demo'], { SCHOOL_MCP_TRUST_PROXY: 'no' })?.trustProxy).toBe(false);
+    expect(() => loadConfig(['--demo', '--trust-proxy'], {})).toThrow(/go with --hosted/);
   });
 
   it('needs nothing but --demo for the demo', () => {

@@ -108,6 +108,8 @@ export async function runHosted(config: Config, logger: Logger, version: string)
       port: hosted.port,
       allowedHosts: hosted.allowedHosts,
       allowedOrigins: hosted.allowedOrigins,
+      trustProxy: hosted.trustProxy,
+      registration: hosted.registration,
       store,
       logger,
       audit: audit ?? NO_AUDIT_LOG,
@@ -118,7 +120,10 @@ export async function runHosted(config: Config, logger: Logger, version: string)
         }
         return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
       },
-      mcp: (req, res, caller, access) => endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => school.open(access.tokens, access.account, access.stepUps, { sub: caller.accountId, clientId: caller.clientId })),
+      mcp: (req, res, caller, access) =>
+        endpoints.handle(req, res, { caller: `${caller.accountId} ${caller.clientId} ${caller.grantId}`, person: caller.accountId }, () =>
+          school.open(access.tokens, access.account, access.stepUps, { sub: caller.accountId, clientId: caller.clientId }),
+        ),
     });
     logger.info('serving hosted', { publicUrl: server.publicUrl.base, listening: server.listenUrl, school: schoolUrl.origin, tools: school.plan.direct.length, audit: audit?.description ?? 'off' });
     if (demo) process.stderr.write(demoWalkthrough(server.publicUrl.base, schoolUrl.href));

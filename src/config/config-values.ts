@@ -64,6 +64,13 @@ export function parseDrainSeconds(text: string | undefined): number {
   return text === undefined ? DEFAULT_DRAIN_SECONDS : parseSeconds(text, '--drain-seconds', 0);
 }
 
+/** A whole number of something within bounds, e.g. `--registration-cap`. */
+export function parseWholeNumber(text: string, flag: string, minimum: number, maximum: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < minimum || value > maximum) throw configError(`${flag} must be a whole number from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
+  return value;
+}
+
 /** The sandbox numbers generated members with three digits. */
 export function parseExtraStaff(text: string): number {
   if (!/^\d{1,3}$/.test(text)) throw configError(`--extra-staff takes a whole number from 0 to 999, got ${JSON.stringify(text)}`, 'sandbox');

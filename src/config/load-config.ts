@@ -6,7 +6,7 @@
 import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, type CommandName } from '../command-line/index.js';
 import { checkSchoolUrl, isLoopbackName } from '../network/index.js';
 import type { LogLevel } from '../log.js';
-import { configError, DEFAULT_CONSENT_WAIT_MS, isTrue, nonEmpty, parseDrainSeconds, parseExtraStaff, parseIntegrationCallback, parsePort, parseWaits, splitList } from './config-values.js';
+import { configError, DEFAULT_CONSENT_WAIT_MS, isTrue, nonEmpty, parseDrainSeconds, parseExtraStaff, parseIntegrationCallback, parsePort, parseWaits, parseWholeNumber, splitList } from './config-values.js';
 
 type Command = CommandName | 'help' | 'version';
 
@@ -56,6 +56,10 @@ export interface HostedConfig {
   readonly drainSeconds: number;
   /** `--audit-log`: a file to append the audit log to, `-` for stderr; none when absent. */
   readonly auditLog: string | undefined;
+  /** `--trust-proxy`: the client's address is the last `X-Forwarded-For` entry rather than the socket's peer. */
+  readonly trustProxy: boolean;
+  /** `--registration-limit`, `--registration-cap`, `--registration-expiry`; absent ones take the hosted defaults. */
+  readonly registration: { readonly perAddressPerHour?: number; readonly cap?: number; readonly unusedSeconds?: number };
 }
 
 export interface Config {
@@ -167,8 +171,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
 
   const hosted = values.hosted ? parseHosted(values, demo, fromEnv, env) : undefined;
-  if (!values.hosted && (values['public-url'] || values.store || values['store-key-file'] || values['drain-seconds'] || values['audit-log'])) {
-    throw configError('--public-url, --store, --store-key-file, --drain-seconds and --audit-log go with --hosted');
+  const hostedOnly = ['public-url', 'store', 'store-key-file', 'drain-seconds', 'trust-proxy', 'registration-limit', 'registration-cap', 'registration-expiry', 'audit-log'] as const;
+  if (!values.hosted && hostedOnly.some((flag) => values[flag] !== undefined && values[flag] !== false)) {
+    throw configError(`${hostedOnly.map((flag) => `--${flag}`).join(', ')} go with --hosted`);
   }
   const http = values.http ? parseHttp(values, fromEnv('http-secret')) : undefined;
   if (!values.http && !values.hosted && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
@@ -246,6 +251,10 @@ interface ParsedValues {
   readonly 'store-key-file'?: string;
   readonly 'drain-seconds'?: string;
   readonly 'audit-log'?: string;
+  readonly 'trust-proxy'?: boolean;
+  readonly 'registration-limit'?: string;
+  readonly 'registration-cap'?: string;
+  readonly 'registration-expiry'?: string;
 }
 
 function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
@@ -281,6 +290,20 @@ function parseHosted(
     allowedOrigins: values['allowed-origin'] ?? [],
     drainSeconds: parseDrainSeconds(values['drain-seconds'] ?? fromEnv('drain-seconds')),
     auditLog: parseAuditLog(values['audit-log'] ?? fromEnv('audit-log')),
+    trustProxy: values['trust-proxy'] === true || isTrue(fromEnv('trust-proxy')),
+    registration: parseRegistration(values, fromEnv),
+  };
+}
+
+function parseRegistration(values: ParsedValues, fromEnv: (flag: string) => string | undefined): HostedConfig['registration'] {
+  const limit = values['registration-limit'] ?? fromEnv('registration-limit');
+  const cap = values['registration-cap'] ?? fromEnv('registration-cap');
+  const expiry = values['registration-expiry'] ?? fromEnv('registration-expiry');
+  return {
+    ...(limit === undefined ? {} : { perAddressPerHour: parseWholeNumber(limit, '--registration-limit', 1, 1_000_000) }),
+    ...(cap === undefined ? {} : { cap: parseWholeNumber(cap, '--registration-cap', 1, 10_000_000) }),
+    // A client registers just before its user signs in: a minute at least; at most the 30 days of a refresh token.
+    ...(expiry === undefined ? {} : { unusedSeconds: parseWholeNumber(expiry, '--registration-expiry', 60, 30 * 24 * 3600) }),
   };
 }
 

@@ -9,7 +9,7 @@
  * which the engine then validates as it does a registration.
  */
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { checkClientRedirectUri } from './client-redirect.js';
+import { checkClientRedirectUris, type ClientRedirectLists } from './client-redirect.js';
 import type { ProviderSecrets } from './provider-secrets.js';
 import type { PublicUrl } from './public-url.js';
 
@@ -22,7 +22,6 @@ export const HOSTED_PATHS = {
   registration: '/oauth/register',
   revocation: '/oauth/revoke',
   jwks: '/oauth/jwks',
-  end_session: '/oauth/logout',
   userinfo: '/oauth/userinfo',
   /** school-mcp's own consent page, one per authorization request. */
   consentPrefix: '/consent/',
@@ -53,7 +52,6 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
       registration: HOSTED_PATHS.registration,
       revocation: HOSTED_PATHS.revocation,
       jwks: HOSTED_PATHS.jwks,
-      end_session: HOSTED_PATHS.end_session,
       userinfo: HOSTED_PATHS.userinfo,
     },
     jwks: { keys: [options.secrets.signingJwk as never] },
@@ -94,13 +92,15 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     }) as unknown as Configuration['revokeGrantPolicy'],
     expiresWithSession: async () => false,
     extraClientMetadata: {
-      // A property nobody sends: its validator sees every registration, where the redirect rule is enforced.
-      properties: ['school_mcp_redirect_policy'],
-      validator(_ctx, _key, _value, metadata) {
-        for (const uri of (metadata as { redirect_uris?: unknown[] }).redirect_uris ?? []) {
-          const check = checkClientRedirectUri(uri);
-          if (!check.ok) throw new errors.InvalidRedirectUri(check.reason);
-        }
+      // A property nobody sends: its validator sees every registration, where the redirect rule is
+      // enforced. `post_logout_redirect_uris` is listed so that the engine keeps it for the validator
+      // (it drops the field while RP-initiated logout is off) and the same rule refuses it (HOST-40).
+      properties: ['school_mcp_redirect_policy', 'post_logout_redirect_uris'],
+      validator(_ctx, key, _value, metadata) {
+        if (key !== 'school_mcp_redirect_policy') return;
+        const check = checkClientRedirectUris(metadata as ClientRedirectLists);
+        // RFC 7591 §3.2.2: invalid_redirect_uri names redirect_uris; any other field is invalid_client_metadata.
+        if (!check.ok) throw check.field === 'redirect_uris' ? new errors.InvalidRedirectUri(check.reason) : new errors.InvalidClientMetadata(check.reason);
       },
     },
     features: {
@@ -108,6 +108,11 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
       registration: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: false },
+      // RP-initiated logout (OpenID Connect) is off (HOST-40): MCP clients end a connection by revoking
+      // its refresh token (RFC 7009), and the logout endpoint only ends school-mcp's own browser
+      // session, from a GET any page can trigger, before redirecting to a URI the client chose. It
+      // would serve as an open redirector on this server's name and nothing else.
+      rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: async () => publicUrl.base,
@@ -124,7 +129,8 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     },
   };
   const provider = new Provider(publicUrl.base, configuration);
-  // Behind a TLS-terminating proxy the request arrives as http; X-Forwarded-Proto says it was https.
-  provider.proxy = publicUrl.base.startsWith('https:');
+  // The engine takes its scheme and host from X-Forwarded-Proto and X-Forwarded-Host, which the
+  // hosted server always sets from the public URL, whatever a client sent (forwarded-request.ts, HOST-41).
+  provider.proxy = true;
   return provider;
 }

@@ -17,3 +17,26 @@ export function checkClientRedirectUri(value: unknown): ClientRedirectCheck {
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return { ok: true };
   return { ok: false, reason: 'redirect URIs must be https, or http on a loopback address' };
 }
+
+/** The URI lists of a registration that name where a browser is sent back to the client. */
+export interface ClientRedirectLists {
+  readonly redirect_uris?: readonly unknown[];
+  readonly post_logout_redirect_uris?: readonly unknown[];
+}
+
+/**
+ * Every URI a client registers for a browser to be sent to, after authorization or after logout,
+ * under the one rule above (HOST-05, HOST-40): a logout redirect is as much a redirect on this
+ * server's name as an authorization one.
+ */
+export function checkClientRedirectUris(metadata: ClientRedirectLists): { readonly ok: true } | { readonly ok: false; readonly field: keyof ClientRedirectLists; readonly reason: string } {
+  for (const [field, uris] of [['redirect_uris', metadata.redirect_uris], ['post_logout_redirect_uris', metadata.post_logout_redirect_uris]] as const) {
+    if (uris === undefined) continue;
+    if (!Array.isArray(uris)) return { ok: false, field, reason: `${field} must be an array of URIs` };
+    for (const uri of uris) {
+      const check = checkClientRedirectUri(uri);
+      if (!check.ok) return { ok: false, field, reason: `${field}: ${check.reason}` };
+    }
+  }
+  return { ok: true };
+}

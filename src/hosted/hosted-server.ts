@@ -15,7 +15,10 @@ import { checkAccess, type HostedCaller } from './access-check.js';
 import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
 import { storeAdapterClass } from './store-adapter.js';
 import { createClientMetadataDocuments, type ClientMetadataDocumentOptions } from './client-metadata-documents.js';
-import { createHostedProvider, MCP_SCOPE } from './authorization-server.js';
+import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
+import { clientAddressOf, pinnedForwardingHeaders } from './forwarded-request.js';
+import { metadataCacheControl } from './metadata-cache.js';
+import { createRegistrationLimits, DEFAULT_REGISTRATION_LIMITS, type RegistrationLimitOptions } from './registration-limits.js';
 import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
 import { stepUpLink } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';
@@ -62,6 +65,10 @@ export interface HostedServerOptions {
   readonly limits?: Partial<HttpSocketLimits>;
   /** Who did what: sign-ins, consents, step-ups, sign-outs, refusals (`--audit-log`); none by default. */
   readonly audit?: AuditLog;
+  /** `--trust-proxy`: the proxy in front appends the client's address to `X-Forwarded-For` (HOST-41). */
+  readonly trustProxy?: boolean;
+  /** `--registration-limit`, `--registration-cap`, `--registration-expiry` (HOST-43, HOST-44). */
+  readonly registration?: Partial<RegistrationLimitOptions>;
 }
 
 export interface HostedServer {
@@ -149,7 +156,9 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const allowedOrigins = publicOriginAllowList(publicUrl, options.allowedOrigins ?? []);
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const secrets = await loadProviderSecrets(store);
-  const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments));
+  const registrationLimits = { ...DEFAULT_REGISTRATION_LIMITS, ...options.registration };
+  const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments), registrationLimits.unusedSeconds);
+  const registrations = createRegistrationLimits(store, registrationLimits);
   const schoolSignIn = createSchoolSignIn(school, store, log);
   const provider = createHostedProvider({
     publicUrl,
@@ -193,6 +202,9 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const basePath = new URL(publicUrl.base).pathname.replace(/\/+$/, '');
   const metadataPaths = new Set(resourceMetadataPaths(publicUrl));
   const metadata = JSON.stringify(buildResourceMetadata(publicUrl, [MCP_SCOPE]));
+  // The engine's public documents, by the paths a client asks for (before the rewrites below).
+  const engineDocumentPaths = new Set([`/.well-known/oauth-authorization-server${basePath}`, `${basePath}/.well-known/openid-configuration`, `${basePath}${HOSTED_PATHS.jwks}`]);
+  const trustProxy = options.trustProxy === true;
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Before the Host check: a load balancer asks by IP address.
@@ -206,11 +218,14 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       const single = req.headersDistinct['host']?.length === 1;
       return refuse(res, single ? 421 : 400, single ? 'misdirected_request' : 'invalid_request', `this server answers only for ${new URL(publicUrl.base).host}`);
     }
+    // From here on, every part (the engine, the consent pages) sees the public URL's scheme and host.
+    const clientAddress = clientAddressOf(req.socket.remoteAddress, req.headersDistinct['x-forwarded-for'], trustProxy);
+    req.headers = pinnedForwardingHeaders(req.headers, publicUrl, clientAddress);
     const path = (req.url ?? '/').split('?', 1)[0]!;
     const cap = path === `${basePath}/mcp` ? BODY_CAPS.mcpRequest : CONSENT_PATH.test(path.slice(basePath.length)) || STEP_UP_PATH.test(path.slice(basePath.length)) ? BODY_CAPS.consentForm : BODY_CAPS.oauthRequest;
     if (declaredOverCap(req.headers['content-length'], cap)) return refuse(res, 413, 'invalid_request', `the request body is larger than ${cap} bytes`);
     if (metadataPaths.has(path) && req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300' });
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': metadataCacheControl(200) });
       res.end(metadata);
       return;
     }
@@ -242,6 +257,14 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     // RFC 8414 §3.1: the well-known segment goes between the host and the issuer's path; the
     // engine publishes the same document under OpenID Connect's name only.
     if (path === `/.well-known/oauth-authorization-server${basePath}`) req.url = `${basePath}/.well-known/openid-configuration`;
+    if (engineDocumentPaths.has(path)) cacheLikeMetadata(res);
+    if (path === `${basePath}${HOSTED_PATHS.registration}` && req.method === 'POST') {
+      const admission = await registrations.admit(clientAddress);
+      if (!admission.admitted) {
+        log.info('refused a registration', { reason: admission.description });
+        return refuse(res, 429, 'temporarily_unavailable', admission.description, admission.retryAfterSeconds);
+      }
+    }
     // Everything else is the authorization server's: metadata, registration, authorize, token, revoke.
     if (basePath !== '' && req.url!.startsWith(basePath)) req.url = req.url!.slice(basePath.length) || '/';
     return oauth(req, res);
@@ -251,8 +274,9 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
 }
 
 /** A refusal before any route ran, in the OAuth error shape (RFC 6749 §5.2) every client here reads. */
-function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421, error: string, description: string): void {
+function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421 | 429, error: string, description: string, retryAfterSeconds?: number): void {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
   // The body of a refused upload is not read; closing the connection discards it.
   if (status === 413) headers['connection'] = 'close';
   res.writeHead(status, headers);
@@ -263,6 +287,15 @@ function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421, error: strin
 function refuseWhileDraining(res: ServerResponse): void {
   res.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', 'retry-after': '1', connection: 'close' });
   res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'this instance is stopping; retry' }));
+}
+
+/** The engine sets its headers and lets Node write the head: the cache rule goes in as the status is known. */
+function cacheLikeMetadata(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((statusCode: number, ...rest: unknown[]) => {
+    res.setHeader('cache-control', metadataCacheControl(statusCode));
+    return writeHead(statusCode, ...rest);
+  }) as ServerResponse['writeHead'];
 }
 
 function sendProbe(res: ServerResponse, answer: ProbeAnswer): void {

@@ -60,6 +60,19 @@ export function withMember(index: GrantIndex | undefined, member: GrantMember, n
   return { members, ...(expiresAt === undefined ? {} : { expiresAt }) };
 }
 
+/** How far past its latest token a used client is kept, so it is written again at most once a day. */
+const CLIENT_KEPT_PAST_TOKENS_SECONDS = 24 * 3600;
+
+/**
+ * Pure: the later expiry a registered client needs now that a token of its expires at
+ * `memberExpiresAt`, or `undefined` when it lasts long enough already (or never expires). A client
+ * that is used lives as long as its tokens; one that never is goes with its first TTL (HOST-43).
+ */
+export function clientKeptUntil(clientExpiresAt: number | undefined, memberExpiresAt: number | undefined): number | undefined {
+  if (clientExpiresAt === undefined || memberExpiresAt === undefined || memberExpiresAt <= clientExpiresAt) return undefined;
+  return memberExpiresAt + CLIENT_KEPT_PAST_TOKENS_SECONDS;
+}
+
 /**
  * The adapter class the provider instantiates once per model. The grant index is read, changed
  * and written by one writer at a time across instances (the store's lock on it, the write fenced),
@@ -71,6 +84,8 @@ export function storeAdapterClass(
   nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
   /** Clients named by a URL: their metadata document is their registration (HOST-17). */
   clientMetadataDocuments?: ClientMetadataDocuments,
+  /** How long a registered client is kept until a token is issued to it; for ever when absent (HOST-43). */
+  unusedClientSeconds?: number,
 ): new (model: string) => Adapter {
   const chains = new Map<string, Promise<unknown>>();
   const serialize = <T>(key: string, step: () => Promise<T>): Promise<T> => {
@@ -82,6 +97,14 @@ export function storeAdapterClass(
     return next;
   };
   const ttlUntil = (expiresAt: number | undefined) => (expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, expiresAt - nowSeconds()) });
+  const CLIENTS = namespaceOfModel('Client');
+  /** A token was issued to this client: it stays at least as long as the token (HOST-43). */
+  const keepClient = async (clientId: string, memberExpiresAt: number | undefined) => {
+    const record = (await store.read(CLIENTS, clientId)) as StoredPayload | undefined;
+    const until = record === undefined ? undefined : clientKeptUntil(record.expiresAt, memberExpiresAt);
+    if (record === undefined || until === undefined) return;
+    await store.write(CLIENTS, clientId, { ...record, expiresAt: until } as unknown as Record<string, unknown>, ttlUntil(until));
+  };
 
   return class StoreAdapter implements Adapter {
     readonly #model: string;
@@ -93,11 +116,14 @@ export function storeAdapterClass(
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
-      const expiresAt = expiresIn === undefined || expiresIn <= 0 ? undefined : nowSeconds() + expiresIn;
+      // The engine keeps a registration for ever; one nobody uses goes after `unusedClientSeconds`.
+      const lifetime = this.#model === 'Client' && (expiresIn === undefined || expiresIn <= 0) ? unusedClientSeconds : expiresIn;
+      const expiresAt = lifetime === undefined || lifetime <= 0 ? undefined : nowSeconds() + lifetime;
       const record: StoredPayload = { payload, ...(expiresAt === undefined ? {} : { expiresAt }) };
       await store.write(this.#namespace, id, record as unknown as Record<string, unknown>, ttlUntil(expiresAt));
       if (CONSUMABLE.has(this.#model) && payload.consumed === undefined) await store.write(CONSUME_CLAIMS, `${this.#model} ${id}`, {}, ttlUntil(expiresAt));
       if (this.#model === 'Session' && typeof payload.uid === 'string') await store.write(SESSION_UIDS, payload.uid, { id }, ttlUntil(expiresAt));
+      if (GRANT_MEMBERS.has(this.#model) && typeof payload.clientId === 'string' && !isUrlClientId(payload.clientId)) await keepClient(payload.clientId, expiresAt);
       if (GRANT_MEMBERS.has(this.#model) && typeof payload.grantId === 'string') {
         const grantId = payload.grantId;
         const member: GrantMember = { model: this.#model, id, ...(expiresAt === undefined ? {} : { expiresAt }) };

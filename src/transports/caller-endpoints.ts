@@ -1,14 +1,15 @@
 /**
  * Hosted mode's `/mcp`: one MCP endpoint per caller (one person through one client), made when
  * that caller first arrives, so that no server, session, pending elicitation or cache of one
- * person ever serves another. Callers are kept up to a cap and the least recently seen is closed
- * first. The caller is decided before this, by the bearer token check.
- * @see SECURITY.md HOST-14
+ * person ever serves another. Callers are kept up to a cap per person and overall (`caller-admission.ts`).
+ * The caller is decided before this, by the bearer token check.
+ * @see SECURITY.md HOST-14, HOST-46
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { SchoolServerFactory } from '../server/index.js';
 import { MAX_REQUEST_BODY_BYTES } from './http-limits.js';
+import { admitCaller, type CallerAdmission, type CallerLimits } from './caller-admission.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS } from './http-refusal.js';
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import type { SessionSharing } from './shared-session.js';
@@ -20,16 +21,25 @@ export interface CallerRuntime {
   close(): Promise<void>;
 }
 
+/** Who calls: the caller (one person through one client connection) and the person. */
+interface CallerIdentity {
+  readonly caller: string;
+  readonly person: string;
+}
+
 export interface CallerEndpoints {
-  /** Serves one request of `caller`; `open` makes the caller's runtime the first time it is seen. */
-  handle(req: IncomingMessage, res: ServerResponse, caller: string, open: () => CallerRuntime): Promise<void>;
+  /** Serves one request of `who`; `open` makes the caller's runtime the first time it is seen. */
+  handle(req: IncomingMessage, res: ServerResponse, who: CallerIdentity, open: () => CallerRuntime): Promise<void>;
   close(): Promise<void>;
 }
 
 interface Entry {
+  readonly person: string;
   readonly runtime: CallerRuntime;
   readonly endpoint: McpEndpoint;
   readonly serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  /** Requests and event streams of this caller still open. */
+  open: number;
 }
 
 /**
@@ -46,8 +56,13 @@ function flushHeadersOnWriteHead(res: ServerResponse): void {
   }) as ServerResponse['writeHead'];
 }
 
+/** One person through a few clients and devices, each a connection of its own, with room to spare. */
+const DEFAULT_MAX_CALLERS_PER_PERSON = 16;
+
 export interface CallerEndpointsOptions {
   readonly maxCallers: number;
+  /** Callers one person may hold at once (default 16): their further connections replace their own idle ones. */
+  readonly maxCallersPerPerson?: number;
   readonly onerror: (error: Error) => void;
   /** The shared session records and bus of several instances; each caller's sessions stay in the process without it. */
   readonly sharing?: SessionSharing | undefined;
@@ -59,31 +74,43 @@ export function createCallerEndpoints(options: CallerEndpointsOptions): CallerEn
     await entry.endpoint.close();
     await entry.runtime.close();
   };
-  const entryFor = (caller: string, open: () => CallerRuntime): Entry => {
+  const limits: CallerLimits = { maxCallers: options.maxCallers, maxCallersPerPerson: options.maxCallersPerPerson ?? DEFAULT_MAX_CALLERS_PER_PERSON };
+  /** The caller's entry, made (and an idle one dropped) if it is admitted; else the refusal. */
+  const entryFor = ({ caller, person }: CallerIdentity, open: () => CallerRuntime): Entry | Extract<CallerAdmission, { kind: 'refuse' }> => {
     const existing = entries.get(caller);
     if (existing) {
       entries.delete(caller);
       entries.set(caller, existing);
       return existing;
     }
+    const admission = admitCaller([...entries].map(([held, entry]) => ({ caller: held, person: entry.person, busy: entry.open > 0 })), person, limits);
+    if (admission.kind === 'refuse') return admission;
+    if (admission.drop !== undefined) {
+      const dropped = entries.get(admission.drop)!;
+      entries.delete(admission.drop);
+      void release(dropped).catch(options.onerror);
+    }
     const runtime = open();
     const endpoint = createMcpEndpoint({ factory: runtime.factory, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, maxSessions: 8, onerror: options.onerror, sharing: options.sharing });
     const node = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller).catch(storeUnavailableAnswer) }, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror });
-    const entry: Entry = { runtime, endpoint, serve: async (req, res) => void (await node(req, res)) };
+    const entry: Entry = { person, runtime, endpoint, serve: async (req, res) => void (await node(req, res)), open: 0 };
     entries.set(caller, entry);
-    if (entries.size > options.maxCallers) {
-      const [oldest, dropped] = entries.entries().next().value!;
-      entries.delete(oldest);
-      void release(dropped).catch(options.onerror);
-    }
     return entry;
   };
   return {
-    async handle(req, res, caller, open) {
+    async handle(req, res, who, open) {
       if (!(SERVED_METHODS as readonly string[]).includes(req.method ?? '')) return sendRefusal(res, buildRefusal(405));
       if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) return sendRefusal(res, buildRefusal(413));
+      const entry = entryFor(who, open);
+      if ('kind' in entry) {
+        options.onerror(new Error(`refused a new MCP connection: ${entry.reason === 'person' ? 'this person has too many open' : 'every place is busy'}`));
+        return sendRefusal(res, entry.reason === 'person' ? buildRefusal(429, 'close another connection of yours, or retry later') : buildRefusal(503, 'this instance is full; retry later'));
+      }
       if (req.method === 'GET') flushHeadersOnWriteHead(res);
-      await entryFor(caller, open).serve(req, res);
+      // Busy until the response ends or its connection goes: an event stream keeps it busy while open.
+      entry.open += 1;
+      res.once('close', () => (entry.open -= 1));
+      await entry.serve(req, res);
     },
     async close() {
       const all = [...entries.values()];

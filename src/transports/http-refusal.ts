@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-export type RefusalStatus = 401 | 403 | 404 | 405 | 413;
+export type RefusalStatus = 401 | 403 | 404 | 405 | 413 | 429 | 503;
 
 export interface Refusal {
   readonly status: RefusalStatus;
@@ -22,6 +22,8 @@ const MESSAGES: Record<RefusalStatus, string> = {
   404: 'Not found: the MCP endpoint is /mcp',
   405: 'Method not allowed',
   413: 'Request body too large',
+  429: 'Too many connections',
+  503: 'Service unavailable',
 };
 
 /** Pure: the response for one refusal. `detail` says which rule refused, for the caller's logs. */
@@ -38,6 +40,8 @@ export function buildRefusal(status: RefusalStatus, detail?: string): Refusal {
   if (status === 405) headers['allow'] = SERVED_METHODS.join(', ');
   // The body of a refused upload is not read; closing the connection discards it.
   if (status === 413) headers['connection'] = 'close';
+  // A place frees up when another connection ends, which nobody here can foresee: a few seconds.
+  if (status === 429 || status === 503) headers['retry-after'] = '5';
   return { status, headers, body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }) };
 }
 

@@ -126,12 +126,19 @@ describe('the variables of the table', () => {
     SCHOOL_MCP_LOG_LEVEL: 'debug',
     SCHOOL_MCP_HTTP_SECRET: 'a-secret-of-twenty-chars',
     SCHOOL_MCP_DRAIN_SECONDS: '3',
+    SCHOOL_MCP_REGISTRATION_LIMIT: '5',
+    SCHOOL_MCP_REGISTRATION_CAP: '50',
+    SCHOOL_MCP_REGISTRATION_EXPIRY: '600',
   };
   /** Flags a variable needs around it to be read at all. */
   const companions: Record<string, string[]> = {
     SCHOOL_MCP_HTTP_SECRET: ['--http'],
     SCHOOL_MCP_DRAIN_SECONDS: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
     SCHOOL_MCP_AUDIT_LOG: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
+    SCHOOL_MCP_TRUST_PROXY: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
+    SCHOOL_MCP_REGISTRATION_LIMIT: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
+    SCHOOL_MCP_REGISTRATION_CAP: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
+    SCHOOL_MCP_REGISTRATION_EXPIRY: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
   };
 
   it.each(TABLE.options.filter((option) => option.env !== undefined).map((option) => [option.env!, option] as const))('%s is read by the commands that take its flag', (variable, option) => {

@@ -48,7 +48,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => documents.listen(0, '127.0.0.1', resolve));
   documentBase = `http://127.0.0.1:${(documents.address() as AddressInfo).port}`;
-  hosted = await startHosted({ tools: true, clientMetadataDocuments: { timeoutMs: 500 } });
+  // Long enough that a good document is never refused on a busy machine: a refusal is remembered (HOST-45).
+  hosted = await startHosted({ tools: true, clientMetadataDocuments: { timeoutMs: 2000 } });
 });
 afterAll(async () => {
   for (const release of held) release();

@@ -50,7 +50,7 @@ export interface HostedOptions {
   /** Serve the school's real tools at /mcp, as the caller; otherwise /mcp echoes the caller. */
   tools?: boolean;
   /** Limits of the fetch of a URL client_id's metadata document. */
-  clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; maxBytes?: number };
+  clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; refusalCacheSeconds?: number; maxBytes?: number };
   /** Keep the grants in this Redis (`redis://…`, as `--store` takes it) instead of a directory. */
   redisUrl?: string;
   /**
@@ -60,6 +60,10 @@ export interface HostedOptions {
   instances?: number;
   /** What the servers see of the store, e.g. a store that fails some calls on request. */
   wrapStore?: (store: GrantStore) => GrantStore;
+  /** Callers an instance holds, overall and per person (HOST-46); 64 and the default when absent. */
+  callers?: { maxCallers?: number; maxCallersPerPerson?: number };
+  /** Bounds of open registration (HOST-43, HOST-44); the server's defaults when absent. */
+  registration?: { perAddressPerHour?: number; cap?: number; unusedSeconds?: number };
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -94,7 +98,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     const { store, bus } = await openStore();
     // As `school-mcp --hosted` wires it: 2025-11-25 sessions shared through the store, so that
     // the instances serve each other's sessions.
-    const endpoints = await openCallerEndpoints({ maxCallers: 64, onerror: () => undefined, sharing: { store, bus, instance: randomBytes(9).toString('base64url') } });
+    const endpoints = await openCallerEndpoints({ maxCallers: 64, ...options.callers, onerror: () => undefined, sharing: { store, bus, instance: randomBytes(9).toString('base64url') } });
     allEndpoints.push(endpoints);
     const server = await startHostedServer({
       host: '127.0.0.1',
@@ -104,6 +108,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       ...(publicUrl === undefined ? {} : { publicUrl }),
       ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
       ...(options.clientMetadataDocuments === undefined ? {} : { clientMetadataDocuments: options.clientMetadataDocuments }),
+      ...(options.registration === undefined ? {} : { registration: options.registration }),
       school: (url) => {
         integration ??= sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [url.schoolCallback] });
         return {
@@ -121,7 +126,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
           return;
         }
         const ready = school;
-        await endpoints.handle(req, res, `${caller.accountId} ${caller.clientId} ${caller.grantId}`, () => ready.open(access.tokens, access.account, access.stepUps));
+        await endpoints.handle(req, res, { caller: `${caller.accountId} ${caller.clientId} ${caller.grantId}`, person: caller.accountId }, () => ready.open(access.tokens, access.account, access.stepUps));
       },
     });
     return { server, store, url: server.listenUrl };

@@ -17,7 +17,7 @@ describe('/mcp while the session store is away', () => {
   let url: string;
   beforeAll(async () => {
     endpoints = createCallerEndpoints({ maxCallers: 4, onerror: () => undefined, sharing: { store: { read: down, write: down, remove: down }, bus: createInProcessBus(), instance: 'a' } });
-    server = createServer((req, res) => void endpoints.handle(req, res, 'ada', () => ({ factory: () => new McpServer({ name: 'down', version: '1.0.0' }), close: async () => undefined })));
+    server = createServer((req, res) => void endpoints.handle(req, res, { caller: 'ada', person: 'ada' }, () => ({ factory: () => new McpServer({ name: 'down', version: '1.0.0' }), close: async () => undefined })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   });

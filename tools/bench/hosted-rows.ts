@@ -91,7 +91,7 @@ export async function measureHosted(plan: HostedPlan, scratch: string, progress:
     const clientSecret = /client secret: +(\S+)/.exec(await sandboxLog.waitFor(/client secret:/, 20_000))![1]!;
     hosted = spawn(
       process.execPath,
-      [SCHOOL_MCP_MAIN, '--hosted', '--public-url', base, '--school', schoolUrl, '--client-id', clientId, '--port', String(port), '--store', join(scratch, 'hosted-store')],
+      [SCHOOL_MCP_MAIN, '--hosted', '--public-url', base, '--school', schoolUrl, '--client-id', clientId, '--port', String(port), '--store', join(scratch, 'hosted-store'), '--registration-limit', '1000000'],
       { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SCHOOL_MCP_CLIENT_SECRET: clientSecret, SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64') } },
     );
     const hostedLog = collectLines(hosted.stderr);

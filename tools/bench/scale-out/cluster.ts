@@ -167,7 +167,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
           store,
           port: options.loadBalancer ? 0 : publicPort,
           logLevel: options.logLevel ?? 'debug',
-          extra: options.instanceArgs ?? [],
+          // Every simulated person connects from 127.0.0.1: one address registering all their clients.
+          extra: ['--registration-limit', '1000000', ...(options.instanceArgs ?? [])],
         }),
         storeKey,
       ).then((result) => (children.push(result.child), result.instance));
