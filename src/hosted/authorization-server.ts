@@ -9,9 +9,11 @@
  * which the engine then validates as it does a registration.
  */
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { checkClientRedirectUri } from './client-redirect.js';
+import { checkClientRedirectUri, redirectUriAllowed } from './client-redirect.js';
+import { isUrlClientId } from './client-metadata-document.js';
 import type { ProviderSecrets } from './provider-secrets.js';
 import type { PublicUrl } from './public-url.js';
+import { isOwnResource } from './resource-indicator.js';
 
 /** The one scope an MCP client asks for: to use school-mcp's tools as the person who approved it. */
 export const MCP_SCOPE = 'mcp';
@@ -76,7 +78,9 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
       Grant: 30 * 24 * 3600,
       IdToken: 600,
     },
-    interactions: { url: (_ctx, interaction) => `${HOSTED_PATHS.consentPrefix}${interaction.uid}` },
+    // Absolute, so that the redirect and the interaction cookie's path (the engine takes it from
+    // this URL) carry the public URL's path.
+    interactions: { url: (_ctx, interaction) => `${publicUrl.base}${HOSTED_PATHS.consentPrefix}${interaction.uid}` },
     async findAccount(_ctx, sub) {
       return { accountId: sub, claims: async () => ({ sub }) };
     },
@@ -99,7 +103,9 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
       validator(_ctx, _key, _value, metadata) {
         for (const uri of (metadata as { redirect_uris?: unknown[] }).redirect_uris ?? []) {
           const check = checkClientRedirectUri(uri);
-          if (!check.ok) throw new errors.InvalidRedirectUri(check.reason);
+          // RFC 7591 §3.2.2 invalid_redirect_uri with the reason: the engine names that error from a
+          // description that starts with "redirect_uris"; its InvalidRedirectUri would drop the reason.
+          if (!check.ok) throw new errors.InvalidClientMetadata(`redirect_uris: ${check.reason}`);
         }
       },
     },
@@ -112,8 +118,10 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
         enabled: true,
         defaultResource: async () => publicUrl.base,
         useGrantedResource: async () => true,
+        // The public URL or the MCP endpoint, in any RFC 3986 spelling; every token gets the one
+        // audience, the public URL, whichever the client named.
         async getResourceServerInfo(_ctx, indicator) {
-          if (indicator !== publicUrl.base) throw new errors.InvalidTarget(`this server issues tokens for ${publicUrl.base} only`);
+          if (!isOwnResource(publicUrl, indicator)) throw new errors.InvalidTarget(`this server issues tokens for ${publicUrl.base} (or ${publicUrl.mcpUrl}) only`);
           return { scope: MCP_SCOPE, audience: publicUrl.base, accessTokenFormat: 'opaque' };
         },
       },
@@ -124,6 +132,11 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     },
   };
   const provider = new Provider(publicUrl.base, configuration);
+  // RFC 8252 §7.3 for every registered client: the engine frees the loopback port only for
+  // application_type native, which most MCP clients do not send.
+  provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<Provider['Client']>, value: string): boolean {
+    return redirectUriAllowed(this.redirectUris ?? [], value, !isUrlClientId(this.clientId));
+  };
   // Behind a TLS-terminating proxy the request arrives as http; X-Forwarded-Proto says it was https.
   provider.proxy = publicUrl.base.startsWith('https:');
   return provider;
