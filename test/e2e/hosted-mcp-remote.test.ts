@@ -4,9 +4,10 @@
  * and with a path. mcp-remote opens the browser with the `open` package, whose bundled xdg-open
  * runs `$BROWSER`: here a script that hands the URL to the test, which walks both consents as the
  * person would and follows the last redirect to mcp-remote's loopback callback. The test speaks
- * MCP to mcp-remote over stdio with the SDK's client.
+ * MCP to mcp-remote over stdio with the SDK's client. The TS and Python SDK clients sign in to the
+ * same servers, so the metadata suits all three.
  */
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,8 +22,10 @@ import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
+import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
-import { allowAtSchoolMcp, openConsent } from '../hosted/hosted-harness.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
 
 const MCP_REMOTE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');
 
@@ -168,4 +171,28 @@ describe.each([
       await new Promise((resolve) => holder.close(resolve));
     }
   }, 240_000);
+
+  it('HOST-27 HOST-28 lets the TS SDK client sign in and call who_am_i', async () => {
+    const member = SANDBOX_STAFF[1]!;
+    const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, 'TS SDK agent');
+    const transport = new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider });
+    await expect(new Client({ name: 'ts-sdk-e2e', version: '1.0.0' }).connect(transport)).rejects.toThrow();
+    const browser = new CookieBrowser();
+    const { consentUrl, csrf } = await openConsent(browser, provider.authorizationUrl!);
+    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: member.sub });
+    await transport.finishAuth((await returnFromSchool(browser, callback)).url.searchParams);
+    const client = new Client({ name: 'ts-sdk-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider }));
+    try {
+      expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(member.name);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  itWithPython('HOST-27 HOST-28 lets the Python SDK client sign in and call who_am_i', async () => {
+    const member = SANDBOX_STAFF[0]!;
+    const result = await runPythonClient(`${publicUrl}/mcp`, member);
+    expect(result.who_am_i).toContain(member.name);
+  });
 });
