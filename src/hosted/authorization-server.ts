@@ -78,9 +78,9 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
       Grant: 30 * 24 * 3600,
       IdToken: 600,
     },
-    // Absolute, so that the redirect and the interaction cookie's path (the engine takes it from
-    // this URL) carry the public URL's path.
-    interactions: { url: (_ctx, interaction) => `${publicUrl.base}${HOSTED_PATHS.consentPrefix}${interaction.uid}` },
+    // Under the public URL's path, so that the redirect and the interaction cookie's path (the
+    // engine takes it from this URL) carry it; on the host the browser came by.
+    interactions: { url: (_ctx, interaction) => `${publicUrl.path}${HOSTED_PATHS.consentPrefix}${interaction.uid}` },
     async findAccount(_ctx, sub) {
       return { accountId: sub, claims: async () => ({ sub }) };
     },
