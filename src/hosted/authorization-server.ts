@@ -9,9 +9,11 @@
  * which the engine then validates as it does a registration.
  */
 import Provider, { errors, type Adapter, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { checkClientRedirectUris, type ClientRedirectLists } from './client-redirect.js';
+import { checkClientRedirectUris, redirectUriAllowed, type ClientRedirectLists } from './client-redirect.js';
+import { isUrlClientId } from './client-metadata-document.js';
 import type { ProviderSecrets } from './provider-secrets.js';
 import type { PublicUrl } from './public-url.js';
+import { isOwnResource } from './resource-indicator.js';
 
 /** The one scope an MCP client asks for: to use school-mcp's tools as the person who approved it. */
 export const MCP_SCOPE = 'mcp';
@@ -74,7 +76,9 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
       Grant: 30 * 24 * 3600,
       IdToken: 600,
     },
-    interactions: { url: (_ctx, interaction) => `${HOSTED_PATHS.consentPrefix}${interaction.uid}` },
+    // Under the public URL's path, so that the redirect and the interaction cookie's path (the
+    // engine takes it from this URL) carry it; on the host the browser came by.
+    interactions: { url: (_ctx, interaction) => `${publicUrl.path}${HOSTED_PATHS.consentPrefix}${interaction.uid}` },
     async findAccount(_ctx, sub) {
       return { accountId: sub, claims: async () => ({ sub }) };
     },
@@ -99,8 +103,10 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
       validator(_ctx, key, _value, metadata) {
         if (key !== 'school_mcp_redirect_policy') return;
         const check = checkClientRedirectUris(metadata as ClientRedirectLists);
-        // RFC 7591 §3.2.2: invalid_redirect_uri names redirect_uris; any other field is invalid_client_metadata.
-        if (!check.ok) throw check.field === 'redirect_uris' ? new errors.InvalidRedirectUri(check.reason) : new errors.InvalidClientMetadata(check.reason);
+        // RFC 7591 §3.2.2: invalid_redirect_uri for redirect_uris, invalid_client_metadata for any
+        // other field. The engine names the former from a description that starts with
+        // "redirect_uris" (the reason does); its InvalidRedirectUri would drop the reason.
+        if (!check.ok) throw new errors.InvalidClientMetadata(check.reason);
       },
     },
     features: {
@@ -117,8 +123,10 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
         enabled: true,
         defaultResource: async () => publicUrl.base,
         useGrantedResource: async () => true,
+        // The public URL or the MCP endpoint, in any RFC 3986 spelling; every token gets the one
+        // audience, the public URL, whichever the client named.
         async getResourceServerInfo(_ctx, indicator) {
-          if (indicator !== publicUrl.base) throw new errors.InvalidTarget(`this server issues tokens for ${publicUrl.base} only`);
+          if (!isOwnResource(publicUrl, indicator)) throw new errors.InvalidTarget(`this server issues tokens for ${publicUrl.base} (or ${publicUrl.mcpUrl}) only`);
           return { scope: MCP_SCOPE, audience: publicUrl.base, accessTokenFormat: 'opaque' };
         },
       },
@@ -129,6 +137,11 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     },
   };
   const provider = new Provider(publicUrl.base, configuration);
+  // RFC 8252 §7.3 for every registered client: the engine frees the loopback port only for
+  // application_type native, which most MCP clients do not send.
+  provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<Provider['Client']>, value: string): boolean {
+    return redirectUriAllowed(this.redirectUris ?? [], value, !isUrlClientId(this.clientId));
+  };
   // The engine takes its scheme and host from X-Forwarded-Proto and X-Forwarded-Host, which the
   // hosted server always sets from the public URL, whatever a client sent (forwarded-request.ts, HOST-41).
   provider.proxy = true;

@@ -1,7 +1,10 @@
 /**
  * Which redirect URIs an MCP client may register (RFC 7591 §2): the https callback of a web client,
  * or a loopback one of a program on the user's machine (RFC 8252 §7.3). Anything else (a custom
- * scheme, plain http on a name, user information, a fragment) is refused at registration. Pure.
+ * scheme, plain http on a name, user information, a fragment) is refused at registration. And which
+ * redirect URI an authorization request may name: a registered one, on any port when it is a
+ * loopback one. Pure.
+ * @see SECURITY.md HOST-05, HOST-29
  */
 
 export type ClientRedirectCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -39,4 +42,26 @@ export function checkClientRedirectUris(metadata: ClientRedirectLists): { readon
     }
   }
   return { ok: true };
+}
+
+/**
+ * Whether an authorization request's `redirect_uri` is one the client registered. RFC 8252 §7.3:
+ * a program on the user's machine listens on whatever port is free when it signs in, so the port
+ * of a loopback redirect URI is not compared; scheme, host, path and query are, exactly.
+ * `localhost` keeps the rule it registered under: §8.3 finds it works like the IP literals, only
+ * less safely for the program (a resolver may answer for it), and that risk is the same on every
+ * port. A URL client_id's document is compared exactly (HOST-18): `portFree` is false for it.
+ */
+export function redirectUriAllowed(registered: readonly string[], requested: string, portFree: boolean): boolean {
+  if (!URL.canParse(requested)) return false;
+  const asked = new URL(requested);
+  if (registered.some((uri) => URL.canParse(uri) && new URL(uri).href === asked.href)) return true;
+  if (!portFree || asked.protocol !== 'http:' || !LOOPBACK_HOSTS.has(asked.hostname)) return false;
+  asked.port = '';
+  return registered.some((uri) => {
+    if (!URL.canParse(uri)) return false;
+    const allowed = new URL(uri);
+    allowed.port = '';
+    return allowed.href === asked.href;
+  });
 }

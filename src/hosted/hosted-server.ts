@@ -25,7 +25,8 @@ import { loadProviderSecrets } from './provider-secrets.js';
 import { HOSTED_SOCKET_LIMITS } from './hosted-limits.js';
 import { publicHostAllowList, publicOriginAllowList } from './public-host.js';
 import { parsePublicUrl, type PublicUrl } from './public-url.js';
-import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from './resource-metadata.js';
+import { buildBearerChallenge, resourceMetadataDocuments } from './resource-metadata.js';
+import { authorizationServerMetadataPaths, ENGINE_DISCOVERY_PATH, pathUnderMount } from './mount-path.js';
 import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
 import { createDrain, type Drain, type DrainOutcome } from './drain.js';
 import { healthAnswer, probeKindOf, readinessOf, readyAnswer, type ProbeAnswer } from './health-check.js';
@@ -199,11 +200,10 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     audit,
   };
   const oauth = provider.callback();
-  const basePath = new URL(publicUrl.base).pathname.replace(/\/+$/, '');
-  const metadataPaths = new Set(resourceMetadataPaths(publicUrl));
-  const metadata = JSON.stringify(buildResourceMetadata(publicUrl, [MCP_SCOPE]));
+  const metadataDocuments = new Map([...resourceMetadataDocuments(publicUrl, [MCP_SCOPE])].map(([path, document]) => [path, JSON.stringify(document)]));
+  const serverMetadataPaths = new Set(authorizationServerMetadataPaths(publicUrl));
   // The engine's public documents, by the paths a client asks for (before the rewrites below).
-  const engineDocumentPaths = new Set([`/.well-known/oauth-authorization-server${basePath}`, `${basePath}/.well-known/openid-configuration`, `${basePath}${HOSTED_PATHS.jwks}`]);
+  const engineDocumentPaths = new Set([...serverMetadataPaths, `${publicUrl.path}${HOSTED_PATHS.jwks}`]);
   const trustProxy = options.trustProxy === true;
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -221,15 +221,18 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     // From here on, every part (the engine, the consent pages) sees the public URL's scheme and host.
     const clientAddress = clientAddressOf(req.socket.remoteAddress, req.headersDistinct['x-forwarded-for'], trustProxy);
     req.headers = pinnedForwardingHeaders(req.headers, publicUrl, clientAddress);
-    const path = (req.url ?? '/').split('?', 1)[0]!;
-    const cap = path === `${basePath}/mcp` ? BODY_CAPS.mcpRequest : CONSENT_PATH.test(path.slice(basePath.length)) || STEP_UP_PATH.test(path.slice(basePath.length)) ? BODY_CAPS.consentForm : BODY_CAPS.oauthRequest;
+    const [path, query] = splitTarget(req.url ?? '/');
+    // The path below the public URL's; `undefined` outside it, where only well-known documents are.
+    const local = pathUnderMount(publicUrl, path);
+    const cap = local === '/mcp' ? BODY_CAPS.mcpRequest : local !== undefined && (CONSENT_PATH.test(local) || STEP_UP_PATH.test(local)) ? BODY_CAPS.consentForm : BODY_CAPS.oauthRequest;
     if (declaredOverCap(req.headers['content-length'], cap)) return refuse(res, 413, 'invalid_request', `the request body is larger than ${cap} bytes`);
-    if (metadataPaths.has(path) && req.method === 'GET') {
+    const metadata = metadataDocuments.get(path);
+    if (metadata !== undefined && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': metadataCacheControl(200) });
       res.end(metadata);
       return;
     }
-    if (path === `${basePath}/mcp`) {
+    if (local === '/mcp') {
       const origin = checkOrigin(req.headersDistinct['origin'], allowedOrigins);
       if (!origin.allowed) {
         log.warn('refused a request', { reason: origin.reason });
@@ -246,27 +249,29 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       }
       return options.mcp(req, res, verdict.caller, { tokens: access.tokensFor(verdict.caller), account: access.accountFor(verdict.caller), stepUps: access.stepUpsFor(verdict.caller) });
     }
-    const consent = CONSENT_PATH.exec(path.slice(basePath.length));
-    if (consent !== null && path.startsWith(basePath)) {
+    const consent = local === undefined ? null : CONSENT_PATH.exec(local);
+    if (consent !== null) {
       if (consent[2] !== undefined) return req.method === 'GET' ? handleConsentFinish(interactions, req, res, consent[1]!) : methodNotAllowed(res);
       return req.method === 'GET' || req.method === 'POST' ? handleConsentPage(interactions, req, res, consent[1]!) : methodNotAllowed(res);
     }
-    const stepUp = STEP_UP_PATH.exec(path.slice(basePath.length));
-    if (stepUp !== null && path.startsWith(basePath)) return req.method === 'GET' || req.method === 'POST' ? handleStepUp(interactions, req, res, stepUp[1]!) : methodNotAllowed(res);
+    const stepUp = local === undefined ? null : STEP_UP_PATH.exec(local);
+    if (stepUp !== null) return req.method === 'GET' || req.method === 'POST' ? handleStepUp(interactions, req, res, stepUp[1]!) : methodNotAllowed(res);
     if (path === new URL(publicUrl.schoolCallback).pathname) return req.method === 'GET' ? handleSchoolCallback(interactions, req, res) : methodNotAllowed(res);
-    // RFC 8414 §3.1: the well-known segment goes between the host and the issuer's path; the
-    // engine publishes the same document under OpenID Connect's name only.
-    if (path === `/.well-known/oauth-authorization-server${basePath}`) req.url = `${basePath}/.well-known/openid-configuration`;
     if (engineDocumentPaths.has(path)) cacheLikeMetadata(res);
-    if (path === `${basePath}${HOSTED_PATHS.registration}` && req.method === 'POST') {
+    if (local === HOSTED_PATHS.registration && req.method === 'POST') {
       const admission = await registrations.admit(clientAddress);
       if (!admission.admitted) {
         log.info('refused a registration', { reason: admission.description });
         return refuse(res, 429, 'temporarily_unavailable', admission.description, admission.retryAfterSeconds);
       }
     }
-    // Everything else is the authorization server's: metadata, registration, authorize, token, revoke.
-    if (basePath !== '' && req.url!.startsWith(basePath)) req.url = req.url!.slice(basePath.length) || '/';
+    // Everything else is the authorization server's (metadata, registration, authorize, token,
+    // revoke), at its paths below the mount; the engine learns the mount as it does under Express
+    // (`req.baseUrl`), so that every URL it publishes or redirects to carries the public URL's path.
+    const engineTarget = serverMetadataPaths.has(path) ? ENGINE_DISCOVERY_PATH : local;
+    if (engineTarget === undefined) return refuse(res, 404, 'not_found', `this server answers under ${publicUrl.base}`);
+    req.url = `${engineTarget}${query}`;
+    (req as IncomingMessage & { baseUrl?: string }).baseUrl = publicUrl.path;
     return oauth(req, res);
   };
 
@@ -274,13 +279,19 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
 }
 
 /** A refusal before any route ran, in the OAuth error shape (RFC 6749 §5.2) every client here reads. */
-function refuse(res: ServerResponse, status: 400 | 403 | 413 | 421 | 429, error: string, description: string, retryAfterSeconds?: number): void {
+function refuse(res: ServerResponse, status: 400 | 403 | 404 | 413 | 421 | 429, error: string, description: string, retryAfterSeconds?: number): void {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
   if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
   // The body of a refused upload is not read; closing the connection discards it.
   if (status === 413) headers['connection'] = 'close';
   res.writeHead(status, headers);
   res.end(JSON.stringify({ error, error_description: description }));
+}
+
+/** Pure: a request target's path and its query (with its `?`, or empty). */
+function splitTarget(target: string): readonly [string, string] {
+  const at = target.indexOf('?');
+  return at === -1 ? [target, ''] : [target.slice(0, at), target.slice(at)];
 }
 
 /** A new event stream on a kept-alive connection of a draining instance: the client reconnects, through the balancer, elsewhere. */

@@ -18,6 +18,7 @@ import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
 import { consentFormToken, cookieValue, equalDigests, newBrowserBinding } from './browser-binding.js';
 import { renderHostedConsentPage, renderHostedErrorPage } from './consent-page.js';
 import type { PublicUrl } from './public-url.js';
+import { isOwnResource } from './resource-indicator.js';
 import type { SchoolSignIn, StepUp } from './school-sign-in.js';
 import { remainingTtlSeconds, STEP_UP_FLOWS, STEP_UP_PREFIX, STEP_UPS, stepUpLink, type PendingStepUp, type StepUpFlow } from './step-up-record.js';
 import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
@@ -118,7 +119,7 @@ export async function handleConsentPage(context: InteractionContext, req: Incomi
         clientId,
         redirectUri: String(details.params['redirect_uri']),
         schoolName: context.schoolUrl.host,
-        formAction: `${HOSTED_PATHS.consentPrefix}${uid}`,
+        formAction: `${context.publicUrl.path}${HOSTED_PATHS.consentPrefix}${uid}`,
         csrfToken: consentFormToken(context.formKey, uid),
       }),
     );
@@ -156,7 +157,7 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
   const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub } : { error: outcome.error };
   await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
   res.writeHead(303, {
-    location: `${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
+    location: `${context.publicUrl.path}${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
     'cache-control': 'no-store',
     'set-cookie': clearBindingCookie(context),
   });
@@ -203,7 +204,7 @@ export async function handleStepUp(context: InteractionContext, req: IncomingMes
   if (pending === undefined) return refuse(res, context, 400, 'this link has expired or was already used; ask your assistant again');
   const csrfToken = consentFormToken(context.formKey, `step-up\0${id}`);
   if (req.method === 'GET') {
-    return sendPage(res, context, 200, renderStepUpPage({ schoolName: context.schoolUrl.host, missing: pending.missing, formAction: `${STEP_UP_PREFIX}${id}`, csrfToken }));
+    return sendPage(res, context, 200, renderStepUpPage({ schoolName: context.schoolUrl.host, missing: pending.missing, formAction: `${context.publicUrl.path}${STEP_UP_PREFIX}${id}`, csrfToken }));
   }
   const origin = req.headers['origin'];
   if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuseForm(res, context, 403, 'the form was sent from another site', 'step_up', { sub: pending.sub });
@@ -225,7 +226,10 @@ export async function handleConsentFinish(context: InteractionContext, req: Inco
     return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user did not sign in at the school' }, { mergeWithLastSubmission: false });
   }
   const grant = new context.provider.Grant({ accountId: result.sub, clientId });
-  grant.addResourceScope(context.publicUrl.base, MCP_SCOPE);
+  // The engine looks a grant's resource up by the indicator as the client spelled it, which the
+  // authorization request already passed through the resource rule (`resource-indicator.ts`).
+  const resources = [details.params['resource']].flat().filter((resource): resource is string => typeof resource === 'string' && isOwnResource(context.publicUrl, resource));
+  for (const resource of resources.length > 0 ? resources : [context.publicUrl.base]) grant.addResourceScope(resource, MCP_SCOPE);
   // The engine counts a requested scope it knows as an OpenID one too; grant what was asked of those.
   const requested = String(details.params['scope'] ?? '').split(' ');
   const oidcScopes = requested.filter((scope) => scope === 'openid' || scope === MCP_SCOPE);

@@ -7,6 +7,8 @@
 export interface PublicUrl {
   /** Origin and path without a trailing slash, e.g. `https://mcp.school.example`. */
   readonly base: string;
+  /** The path of `base`, where every route is mounted: `''` or e.g. `/mcp-gw`. */
+  readonly path: string;
   /** The MCP endpoint, `{base}/mcp`. */
   readonly mcpUrl: string;
   /** Where the school sends its staff back, `{base}/oauth/callback`. */
@@ -25,6 +27,7 @@ export function parsePublicUrl(value: string): PublicUrlParse {
   }
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'the public URL must not carry user information' };
   if (url.search !== '' || url.hash !== '') return { ok: false, reason: 'the public URL must not have a query or a fragment (RFC 8414 §2 issuer)' };
-  const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  return { ok: true, url: { base, mcpUrl: `${base}/mcp`, schoolCallback: `${base}/oauth/callback` } };
+  const path = url.pathname.replace(/\/+$/, '');
+  const base = `${url.origin}${path}`;
+  return { ok: true, url: { base, path, mcpUrl: `${base}/mcp`, schoolCallback: `${base}/oauth/callback` } };
 }

@@ -6,18 +6,30 @@
 import type { PublicUrl } from './public-url.js';
 
 /** RFC 9728 §3.1: the metadata of `/mcp` sits at the well-known path with the resource's path appended. */
-export function resourceMetadataPaths(publicUrl: PublicUrl): readonly string[] {
-  const path = new URL(publicUrl.base).pathname.replace(/\/+$/, '');
-  return [`/.well-known/oauth-protected-resource${path}/mcp`, `/.well-known/oauth-protected-resource${path}`];
+function mcpMetadataPath(publicUrl: PublicUrl): string {
+  return `/.well-known/oauth-protected-resource${publicUrl.path}/mcp`;
 }
 
 function resourceMetadataUrl(publicUrl: PublicUrl): string {
-  return `${new URL(publicUrl.base).origin}${resourceMetadataPaths(publicUrl)[0]}`;
+  return `${new URL(publicUrl.base).origin}${mcpMetadataPath(publicUrl)}`;
 }
 
-export function buildResourceMetadata(publicUrl: PublicUrl, scopes: readonly string[]): Record<string, unknown> {
+/**
+ * Each metadata document by the path it is served at. RFC 9728 §3.3: the `resource` of a document
+ * is the identifier its well-known URL was made from, and clients check that, so the document of
+ * `/mcp` names the MCP endpoint and the one of the public URL names the public URL. Both are
+ * accepted as resource indicators, and give tokens the one audience (`resource-indicator.ts`).
+ */
+export function resourceMetadataDocuments(publicUrl: PublicUrl, scopes: readonly string[]): ReadonlyMap<string, Record<string, unknown>> {
+  return new Map([
+    [mcpMetadataPath(publicUrl), buildResourceMetadata(publicUrl, publicUrl.mcpUrl, scopes)],
+    [`/.well-known/oauth-protected-resource${publicUrl.path}`, buildResourceMetadata(publicUrl, publicUrl.base, scopes)],
+  ]);
+}
+
+function buildResourceMetadata(publicUrl: PublicUrl, resource: string, scopes: readonly string[]): Record<string, unknown> {
   return {
-    resource: publicUrl.base,
+    resource,
     authorization_servers: [publicUrl.base],
     scopes_supported: [...scopes],
     bearer_methods_supported: ['header'],

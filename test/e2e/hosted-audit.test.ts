@@ -159,7 +159,9 @@ describe('the hosted audit log', () => {
     const { client, provider, clientId } = await connectAs(grace.sub);
     await client.close();
     const first = (provider.tokens() as { refresh_token: string }).refresh_token;
-    const fields = { grant_type: 'refresh_token', refresh_token: first, client_id: clientId, resource: base };
+    // The resource the SDK client asked for (the metadata of /mcp names /mcp, RFC 9728 §3.3): a
+    // refresh names the resource of its authorization request (RFC 8707 §2.2).
+    const fields = { grant_type: 'refresh_token', refresh_token: first, client_id: clientId, resource: String(mcpUrl) };
     const rotated = await tokenRequest(base, fields);
     expect(rotated.status).toBe(200);
     secrets.push(String(rotated.body['access_token']), String(rotated.body['refresh_token']));

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore, type MessageBus, type RedisGrantStore } from '../../src/grant-store/index.js';
-import { startHostedServer, stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
+import { parsePublicUrl, startHostedServer, stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import type { PublicUrl } from '../../src/hosted/public-url.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -16,6 +16,7 @@ import { createLogger } from '../../src/log.js';
 import { openCallerEndpoints } from '../../src/transports/open-caller-endpoints.js';
 import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
+import { freePort } from '../helpers/free-port.js';
 
 export const CLIENT_REDIRECT = 'http://127.0.0.1:47011/callback';
 
@@ -64,6 +65,8 @@ export interface HostedOptions {
   callers?: { maxCallers?: number; maxCallersPerPerson?: number };
   /** Bounds of open registration (HOST-43, HOST-44); the server's defaults when absent. */
   registration?: { perAddressPerHour?: number; cap?: number; unusedSeconds?: number };
+  /** A path for the public URL (`/mcp-gw`): the server is then reached at `http://127.0.0.1:PORT/mcp-gw`. */
+  publicPath?: string;
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -94,7 +97,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   let school: Awaited<ReturnType<typeof openHostedSchool>> | undefined;
   const allEndpoints: Awaited<ReturnType<typeof openCallerEndpoints>>[] = [];
 
-  const startInstance = async (publicUrl: PublicUrl | undefined): Promise<HostedInstance> => {
+  const startInstance = async (publicUrl: PublicUrl | undefined, port = 0): Promise<HostedInstance> => {
     const { store, bus } = await openStore();
     // As `school-mcp --hosted` wires it: 2025-11-25 sessions shared through the store, so that
     // the instances serve each other's sessions.
@@ -102,7 +105,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     allEndpoints.push(endpoints);
     const server = await startHostedServer({
       host: '127.0.0.1',
-      port: 0,
+      port,
       store: options.wrapStore?.(store) ?? store,
       logger,
       ...(publicUrl === undefined ? {} : { publicUrl }),
@@ -132,7 +135,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     return { server, store, url: server.listenUrl };
   };
 
-  const first = await startInstance(undefined);
+  const first = options.publicPath === undefined ? await startInstance(undefined) : await startAtPath(options.publicPath, startInstance);
   // Every tool, so that a test can reach a write that is not in the default list by name.
   if (options.tools) {
     school = await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test', stateKey: await stepUpStateKey(first.store) });
@@ -158,6 +161,20 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       await rm(storeDir, { recursive: true, force: true });
     },
   };
+}
+
+/** An instance whose public URL has a path, on a port picked first (another process may take it in between: then a new one). */
+async function startAtPath(publicPath: string, start: (publicUrl: PublicUrl, port: number) => Promise<HostedInstance>): Promise<HostedInstance> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const parsed = parsePublicUrl(`http://127.0.0.1:${port}${publicPath}`);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    try {
+      return await start(parsed.url, port);
+    } catch (error) {
+      if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
 }
 
 export interface McpClient {
@@ -200,7 +217,8 @@ export function authorizeUrl(base: string, client: McpClient, challenge: string,
 
 /** The browser at school-mcp's consent page of a fresh authorization request: its URL and CSRF token. */
 export async function openConsent(browser: CookieBrowser, url: URL): Promise<{ consentUrl: URL; html: string; csrf: string }> {
-  const { response, url: consentUrl } = await browser.follow(url, (next) => next.pathname === '/oauth/authorize' || next.pathname.startsWith('/consent/'));
+  // Under the public URL's path, if it has one.
+  const { response, url: consentUrl } = await browser.follow(url, (next) => next.pathname.endsWith('/oauth/authorize') || next.pathname.includes('/consent/'));
   const html = await response.text();
   if (response.status !== 200) throw new Error(`no consent page (${response.status}): ${html.slice(0, 300)}`);
   const csrf = hiddenInput(html, 'csrf_token');

@@ -3,13 +3,13 @@ import { bearerTokenIn } from '../../src/hosted/access-check.js';
 import { checkClientRedirectUri } from '../../src/hosted/client-redirect.js';
 import { cookieValue } from '../../src/hosted/browser-binding.js';
 import { parsePublicUrl } from '../../src/hosted/index.js';
-import { buildBearerChallenge, buildResourceMetadata, resourceMetadataPaths } from '../../src/hosted/resource-metadata.js';
+import { buildBearerChallenge, resourceMetadataDocuments } from '../../src/hosted/resource-metadata.js';
 
 describe('the public URL (pure)', () => {
   it('derives the MCP endpoint and the school callback, without a trailing slash', () => {
     expect(parsePublicUrl('https://mcp.school.example/')).toEqual({
       ok: true,
-      url: { base: 'https://mcp.school.example', mcpUrl: 'https://mcp.school.example/mcp', schoolCallback: 'https://mcp.school.example/oauth/callback' },
+      url: { base: 'https://mcp.school.example', path: '', mcpUrl: 'https://mcp.school.example/mcp', schoolCallback: 'https://mcp.school.example/oauth/callback' },
     });
     expect(parsePublicUrl('https://school.example/tools/')).toMatchObject({ ok: true, url: { base: 'https://school.example/tools', mcpUrl: 'https://school.example/tools/mcp' } });
   });
@@ -51,8 +51,9 @@ describe('protected resource metadata and challenge (pure)', () => {
   if (!url.ok) throw new Error(url.reason);
 
   it('HOST-01 puts the metadata of /mcp at the RFC 9728 §3.1 path and names itself as resource and server', () => {
-    expect(resourceMetadataPaths(url.url)[0]).toBe('/.well-known/oauth-protected-resource/tools/mcp');
-    expect(buildResourceMetadata(url.url, ['mcp'])).toMatchObject({ resource: 'https://school.example/tools', authorization_servers: ['https://school.example/tools'] });
+    const documents = resourceMetadataDocuments(url.url, ['mcp']);
+    expect([...documents.keys()][0]).toBe('/.well-known/oauth-protected-resource/tools/mcp');
+    expect(documents.get('/.well-known/oauth-protected-resource/tools')).toMatchObject({ resource: 'https://school.example/tools', authorization_servers: ['https://school.example/tools'] });
   });
 
   it('HOST-01 challenges without an error code when no token came (RFC 6750 §3.1), with invalid_token otherwise', () => {

@@ -55,7 +55,7 @@ describe('hosted mode: the protected resource', () => {
     expect(metadataUrl).toBe(`${hosted.base}/.well-known/oauth-protected-resource/mcp`);
     expect(challenge).not.toContain('error=');
     const metadata = (await (await fetch(metadataUrl!)).json()) as Record<string, unknown>;
-    expect(metadata).toMatchObject({ resource: hosted.base, authorization_servers: [hosted.base], scopes_supported: ['mcp'] });
+    expect(metadata).toMatchObject({ resource: `${hosted.base}/mcp`, authorization_servers: [hosted.base], scopes_supported: ['mcp'] });
     const server = (await (await fetch(`${hosted.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     expect(server).toMatchObject({ issuer: hosted.base, code_challenge_methods_supported: ['S256'], registration_endpoint: `${hosted.base}/oauth/register` });
     expect(server.authorization_response_iss_parameter_supported).toBe(true);

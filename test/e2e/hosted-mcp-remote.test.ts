@@ -1,0 +1,198 @@
+/**
+ * mcp-remote, the stdio bridge many desktop MCP hosts use for remote servers, at its defaults (the
+ * URL and nothing else) against `school-mcp --hosted` as real processes, with a public URL without
+ * and with a path. mcp-remote opens the browser with the `open` package, whose bundled xdg-open
+ * runs `$BROWSER`: here a script that hands the URL to the test, which walks both consents as the
+ * person would and follows the last redirect to mcp-remote's loopback callback. The test speaks
+ * MCP to mcp-remote over stdio with the SDK's client. The TS and Python SDK clients sign in to the
+ * same servers, so the metadata suits all three.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '../../src/sandbox/index.js';
+import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
+import { freePort } from '../helpers/free-port.js';
+import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
+import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
+import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+
+const MCP_REMOTE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+function textOf(result: unknown): string {
+  return ((result as { content: { text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+}
+
+/** Polls until `read` yields a value; the machine may be busy, so the limit is generous. */
+async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.each([
+  ['without a path', ''],
+  ['with a path', '/mcp-gw'],
+])('mcp-remote at its defaults signs in to school-mcp --hosted, public URL %s', (_label, publicPath) => {
+  let sandbox: RunningSandbox;
+  let server: ChildProcess;
+  let serverLines: LineCollector;
+  let home: string;
+  let publicUrl: string;
+  /** Where the `$BROWSER` script writes each URL mcp-remote opens, one a line. */
+  let opened: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    home = await mkdtemp(join(tmpdir(), 'school-mcp-mcp-remote-'));
+    const port = await freePort();
+    publicUrl = `http://127.0.0.1:${port}${publicPath}`;
+    const integration = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [`${publicUrl}/oauth/callback`] });
+    server = spawn(
+      process.execPath,
+      [MAIN_JS, '--hosted', '--host', '127.0.0.1', '--port', String(port), '--public-url', publicUrl, '--school', sandbox.url, '--client-id', integration.clientId, '--store', join(home, 'store'), '--log-level', 'debug'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { PATH: process.env.PATH ?? '', HOME: home, SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret, SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64') },
+      },
+    );
+    serverLines = collectLines(server.stderr);
+    await serverLines.waitForLine(/serving hosted/, 30_000);
+    opened = join(home, 'opened');
+    await writeFile(opened, '');
+    await writeFile(join(home, 'browser'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, { mode: 0o755 });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (server !== undefined) {
+      const done = exited(server);
+      server.kill('SIGTERM');
+      await done;
+    }
+    await sandbox?.close();
+    if (home !== undefined) await rm(home, { recursive: true, force: true });
+  });
+
+  /** The `index`-th URL mcp-remote opened in the "browser". */
+  function openedUrl(index: number): Promise<URL> {
+    return until(async () => {
+      const line = (await readFile(opened, 'utf8')).split('\n')[index];
+      return line === undefined || line === '' ? undefined : new URL(line);
+    }, `mcp-remote opening browser page ${index + 1}`);
+  }
+
+  /** mcp-remote as a child process, its token cache in `home/mcp-auth`, connected over stdio once `signIn` has played the person. */
+  async function connect(signIn: () => Promise<void>): Promise<{ client: Client; stderr: LineCollector }> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MCP_REMOTE, `${publicUrl}/mcp`],
+      stderr: 'pipe',
+      env: { PATH: process.env.PATH ?? '', HOME: home, MCP_REMOTE_CONFIG_DIR: join(home, 'mcp-auth'), BROWSER: join(home, 'browser') },
+    });
+    const stderr = collectLines(transport.stderr as Readable | null);
+    const client = new Client({ name: 'mcp-remote-e2e', version: '1.0.0' });
+    // mcp-remote answers `initialize` once it is signed in, which needs the person first.
+    const connected = client.connect(transport, { timeout: 120_000 });
+    try {
+      await Promise.all([connected, signIn()]);
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw new Error(`${String(error)}\nmcp-remote stderr:\n${stderr.stderr.join('\n')}\nschool-mcp stderr (last lines):\n${serverLines.stderr.slice(-30).join('\n')}`);
+    }
+    return { client, stderr };
+  }
+
+  /** The person at the browser: both consents, then the redirect to mcp-remote's loopback callback. */
+  async function approve(authorize: URL, member: StaffMember): Promise<void> {
+    const browser = new CookieBrowser();
+    const { consentUrl, csrf } = await openConsent(browser, authorize);
+    const schoolAuthorize = await allowAtSchoolMcp(browser, consentUrl, csrf);
+    const callback = await completeConsent(schoolAuthorize, 'allow', { user: member.sub });
+    const origin = new URL(publicUrl).origin;
+    const { url } = await browser.follow(callback, (next) => next.origin === origin);
+    expect(url.searchParams.get('code'), url.href).not.toBeNull();
+    const landed = await browser.request(url);
+    expect(landed.status, await landed.text()).toBe(200);
+  }
+
+  it('HOST-27 HOST-28 HOST-29 registers, passes both consents, lists the tools and calls who_am_i; a second run reuses its registration from another callback port', async () => {
+    const [ada, grace] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[2]!];
+    let first: URL | undefined;
+    const run1 = await connect(async () => {
+      first = await openedUrl(0);
+      await approve(first, ada);
+    });
+    expect(first!.pathname).toBe(`${publicPath}/oauth/authorize`);
+    const firstRedirect = new URL(first!.searchParams.get('redirect_uri')!);
+    const tools = (await run1.client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).toContain('who_am_i');
+    expect(textOf(await run1.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+    await run1.client.close();
+    // Its tokens are gone (the cache cleared, or expired without a refresh token) but its
+    // registration is kept: the next run signs in again with it. (With tokens left that the server
+    // refuses, mcp-remote 0.15.1 builds the authorization URL before it finds its port taken.)
+    const cache = join(home, 'mcp-auth', 'mcp-remote-v1');
+    for (const file of await readdir(cache)) if (file.endsWith('_tokens.json')) await rm(join(cache, file));
+
+    // The port it listened on is now someone else's: mcp-remote takes the next one.
+    const holder: Server = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(Number(firstRedirect.port), '127.0.0.1', resolve));
+    try {
+      let second: URL | undefined;
+      const run2 = await connect(async () => {
+        second = await openedUrl(1);
+        await approve(second, grace);
+      });
+      expect(second!.searchParams.get('client_id')).toBe(first!.searchParams.get('client_id'));
+      const secondRedirect = new URL(second!.searchParams.get('redirect_uri')!);
+      expect(secondRedirect.port).not.toBe(firstRedirect.port);
+      expect(textOf(await run2.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(grace.name);
+      await run2.client.close();
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 240_000);
+
+  it('HOST-27 HOST-28 lets the TS SDK client sign in and call who_am_i', async () => {
+    const member = SANDBOX_STAFF[1]!;
+    const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, 'TS SDK agent');
+    const transport = new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider });
+    await expect(new Client({ name: 'ts-sdk-e2e', version: '1.0.0' }).connect(transport)).rejects.toThrow();
+    const browser = new CookieBrowser();
+    const { consentUrl, csrf } = await openConsent(browser, provider.authorizationUrl!);
+    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: member.sub });
+    await transport.finishAuth((await returnFromSchool(browser, callback)).url.searchParams);
+    const client = new Client({ name: 'ts-sdk-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider }));
+    try {
+      expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(member.name);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  itWithPython('HOST-27 HOST-28 lets the Python SDK client sign in and call who_am_i', async () => {
+    const member = SANDBOX_STAFF[0]!;
+    const result = await runPythonClient(`${publicUrl}/mcp`, member);
+    expect(result.who_am_i).toContain(member.name);
+  });
+});
