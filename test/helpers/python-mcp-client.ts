@@ -52,7 +52,7 @@ export async function runPythonClient(mcpUrl: string, member: StaffMember): Prom
 }
 
 /** One tool call's answer: the result, or what the SDK raised. */
-export type PythonCallOutcome = { readonly kind: 'called'; readonly isError: boolean; readonly text: string } | { readonly kind: 'failed'; readonly error: string };
+type PythonCallOutcome = { readonly kind: 'called'; readonly isError: boolean; readonly text: string } | { readonly kind: 'failed'; readonly error: string };
 
 export interface PythonClient {
   /** What the first session saw. */
