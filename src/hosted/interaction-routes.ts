@@ -206,10 +206,11 @@ export async function handleConsentFinish(context: InteractionContext, req: Inco
   const oidcScopes = requested.filter((scope) => scope === 'openid' || scope === MCP_SCOPE);
   if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
   const grantId = await grant.save();
-  // The adapter stamped the grant with the person's generation as it saved it. Unchanged since the
-  // school grant was saved, the stamp is that one; changed, the person signed out (on another
-  // client) after the school answered, and this grant must not outlive that sign-out (HOST-34).
-  if ((await generationOf(context.store, result.sub)) !== result.generation) {
+  // The adapter stamped the grant with the person's generation as it saved it. Still the one read
+  // when their school grant was settled, the stamp is that one; another, the person signed out (on
+  // another client) since, and this grant must not outlive that sign-out (HOST-34). A result
+  // without one, written by an instance of an earlier version during an upgrade, is let through.
+  if (result.generation !== undefined && (await generationOf(context.store, result.sub)) !== result.generation) {
     await context.provider.Grant.adapter.destroy(grantId);
     return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the person signed out while this sign-in was under way; sign in again' }, { mergeWithLastSubmission: false });
   }

@@ -35,9 +35,10 @@ type SchoolCallbackOutcome =
 
 /**
  * The merge waits for a refresh of the same grant (which holds the lock while the school answers,
- * up to its 15 s limit), so that it never replaces a grant a refresher is about to save.
+ * up to its 15 s limit), so that it never replaces a grant a refresher is about to save; longer
+ * than the refresh's 30 s lock, so that a refresher that died cannot make a sign-in fail.
  */
-const MERGE_LOCK: HoldingLockOptions = { ttlMs: 30_000, waitMs: 20_000, pollMs: 50 };
+const MERGE_LOCK: HoldingLockOptions = { ttlMs: 30_000, waitMs: 35_000, pollMs: 50 };
 const SCHOOL_FLOWS = 'school-flow';
 const FLOW_TTL_SECONDS = 600;
 const IDENTITY_SCOPES = ['openid', 'profile'];
@@ -129,18 +130,30 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
 
   /**
    * The person's grant after `incoming`, decided and saved under the grant's lock, with their
-   * sign-in generation read once it is saved; `undefined` when the lock ran out before the save.
+   * sign-in generation read before the save (HOST-34 holds either way: a sign-out takes the school
+   * grant before it writes a new generation). When the store fails before anything was written,
+   * the new tokens are nobody's and the school ends them; after a write began, they may be saved.
    */
-  const settleOnce = (incoming: SchoolGrant, mayAskAgain: boolean) =>
-    holdingLock(store, SCHOOL_GRANTS, incoming.sub, MERGE_LOCK, async (fence) => {
-      const merge = mergeSchoolGrants((await store.read(SCHOOL_GRANTS, incoming.sub)) as SchoolGrant | undefined, incoming, mayAskAgain);
-      if (merge.kind === 'store' && !(await store.writeFenced(SCHOOL_GRANTS, incoming.sub, merge.grant as unknown as Record<string, unknown>, fence))) return undefined;
-      return { merge, generation: await generationOf(store, incoming.sub) };
-    });
   const settle = async (incoming: SchoolGrant, mayAskAgain: boolean): Promise<{ merge: GrantMerge; generation: string }> => {
-    for (;;) {
-      const settled = await settleOnce(incoming, mayAskAgain);
-      if (settled !== undefined) return settled;
+    let writing = false;
+    try {
+      for (;;) {
+        const settled = await holdingLock(store, SCHOOL_GRANTS, incoming.sub, MERGE_LOCK, async (fence) => {
+          const merge = mergeSchoolGrants((await store.read(SCHOOL_GRANTS, incoming.sub)) as SchoolGrant | undefined, incoming, mayAskAgain);
+          const generation = await generationOf(store, incoming.sub);
+          if (merge.kind === 'store') {
+            writing = true;
+            // Refused only when this lock ran out and a later holder wrote: decide again on what it wrote.
+            if (!(await store.writeFenced(SCHOOL_GRANTS, incoming.sub, merge.grant as unknown as Record<string, unknown>, fence))) return undefined;
+          }
+          return { merge, generation };
+        });
+        if (settled !== undefined) return settled;
+        writing = false;
+      }
+    } catch (error) {
+      if (!writing) await revokeQuietly(incoming);
+      throw error;
     }
   };
 
