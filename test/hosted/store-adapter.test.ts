@@ -35,7 +35,7 @@ async function adapters() {
   const clock = { now: 1_800_000_000 };
   const store = await openDirectoryStore({ dir, keyring: keys.keyring, logger: createLogger({ write: () => {} }), nowSeconds: () => clock.now });
   const Adapter = storeAdapterClass(store, () => clock.now);
-  return { clock, Adapter };
+  return { clock, Adapter, store };
 }
 
 describe("node-oidc-provider's adapter on the grant store", () => {
@@ -116,6 +116,17 @@ describe("node-oidc-provider's adapter on the grant store", () => {
     expect(await grantsB.find('g-ada-3')).toMatchObject({ clientId: 'inspector' });
     await grantsB.upsert('g-ada-1', { accountId: 'usr_owner_ada', clientId: 'inspector' }, 3600);
     expect(await grantsB.find('g-ada-1')).toBeUndefined();
+  });
+
+  it('HOST-33 judges a grant made in the same second as the end by the generation it was made in, not by the time', async () => {
+    // The clock never moves: the grants before and after the end carry the same time.
+    const { Adapter, store } = await adapters();
+    const grants = new Adapter('Grant');
+    await grants.upsert('g-before', { accountId: 'usr_owner_ada', clientId: 'inspector', iat: 1_800_000_000 }, 3600);
+    await endGeneration(store, 'usr_owner_ada');
+    await grants.upsert('g-after', { accountId: 'usr_owner_ada', clientId: 'inspector', iat: 1_800_000_000 }, 3600);
+    expect(await grants.find('g-before')).toBeUndefined();
+    expect(await grants.find('g-after')).toMatchObject({ iat: 1_800_000_000 });
   });
 
   it('HOST-33 compares generations, not times: a grant is current only when stamped with the generation now in force', () => {
