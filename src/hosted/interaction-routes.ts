@@ -39,7 +39,7 @@ export interface InteractionContext {
 
 interface ConsentResult {
   readonly sub?: string;
-  /** The person's sign-in generation when their school grant was saved. */
+  /** The person's sign-in generation when their school grant was settled. */
   readonly generation?: string;
   readonly error?: string;
 }

@@ -1,13 +1,14 @@
 /**
  * A person's sign-in generation: the rule that ends every MCP client of one person at once. The
  * storage adapter stamps each MCP grant, when it first saves it, with its person's generation at
- * that moment; ending the person's sign-in (the `sign_out` tool of any client, or a grant ended by
- * a reused code or refresh token, a revoked refresh token) writes a fresh random generation, and
- * from then on a grant stamped with another one is not found. The engine looks the grant up on
- * every use of its tokens (the bearer check at `/mcp`, the code and refresh grants at the token
- * endpoint, the consent check at authorization), so every token made before the end is refused:
- * 401 with the Bearer challenge at `/mcp`, `invalid_grant` at the token endpoint, and the client
- * signs in again by itself. Grants made after the end carry the new generation and work.
+ * that moment; ending the person's sign-in (the `sign_out` tool of any client, a grant ended by a
+ * reused code or refresh token or a revoked refresh token, the school refusing the refresh of
+ * their school grant) writes a fresh random generation, and from then on a grant stamped with
+ * another one is not found. The engine looks the grant up on every use of its tokens (the bearer
+ * check at `/mcp`, the code and refresh grants at the token endpoint, the consent check at
+ * authorization), so every token made before the end is refused: 401 with the Bearer challenge at
+ * `/mcp`, `invalid_grant` at the token endpoint, and the client signs in again by itself. Grants
+ * made after the end carry the new generation and work.
  *
  * Clock edges: the generation is a random value compared for equality, never a time. A token
  * issued in the same second as the sign-out, or by an instance whose clock runs ahead, is judged
