@@ -12,9 +12,10 @@
  *   are revoked, and only the person's claims (name, email, roles) are taken from the new answer;
  * - when neither covers the other (the integration's scopes changed since, or two step-ups of two
  *   clients crossed), the person is still at the school: they are asked once more, for the union,
- *   and must come back as the same person. The kept grant stays until then, and the answer to that
- *   second request is not widened again: if it still does not cover the kept one, the kept one
- *   stays, and what it lacks is asked for by the step-up of the first call that needs it.
+ *   and must come back as the same person. The kept grant stays until then (and when they decline,
+ *   that sign-in or step-up ends as declined), and the answer to that second request is not widened
+ *   again: if it still does not cover the kept one, the kept one stays, and what it lacks is asked
+ *   for by the step-up of the first call that needs it.
  * Every token replaced or discarded is revoked at the school (RFC 7009).
  * @see SECURITY.md HOST-32
  */

@@ -228,6 +228,8 @@ describeWithPython('school-mcp --hosted with several clients per person', () => 
   it("HOST-32 shows a step-up on one client on the person's other clients, keeps it through a later client's sign-in, and revokes every replaced school token", async () => {
     const [first, ...later] = CLIENT_KINDS;
     const stepping = await connect(first!, ADA);
+    // Ada's other clients, connected before the step-up.
+    const watching = await Promise.all(later.map((kind) => connect(kind, ADA)));
     const base = await schoolGrantOf(ADA);
     expect(base.scopes).not.toContain('comments:read');
 
@@ -242,6 +244,10 @@ describeWithPython('school-mcp --hosted with several clients per person', () => 
     expect(stepped.scopes).toContain('comments:read');
     // The grant the step-up replaced is revoked at the school.
     expect(await activeAtSchool(base.refreshToken)).toBe(false);
+    for (const client of watching) {
+      const comments = await client.call('list_comments');
+      expect(comments.isError, `${client.kind}: ${comments.text}`).toBe(false);
+    }
 
     // Every later client signs in with the base scopes only, yet sees the permission, and so does the first.
     const revocationsBefore = sandbox.countRequests('/api/oauth/revoke');
