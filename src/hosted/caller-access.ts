@@ -10,6 +10,7 @@ import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { HostedCaller } from './access-check.js';
+import { endGeneration } from './person-generation.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
 import { createSharedRefresh, RECONNECT_ADVICE, signInRequired } from './shared-refresh.js';
 import { createStepUpBroker, openStepUp, type StepUpLinks } from './step-up-broker.js';
@@ -49,7 +50,7 @@ export interface CallerAccessOptions {
   readonly schoolIssuer: string;
   /** The page of a step-up, `{public-url}/step-up/<id>`. */
   readonly stepUpUrl: (id: string) => string;
-  /** Ends the MCP client's grant at school-mcp too, so its tokens stop working with the school's. */
+  /** Ends this MCP client's grant at once (the person's other grants end by their generation). */
   readonly endMcpGrant: (caller: HostedCaller) => Promise<void>;
 }
 
@@ -124,7 +125,10 @@ export function createCallerAccess(options: CallerAccessOptions) {
           };
         },
         async signOut() {
+          // The school grant first, then the generation: a sign-in settling in between is either
+          // taken with it or stamped with the old generation (HOST-33, HOST-34).
           const grant = (await store.take(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+          await endGeneration(store, caller.accountId);
           let revoked = false;
           if (grant !== undefined) revoked = await signIn.revoke(grant).then(() => true, () => false);
           await options.endMcpGrant(caller);
@@ -132,8 +136,8 @@ export function createCallerAccess(options: CallerAccessOptions) {
           return {
             revoked,
             message: revoked
-              ? "Signed out: school-mcp revoked this person's school sign-in and this connection's tokens."
-              : "Signed out of school-mcp; the school did not confirm the revocation, so its tokens may live until they expire.",
+              ? "Signed out: school-mcp revoked this person's school sign-in and the tokens of every application they connected; each asks them to sign in again."
+              : "Signed out of school-mcp, in every application this person connected; the school did not confirm the revocation, so its tokens may live until they expire.",
           };
         },
       };

@@ -27,6 +27,7 @@ import { publicHostAllowList, publicOriginAllowList } from './public-host.js';
 import { parsePublicUrl, type PublicUrl } from './public-url.js';
 import { buildBearerChallenge, resourceMetadataDocuments } from './resource-metadata.js';
 import { authorizationServerMetadataPaths, ENGINE_DISCOVERY_PATH, pathUnderMount } from './mount-path.js';
+import { endGeneration } from './person-generation.js';
 import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
 import { createDrain, type Drain, type DrainOutcome } from './drain.js';
 import { healthAnswer, probeKindOf, readinessOf, readyAnswer, type ProbeAnswer } from './health-check.js';
@@ -167,7 +168,9 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     secrets,
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     async onGrantEnded(accountId) {
+      // As a sign-out: every client of this person signs in again (HOST-33).
       const grant = (await store.take(SCHOOL_GRANTS, accountId)) as SchoolGrant | undefined;
+      await endGeneration(store, accountId);
       if (grant !== undefined) await schoolSignIn.revoke(grant).catch((error: unknown) => log.warn('the school did not confirm a revocation', { error: String(error) }));
     },
   });

@@ -15,6 +15,7 @@ import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { BODY_CAPS } from '../network/index.js';
 import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
+import { generationOf } from './person-generation.js';
 import { consentFormToken, cookieValue, equalDigests, newBrowserBinding } from './browser-binding.js';
 import { renderHostedConsentPage, renderHostedErrorPage } from './consent-page.js';
 import type { PublicUrl } from './public-url.js';
@@ -42,6 +43,8 @@ export interface InteractionContext {
 
 interface ConsentResult {
   readonly sub?: string;
+  /** The person's sign-in generation when their school grant was settled. */
+  readonly generation?: string;
   readonly error?: string;
 }
 
@@ -148,13 +151,19 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
     context.audit.record({ event: 'sign_in', outcome: 'refused', reason: outcome.reason.split(':', 1)[0] });
     return refuse(res, context, 400, outcome.reason);
   }
+  if (outcome.kind === 'ask-again') {
+    // The binding cookie stays: the school's next answer must come back to this same browser.
+    res.writeHead(303, { location: outcome.location.href, 'cache-control': 'no-store' });
+    res.end();
+    return;
+  }
   if (outcome.stepUp !== undefined) {
     context.audit.record({ event: 'step_up', outcome: outcome.kind === 'signed-in' ? 'granted' : 'refused', sub: outcome.stepUp.sub, scopes: outcome.stepUp.scopes });
     const flow = await endStepUp(context, outcome.stepUp.id, outcome.kind === 'signed-in');
     res.setHeader('set-cookie', clearBindingCookie(context));
     return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in', flow?.reach ?? 'ask-again'));
   }
-  const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub } : { error: outcome.error };
+  const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub, generation: outcome.generation } : { error: outcome.error };
   await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
   res.writeHead(303, {
     location: `${context.publicUrl.path}${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
@@ -235,6 +244,14 @@ export async function handleConsentFinish(context: InteractionContext, req: Inco
   const oidcScopes = requested.filter((scope) => scope === 'openid' || scope === MCP_SCOPE);
   if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
   const grantId = await grant.save();
+  // The adapter stamped the grant with the person's generation as it saved it. Still the one read
+  // when their school grant was settled, the stamp is that one; another, the person signed out (on
+  // another client) since, and this grant must not outlive that sign-out (HOST-34). A result
+  // without one, written by an instance of an earlier version during an upgrade, is let through.
+  if (result.generation !== undefined && (await generationOf(context.store, result.sub)) !== result.generation) {
+    await context.provider.Grant.adapter.destroy(grantId);
+    return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the person signed out while this sign-in was under way; sign in again' }, { mergeWithLastSubmission: false });
+  }
   context.audit.record({ event: 'sign_in', outcome: 'ok', sub: result.sub, clientId });
   return context.provider.interactionFinished(req, res, { login: { accountId: result.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
 }

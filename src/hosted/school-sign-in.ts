@@ -4,14 +4,19 @@
  * member to the school with PKCE S256 and a fresh state, and takes the answer at its callback:
  * the flow is found by its state once, must come back to the browser that started it, must carry
  * the school's `iss` (RFC 9207), and its code is exchanged with the secret in the body
- * (`client_secret_post`). What it yields is that staff member's school grant.
+ * (`client_secret_post`). What it yields is that staff member's school grant, merged with the one
+ * they already have (`school-grant.ts`) under the grant's lock, which a refresh takes too.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as client from 'openid-client';
-import type { GrantStore } from '../grant-store/index.js';
+import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { discoverIntegration, endsGrant, loadOpenIdClient, OAuthError, toOAuthError, type Integration } from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
+import { generationOf } from './person-generation.js';
+import { mergeSchoolGrants, SCHOOL_GRANTS, type GrantMerge, type SchoolGrant } from './school-grant.js';
+
+export { SCHOOL_GRANTS, type SchoolGrant } from './school-grant.js';
 
 export interface SchoolIntegration extends Integration {
   /** `{public-url}/oauth/callback`, registered at the school. */
@@ -20,25 +25,20 @@ export interface SchoolIntegration extends Integration {
   readonly scopes: readonly string[];
 }
 
-/** One staff member's grant at the school, kept sealed in the store under their subject. */
-export interface SchoolGrant {
-  readonly sub: string;
-  readonly name?: string;
-  readonly email?: string;
-  readonly roles?: readonly string[];
-  readonly accessToken: string;
-  readonly refreshToken?: string;
-  readonly scopes: readonly string[];
-  /** Seconds since the epoch. */
-  readonly expiresAt?: number;
-}
-
 type SchoolCallbackOutcome =
-  | { readonly kind: 'signed-in'; readonly uid: string; readonly grant: SchoolGrant; readonly stepUp?: StepUp }
+  /** `generation` is the person's sign-in generation once their grant was settled (`person-generation.ts`). */
+  | { readonly kind: 'signed-in'; readonly uid: string; readonly grant: SchoolGrant; readonly generation: string; readonly stepUp?: StepUp }
   | { readonly kind: 'denied'; readonly uid: string; readonly error: string; readonly stepUp?: StepUp }
+  /** The person must consent to the union of their grants at the school: send the browser to `location`. */
+  | { readonly kind: 'ask-again'; readonly location: URL }
   | { readonly kind: 'refused'; readonly reason: string };
 
-export const SCHOOL_GRANTS = 'school-grant';
+/**
+ * The merge waits for a refresh of the same grant (which holds the lock while the school answers,
+ * up to its 15 s limit), so that it never replaces a grant a refresher is about to save; longer
+ * than the refresh's 30 s lock, so that a refresher that died cannot make a sign-in fail.
+ */
+const MERGE_LOCK: HoldingLockOptions = { ttlMs: 30_000, waitMs: 35_000, pollMs: 50 };
 const SCHOOL_FLOWS = 'school-flow';
 const FLOW_TTL_SECONDS = 600;
 const IDENTITY_SCOPES = ['openid', 'profile'];
@@ -57,6 +57,8 @@ interface SchoolFlow {
   readonly verifier: string;
   readonly bindingDigest: string;
   readonly scopes: readonly string[];
+  /** Set on the request for the union of a person's grants: the school must sign that person in, and is not asked again. */
+  readonly unionFor?: string;
 }
 
 export interface SchoolSignIn {
@@ -101,6 +103,60 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
     return discovered;
   };
 
+  /** Starts one request at the school: its flow kept under a fresh state, the URL to send the browser to. */
+  const begin = async (flow: Omit<SchoolFlow, 'verifier'>): Promise<URL> => {
+    const config = await configuration();
+    const oidc = await loadOpenIdClient();
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = randomBytes(32).toString('base64url');
+    await store.write(SCHOOL_FLOWS, state, { ...flow, verifier } as unknown as Record<string, unknown>, { ttlSeconds: FLOW_TTL_SECONDS });
+    return oidc.buildAuthorizationUrl(config, {
+      redirect_uri: integration.callback,
+      scope: flow.scopes.join(' '),
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+  };
+
+  const revoke = async (grant: SchoolGrant): Promise<void> => {
+    const config = await configuration();
+    const oidc = await loadOpenIdClient();
+    if (grant.refreshToken !== undefined) await oidc.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
+    await oidc.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
+  };
+  const revokeQuietly = (grant: SchoolGrant): Promise<void> =>
+    revoke(grant).catch((error: unknown) => logger.warn('the school did not confirm the revocation of a replaced grant', { error: error instanceof Error ? error.message : String(error) }));
+
+  /**
+   * The person's grant after `incoming`, decided and saved under the grant's lock, with their
+   * sign-in generation read before the save (HOST-34 holds either way: a sign-out takes the school
+   * grant before it writes a new generation). When the store fails before anything was written,
+   * the new tokens are nobody's and the school ends them; after a write began, they may be saved.
+   */
+  const settle = async (incoming: SchoolGrant, mayAskAgain: boolean): Promise<{ merge: GrantMerge; generation: string }> => {
+    let writing = false;
+    try {
+      for (;;) {
+        const settled = await holdingLock(store, SCHOOL_GRANTS, incoming.sub, MERGE_LOCK, async (fence) => {
+          const merge = mergeSchoolGrants((await store.read(SCHOOL_GRANTS, incoming.sub)) as SchoolGrant | undefined, incoming, mayAskAgain);
+          const generation = await generationOf(store, incoming.sub);
+          if (merge.kind === 'store') {
+            writing = true;
+            // Refused only when this lock ran out and a later holder wrote: decide again on what it wrote.
+            if (!(await store.writeFenced(SCHOOL_GRANTS, incoming.sub, merge.grant as unknown as Record<string, unknown>, fence))) return undefined;
+          }
+          return { merge, generation };
+        });
+        if (settled !== undefined) return settled;
+        writing = false;
+      }
+    } catch (error) {
+      if (!writing) await revokeQuietly(incoming);
+      throw error;
+    }
+  };
+
   return {
     async refresh(grant) {
       if (grant.refreshToken === undefined) throw grantEnded('the school gave no refresh token');
@@ -125,28 +181,11 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       return refreshed;
     },
 
-    async revoke(grant) {
-      const config = await configuration();
-      const oidc = await loadOpenIdClient();
-      if (grant.refreshToken !== undefined) await oidc.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
-      await oidc.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
-    },
+    revoke,
 
     async start(uid, binding, stepUp) {
-      const config = await configuration();
-      const oidc = await loadOpenIdClient();
-      const verifier = oidc.randomPKCECodeVerifier();
-      const state = randomBytes(32).toString('base64url');
       const scopes = [...new Set([...IDENTITY_SCOPES, ...(stepUp?.scopes ?? integration.scopes)])];
-      const flow: SchoolFlow = { uid, verifier, bindingDigest: bindingDigest(binding), scopes, ...(stepUp === undefined ? {} : { stepUp }) };
-      await store.write(SCHOOL_FLOWS, state, flow as unknown as Record<string, unknown>, { ttlSeconds: FLOW_TTL_SECONDS });
-      return oidc.buildAuthorizationUrl(config, {
-        redirect_uri: integration.callback,
-        scope: scopes.join(' '),
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-        state,
-      });
+      return begin({ uid, bindingDigest: bindingDigest(binding), scopes, ...(stepUp === undefined ? {} : { stepUp }) });
     },
 
     async finish(callbackUrl, binding) {
@@ -184,13 +223,20 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
         scopes: (tokens.scope ?? flow.scopes.join(' ')).split(' ').filter((scope) => scope !== ''),
         ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in }),
       };
-      if (flow.stepUp !== undefined && flow.stepUp.sub !== grant.sub) {
+      const expected = flow.stepUp?.sub ?? flow.unionFor;
+      if (expected !== undefined && expected !== grant.sub) {
         // Someone else signed in at the school: their grant must not become this person's.
-        await oidc.tokenRevocation(config, tokens.access_token).catch(() => undefined);
+        await revokeQuietly(grant);
         return { kind: 'refused', reason: 'the school signed in another person than the one this permission was asked for' };
       }
-      await store.write(SCHOOL_GRANTS, grant.sub, grant as unknown as Record<string, unknown>);
-      return { kind: 'signed-in', uid: flow.uid, grant, ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
+      const { merge, generation } = await settle(grant, flow.unionFor === undefined);
+      if (merge.discard !== undefined) await revokeQuietly(merge.discard);
+      if (merge.kind === 'ask-for-union') {
+        // The same browser carries the same binding to the second answer.
+        const location = await begin({ uid: flow.uid, bindingDigest: flow.bindingDigest, scopes: merge.scopes, unionFor: grant.sub, ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) });
+        return { kind: 'ask-again', location };
+      }
+      return { kind: 'signed-in', uid: flow.uid, grant: merge.grant, generation, ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
     },
   };
 }

@@ -9,7 +9,8 @@
  * runs out and the next caller takes over. No request presents a refresh token that a saved
  * refresh already rotated out.
  *
- * Only a school that ended the grant removes it; a refresh that failed otherwise (the school did
+ * Only a school that ended the grant removes it (and ends the person's MCP grants, as a sign-out
+ * does); a refresh that failed otherwise (the school did
  * not answer) leaves it for the next call. Once the school has rotated the refresh token, the new
  * one exists only in this process until it is saved: if the store is away then, the result still
  * answers the call, and saving is tried again while the lock holds, so that no instance presents
@@ -19,6 +20,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { SchoolMcpError } from '../errors.js';
 import { isStoreUnavailable, releaseLock, type GrantStore } from '../grant-store/index.js';
 import { isOAuthError } from '../oauth/index.js';
+import { endGeneration } from './person-generation.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
 
 /** Above the school's request limit (15 s), so a live holder's lock does not run out mid-refresh. */
@@ -104,8 +106,10 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
       next = await signIn.refresh(current);
     } catch (error) {
       if (!isOAuthError(error, 'OAUTH_SIGN_IN_REQUIRED')) throw error;
-      // The school ended the grant: the next call asks for a new sign-in rather than trying it again.
+      // The school ended the grant: the next call asks for a new sign-in rather than trying it again,
+      // and, as after a sign-out, every client of this person gets 401 and signs in again (HOST-33).
       await store.remove(SCHOOL_GRANTS, stale.sub);
+      await endGeneration(store, stale.sub);
       throw signInRequired();
     }
     // Never brings back a grant that a sign-out removed while the school answered.

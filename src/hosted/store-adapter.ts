@@ -3,12 +3,14 @@
  * registered MCP client, a grant, a code, a token, a session, an interaction), kept for the
  * lifetime the provider gives it. The lookups the provider needs besides `find` (a session by
  * its uid, everything of a grant for `revokeByGrantId`) are records of their own, so that a
- * shared store serves them to every instance alike.
+ * shared store serves them to every instance alike. A grant is stamped with its person's sign-in
+ * generation and is not found once that person's sign-in ended (`person-generation.ts`).
  */
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
 import { isUrlClientId } from './client-metadata-document.js';
 import type { ClientMetadataDocuments } from './client-metadata-documents.js';
+import { generationOf, isCurrentGeneration } from './person-generation.js';
 
 /** Models whose instances belong to a grant and go when it is revoked. */
 const GRANT_MEMBERS = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
@@ -27,6 +29,8 @@ interface StoredPayload {
   readonly payload: AdapterPayload;
   /** Seconds since the epoch, kept so that `consume` can write the record back with the time it has left. */
   readonly expiresAt?: number;
+  /** A grant's: the sign-in generation of its person when it was first saved. */
+  readonly generation?: string;
 }
 
 interface GrantMember {
@@ -119,7 +123,8 @@ export function storeAdapterClass(
       // The engine keeps a registration for ever; one nobody uses goes after `unusedClientSeconds`.
       const lifetime = this.#model === 'Client' && (expiresIn === undefined || expiresIn <= 0) ? unusedClientSeconds : expiresIn;
       const expiresAt = lifetime === undefined || lifetime <= 0 ? undefined : nowSeconds() + lifetime;
-      const record: StoredPayload = { payload, ...(expiresAt === undefined ? {} : { expiresAt }) };
+      const generation = this.#model === 'Grant' && typeof payload.accountId === 'string' ? await this.#stampOf(id, payload.accountId) : undefined;
+      const record: StoredPayload = { payload, ...(expiresAt === undefined ? {} : { expiresAt }), ...(generation === undefined ? {} : { generation }) };
       await store.write(this.#namespace, id, record as unknown as Record<string, unknown>, ttlUntil(expiresAt));
       if (CONSUMABLE.has(this.#model) && payload.consumed === undefined) await store.write(CONSUME_CLAIMS, `${this.#model} ${id}`, {}, ttlUntil(expiresAt));
       if (this.#model === 'Session' && typeof payload.uid === 'string') await store.write(SESSION_UIDS, payload.uid, { id }, ttlUntil(expiresAt));
@@ -144,7 +149,20 @@ export function storeAdapterClass(
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.#model === 'Client' && isUrlClientId(id)) return clientMetadataDocuments?.find(id);
-      return ((await store.read(this.#namespace, id)) as StoredPayload | undefined)?.payload;
+      const record = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
+      const accountId = record?.payload.accountId;
+      // HOST-33: every use of a token looks its grant up; one from before its person's sign-out ended is not there.
+      if (this.#model === 'Grant' && typeof accountId === 'string' && !isCurrentGeneration(record!.generation, await generationOf(store, accountId))) return undefined;
+      return record?.payload;
+    }
+
+    /**
+     * A grant keeps the stamp of its first save (school-mcp saves each grant once, but a save
+     * again must not carry it into a later generation); a new one takes its person's current one.
+     */
+    async #stampOf(id: string, accountId: string): Promise<string> {
+      const saved = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
+      return saved?.generation ?? (await generationOf(store, accountId));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {

@@ -65,6 +65,14 @@ export class MemoryOAuthProvider implements Provider {
     return this.#verifier;
   }
 
+  /** What a real client does when the server refused its tokens (`invalid_grant`): forget them, so the SDK signs in anew. */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'all' || scope === 'tokens') this.#tokens = undefined;
+    if (scope === 'all' || scope === 'client') this.#client = undefined;
+    if (scope === 'all' || scope === 'verifier') this.#verifier = '';
+    if (scope === 'all' || scope === 'discovery') this.#discovery = undefined;
+  }
+
   /** Kept so the SDK can check that the callback leg talks to the server discovery found (SEP-2352). */
   saveDiscoveryState(state: DiscoveryState): void {
     this.#discovery = state;

@@ -2,14 +2,14 @@
  * The Python MCP SDK's client (test/fixtures/python/hosted_client.py) against a hosted
  * school-mcp, as a child process: it prints the authorization URL, the test walks both consents
  * with the cookie browser as the staff member picked, hands the redirect back, and the client
- * lists the tools and calls who_am_i. Where python's `mcp` package is missing a suite skips,
+ * lists the tools and calls who_am_i; a kept client (`startPythonClient`) then calls tools on
+ * request and signs in again when the SDK asks. Where python's `mcp` package is missing a suite skips,
  * saying how to install it; under CI=true it fails instead, so CI never passes by skipping.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { completeConsent, type StaffMember } from '../../src/sandbox/index.js';
-import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { allowAtSchoolMcp, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+import type { StaffMember } from '../../src/sandbox/index.js';
+import { approveSignIn } from '../hosted/hosted-harness.js';
 import { collectLines } from './stderr-lines.js';
 import { describeNeeding, itNeeding, type Prerequisite } from './suite-gate.js';
 
@@ -46,22 +46,76 @@ function exited(child: ChildProcess): Promise<void> {
 
 /** Signs `member` in through the Python client at `mcpUrl` and returns what it saw; its stderr joins any failure. */
 export async function runPythonClient(mcpUrl: string, member: StaffMember): Promise<PythonClientResult> {
+  const client = await startPythonClient(mcpUrl, member);
+  await client.close();
+  return client.result;
+}
+
+/** One tool call's answer: the result, or what the SDK raised. */
+type PythonCallOutcome = { readonly kind: 'called'; readonly isError: boolean; readonly text: string } | { readonly kind: 'failed'; readonly error: string };
+
+export interface PythonClient {
+  /** What the first session saw. */
+  readonly result: PythonClientResult;
+  /** How many times the SDK sent the person to sign in, the first time included. */
+  readonly signIns: number;
+  /** Calls a tool; when the SDK signs in again on the way, the person approves as before. */
+  call(name: string, args?: Record<string, unknown>): Promise<PythonCallOutcome>;
+  /** A new MCP session with the tokens the client holds. */
+  reconnect(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The Python client kept running after its first sign-in, for `member`. */
+export async function startPythonClient(mcpUrl: string, member: StaffMember): Promise<PythonClient> {
   const python = spawn(PYTHON, [SCRIPT, mcpUrl], { stdio: ['pipe', 'pipe', 'pipe'] });
   const stdout = collectLines(python.stdout);
   const stderr = collectLines(python.stderr);
-  try {
-    const authorize = (await stdout.waitForLine(/^AUTHORIZE /)).slice('AUTHORIZE '.length);
-    const browser = new CookieBrowser();
-    const { consentUrl, csrf } = await openConsent(browser, new URL(authorize));
-    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: member.sub });
-    const { url } = await returnFromSchool(browser, callback);
-    python.stdin!.write(`${url.href}\n`);
-    return JSON.parse((await stdout.waitForLine(/^RESULT /)).slice('RESULT '.length)) as PythonClientResult;
-  } catch (error) {
-    throw new Error(`${String(error)}\npython stderr:\n${stderr.stderr.join('\n')}`);
-  } finally {
+  let signIns = 0;
+  const withStderr = async <T>(step: () => Promise<T>): Promise<T> => {
+    try {
+      return await step();
+    } catch (error) {
+      throw new Error(`${String(error)}\npython stderr:\n${stderr.stderr.join('\n')}`);
+    }
+  };
+  /** The next line among `answers`, signing the person in whenever the SDK asks first. */
+  const answer = async (answers: RegExp): Promise<string> => {
+    for (;;) {
+      const line = await stdout.waitForLine(new RegExp(`^AUTHORIZE |${answers.source}`));
+      if (!line.startsWith('AUTHORIZE ')) return line;
+      signIns += 1;
+      python.stdin!.write(`${(await approveSignIn(line.slice('AUTHORIZE '.length), member.sub)).href}\n`);
+    }
+  };
+  const close = async () => {
     const done = exited(python);
     python.kill();
     await done;
+  };
+  try {
+    const result = JSON.parse((await withStderr(() => answer(/^RESULT /))).slice('RESULT '.length)) as PythonClientResult;
+    return {
+      result,
+      get signIns() {
+        return signIns;
+      },
+      call: (name, args = {}) =>
+        withStderr(async () => {
+          python.stdin!.write(`CALL ${name} ${JSON.stringify(args)}\n`);
+          const line = await answer(/^(CALLED|FAILED) /);
+          const body = JSON.parse(line.slice(line.indexOf(' ') + 1)) as { isError?: boolean; text?: string; error?: string };
+          return line.startsWith('CALLED ') ? { kind: 'called', isError: body.isError === true, text: body.text ?? '' } : { kind: 'failed', error: body.error ?? '' };
+        }),
+      reconnect: () =>
+        withStderr(async () => {
+          python.stdin!.write('RECONNECT\n');
+          await answer(/^CONNECTED$/);
+        }),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
   }
 }

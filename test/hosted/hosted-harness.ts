@@ -239,8 +239,16 @@ export async function returnFromSchool(browser: CookieBrowser, callback: URL): P
   return browser.follow(callback, (next) => !next.href.startsWith(CLIENT_REDIRECT));
 }
 
+/** The person's browser, from an MCP client's authorization URL through both consents as `user`, to where it lands (the client's redirect). */
+export async function approveSignIn(authorize: URL | string, user: string): Promise<URL> {
+  const browser = new CookieBrowser();
+  const { consentUrl, csrf } = await openConsent(browser, new URL(authorize));
+  const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user });
+  return (await returnFromSchool(browser, callback)).url;
+}
+
 /** The whole sign-in of one staff member through one MCP client: returns the client's code. */
-export async function signIn(hosted: Hosted, client: McpClient, user: string, options: { browser?: CookieBrowser; challenge?: string } = {}): Promise<{ code: string; verifier: string; browser: CookieBrowser }> {
+export async function signIn(hosted: Pick<Hosted, 'base'>, client: McpClient, user: string, options: { browser?: CookieBrowser; challenge?: string } = {}): Promise<{ code: string; verifier: string; browser: CookieBrowser }> {
   const browser = options.browser ?? new CookieBrowser();
   const { verifier, challenge } = pkce();
   const { consentUrl, csrf } = await openConsent(browser, authorizeUrl(hosted.base, client, options.challenge ?? challenge));

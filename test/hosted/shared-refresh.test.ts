@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
 import type { GrantStore } from '../../src/grant-store/index.js';
+import { generationOf } from '../../src/hosted/person-generation.js';
 import { SCHOOL_GRANTS, type SchoolGrant } from '../../src/hosted/school-sign-in.js';
 import { createSharedRefresh, rotatedSince } from '../../src/hosted/shared-refresh.js';
 import { OAuthError } from '../../src/oauth/index.js';
@@ -150,6 +151,18 @@ describe('a refresh that fails, or cannot be saved at once', () => {
     const ended = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_SIGN_IN_REQUIRED', 'This person\'s school sign-in is over.', { hint: 'Sign in again.' }))) };
     await expect(createSharedRefresh({ store: a, signIn: ended })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
     expect(await saved(a)).toBeUndefined();
+  });
+
+  it("HOST-33 ends the person's sign-in generation when the school ended the grant, and only then", async () => {
+    const [a] = await twoInstances();
+    await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
+    const before = await generationOf(a, SUB);
+    const unreachable = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_NETWORK', 'The school did not answer in time.', { hint: 'Try again.' }))) };
+    await expect(createSharedRefresh({ store: a, signIn: unreachable })(stale)).rejects.toMatchObject({ code: 'OAUTH_NETWORK' });
+    expect(await generationOf(a, SUB)).toBe(before);
+    const ended = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_SIGN_IN_REQUIRED', 'This person\'s school sign-in is over.', { hint: 'Sign in again.' }))) };
+    await expect(createSharedRefresh({ store: a, signIn: ended })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    expect(await generationOf(a, SUB)).not.toBe(before);
   });
 
   it('SCL-16 answers with the rotated grant while the store is away, keeps the lock, and saves the grant once the store is back', async () => {

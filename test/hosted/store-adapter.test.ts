@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.js';
+import { endGeneration, isCurrentGeneration } from '../../src/hosted/person-generation.js';
 import { namespaceOfModel, storeAdapterClass, withMember } from '../../src/hosted/store-adapter.js';
 import { createLogger } from '../../src/log.js';
 
@@ -18,8 +19,13 @@ async function twoInstancesAdapters() {
   dir = await mkdtemp(join(tmpdir(), 'school-mcp-adapter-'));
   const keys = parseStoreKeys(randomBytes(32).toString('base64'));
   if (!keys.ok) throw new Error(keys.reason);
-  const open = async () => storeAdapterClass(await openDirectoryStore({ dir: dir!, keyring: keys.keyring, logger: createLogger({ write: () => {} }) }));
+  const open = async () => storeAdapterClass(await instanceStore(keys.keyring));
   return [await open(), await open()] as const;
+}
+
+/** One instance's own store object over the shared directory `dir`. */
+function instanceStore(keyring: Parameters<typeof openDirectoryStore>[0]['keyring']) {
+  return openDirectoryStore({ dir: dir!, keyring, logger: createLogger({ write: () => {} }) });
 }
 
 async function adapters() {
@@ -29,7 +35,7 @@ async function adapters() {
   const clock = { now: 1_800_000_000 };
   const store = await openDirectoryStore({ dir, keyring: keys.keyring, logger: createLogger({ write: () => {} }), nowSeconds: () => clock.now });
   const Adapter = storeAdapterClass(store, () => clock.now);
-  return { clock, Adapter };
+  return { clock, Adapter, store };
 }
 
 describe("node-oidc-provider's adapter on the grant store", () => {
@@ -86,5 +92,48 @@ describe("node-oidc-provider's adapter on the grant store", () => {
     await onB.revokeByGrantId!('g-shared');
     for (const id of ids) expect(await onA.find(id), id).toBeUndefined();
     expect(await new AdapterA('RefreshToken').find('rt-other')).toEqual({ grantId: 'g-other' });
+  });
+
+  it('HOST-33 stops finding every grant of a person once their sign-in ends, on every instance, and finds the grants made after it', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'school-mcp-adapter-'));
+    const keys = parseStoreKeys(randomBytes(32).toString('base64'));
+    if (!keys.ok) throw new Error(keys.reason);
+    const [storeA, storeB] = [await instanceStore(keys.keyring), await instanceStore(keys.keyring)];
+    const [grantsA, grantsB] = [new (storeAdapterClass(storeA))('Grant'), new (storeAdapterClass(storeB))('Grant')];
+    await grantsA.upsert('g-ada-1', { accountId: 'usr_owner_ada', clientId: 'inspector' }, 3600);
+    await grantsB.upsert('g-ada-2', { accountId: 'usr_owner_ada', clientId: 'mcp-remote' }, 3600);
+    await grantsA.upsert('g-grace', { accountId: 'usr_grace', clientId: 'inspector' }, 3600);
+    expect(await grantsB.find('g-ada-1')).toMatchObject({ accountId: 'usr_owner_ada' });
+
+    // Ada signs out on instance B: both her grants are gone on instance A too; Grace's stays.
+    await endGeneration(storeB, 'usr_owner_ada');
+    expect(await grantsA.find('g-ada-1')).toBeUndefined();
+    expect(await grantsA.find('g-ada-2')).toBeUndefined();
+    expect(await grantsA.find('g-grace')).toMatchObject({ accountId: 'usr_grace' });
+
+    // Signed in again: the new grant works, the old ones stay ended, and saving an old one again does not revive it.
+    await grantsA.upsert('g-ada-3', { accountId: 'usr_owner_ada', clientId: 'inspector' }, 3600);
+    expect(await grantsB.find('g-ada-3')).toMatchObject({ clientId: 'inspector' });
+    await grantsB.upsert('g-ada-1', { accountId: 'usr_owner_ada', clientId: 'inspector' }, 3600);
+    expect(await grantsB.find('g-ada-1')).toBeUndefined();
+  });
+
+  it('HOST-33 judges a grant made in the same second as the end by the generation it was made in, not by the time', async () => {
+    // The clock never moves: the grants before and after the end carry the same time.
+    const { Adapter, store } = await adapters();
+    const grants = new Adapter('Grant');
+    await grants.upsert('g-before', { accountId: 'usr_owner_ada', clientId: 'inspector', iat: 1_800_000_000 }, 3600);
+    await endGeneration(store, 'usr_owner_ada');
+    await grants.upsert('g-after', { accountId: 'usr_owner_ada', clientId: 'inspector', iat: 1_800_000_000 }, 3600);
+    expect(await grants.find('g-before')).toBeUndefined();
+    expect(await grants.find('g-after')).toMatchObject({ iat: 1_800_000_000 });
+  });
+
+  it('HOST-33 compares generations, not times: a grant is current only when stamped with the generation now in force', () => {
+    expect(isCurrentGeneration(undefined, '')).toBe(true);
+    expect(isCurrentGeneration('', '')).toBe(true);
+    expect(isCurrentGeneration(undefined, 'g2')).toBe(false);
+    expect(isCurrentGeneration('g1', 'g2')).toBe(false);
+    expect(isCurrentGeneration('g2', 'g2')).toBe(true);
   });
 });
