@@ -8,5 +8,6 @@ export { parsePublicUrl } from './public-url.js';
 export { SCHOOL_GRANTS } from './school-sign-in.js';
 export { isStepUpRequired, type StepUpRequired } from './step-up-required.js';
 export { stepUpStateKey } from './step-up-state-key.js';
+export { resetProviderSecrets, type SecretsReset } from './provider-secrets.js';
 export { drainGraceMs } from './drain.js';
 export { isStoreUnavailable } from './store-outage.js';
