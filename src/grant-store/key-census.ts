@@ -30,7 +30,7 @@ export function standingOf(sealed: SealedRecord | undefined, keyring: StoreKeyri
 }
 
 /** How many live records rest under one key. */
-export interface KeyCount {
+interface KeyCount {
   readonly keyId: string;
   readonly records: number;
   /** The key that seals new records. */

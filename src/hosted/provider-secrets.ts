@@ -47,7 +47,7 @@ function makeProviderSecrets(): ProviderSecrets {
  * new secrets made in its place would silently end every browser sign-in under way, and every
  * instance still holding the old ones would disagree with this one (ST-11).
  */
-export function secretsUnreadable(cause: unknown): SchoolMcpError {
+function secretsUnreadable(cause: unknown): SchoolMcpError {
   return new SchoolMcpError(
     'STORE_RECORD_UNREADABLE',
     `The authorization server's own secrets record (${NAMESPACE}/${NAME}) in the grant store cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`,

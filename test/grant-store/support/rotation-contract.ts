@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { countStoreKeys, parseStoreKeys, resealStore, type GrantStore, type SealedRecordScan, type StoreKeyring } from '../../../src/grant-store/index.js';
 
-export type ScannableStore = GrantStore & { scan(): SealedRecordScan };
+type ScannableStore = GrantStore & { scan(): SealedRecordScan };
 /** Opens the same store (directory or Redis database) under these keys. */
 export type OpenUnder = (keys: StoreKeyring) => Promise<ScannableStore>;
 
