@@ -51,7 +51,7 @@ export type StoreCommandOutcome =
 
 const SECRETS_RESET = {
   removed:
-    "removed the authorization server's secrets record, which no key given opens: the next start makes new ones. Sign-ins under way in browsers and step-up links already sent stop working.",
+    "removed the authorization server's secrets record, which no key given opens: the next start makes new ones. Browser sessions at school-mcp's pages end (sign-ins under way start over) and step-up links already sent stop working; MCP clients' tokens do not depend on them.",
   readable: "the authorization server's secrets record opens with the keys given: nothing was reset (drop an old key only after `school-mcp store reseal`).",
   absent: 'there is no secrets record: the next start makes one.',
 } as const;

@@ -6,7 +6,7 @@
  * processes may share the directory: a record's lock is a directory of fence files next to it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, link, lstat, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -272,7 +272,8 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
     scan() {
       async function* records(): AsyncGenerator<ScannedRecord> {
         for (const namespace of (await readdir(dir).catch(() => [] as string[])).sort()) {
-          if (!isValidNamespace(namespace) || !(await stat(join(dir, namespace))).isDirectory()) continue;
+          // lstat: a namespace that is a link is none of the store's (the store refuses to use one).
+          if (!isValidNamespace(namespace) || !(await lstat(join(dir, namespace))).isDirectory()) continue;
           for (const file of (await readdir(join(dir, namespace))).sort()) {
             if (!file.endsWith(RECORD_SUFFIX)) continue;
             const text = await readRecordFile(join(dir, namespace, file));

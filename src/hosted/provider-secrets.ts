@@ -55,7 +55,7 @@ function secretsUnreadable(cause: unknown): SchoolMcpError {
       cause,
       hint:
         'Put the key that sealed it back after the current one (SCHOOL_MCP_STORE_KEY="NEW,OLD"), start, and run `school-mcp store reseal` before dropping it. ' +
-        'Or, with every instance stopped, run `school-mcp store reset-secrets` to make new ones at the next start: sign-ins under way in browsers and step-up links already sent stop working, and people whose records were sealed with the lost key sign in again.',
+        "Or, with every instance stopped, run `school-mcp store reset-secrets` so that the next start makes new ones: browser sessions at school-mcp's pages end (sign-ins under way start over) and step-up links already sent stop working; MCP clients' tokens do not depend on them, but every record sealed with the lost key is read as absent, so its person signs in again.",
     },
   );
 }

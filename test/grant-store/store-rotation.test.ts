@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('a key rotation on the directory store', () => {
     await expectUnreadableRecordsCountedAndKept(openerOn(await storeDir()));
   });
 
-  it('ST-13 counts a file that is not a sealed record, or whose seal does not open, as unreadable; skips temporary and set-aside files', async () => {
+  it('ST-13 counts a file that is not a sealed record, or whose seal does not open, as unreadable; skips temporary and set-aside files and linked namespaces', async () => {
     const dir = await storeDir();
     const keys = keyring(randomBytes(32));
     const store = await openerOn(dir)(keys);
@@ -87,6 +87,8 @@ describe('a key rotation on the directory store', () => {
     await writeFile(join(dir, 'school-grant', recordFileName('usr_cy')), moved, { mode: 0o600 });
     await writeFile(join(dir, 'school-grant', `${recordFileName('usr_dee')}.abc.tmp`), moved, { mode: 0o600 });
     await writeFile(join(dir, 'school-grant', `${recordFileName('usr_eve')}.damaged-1`), moved, { mode: 0o600 });
+    // A namespace that is a link to another directory is not the store's.
+    await symlink(join(dir, 'school-grant'), join(dir, 'linked-grant'));
     const report = await countStoreKeys(store.scan(), keys, () => Math.floor(Date.now() / 1000));
     expect(report.before).toMatchObject({ unreadable: 2, unreadableByNamespace: { 'school-grant': 2 } });
     expect(report.before.keys).toEqual([{ keyId: keys.current.id, records: 2, current: true, given: true }]);
