@@ -3,7 +3,7 @@
  * The command line entry: reads the config, then runs one command. Only this file touches
  * `process.argv`, `process.env` and the exit code.
  */
-import { configDirectory, createSchoolSession, listSchoolTools, openSchool, packageVersion, runHosted, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
+import { configDirectory, createSchoolSession, listSchoolTools, openSchool, packageVersion, runHosted, runStoreCommand, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
 import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
 import { loadConfig, type Config } from './config/index.js';
 import { isSchoolMcpError } from './errors.js';
@@ -51,6 +51,10 @@ async function main(): Promise<number> {
       return runAccountCommand(config, logger);
     case 'serve':
       return serve(config, logger);
+    case 'store-keys':
+    case 'store-reseal':
+    case 'store-reset-secrets':
+      return runStore(config, logger);
   }
 }
 
@@ -160,6 +164,14 @@ async function runToolsCommand(config: Config, logger: Logger): Promise<number> 
   const report = buildToolsReport(listing);
   await writeStdout(config.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatToolsReport(report).join('\n')}\n`);
   return 0;
+}
+
+/** `school-mcp store …`: the report on stdout, the exit code saying whether the rotation is done. */
+async function runStore(config: Config, logger: Logger): Promise<number> {
+  const { storeCommandAnswer } = await import('./cli/index.js');
+  const answer = storeCommandAnswer(await runStoreCommand(config, logger), config.json);
+  await writeStdout(answer.text);
+  return answer.exitCode;
 }
 
 /**

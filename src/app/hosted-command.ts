@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { NO_AUDIT_LOG, openAuditTarget, type AuditTarget } from '../audit/index.js';
 import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
-import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
+import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readingUnreadableAsAbsent, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
 import { drainGraceMs, parsePublicUrl, startHostedServer, stepUpStateKey } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { openCallerEndpoints } from '../transports/index.js';
@@ -28,10 +28,16 @@ function configInvalid(message: string): SchoolMcpError {
   return new SchoolMcpError('CONFIG_INVALID', message, { hint: 'run `school-mcp --help` for the options' });
 }
 
-async function keyringOf(hosted: HostedConfig): Promise<StoreKeyring> {
+/** The store keys of `--store-key-file`, else of `SCHOOL_MCP_STORE_KEY`. */
+export async function keyringOf(hosted: Pick<HostedConfig, 'storeKeyFile' | 'storeKey'>): Promise<StoreKeyring> {
   if (hosted.storeKeyFile !== undefined) return readStoreKeyFile(hosted.storeKeyFile);
   if (hosted.storeKey !== undefined) return storeKeysFromText(hosted.storeKey);
   return storeKeysFromText('');
+}
+
+/** What `--store` (or `SCHOOL_MCP_STORE`) names, else `hosted-store` in the config directory. */
+export function storeLocationText(config: Config, storeDir: string | undefined): string {
+  return storeDir ?? join(configDirectory(config), 'hosted-store');
 }
 
 /**
@@ -42,7 +48,7 @@ async function keyringOf(hosted: HostedConfig): Promise<StoreKeyring> {
  */
 async function openStore(config: Config, keyring: StoreKeyring, demoStore: string | undefined, logger: Logger): Promise<{ store: GrantStore; bus: MessageBus; close: () => Promise<void> }> {
   const hosted = config.hosted!;
-  const location = parseStoreLocation(hosted.storeDir ?? join(configDirectory(config), 'hosted-store'));
+  const location = parseStoreLocation(storeLocationText(config, hosted.storeDir));
   if (!location.ok) throw configInvalid(`--store: ${location.reason}`);
   if (location.location.kind === 'redis') {
     const store = await openRedisStore({ address: location.location.address, password: hosted.redisPassword, keyring, logger });
@@ -100,7 +106,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
       maxCallers: 256,
       onerror: (error) => logger.debug('MCP request failed', { error: error.message }),
       // Any instance on the same store serves any 2025-11-25 session; the instance name only tells a copy's own bus messages apart.
-      sharing: { store, bus: opened.bus, instance: randomBytes(9).toString('base64url') },
+      sharing: { store: readingUnreadableAsAbsent(store, logger), bus: opened.bus, instance: randomBytes(9).toString('base64url') },
     });
     const server = await startHostedServer({
       ...(publicUrl?.ok ? { publicUrl: publicUrl.url } : {}),

@@ -3,3 +3,4 @@ export { startDemoSchool, type DemoSchool } from './demo-school.js';
 export { listSchoolTools } from './tool-listing.js';
 export { runHosted } from './run-hosted.js';
 export { packageVersion } from './package-version.js';
+export { runStoreCommand } from './run-store-command.js';

@@ -4,4 +4,4 @@
  */
 export { parseArgsOptions, parseCommandLine } from './option-table.js';
 export { commandUsage, programUsage } from './usage-text.js';
-export { SCHOOL_MCP_COMMAND_LINE, type CommandName } from './school-mcp-table.js';
+export { SCHOOL_MCP_COMMAND_LINE, STORE_COMMANDS, type CommandName } from './school-mcp-table.js';

@@ -22,7 +22,7 @@ export interface OptionSpec<Command extends string> {
 
 export interface CommandSpec<Command extends string> {
   readonly name: Command;
-  /** The word that selects the command; the command without a word runs when none is given. */
+  /** The word that selects the command (or words: `store keys`); the command without a word runs when none is given. */
   readonly word?: string;
   /** Each way of writing the command (after the program's name) and what it does. */
   readonly forms: readonly CommandForm[];
@@ -80,17 +80,18 @@ export function commandNamed<Command extends string>(table: CommandLineTable<Com
 export function parseCommandLine<Command extends string>(table: CommandLineTable<Command>, argv: readonly string[]): ParsedCommandLine<Command> {
   const defaultCommand = table.commands.find((command) => command.word === undefined);
   if (defaultCommand === undefined) throw new Error('the command table has no command without a word');
-  const [first, ...rest] = argv;
+  const [first] = argv;
   let command = defaultCommand;
   let args = [...argv];
   if (first !== undefined && !first.startsWith('-')) {
-    const named = table.commands.find((candidate) => candidate.word === first);
+    const named = commandOfWords(table, argv);
     if (named === undefined) {
       const words = table.commands.flatMap((candidate) => (candidate.word === undefined ? [] : [candidate.word]));
-      return usageError<Command>(undefined, `unknown command ${JSON.stringify(first)}; the commands are ${words.join(', ')}`);
+      const given = argv.slice(0, Math.max(1, ...words.map((word) => word.split(' ').length))).filter((arg) => !arg.startsWith('-'));
+      return usageError<Command>(undefined, `unknown command ${JSON.stringify(given.join(' '))}; the commands are ${words.join(', ')}`);
     }
     command = named;
-    args = rest;
+    args = argv.slice(named.word!.split(' ').length);
   }
 
   // Every flag of the table is parsed, so that one given to the wrong command is named as such.
@@ -122,6 +123,17 @@ export function parseCommandLine<Command extends string>(table: CommandLineTable
     }
   }
   return { kind: 'run', command: command.name, values: values as OptionValues };
+}
+
+/** The command whose word (one word, or several such as `store keys`) starts `argv`; the longest such word wins. */
+function commandOfWords<Command extends string>(table: CommandLineTable<Command>, argv: readonly string[]): CommandSpec<Command> | undefined {
+  let found: CommandSpec<Command> | undefined;
+  for (const candidate of table.commands) {
+    const parts = candidate.word?.split(' ');
+    if (parts === undefined || !parts.every((part, index) => argv[index] === part)) continue;
+    if (found === undefined || parts.length > found.word!.split(' ').length) found = candidate;
+  }
+  return found;
 }
 
 /** "the login command", or the label of the command without a word. */

@@ -4,12 +4,16 @@
  */
 import type { CommandLineTable, OptionSpec } from './option-table.js';
 
-export type CommandName = 'serve' | 'login' | 'logout' | 'status' | 'tools' | 'sandbox';
+export type CommandName = 'serve' | 'login' | 'logout' | 'status' | 'tools' | 'sandbox' | StoreCommandName;
+/** The grant store's maintenance, for hosted mode's operators. */
+export type StoreCommandName = 'store-keys' | 'store-reseal' | 'store-reset-secrets';
+export const STORE_COMMANDS: readonly StoreCommandName[] = ['store-keys', 'store-reseal', 'store-reset-secrets'];
 
 const SIGN_IN: readonly CommandName[] = ['serve', 'login', 'logout', 'status'];
 const SCHOOL: readonly CommandName[] = [...SIGN_IN, 'tools'];
 const CATALOGUE: readonly CommandName[] = ['serve', 'tools'];
-const ALL: readonly CommandName[] = [...SCHOOL, 'sandbox'];
+const ALL: readonly CommandName[] = [...SCHOOL, 'sandbox', ...STORE_COMMANDS];
+const HOSTED_STORE: readonly CommandName[] = ['serve', ...STORE_COMMANDS];
 
 const OPTIONS: readonly OptionSpec<CommandName>[] = [
   { flag: 'school', type: 'string', value: 'URL', env: 'SCHOOL_MCP_SCHOOL', commands: SCHOOL, help: "the school's base URL; https, or http on loopback" },
@@ -78,16 +82,16 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: ['serve'],
     help: "how much of that wait to use when the link can only be shown in the tool result (default 0: answer at once with the link; more if you approve from the server's log, or if your host starts a server per call)",
   },
-  { flag: 'config-dir', type: 'string', value: 'DIR', env: 'SCHOOL_MCP_CONFIG_DIR', commands: SCHOOL, help: 'where tokens and caches live' },
-  { flag: 'log-level', type: 'string', value: 'L', env: 'SCHOOL_MCP_LOG_LEVEL', commands: SCHOOL, help: 'debug | info | warn | error, on stderr' },
-  { flag: 'json', type: 'boolean', commands: ['tools'], help: 'print the listing as one JSON object instead of text' },
+  { flag: 'config-dir', type: 'string', value: 'DIR', env: 'SCHOOL_MCP_CONFIG_DIR', commands: [...SCHOOL, ...STORE_COMMANDS], help: 'where tokens and caches live' },
+  { flag: 'log-level', type: 'string', value: 'L', env: 'SCHOOL_MCP_LOG_LEVEL', commands: [...SCHOOL, ...STORE_COMMANDS], help: 'debug | info | warn | error, on stderr' },
+  { flag: 'json', type: 'boolean', commands: ['tools', 'store-keys', 'store-reseal'], help: 'print the listing or the report as one JSON object instead of text' },
   { flag: 'http', type: 'boolean', commands: ['serve'], help: 'serve over Streamable HTTP at /mcp instead of stdio' },
   { flag: 'host', type: 'string', value: 'H', commands: ['serve'], help: 'where --http or --hosted listens (default 127.0.0.1)' },
   { flag: 'port', type: 'string', value: 'N', commands: ['serve'], help: 'the port --http or --hosted listens on (default 0: any free port, printed on stderr)' },
   { flag: 'hosted', type: 'boolean', commands: ['serve'], help: 'serve a team: each person signs in through their MCP client' },
   { flag: 'public-url', type: 'string', value: 'URL', commands: ['serve'], help: 'where clients reach --hosted; https (or SCHOOL_MCP_PUBLIC_URL)' },
-  { flag: 'store', type: 'string', value: 'DIR|URL', commands: ['serve'], help: "--hosted's grant store: a directory, or redis://HOST:PORT/DB or rediss://… (or SCHOOL_MCP_STORE); the Redis password only in SCHOOL_MCP_REDIS_PASSWORD, never in the URL, where every local user could read it in the process list" },
-  { flag: 'store-key-file', type: 'string', value: 'FILE', commands: ['serve'], help: "--hosted's store key file (or SCHOOL_MCP_STORE_KEY)" },
+  { flag: 'store', type: 'string', value: 'DIR|URL', commands: HOSTED_STORE, help: "--hosted's grant store: a directory, or redis://HOST:PORT/DB or rediss://… (or SCHOOL_MCP_STORE); the Redis password only in SCHOOL_MCP_REDIS_PASSWORD, never in the URL, where every local user could read it in the process list" },
+  { flag: 'store-key-file', type: 'string', value: 'FILE', commands: HOSTED_STORE, help: "--hosted's store key file (or SCHOOL_MCP_STORE_KEY)" },
   {
     flag: 'drain-seconds',
     type: 'string',
@@ -220,6 +224,31 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
       name: 'sandbox',
       word: 'sandbox',
       forms: [{ form: 'sandbox [--port N] [--auto-approve] [--data FILE] [--integration CALLBACK]', summary: 'run the sandbox school on its own' }],
+    },
+    {
+      name: 'store-keys',
+      word: 'store keys',
+      forms: [{ form: 'store keys [--store DIR|URL] [--store-key-file FILE]', summary: "--hosted's grant store: how many records rest under each key, and how many no key given opens (changes nothing)" }],
+    },
+    {
+      name: 'store-reseal',
+      word: 'store reseal',
+      forms: [
+        {
+          form: 'store reseal [--store DIR|URL] [--store-key-file FILE]',
+          summary: 'seal every record under an old key again with the first key, safe while instances serve; then the same count (exit 1 while records remain under an old key)',
+        },
+      ],
+    },
+    {
+      name: 'store-reset-secrets',
+      word: 'store reset-secrets',
+      forms: [
+        {
+          form: 'store reset-secrets [--store DIR|URL] [--store-key-file FILE]',
+          summary: "remove the authorization server's secrets record when no key given opens it, so the next start makes new ones (stop every instance first)",
+        },
+      ],
     },
   ],
   options: OPTIONS,

@@ -3,7 +3,7 @@
  * reads `process.env`-shaped input (it is handed `env`; `main.ts` passes `process.env`), so every
  * other part receives explicit parameters.
  */
-import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, type CommandName } from '../command-line/index.js';
+import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, STORE_COMMANDS, type CommandName } from '../command-line/index.js';
 import { checkSchoolUrl, isLoopbackName } from '../network/index.js';
 import type { LogLevel } from '../log.js';
 import { configError, DEFAULT_CONSENT_WAIT_MS, isTrue, nonEmpty, parseDrainSeconds, parseExtraStaff, parseIntegrationCallback, parsePort, parseWaits, parseWholeNumber, splitList } from './config-values.js';
@@ -62,6 +62,16 @@ export interface HostedConfig {
   readonly registration: { readonly perAddressPerHour?: number; readonly cap?: number; readonly unusedSeconds?: number };
 }
 
+/** `school-mcp store …`: the grant store `--hosted` would open, and its keys. */
+interface StoreCommandConfig {
+  /** `--store` or `SCHOOL_MCP_STORE`; absent: `hosted-store` in the config directory, as for `--hosted`. */
+  readonly storeDir: string | undefined;
+  readonly storeKeyFile: string | undefined;
+  /** `SCHOOL_MCP_STORE_KEY`, as for `--hosted`. */
+  readonly storeKey: string | undefined;
+  readonly redisPassword: string | undefined;
+}
+
 export interface Config {
   readonly command: Command;
   /** The school's base URL; `undefined` with `--demo` (the sandbox's URL is known only once it listens). */
@@ -101,6 +111,8 @@ export interface Config {
   readonly helpFor: CommandName;
   /** `tools --json`: the listing as one JSON object. */
   readonly json: boolean;
+  /** The `store …` commands' store and keys. */
+  readonly store: StoreCommandConfig | undefined;
   /** The `sandbox` command's options. */
   readonly sandbox: SandboxCommandOptions;
   /** The few environment variables other parts may consult (config dir, display, SSH, TLS). */
@@ -149,6 +161,17 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     const variable = SCHOOL_MCP_COMMAND_LINE.options.find((option) => option.flag === flag && option.commands.includes(command))?.env;
     return variable === undefined ? undefined : nonEmpty(env[variable]);
   };
+  if ((STORE_COMMANDS as readonly string[]).includes(command)) {
+    return freeze(
+      defaults(command, {
+        store: { storeDir: values.store ?? nonEmpty(env.SCHOOL_MCP_STORE), storeKeyFile: values['store-key-file'], storeKey: nonEmpty(env.SCHOOL_MCP_STORE_KEY), redisPassword: nonEmpty(env.SCHOOL_MCP_REDIS_PASSWORD) },
+        configDir: values['config-dir'] ?? fromEnv('config-dir'),
+        logLevel: parseLogLevel(values['log-level'] ?? fromEnv('log-level')),
+        json: values.json === true,
+        environment,
+      }),
+    );
+  }
   const demo = values.demo === true;
   const schoolText = values.school ?? fromEnv('school');
   if (demo && values.school) throw configError('--demo and --school exclude each other');
@@ -167,8 +190,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const schoolUrl = demo || !schoolText ? undefined : parseSchoolUrl(schoolText);
 
   const toolsetsText = values.toolsets ?? fromEnv('toolsets');
-  const logLevel = (values['log-level'] ?? fromEnv('log-level') ?? 'info') as LogLevel;
-  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
+  const logLevel = parseLogLevel(values['log-level'] ?? fromEnv('log-level'));
 
   const hosted = values.hosted ? parseHosted(values, demo, fromEnv, env) : undefined;
   const hostedOnly = ['public-url', 'store', 'store-key-file', 'drain-seconds', 'trust-proxy', 'registration-limit', 'registration-cap', 'registration-expiry', 'audit-log'] as const;
@@ -209,6 +231,12 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     json: values.json === true,
     warnings: argvSecretWarnings(values),
   });
+}
+
+function parseLogLevel(text: string | undefined): LogLevel {
+  const logLevel = (text ?? 'info') as LogLevel;
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
+  return logLevel;
 }
 
 /** What the command table's flags hold once parsed. */
@@ -351,6 +379,7 @@ function defaults(command: Command, overrides: Partial<Config> = {}): Config {
     hosted: undefined,
     helpFor: 'serve',
     json: false,
+    store: undefined,
     sandbox: {},
     environment: {},
     warnings: [],

@@ -6,7 +6,7 @@
  * processes may share the directory: a record's lock is a directory of fence files next to it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, link, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, link, lstat, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -17,6 +17,7 @@ import { expiryOf, isValidNamespace, type FencedWriteOptions, type GrantStore, t
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnsafe, storeWriteFailed } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
+import type { ScannedRecord, SealedRecordScan } from './store-rotation.js';
 
 /** Far above any grant or client record; a bigger file is not one of ours. */
 const MAX_RECORD_BYTES = 256 * 1024;
@@ -32,12 +33,20 @@ export interface DirectoryStoreOptions {
   readonly nowSeconds?: () => number;
 }
 
+/** The directory store, with the scan a key rotation finishes with. */
+export interface DirectoryGrantStore extends GrantStore {
+  scan(): SealedRecordScan;
+}
+
+/** Thrown inside a replacement to call it off: the record changed after it was read. */
+const CHANGED_MEANWHILE = new Error('the record changed meanwhile');
+
 /** Pure: the file name of a record, from its name. */
 export function recordFileName(name: string): string {
   return `${createHash('sha256').update(name, 'utf8').digest('base64url')}${RECORD_SUFFIX}`;
 }
 
-export async function openDirectoryStore(options: DirectoryStoreOptions): Promise<GrantStore> {
+export async function openDirectoryStore(options: DirectoryStoreOptions): Promise<DirectoryGrantStore> {
   const { dir, keyring, logger } = options;
   const now = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   await preparePrivateDirectory(dir, { logger, what: 'grant store directory', unsafe: storeUnsafe });
@@ -101,6 +110,29 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
   }
 
   /**
+   * Replaces the record file with `next` only while it still holds `expected`, checked after the
+   * new file is written and synced, just before the rename(2) that puts it in place. A POSIX
+   * directory has no compare-and-swap of a file, so a writer whose own rename lands between that
+   * check and this rename is overwritten: a window of two system calls, against the whole read,
+   * open and seal it would otherwise be. Readers never see the record missing.
+   */
+  async function replaceIfUnchanged(path: string, expected: string, next: string): Promise<boolean> {
+    try {
+      await writePrivateFileAtomically(path, next, {
+        unsafe: () => storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to replace it.`),
+        beforeCommit: async () => {
+          if ((await readRecordFile(path)) !== expected) throw CHANGED_MEANWHILE;
+        },
+      });
+      return true;
+    } catch (error) {
+      if (error === CHANGED_MEANWHILE) return false;
+      if (error instanceof SchoolMcpError) throw error;
+      throw storeWriteFailed('a resealed record', error);
+    }
+  }
+
+  /**
    * The value in a record file's text. A record sealed with an older key is sealed again with the
    * current one (when `reseal` is given), so a rotation finishes as records are used.
    */
@@ -121,7 +153,9 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       return undefined;
     }
     const value = (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
-    if (reseal && opened.keyId !== keyring.current.id) await writeSealed(path, address, value, sealed.expiresAt, sealed.fence);
+    if (reseal && opened.keyId !== keyring.current.id) {
+      await replaceIfUnchanged(path, text, JSON.stringify(sealRecord(opened.plaintext, address, sealed.expiresAt, keyring.current, sealed.fence)));
+    }
     return value;
   }
 
@@ -233,6 +267,26 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
         }
       }
       return removed;
+    },
+
+    scan() {
+      async function* records(): AsyncGenerator<ScannedRecord> {
+        for (const namespace of (await readdir(dir).catch(() => [] as string[])).sort()) {
+          // lstat: a namespace that is a link is none of the store's (the store refuses to use one).
+          if (!isValidNamespace(namespace) || !(await lstat(join(dir, namespace))).isDirectory()) continue;
+          for (const file of (await readdir(join(dir, namespace))).sort()) {
+            if (!file.endsWith(RECORD_SUFFIX)) continue;
+            const text = await readRecordFile(join(dir, namespace, file));
+            // Taken or removed since the listing.
+            if (text !== undefined) yield { address: { namespace, name: file }, text };
+          }
+        }
+      }
+      return {
+        location: dir,
+        records,
+        replaceIfUnchanged: (record, sealed) => replaceIfUnchanged(join(dir, record.address.namespace, record.address.name), record.text, sealed),
+      };
     },
 
     async ping() {

@@ -17,6 +17,24 @@ export function redisRecordKey(namespace: string, name: string): { key: string; 
   return { key: `${KEY_PREFIX}${namespace}:${file.replace(/\.rec$/, '')}`, address: { namespace, name: file } };
 }
 
+/** What SCAN matches: every key of the store; `redisRecordAddress` tells the records apart. */
+export const REDIS_RECORD_PATTERN = `${KEY_PREFIX}*`;
+
+/** A record's key: a namespace, then the 43 base64url characters of a SHA-256 (locks and fences have a word more). */
+const RECORD_KEY = /^school-mcp:([a-z][a-z0-9-]{0,39}):([A-Za-z0-9_-]{43})$/;
+
+/** Pure: the address a record's key stands for, or `undefined` for a key that is not a record's (a lock, a fence counter). */
+export function redisRecordAddress(key: string): RecordAddress | undefined {
+  const match = RECORD_KEY.exec(key);
+  if (match === null || !isValidNamespace(match[1]!)) return undefined;
+  return { namespace: match[1]!, name: `${match[2]!}.rec` };
+}
+
+/** Pure: the key of a record known by its address (`redisRecordAddress`'s inverse). */
+export function redisRecordKeyOf(address: RecordAddress): { key: string } {
+  return { key: `${KEY_PREFIX}${address.namespace}:${address.name.replace(/\.rec$/, '')}` };
+}
+
 export interface RedisLockKeys {
   readonly record: string;
   readonly lock: string;

@@ -22,12 +22,13 @@ import { checkFence, checkLockOptions, isFence, type LockOptions, type StoreLock
 import { expiryOf, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
 import type { MessageBus } from './message-bus.js';
 import { FENCE_COUNTER_LIFETIME_MS, RELEASE_LOCK, TAKE_LOCK, WRITE_FENCED } from './redis-fencing.js';
-import { redisLockKeys, redisRecordKey } from './redis-keys.js';
+import { redisLockKeys, redisRecordAddress, redisRecordKey, redisRecordKeyOf, REDIS_RECORD_PATTERN } from './redis-keys.js';
 import { openRedisMessageBus } from './redis-message-bus.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnavailable } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
+import type { ScannedRecord, SealedRecordScan } from './store-rotation.js';
 
 /**
  * Replaces a record with its resealed copy only while it still holds what was read, keeping its
@@ -35,6 +36,8 @@ import type { StoreKeyring } from './store-keys.js';
  */
 const RESEAL_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end return false";
 const DEFAULT_TIMEOUT_MS = 2000;
+/** Keys asked for per SCAN step: small steps keep each one short on a Redis that serves requests meanwhile. */
+const SCAN_COUNT = 200;
 /** Between reconnection attempts while Redis is away: soon enough to recover quickly, not a busy loop. */
 const RECONNECT_DELAY_MS = 250;
 
@@ -55,6 +58,8 @@ export interface RedisStoreOptions {
 }
 
 export interface RedisGrantStore extends GrantStore {
+  /** The records, found with SCAN (never KEYS, which blocks the server), for a key rotation. */
+  scan(): SealedRecordScan;
   /** Pub/sub between the instances on this Redis, sealed with the store keys; closed by its own `close`. */
   openMessageBus(): Promise<MessageBus>;
   close(): Promise<void>;
@@ -203,6 +208,33 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const ttl = expiresAt === undefined ? '' : String(Math.max(1, expiresAt - now()));
       const written = await command(`save a ${namespace} record`, () => client.eval(WRITE_FENCED, { keys: [key], arguments: [String(fence), sealed, ttl, writeOptions?.replaceOnly ? '1' : ''] }));
       return written === 1;
+    },
+
+    scan() {
+      async function* records(): AsyncGenerator<ScannedRecord> {
+        const keys = client.scanIterator({ MATCH: REDIS_RECORD_PATTERN, COUNT: SCAN_COUNT });
+        for (;;) {
+          const step = await command('list the records', () => keys.next());
+          if (step.done) return;
+          for (const key of step.value) {
+            const address = redisRecordAddress(key);
+            // A lock or a fence counter, not a record.
+            if (address === undefined) continue;
+            const text = await command(`read a ${address.namespace} record`, () => client.get(key));
+            // Expired, taken or removed since the step listed it.
+            if (text !== null) yield { address, text };
+          }
+        }
+      }
+      return {
+        location: address.url,
+        records,
+        async replaceIfUnchanged(record, sealed) {
+          const { key } = redisRecordKeyOf(record.address);
+          const replaced = await command(`reseal a ${record.address.namespace} record`, () => client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [record.text, sealed] }));
+          return replaced !== null;
+        },
+      };
     },
 
     openMessageBus() {

@@ -25,7 +25,7 @@ export function storeKeyInvalid(reason: string): SchoolMcpError {
 
 export function storeRecordUnreadable(reason: string): SchoolMcpError {
   return new SchoolMcpError('STORE_RECORD_UNREADABLE', `A record of the grant store cannot be opened: ${reason}.`, {
-    hint: 'Add the key that sealed it back after the current one (SCHOOL_MCP_STORE_KEY="new,old"), or remove the record so that its user signs in again.',
+    hint: 'Add the key that sealed it back after the current one (SCHOOL_MCP_STORE_KEY="new,old") and run `school-mcp store reseal`; `school-mcp store keys` counts the records no key given opens.',
   });
 }
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
-import type { GrantStore } from '../grant-store/index.js';
+import { readingUnreadableAsAbsent, type GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { BODY_CAPS, declaredOverCap } from '../network/index.js';
 import { applySocketLimits, checkHost, checkOrigin, nodeServerOptions, type HttpSocketLimits } from '../transports/index.js';
@@ -151,13 +151,15 @@ function parsedListenUrl(listenUrl: string): PublicUrl {
 }
 
 async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, listenPort: number, log: Logger, drain: Drain): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
-  const { store } = options;
+  // The authorization server's secrets must open, or the start stops naming them (ST-11); any other
+  // record sealed with a key no longer given reads as absent, so its person signs in again (ST-10).
+  const secrets = await loadProviderSecrets(options.store);
+  const store = readingUnreadableAsAbsent(options.store, log);
   const audit = options.audit ?? NO_AUDIT_LOG;
   const storeAnswers = createStoreReadiness({ ping: () => store.ping() });
   const allowedHosts = publicHostAllowList({ publicUrl, listenPort, extraHosts: options.allowedHosts ?? [] });
   const allowedOrigins = publicOriginAllowList(publicUrl, options.allowedOrigins ?? []);
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
-  const secrets = await loadProviderSecrets(store);
   const registrationLimits = { ...DEFAULT_REGISTRATION_LIMITS, ...options.registration };
   const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments), registrationLimits.unusedSeconds);
   const registrations = createRegistrationLimits(store, registrationLimits);

@@ -7,5 +7,6 @@ export { startHostedServer, type HostedServer } from './hosted-server.js';
 export { parsePublicUrl } from './public-url.js';
 export { SCHOOL_GRANTS } from './school-sign-in.js';
 export { stepUpStateKey } from './step-up-state-key.js';
+export { resetProviderSecrets, type SecretsReset } from './provider-secrets.js';
 export { drainGraceMs } from './drain.js';
 export { isStoreUnavailable } from './store-outage.js';

@@ -5,7 +5,8 @@
  * empty store each make a set, but only one is created in the store and all use that one.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import type { GrantStore } from '../grant-store/index.js';
+import { SchoolMcpError } from '../errors.js';
+import { isRecordUnreadable, type GrantStore } from '../grant-store/index.js';
 
 export interface ProviderSecrets {
   readonly cookieKeys: readonly string[];
@@ -41,8 +42,53 @@ function makeProviderSecrets(): ProviderSecrets {
   return { cookieKeys: [randomBytes(32).toString('base64url')], signingJwk: engineSigningJwk() };
 }
 
+/**
+ * The secrets record sealed with a key no longer given: the start stops, naming the record, since
+ * new secrets made in its place would silently end every browser sign-in under way, and every
+ * instance still holding the old ones would disagree with this one (ST-11).
+ */
+function secretsUnreadable(cause: unknown): SchoolMcpError {
+  return new SchoolMcpError(
+    'STORE_RECORD_UNREADABLE',
+    `The authorization server's own secrets record (${NAMESPACE}/${NAME}) in the grant store cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`,
+    {
+      cause,
+      hint:
+        'Put the key that sealed it back after the current one (SCHOOL_MCP_STORE_KEY="NEW,OLD"), start, and run `school-mcp store reseal` before dropping it. ' +
+        "Or, with every instance stopped, run `school-mcp store reset-secrets` so that the next start makes new ones: browser sessions at school-mcp's pages end (sign-ins under way start over) and step-up links already sent stop working; MCP clients' tokens do not depend on them, but every record sealed with the lost key is read as absent, so its person signs in again.",
+    },
+  );
+}
+
+/** The secrets as stored; throws `secretsUnreadable` when their record does not open with the keys given. */
+async function readSecrets(store: GrantStore): Promise<unknown> {
+  try {
+    return await store.read(NAMESPACE, NAME);
+  } catch (error) {
+    if (isRecordUnreadable(error)) throw secretsUnreadable(error);
+    throw error;
+  }
+}
+
+export type SecretsReset = 'removed' | 'readable' | 'absent';
+
+/**
+ * `school-mcp store reset-secrets`: removes the secrets record only when it cannot be opened with
+ * the keys given, so that the next start makes new ones. A readable record is left alone: replacing
+ * secrets that work would only end sign-ins under way (ST-11).
+ */
+export async function resetProviderSecrets(store: GrantStore): Promise<SecretsReset> {
+  try {
+    return (await store.read(NAMESPACE, NAME)) === undefined ? 'absent' : 'readable';
+  } catch (error) {
+    if (!isRecordUnreadable(error)) throw error;
+  }
+  await store.remove(NAMESPACE, NAME);
+  return 'removed';
+}
+
 export async function loadProviderSecrets(store: GrantStore): Promise<ProviderSecrets> {
-  const existing = await store.read(NAMESPACE, NAME);
+  const existing = await readSecrets(store);
   if (isProviderSecrets(existing)) return existing;
   const made = makeProviderSecrets();
   if (existing !== undefined) {
@@ -52,6 +98,6 @@ export async function loadProviderSecrets(store: GrantStore): Promise<ProviderSe
   }
   if (await store.writeIfAbsent(NAMESPACE, NAME, made as unknown as Record<string, unknown>)) return made;
   // Another instance created them first: everyone uses that set.
-  const winner = await store.read(NAMESPACE, NAME);
+  const winner = await readSecrets(store);
   return isProviderSecrets(winner) ? winner : loadProviderSecrets(store);
 }

@@ -92,8 +92,21 @@ describe('parseCommandLine', () => {
   });
 
   it('calls an unknown word an unknown command, and names the commands', () => {
-    expect(parse('foo')).toEqual({ kind: 'usage-error', command: undefined, message: 'unknown command "foo"; the commands are login, logout, status, tools, sandbox' });
+    expect(parse('foo')).toEqual({
+      kind: 'usage-error',
+      command: undefined,
+      message: 'unknown command "foo"; the commands are login, logout, status, tools, sandbox, store keys, store reseal, store reset-secrets',
+    });
     expect(parse('foo', '--help')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^unknown command "foo"/) });
+  });
+
+  it('selects a command of two words by both, and names an unknown second word with the first', () => {
+    expect(parse('store', 'keys', '--store', '/s')).toMatchObject({ kind: 'run', command: 'store-keys', values: { store: '/s' } });
+    expect(parse('store', 'reseal', '--json')).toMatchObject({ kind: 'run', command: 'store-reseal', values: { json: true } });
+    expect(parse('store', 'reset-secrets', '--help')).toEqual({ kind: 'help', command: 'store-reset-secrets' });
+    expect(parse('store')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^unknown command "store"; the commands are .*store keys, store reseal/) });
+    expect(parse('store', 'wipe')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^unknown command "store wipe"/) });
+    expect(parse('store', 'keys', '--school', 'https://x.example')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^--school goes with/) });
   });
 
   it.each<[string[], CommandName, RegExp]>([
