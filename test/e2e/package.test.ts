@@ -107,7 +107,7 @@ describe('the packed package', () => {
     }
   }, 120_000);
 
-  it('runs with npx from the tarball, as the docs' npx entry runs it from the registry, and leaves no install in npm\'s cache', async () => {
+  it('runs with npx from the tarball, as docs/install.md\'s npx entry runs it from the registry, and leaves no install in npm\'s cache', async () => {
     const { stdout, removedInstalls } = await runWithNpx(tarball, ['--version'], workDir);
     expect(stdout).toBe(`${version}\n`);
     expect(removedInstalls).toHaveLength(1);
