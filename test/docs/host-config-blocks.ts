@@ -6,9 +6,9 @@
  */
 
 /** The clone's absolute path as the pages write it. */
-export const CLONE_PLACEHOLDER = '/abs/path/to/school-mcp';
+const CLONE_PLACEHOLDER = '/abs/path/to/school-mcp';
 /** A real school's URL as the pages write it. */
-export const SCHOOL_PLACEHOLDER = 'https://your-school.example';
+const SCHOOL_PLACEHOLDER = 'https://your-school.example';
 
 export interface StdioEntry {
   readonly kind: 'stdio';
