@@ -3,7 +3,7 @@
  * `code` (SCREAMING_SNAKE with an area prefix, e.g. `OAUTH_ISSUER_MISMATCH`) so that callers branch
  * on codes, never on messages, and a `hint` that says what to do next.
  *
- * `errorCodes` is the one list: a code, once shipped, keeps its meaning, and README.md's "Errors"
+ * `errorCodes` is the one list: a code, once shipped, keeps its meaning, and docs/errors.md's
  * table names every code with its next step (test/error-codes.test.ts holds the two together).
  */
 export const errorCodes = [

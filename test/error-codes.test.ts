@@ -1,5 +1,5 @@
 /**
- * README.md's "Errors" table is the user's and the agent's reference for every code in
+ * docs/errors.md's table is the user's and the agent's reference for every code in
  * `errorCodes` (src/errors.ts). This test keeps the two equal: a code missing from the table, a row
  * for a code that is not in the list, a repeated row, or a row without its next step all fail. It
  * also fails on a listed code that nothing in src/ raises, so the list does not keep dead codes.
@@ -17,12 +17,12 @@ interface ErrorRow {
   nextStep: string;
 }
 
-/** The rows of the table under `## Errors`, up to the next `## ` heading. */
-function errorTableRows(readme: string): ErrorRow[] {
-  const start = readme.search(/^## Errors\s*$/m);
+/** The rows of the page's `| Code | What happened | Next step |` table, up to the next heading. */
+function errorTableRows(page: string): ErrorRow[] {
+  const start = page.search(/^\| Code \| What happened \| Next step \|\s*$/m);
   if (start === -1) return [];
-  const rest = readme.slice(start + '## Errors'.length);
-  const end = rest.search(/^## /m);
+  const rest = page.slice(start);
+  const end = rest.search(/^#/m);
   const section = end === -1 ? rest : rest.slice(0, end);
   const rows: ErrorRow[] = [];
   for (const line of section.split('\n')) {
@@ -35,9 +35,9 @@ function errorTableRows(readme: string): ErrorRow[] {
   return rows;
 }
 
-function tableProblems(readme: string, codes: readonly string[]): string[] {
-  const rows = errorTableRows(readme);
-  if (rows.length === 0) return ['README.md has no "## Errors" table'];
+function tableProblems(page: string, codes: readonly string[]): string[] {
+  const rows = errorTableRows(page);
+  if (rows.length === 0) return ['docs/errors.md has no "| Code | What happened | Next step |" table'];
   const problems: string[] = [];
   const listed = new Set(codes);
   const seen = new Set<string>();
@@ -60,7 +60,7 @@ async function sourceFiles(folder: string): Promise<string[]> {
 }
 
 const plantedTable = [
-  '## Errors',
+  '# Errors',
   '',
   '| Code | What happened | Next step |',
   '|---|---|---|',
@@ -71,10 +71,10 @@ const plantedTable = [
   '## Next',
 ].join('\n');
 
-describe('the README error table', () => {
+describe('the error table of docs/errors.md', () => {
   it('names every code of errorCodes once, with what happened and the next step', async () => {
-    const readme = await readFile(join(root, 'README.md'), 'utf8');
-    expect(tableProblems(readme, errorCodes)).toEqual([]);
+    const page = await readFile(join(root, 'docs', 'errors.md'), 'utf8');
+    expect(tableProblems(page, errorCodes)).toEqual([]);
   });
 
   it('reports a missing code, a code not in the list and an empty next step', () => {
@@ -85,8 +85,13 @@ describe('the README error table', () => {
     ]);
   });
 
-  it('reports a README without the section', () => {
-    expect(tableProblems('# school-mcp\n', ['CONFIG_INVALID'])).toEqual(['README.md has no "## Errors" table']);
+  it('reports a page without the table', () => {
+    expect(tableProblems('# Errors\n', ['CONFIG_INVALID'])).toEqual(['docs/errors.md has no "| Code | What happened | Next step |" table']);
+  });
+
+  it('reads no row past the next heading', () => {
+    const page = `${plantedTable.replace('| `NOT_A_CODE` | Made up. | Nothing. |\n', '')}\n\n| \`OAUTH_CLOSED\` | Later. | Elsewhere. |`;
+    expect(tableProblems(page, ['CONFIG_INVALID', 'HTTP_LISTEN_FAILED', 'OAUTH_CLOSED'])).toContain('OAUTH_CLOSED is missing from the table');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The school's scopes, exactly as the contract lists them, with the words shown on the consent
  * page and in the OpenAPI document's oauth2 flow.
- * @see README.md "The sandbox school": the scope table of the school's interface
+ * @see docs/sandbox.md: the sandbox school, whose scopes these are
  */
 export const SCOPES = {
   openid: 'OpenID Connect authentication',

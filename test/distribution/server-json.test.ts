@@ -63,7 +63,7 @@ describe('server.json', () => {
     expect(packageJson.mcpName).toBe(server.name);
   });
 
-  it('runs over stdio with --school, as the README entry does', () => {
+  it('runs over stdio with --school, as docs/install.md\'s entry does', () => {
     expect(npmPackage.transport).toEqual({ type: 'stdio' });
     expect(npmPackage.packageArguments).toEqual([expect.objectContaining({ type: 'named', name: '--school', isRequired: true })]);
     const placeholder = npmPackage.packageArguments[0].placeholder;

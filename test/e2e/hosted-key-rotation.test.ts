@@ -113,7 +113,7 @@ async function signedIn(publicUrl: string, user: string): Promise<string> {
 }
 
 /**
- * The rotation as the README tells it: the new key first, `store keys`, `store reseal` while an
+ * The rotation as docs/operations.md tells it: the new key first, `store keys`, `store reseal` while an
  * instance serves, the report (N under A, then 0), A dropped, and the person's calls still work.
  */
 async function rotateWithReseal(target: Deployment): Promise<void> {

@@ -2,7 +2,7 @@
  * What a user downloads: the tarball `npm pack` makes, installed into an empty folder with its
  * production dependencies only and nothing of this repository beside it, run through its bin.
  * A file left out of `files`, a dev dependency needed at run time or a broken shebang fails here.
- * The three install paths of the README (npx, global, one-click bundle in bundle.test.ts) each run.
+ * The install paths of docs/install.md (npx, global, one-click bundle in bundle.test.ts) each run.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -107,7 +107,7 @@ describe('the packed package', () => {
     }
   }, 120_000);
 
-  it('runs with npx from the tarball, as the README entry runs it from the registry, and leaves no install in npm\'s cache', async () => {
+  it('runs with npx from the tarball, as docs/install.md\'s npx entry runs it from the registry, and leaves no install in npm\'s cache', async () => {
     const { stdout, removedInstalls } = await runWithNpx(tarball, ['--version'], workDir);
     expect(stdout).toBe(`${version}\n`);
     expect(removedInstalls).toHaveLength(1);

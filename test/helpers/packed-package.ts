@@ -38,7 +38,7 @@ export async function installGlobally(tarball: string, prefix: string): Promise<
 }
 
 /**
- * `npx --package=<tarball> school-mcp ...args` in `cwd`, as the README's entry runs it from the
+ * `npx --package=<tarball> school-mcp ...args` in `cwd`, as the docs' npx entry runs it from the
  * registry. npx installs into a folder of npm's cache of its own for each package it is given, so
  * each run of this suite, with its new temporary tarball path, used to leave one more copy of the
  * production tree (about 45 MB) in the user's cache; the folder is removed once the run is over.

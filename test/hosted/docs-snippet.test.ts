@@ -1,6 +1,6 @@
 /**
- * The README's web client snippet for hosted mode is what a client needs and no more: the MCP
- * endpoint of the public URL. The end-to-end suites connect the SDK client to exactly that shape
+ * docs/hosted.md's web client snippet is what a client needs and no more: the MCP endpoint of the
+ * public URL. The end-to-end suites connect the SDK client to exactly that shape
  * (`{public-url}/mcp`, nothing else configured).
  */
 import { readFile } from 'node:fs/promises';
@@ -8,15 +8,14 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePublicUrl } from '../../src/hosted/index.js';
 
-describe('the README hosted section', () => {
+describe('docs/hosted.md', () => {
   it("gives a web client config that names only the public URL's /mcp", async () => {
-    const readme = await readFile(resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## Hosted for a team'), readme.indexOf('## Errors'));
-    const snippet = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    const page = await readFile(resolve(import.meta.dirname, '../../docs/hosted.md'), 'utf8');
+    const snippet = /```json\n([\s\S]*?)```/.exec(page)?.[1];
     const config = JSON.parse(snippet!) as { mcpServers: Record<string, Record<string, unknown>> };
     const [server] = Object.values(config.mcpServers);
     expect(Object.keys(server!)).toEqual(['url']);
-    const publicUrl = /--public-url (\S+)/.exec(section)?.[1];
+    const publicUrl = /--public-url (\S+)/.exec(page)?.[1];
     const parsed = parsePublicUrl(publicUrl!);
     expect(parsed.ok && parsed.url.mcpUrl).toBe(server!.url);
   });
