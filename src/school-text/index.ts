@@ -14,3 +14,4 @@ export {
   quotableScopes,
   quotedText,
 } from './school-text.js';
+export { isShowable, showableText } from './showable-text.js';
