@@ -171,7 +171,7 @@ export class SecretRegistry {
  * school's error body); and each of those inside a JSON string again (a logged body that held
  * the secret). Only the forms that differ are listed, so most tokens have one.
  */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   const escaped = JSON.stringify(secret).slice(1, -1);
   const asciiOnly = escaped.replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const once = [secret, escaped, asciiOnly];

@@ -13,7 +13,7 @@ import type { JsonSchema } from './operation.js';
 export const MAX_LISTED_VALUE_CHARS = 200;
 /** An `enum` with more values than this, or longer as JSON than `MAX_LISTED_ENUM_CHARS`, is listed as a sample. */
 export const MAX_LISTED_ENUM_VALUES = 50;
-export const MAX_LISTED_ENUM_CHARS = 2_000;
+const MAX_LISTED_ENUM_CHARS = 2_000;
 /** How many values of a long `enum` the description names, and how much of each. */
 const NAMED_ENUM_VALUES = 10;
 const NAMED_ENUM_VALUE_CHARS = 60;
@@ -100,7 +100,7 @@ function listedSchemaMap(map: JsonSchema): JsonSchema {
 }
 
 /** A value as listed: a long string cut with a marker, any other long value replaced by a note of its size. */
-export function listedValue(value: unknown, maxChars = MAX_LISTED_VALUE_CHARS): unknown {
+function listedValue(value: unknown, maxChars = MAX_LISTED_VALUE_CHARS): unknown {
   if (typeof value === 'string') {
     if (value.length <= maxChars) return value;
     const head = [...value.slice(0, maxChars)].slice(0, -1).join('');

@@ -15,4 +15,4 @@ export {
   quotedText,
 } from './school-text.js';
 export { isShowable, showableText } from './showable-text.js';
-export { schoolTextFields, schoolTextNote, type SchoolTextFields } from './school-text-fields.js';
+export { schoolTextFields, schoolTextNote } from './school-text-fields.js';
