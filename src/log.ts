@@ -4,7 +4,7 @@
  * with `redact()` (tokens, codes, verifiers, client secrets), wherever that value appears, as it
  * is or as JSON escaping writes it. Values are redacted before they are cut to length, so no cut
  * leaves the head of a secret behind.
- * @see SECURITY.md LOG-01, LOG-02, LOG-07, LOG-08
+ * @see SECURITY.md LOG-01, LOG-02, LOG-07, LOG-08, LOG-09
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -247,7 +247,14 @@ function shownText(secrets: Pick<SecretRegistry, 'redactIn' | 'longest'>, text: 
   return escapeControls(capped);
 }
 
-/** Control characters (CR, LF, ANSI escapes) become visible escapes so no line can be forged. */
+/**
+ * Control characters (CR, LF, ANSI escapes) become visible escapes so no line can be forged, and
+ * so do format characters (bidirectional overrides, zero-width characters, tags), so that what a
+ * terminal shows of a line is what the line holds (LOG-09).
+ */
 function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\u{E0000}-\u{E007F}]/gu, (ch) => {
+    const code = ch.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }

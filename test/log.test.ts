@@ -69,6 +69,13 @@ describe('the logger', () => {
     expect(secrets.redactIn(`a ${escapedAsRaw} b`)).toBe('a [redacted] b');
   });
 
+  it('LOG-09 shows bidirectional overrides, zero-width characters and tags in logged text as escapes', () => {
+    const hostile = `admin\u202egnp.exe\u200b\u2066x\u{e0041}`;
+    const line = formatLine(new SecretRegistry(), 'school-mcp', 'warn', `issuer ${hostile}`, { error_description: hostile });
+    expect(line).not.toMatch(/[\p{Cf}]/u);
+    expect(line).toContain('admin\\u202egnp.exe\\u200b\\u2066x\\u{e0041}');
+  });
+
   it('drops lines below the chosen level', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'warn', write: (line) => lines.push(line) });
