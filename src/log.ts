@@ -1,8 +1,10 @@
 /**
  * The only logger. It writes to stderr (stdout belongs to JSON-RPC in stdio mode), one line per
  * event, and redacts secrets twice over: by field name, and by value for every secret registered
- * with `redact()` (tokens, codes, verifiers, client secrets), wherever that value appears.
- * @see SECURITY.md LOG-01, LOG-02
+ * with `redact()` (tokens, codes, verifiers, client secrets), wherever that value appears, as it
+ * is or as JSON escaping writes it. Values are redacted before they are cut to length, so no cut
+ * leaves the head of a secret behind.
+ * @see SECURITY.md LOG-01, LOG-02, LOG-07, LOG-08, LOG-09
  */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -67,8 +69,11 @@ export class SecretRegistry {
   /** Rotating secrets in registration order, oldest first (a Set keeps insertion order). */
   readonly #rotating = new Set<string>();
   readonly #lasting = new Set<string>();
-  /** Every secret kept, by its length; the lengths longest first. */
-  readonly #byLength = new Map<number, Set<string>>();
+  /**
+   * Every form of every secret kept (`secretForms`), by its length, with how many secrets have
+   * that form (one secret's escaped form may be another's raw one); the lengths longest first.
+   */
+  readonly #byLength = new Map<number, Map<string, number>>();
   #lengths: number[] = [];
   /** How many secrets start with each hash of three characters. */
   readonly #startCounts = new Uint32Array(1 << 16);
@@ -77,6 +82,11 @@ export class SecretRegistry {
 
   get size(): number {
     return this.#rotating.size + this.#lasting.size;
+  }
+
+  /** The length of the longest form of a secret kept: how far past a cut a secret may run. */
+  get longest(): number {
+    return this.#lengths[0] ?? 0;
   }
 
   add(secret: string, lifetime: SecretLifetime = 'lasting'): void {
@@ -129,24 +139,43 @@ export class SecretRegistry {
   }
 
   #index(secret: string): void {
-    let sameLength = this.#byLength.get(secret.length);
-    if (sameLength === undefined) {
-      this.#byLength.set(secret.length, (sameLength = new Set()));
-      this.#lengths = [...this.#byLength.keys()].sort((a, b) => b - a);
+    for (const form of secretForms(secret)) {
+      let sameLength = this.#byLength.get(form.length);
+      if (sameLength === undefined) {
+        this.#byLength.set(form.length, (sameLength = new Map()));
+        this.#lengths = [...this.#byLength.keys()].sort((a, b) => b - a);
+      }
+      sameLength.set(form, (sameLength.get(form) ?? 0) + 1);
+      this.#startCounts[startHash(form, 0)]! += 1;
     }
-    sameLength.add(secret);
-    this.#startCounts[startHash(secret, 0)]! += 1;
   }
 
   #unindex(secret: string): void {
-    const sameLength = this.#byLength.get(secret.length);
-    sameLength?.delete(secret);
-    if (sameLength?.size === 0) {
-      this.#byLength.delete(secret.length);
-      this.#lengths = this.#lengths.filter((length) => length !== secret.length);
+    for (const form of secretForms(secret)) {
+      const sameLength = this.#byLength.get(form.length);
+      const count = sameLength?.get(form) ?? 0;
+      if (count > 1) sameLength!.set(form, count - 1);
+      else sameLength?.delete(form);
+      if (sameLength?.size === 0) {
+        this.#byLength.delete(form.length);
+        this.#lengths = this.#lengths.filter((length) => length !== form.length);
+      }
+      this.#startCounts[startHash(form, 0)]! -= 1;
     }
-    this.#startCounts[startHash(secret, 0)]! -= 1;
   }
+}
+
+/**
+ * Pure: a secret as it may appear in a line: as it is; inside a JSON string (`"` and `\` escaped,
+ * as a string field is rendered); with non-ASCII as `\uXXXX` as well (JSON written ASCII-only, a
+ * school's error body); and each of those inside a JSON string again (a logged body that held
+ * the secret). Only the forms that differ are listed, so most tokens have one.
+ */
+function secretForms(secret: string): string[] {
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  const asciiOnly = escaped.replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const once = [secret, escaped, asciiOnly];
+  return [...new Set([...once, ...once.map((form) => JSON.stringify(form).slice(1, -1))])];
 }
 
 /** Pure: a hash of the three characters at `index`, in 16 bits. */
@@ -180,21 +209,21 @@ function buildLogger(state: LoggerState, component: string): Logger {
   };
 }
 
-/** Pure: one event as one line, with every value escaped, capped and redacted. */
+/** Pure: one event as one line, with every value redacted, then capped and escaped. */
 export function formatLine(
-  secrets: Pick<SecretRegistry, 'redactIn'>,
+  secrets: Pick<SecretRegistry, 'redactIn' | 'longest'>,
   component: string,
   level: LogLevel,
   message: string,
   fields?: Record<string, unknown>,
 ): string {
-  let line = `${component} [${level}] ${escapeText(message)}`;
+  let line = `${component} [${level}] ${shownText(secrets, message)}`;
   for (const [key, value] of Object.entries(fields ?? {})) {
     if (value === undefined) continue;
-    const shown = SECRET_FIELD.test(key) ? REDACTED : escapeText(renderValue(value));
+    const shown = SECRET_FIELD.test(key) ? REDACTED : shownText(secrets, renderValue(value));
     line += ` ${key}=${shown}`;
   }
-  return secrets.redactIn(line);
+  return line;
 }
 
 function renderValue(value: unknown): string {
@@ -207,8 +236,25 @@ function renderValue(value: unknown): string {
   }
 }
 
-/** Control characters (CR, LF, ANSI escapes) become visible escapes so no line can be forged. */
-function escapeText(text: string): string {
-  const capped = text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH)}…(${text.length} chars)` : text;
-  return capped.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/**
+ * A text as logged: redacted first, over as much as the cut keeps plus the longest secret (one
+ * that starts before the cut is replaced whole), then cut to `MAX_VALUE_LENGTH`, then escaped.
+ */
+function shownText(secrets: Pick<SecretRegistry, 'redactIn' | 'longest'>, text: string): string {
+  const head = text.slice(0, MAX_VALUE_LENGTH + secrets.longest);
+  const redacted = secrets.redactIn(head);
+  const capped = redacted.length > MAX_VALUE_LENGTH || head.length < text.length ? `${redacted.slice(0, MAX_VALUE_LENGTH)}…(${text.length} chars)` : redacted;
+  return escapeControls(capped);
+}
+
+/**
+ * Control characters (CR, LF, ANSI escapes) become visible escapes so no line can be forged, and
+ * so do format characters (bidirectional overrides, zero-width characters, tags), so that what a
+ * terminal shows of a line is what the line holds (LOG-09).
+ */
+function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}\u{E0000}-\u{E007F}]/gu, (ch) => {
+    const code = ch.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
 }

@@ -23,6 +23,59 @@ describe('the logger', () => {
     expect(line).toContain('chars)');
   });
 
+  it('LOG-07 redacts a secret before the cut, so the head of one that straddles it is never written', () => {
+    const secret = 'AT-STRADDLE-0123456789abcdef';
+    const secrets = new SecretRegistry();
+    secrets.add(secret);
+    for (const start of [480, 490, 495, 499]) {
+      // The value is rendered as a JSON string, so its opening quote puts the secret at start + 1.
+      const value = `${'x'.repeat(start)}${secret}${'y'.repeat(600)}`;
+      const line = formatLine(secrets, 'school-mcp', 'warn', `${'m'.repeat(start)}${secret} in the message`, { note: value, error: new Error(value) });
+      expect(line).not.toContain('AT-STRADD');
+      expect(line).not.toContain('AT-');
+      expect(line).toContain('chars)');
+    }
+  });
+
+  it('LOG-08 redacts a secret with a quote, a backslash or non-ASCII as JSON escaping writes it, once or twice', () => {
+    const secret = 'cl"ient\\sécret-0123456789';
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
+    logger.redact(secret);
+    const asciiJson = JSON.stringify({ client_secret: secret }).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    logger.warn('the school answered', {
+      said: secret,
+      form: { client: { secret } },
+      body: JSON.stringify({ client_secret: secret }),
+      asciiBody: asciiJson,
+      nested: { body: asciiJson },
+    });
+    expect(lines).toHaveLength(1);
+    const line = lines[0]!;
+    expect(line.match(/\[redacted\]/g)).toHaveLength(5);
+    for (const fragment of ['cl\\"ient', 'ient\\\\', 'sécret', 's\\u00e9cret', 's\\\\u00e9cret']) expect(line).not.toContain(fragment);
+  });
+
+  it('LOG-08 lets go of every form of a rotated-out secret, and keeps a form another secret still has', () => {
+    const secrets = new SecretRegistry(1);
+    const quoted = 'to"ken-0123456789';
+    const escapedAsRaw = 'to\\"ken-0123456789';
+    secrets.add(escapedAsRaw, 'lasting');
+    secrets.add(quoted, 'rotating');
+    secrets.add('another-rotating-token', 'rotating');
+    expect(secrets.size).toBe(2);
+    expect(secrets.redactIn(`a ${quoted} b`)).toBe(`a ${quoted} b`);
+    // The rotated-out secret's escaped form is the lasting secret itself.
+    expect(secrets.redactIn(`a ${escapedAsRaw} b`)).toBe('a [redacted] b');
+  });
+
+  it('LOG-09 shows bidirectional overrides, zero-width characters and tags in logged text as escapes', () => {
+    const hostile = `admin\u202egnp.exe\u200b\u2066x\u{e0041}`;
+    const line = formatLine(new SecretRegistry(), 'school-mcp', 'warn', `issuer ${hostile}`, { error_description: hostile });
+    expect(line).not.toMatch(/[\p{Cf}]/u);
+    expect(line).toContain('admin\\u202egnp.exe\\u200b\\u2066x\\u{e0041}');
+  });
+
   it('drops lines below the chosen level', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'warn', write: (line) => lines.push(line) });

@@ -7,7 +7,7 @@
  * version or option is another file. The entry is read through the document cache's checks (a
  * file school-mcp did not write is ignored, ST-07), then decoded strictly (`catalogue-record.ts`);
  * anything else means the catalogue is built as without a cache.
- * @see SECURITY.md ST-07, ST-09
+ * @see SECURITY.md ST-07, ST-09, ST-15
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -17,6 +17,7 @@ import { CATALOGUE_FORMAT, catalogueEncoder, decodeCatalogue, type RestoredCatal
 import type { DocumentCache } from './document-cache.js';
 import { convertQuietly } from './operations.js';
 import type { ParseDocumentOptions } from './parse-document.js';
+import { isApiBaseOf } from './server-base.js';
 import { SHARED_REFERENCE_KEY } from './shared-subtrees.js';
 
 /**
@@ -49,6 +50,8 @@ function catalogueFileName(key: string): string {
 }
 
 export interface CatalogueCacheOptions {
+  /** The school the catalogue is for; a cached one whose API base is not on its origin is ignored. */
+  readonly schoolUrl: string | undefined;
   /** Receives the stored schema warnings of a tool when it is first listed, described or called. */
   readonly onSchemaWarning?: (message: string) => void;
   /** One line for each thing the cache did or could not do; none of it is an error. */
@@ -63,6 +66,11 @@ export async function findCachedCatalogue(cache: DocumentCache, key: string, opt
     return undefined;
   }
   const restored = decodeCatalogue(text, key, options.onSchemaWarning);
+  if (restored !== undefined && !isApiBaseOf(restored.catalog.apiBase, options.schoolUrl)) {
+    const shown = JSON.stringify(String(restored.catalog.apiBase?.baseUrl).slice(0, 200));
+    options.debug(`ignored the cached tool catalogue: its API base ${shown} is not on the school's origin, where the sign-in token goes; building it`);
+    return undefined;
+  }
   options.debug(
     restored === undefined
       ? 'ignored the cached tool catalogue: it is not one this version of school-mcp wrote for this document; building it'

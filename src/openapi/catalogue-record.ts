@@ -17,7 +17,7 @@ import { HTTP_METHODS, registerConversion, reportingOnFirstRead, type ConvertedS
 import { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 import { scopeRoles, type ScopedOperation } from './scope-roles.js';
 import { restoreReferences, restoreTable, subtreeSharing, type RestoredTable, type SharingPlan } from './shared-subtrees.js';
-import type { OperationSchemas } from './tool-schemas.js';
+import { remeasuredSchemas, type OperationSchemas } from './tool-schemas.js';
 
 /** Bumped when what is stored changes meaning; part of the key, so older entries are simply not found. */
 export const CATALOGUE_FORMAT = 'catalogue-v2';
@@ -213,13 +213,18 @@ const OPERATION_FIELDS = [
 function restoredOperation(value: unknown, shared: RestoredTable, report: (message: string) => void): Operation | undefined {
   if (!hasOnly(value, OPERATION_FIELDS)) return undefined;
   let schemaChars = 0;
+  const fieldChars: Partial<Record<(typeof SCHEMA_FIELDS)[number], number>> = {};
   for (const field of SCHEMA_FIELDS) {
     if (value[field] === undefined) continue;
     const chars = restoreReferences(value, field, shared);
     if (chars === undefined) return undefined;
+    fieldChars[field] = chars;
     schemaChars += chars;
   }
   if (schemaChars > MAX_RESTORED_SCHEMA_CHARS) return undefined;
+  // The counted characters are at most the JSON's bytes, so a schema past the budget by them was never written by the encoder (ST-16).
+  const listedChars = (fieldChars.inputSchema ?? 0) + (fieldChars.outputSchema ?? 0);
+  if ((fieldChars.inputSchema ?? 0) > MAX_TOOL_SCHEMA_BYTES || (fieldChars.outputSchema ?? 0) > MAX_TOOL_SCHEMA_BYTES) return undefined;
   const { toolName, operationId, method, pathTemplate, title, description, tags, scopeAlternatives, requiredScopes, anonymousAccess, toolset, annotations, deprecated } = value;
   const { parameters, body, inputSchema, outputSchema, schemaBytes, schemaWarnings } = value;
   const plain =
@@ -240,11 +245,18 @@ function restoredOperation(value: unknown, shared: RestoredTable, report: (messa
   if (!Array.isArray(parameters) || !parameters.every(isParameter) || !isOptional(body, isBody) || !isRecord(inputSchema) || !isOptional(outputSchema, isRecord) || !isStrings(schemaWarnings)) {
     return undefined;
   }
-  if (typeof schemaBytes !== 'number' || !Number.isSafeInteger(schemaBytes) || schemaBytes < 0) {
+  if (typeof schemaBytes !== 'number' || !Number.isSafeInteger(schemaBytes) || schemaBytes < listedChars || schemaBytes > 2 * MAX_TOOL_SCHEMA_BYTES) {
     return undefined;
   }
-  const schemas: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined, listedBytes: schemaBytes };
-  const conversion = () => ({ schemas, warnings: schemaWarnings });
+  const stored: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined, listedBytes: schemaBytes };
+  // Measured exactly when first read, as a built tool's are when converted: counting characters here cannot see UTF-8 or escapes.
+  let checked: ConvertedSchemas | undefined;
+  const conversion = (): ConvertedSchemas => {
+    if (checked !== undefined) return checked;
+    const found: string[] = [...schemaWarnings];
+    const schemas = remeasuredSchemas(stored, toolName, method, (message) => found.push(message));
+    return (checked = { schemas, warnings: found });
+  };
   const converted = reportingOnFirstRead(conversion, report);
   const restored: Operation = {
     toolName,

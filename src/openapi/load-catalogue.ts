@@ -36,7 +36,7 @@ export async function loadCatalogue({ load, catalog: catalogOptions, version, de
   const restored =
     cache === undefined || key === undefined
       ? undefined
-      : await findCachedCatalogue(cache, key, { debug, ...(catalogOptions.onSchemaWarning === undefined ? {} : { onSchemaWarning: catalogOptions.onSchemaWarning }) });
+      : await findCachedCatalogue(cache, key, { debug, schoolUrl: catalogOptions.schoolUrl, ...(catalogOptions.onSchemaWarning === undefined ? {} : { onSchemaWarning: catalogOptions.onSchemaWarning }) });
   if (restored !== undefined) {
     const kept = await read.keep();
     const loaded = { source: read.source, location: read.location, warnings: [...read.warnings, ...restored.documentWarnings, ...kept] };

@@ -31,8 +31,10 @@ function jsonExact(value: unknown): boolean {
     const next = pending.pop();
     if (typeof next === 'number') {
       if (!Number.isFinite(next) || Object.is(next, -0)) return false;
-    } else if (Array.isArray(next)) pending.push(...next);
-    else if (typeof next === 'object' && next !== null) pending.push(...Object.values(next));
+    } else if (typeof next === 'object' && next !== null) {
+      // One push per value: spreading a 250,000-key mapping into push's arguments overflows the stack.
+      for (const inner of Array.isArray(next) ? next : Object.values(next)) pending.push(inner);
+    }
   }
   return true;
 }

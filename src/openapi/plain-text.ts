@@ -1,9 +1,11 @@
 /**
  * Document prose to short plain text for tool and property descriptions. The text is only ever
  * shown, never evaluated; this keeps it readable and bounded: HTML tags and markdown link syntax
- * go, control characters go, whitespace collapses, length is capped.
- * @see SECURITY.md API-08 (descriptions are plain text)
+ * go, control and format characters go (school-text's one rule for what is not shown), whitespace
+ * collapses, length is capped.
+ * @see SECURITY.md API-08 (descriptions are plain text), API-15 (no invisible characters)
  */
+import { isShowable, showableText } from '../school-text/index.js';
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
@@ -35,7 +37,7 @@ export function plainText(text: string, maxLength: number): string {
   let forLength = remembered.get(maxLength);
   const known = forLength?.get(text);
   if (known !== undefined) return known;
-  const plain = capLength(collapseWhitespace(stripMarkup(sourceHead(text, maxLength))), maxLength);
+  const plain = capLength(collapseWhitespace(stripMarkup(showableText(sourceHead(text, maxLength)))), maxLength);
   if (rememberedCount >= MAX_REMEMBERED) {
     remembered.clear();
     rememberedCount = 0;
@@ -64,7 +66,7 @@ function sourceHead(text: string, maxLength: number): string {
  * blocks, tables, headings and lists of links, which say little to an agent choosing a tool.
  */
 export function leadingParagraphs(text: string, maxLength: number): string {
-  const withoutFences = sourceHead(text, maxLength).replace(/```[\s\S]*?(```|$)/g, '\n\n');
+  const withoutFences = showableText(sourceHead(text, maxLength)).replace(/```[\s\S]*?(```|$)/g, '\n\n');
   const paragraphs = withoutFences
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.trim())
@@ -88,7 +90,7 @@ export function capLength(text: string, maxLength: number): string {
 }
 
 /** Every pattern of `stripMarkup` needs one of these characters; most prose has none. */
-const MARKUP_CHARACTER = /[[<&*_`\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
+const MARKUP_CHARACTER = /[[<&*_`]/;
 
 function stripMarkup(text: string): string {
   if (!MARKUP_CHARACTER.test(text)) return text;
@@ -103,15 +105,15 @@ function stripMarkup(text: string): string {
     .replace(/<\/?[a-zA-Z][^>]*>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity)
     .replace(/(\*\*|__)(\S(?:[^*_]*\S)?)\1/g, '$2')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g, '');
+    .replace(/`([^`]+)`/g, '$1');
 }
 
 function decodeEntity(entity: string, body: string): string {
   if (body.startsWith('#')) {
     const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
     const decoded = Number.isInteger(code) && code > 31 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-    return /[\p{Cc}\u2028\u2029]/u.test(decoded) ? '' : decoded;
+    // An entity must not bring back what `showableText` took out (`&#x202E;`, `&#8203;`).
+    return isShowable(decoded) ? decoded : '';
   }
   return NAMED_ENTITIES[body.toLowerCase()] ?? entity;
 }

@@ -65,7 +65,7 @@ export function scopeRoles(operations: Iterable<ScopedOperation>): ScopeRoles {
     if (isReadOnlyMethod(operation.method)) {
       for (const alternative of operation.scopeAlternatives) for (const scope of alternative) readable.add(scope);
     } else {
-      changes.push(...operation.scopeAlternatives.filter((alternative) => alternative.length > 0));
+      for (const alternative of operation.scopeAlternatives) if (alternative.length > 0) changes.push(alternative);
     }
   }
   const writeCapable = new Set<string>();

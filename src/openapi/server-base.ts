@@ -4,7 +4,7 @@
  * nothing else: an entry on another origin (at the root, on a path item or an operation, or
  * reached through server variables) is ignored with a warning. Relative server URLs are resolved
  * against the school URL, where the document is served (OpenAPI 3.x Server Object).
- * @see SECURITY.md API-01
+ * @see SECURITY.md API-01, ST-15
  */
 import { checkSchoolUrl, SCHOOL_URL_RULE } from '../network/index.js';
 import { HTTP_METHODS } from './operations.js';
@@ -39,6 +39,20 @@ export function resolveApiBase(document: JsonRecord, schoolUrl: string): ApiBase
     }
   }
   return { baseUrl: chosen, origin: school.origin, warnings: [...warnings] };
+}
+
+/**
+ * Whether `apiBase` is one `resolveApiBase` can give for `schoolUrl`: on the school's origin, as
+ * its origin plus a path without a trailing slash, with nothing else in it (no credentials, query
+ * or fragment); none when there is no school URL. A catalogue read back from the cache holds an
+ * API base, and the token goes wherever it points (ST-15).
+ */
+export function isApiBaseOf(apiBase: Pick<ApiBase, 'baseUrl' | 'origin'> | undefined, schoolUrl: string | undefined): boolean {
+  if (apiBase === undefined || schoolUrl === undefined) return apiBase === undefined && schoolUrl === undefined;
+  const verdict = checkSchoolUrl(schoolUrl);
+  if (!verdict.ok || apiBase.origin !== verdict.url.origin || !URL.canParse(apiBase.baseUrl)) return false;
+  const url = new URL(apiBase.baseUrl);
+  return url.origin === verdict.url.origin && url.username === '' && url.password === '' && `${url.origin}${url.pathname.replace(/\/+$/, '')}` === apiBase.baseUrl;
 }
 
 function parseSchoolUrl(schoolUrl: string): URL {

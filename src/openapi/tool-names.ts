@@ -62,14 +62,14 @@ export function assignToolNames(inputs: readonly NamingInput[]): AssignedNames {
     for (const [name, group] of groupBy(claims, (claim) => claim.name)) {
       const contenders = group.filter((claim) => !taken.has(name));
       if (contenders.length === 0) {
-        losers.push(...group.map((claim) => claim.index));
+        for (const claim of group) losers.push(claim.index);
         continue;
       }
       const [winner, ...others] = [...contenders].sort((a, b) => compareClaims(a, b, inputs));
       if (!winner) continue;
       names[winner.index] = name;
       taken.add(name);
-      losers.push(...others.map((claim) => claim.index));
+      for (const claim of others) losers.push(claim.index);
     }
     return losers;
   };

@@ -73,8 +73,40 @@ function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (mes
     input = simplifiedToolInput(input.parameters, input.body, MAX_TOOL_SCHEMA_BYTES);
     inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
     inputBytes = jsonBytes(inputSchema);
-    warn(`${toolName}: its input schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is listed simplified (the body as one JSON value).`);
+    warn(inputOverWarning(toolName));
   }
-  if (outputOver) warn(`${toolName}: its output schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is left out, and results come as text.`);
+  if (outputOver) warn(outputOverWarning(toolName));
   return { parameters: input.parameters, body: input.body, inputSchema, outputSchema, listedBytes: inputBytes + outputBytes };
+}
+
+/**
+ * Schemas read back from a cached catalogue, measured again as they are first read: the file is
+ * school-mcp's own, but whoever can write it must not list a schema past the budgets, nor make
+ * the tool list's budget (`catalogue-budget.ts`) count a size it does not have. Schemas that fit
+ * and whose stored size is right come back as they are; otherwise the budget rule above applies.
+ * @see SECURITY.md ST-16
+ */
+export function remeasuredSchemas(stored: OperationSchemas, toolName: string, method: string, warn: (message: string) => void): OperationSchemas {
+  let outputSchema = stored.outputSchema;
+  let outputBytes = jsonBytes(outputSchema);
+  const inputBytes = jsonBytes(stored.inputSchema);
+  if (inputBytes <= MAX_TOOL_SCHEMA_BYTES && outputBytes <= MAX_TOOL_SCHEMA_BYTES) return inputBytes + outputBytes === stored.listedBytes ? stored : { ...stored, listedBytes: inputBytes + outputBytes };
+  if (outputBytes > MAX_TOOL_SCHEMA_BYTES) {
+    outputSchema = undefined;
+    outputBytes = 0;
+    warn(outputOverWarning(toolName));
+  }
+  if (inputBytes <= MAX_TOOL_SCHEMA_BYTES) return { ...stored, outputSchema, listedBytes: inputBytes + outputBytes };
+  const input = simplifiedToolInput(stored.parameters, stored.body, MAX_TOOL_SCHEMA_BYTES);
+  const inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
+  warn(inputOverWarning(toolName));
+  return { parameters: input.parameters, body: input.body, inputSchema, outputSchema, listedBytes: jsonBytes(inputSchema) + outputBytes };
+}
+
+function inputOverWarning(toolName: string): string {
+  return `${toolName}: its input schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is listed simplified (the body as one JSON value).`;
+}
+
+function outputOverWarning(toolName: string): string {
+  return `${toolName}: its output schema is over the ${MAX_TOOL_SCHEMA_BYTES / 1024} KiB a tool schema may take; it is left out, and results come as text.`;
 }

@@ -14,3 +14,5 @@ export {
   quotableScopes,
   quotedText,
 } from './school-text.js';
+export { isShowable, showableText } from './showable-text.js';
+export { schoolTextFields, schoolTextNote } from './school-text-fields.js';

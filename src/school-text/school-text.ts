@@ -5,17 +5,12 @@
  * allows, and anything else is reported as malformed instead of being passed on. Pure.
  * @see SECURITY.md ERR-05
  */
+import { showableText } from './showable-text.js';
 
 /** RFC 6749 §5.2 `error` and `error_description` (and RFC 6750 §3 attributes): %x20-21 / %x23-5B / %x5D-7E. */
 const PROTOCOL_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 /** RFC 6749 §5.2 `error_uri` and §3.3 `scope-token`: the same without space. */
 const PROTOCOL_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-/**
- * What free text loses: C0 and C1 controls (line breaks, ANSI escapes), line and paragraph
- * separators, bidirectional overrides and invisible format characters that make shown text
- * differ from what is read.
- */
-const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** The longest RFC 6749 error code kept; registered codes are under 30 characters. */
 const MAX_ERROR_CODE_LENGTH = 64;
@@ -80,7 +75,7 @@ export function quotableScopes(values: Iterable<unknown>): string[] {
  * characters (cut with `…`). `undefined` for a non-string or nothing left.
  */
 export function freeText(value: unknown, maxLength = MAX_FREE_TEXT_LENGTH): string | undefined {
-  return typeof value === 'string' ? boundedLine(value, maxLength, (head) => head.replace(UNSHOWABLE, ' ')) : undefined;
+  return typeof value === 'string' ? boundedLine(value, maxLength, showableText) : undefined;
 }
 
 /**

@@ -10,9 +10,14 @@ import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from
 import { argumentProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
 import { withSinglesAsLists } from './single-as-list.js';
 
-/** `listed`: the schema hosts are shown, when it is not the one checked (a compact listing). */
-export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}, listed: JsonSchemaType = schema): StandardSchemaWithJSON {
+/**
+ * `listed`: the schema hosts are shown, when it is not the one checked (a compact listing, long
+ * values shortened), or how to make it on the first listing.
+ */
+export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}, listed: JsonSchemaType | (() => JsonSchemaType) = schema): StandardSchemaWithJSON {
   let compiled: StandardSchemaWithJSON | undefined;
+  let shown = typeof listed === 'function' ? undefined : listed;
+  const listedSchema = () => (shown ??= (listed as () => JsonSchemaType)());
   const validator = () => (compiled ??= fromJsonSchema(schema));
   // A result is checked twice, by `checkOutput` and then by the SDK, against this same schema;
   // the second check of the same object reads the first one's verdict. Nothing changes a result
@@ -30,7 +35,7 @@ export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions =
     '~standard': {
       version: 1,
       vendor: 'school-mcp',
-      jsonSchema: { input: () => listed, output: () => listed },
+      jsonSchema: { input: listedSchema, output: listedSchema },
       validate: async (sent: unknown) => {
         if (typeof sent !== 'object' || sent === null) return check(sent);
         const known = verdicts.get(sent);

@@ -4,7 +4,7 @@
  * same objects.
  */
 import { isInputRequiredResult, type McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { Operation } from '../openapi/index.js';
+import { withListedValues, type Operation } from '../openapi/index.js';
 import type { ClientConnection } from './client-connection.js';
 import { compactAnnotations, compactInputSchema } from './compact-listing.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
@@ -28,8 +28,9 @@ export interface CompiledOperationTool {
 export function compileOperationTool(operation: Operation, compact = false): CompiledOperationTool {
   return {
     operation,
-    inputSchema: lazyJsonSchema(operation.inputSchema, {}, compact ? compactInputSchema(operation.inputSchema) : undefined),
-    outputSchema: operation.outputSchema === undefined ? undefined : lazyJsonSchema(operation.outputSchema),
+    // Listed with long values shortened (API-16); arguments and answers are checked against the whole schemas.
+    inputSchema: lazyJsonSchema(operation.inputSchema, {}, () => withListedValues(compact ? compactInputSchema(operation.inputSchema) : operation.inputSchema)),
+    outputSchema: operation.outputSchema === undefined ? undefined : lazyJsonSchema(operation.outputSchema, {}, () => withListedValues(operation.outputSchema!)),
     compact,
   };
 }

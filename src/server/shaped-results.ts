@@ -1,10 +1,12 @@
 /**
  * Results that fit a context: a read's `fields` argument (when the bridge offers it) keeps only
  * those fields, the text stays the compact JSON of the structured result, and a list that has a
- * next page says how to ask for it in a second text block, so the first stays exact JSON.
+ * next page says how to ask for it in a second text block, so the first stays exact JSON. An
+ * answer holding school text names those fields as untrusted in a text block of its own (API-17).
  */
 import { isInputRequiredResult, type CallToolResult } from '@modelcontextprotocol/server';
 import { MAX_RESULT_TEXT_CHARS } from '../executor/index.js';
+import { schoolTextNote } from '../school-text/index.js';
 import { bridgeProjects, PROJECTION_ARGUMENT } from '../openapi/index.js';
 import type { OperationCaller, OperationResult } from './operation-caller.js';
 import { pagingHint } from './paging-hint.js';
@@ -44,11 +46,17 @@ export function shapeResult(result: OperationResult, options: ShapeOptions): Ope
     ...(projection !== undefined && projection.unknown.length > 0 ? [`no such field in the answer: ${projection.unknown.join(', ')}`] : []),
     ...optional(pagingHint(value, options.args, options.argumentNames)),
   ];
-  if (projection === undefined && notes.length === 0) return result;
+  const untrusted = schoolTextNote(value);
+  if (projection === undefined && notes.length === 0 && untrusted === undefined) return result;
   const first = projection === undefined ? plain.content[0]! : { type: 'text' as const, text: capped(JSON.stringify(value), options.maxTextChars ?? MAX_RESULT_TEXT_CHARS) };
   return {
     ...plain,
-    content: [first, ...plain.content.slice(1), ...(notes.length > 0 ? [{ type: 'text' as const, text: notes.join('\n') }] : [])],
+    content: [
+      first,
+      ...plain.content.slice(1),
+      ...(untrusted === undefined ? [] : [{ type: 'text' as const, text: untrusted }]),
+      ...(notes.length > 0 ? [{ type: 'text' as const, text: notes.join('\n') }] : []),
+    ],
     structuredContent: value,
   };
 }

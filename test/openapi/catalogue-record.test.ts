@@ -219,7 +219,8 @@ describe('repeated subtrees in a stored catalogue', () => {
     // 2^12 copies of 1 kB: 4 MB of schema from a text of a few hundred bytes.
     const bomb = { ...value, shared: [...value.shared, ...doubling], operations: [{ ...first, outputSchema: { type: 'object', properties: { all: reference(base + 12) } } }] };
     expect(decodeCatalogue(JSON.stringify(bomb), KEY)).toBeUndefined();
-    const small = { ...bomb, operations: [{ ...first, outputSchema: { type: 'object', properties: { all: reference(base + 2) } } }] };
+    // Within the bound, and with a stored size that covers its schemas (ST-16), it is read.
+    const small = { ...bomb, operations: [{ ...first, schemaBytes: 100_000, outputSchema: { type: 'object', properties: { all: reference(base + 2) } } }] };
     expect(decodeCatalogue(JSON.stringify(small), KEY)).toBeDefined();
   });
 

@@ -51,10 +51,15 @@ describe('ERR-05 the rule for quoting what a school says', () => {
 
   it('keeps free text in any language on one showable line, capped', () => {
     expect(freeText('Élève  inscrit\r\n\u001b[2Jtwice')).toBe('Élève inscrit [2Jtwice');
-    expect(freeText('admin\u202e\u200bgnp.exe')).toBe('admin gnp.exe');
+    expect(freeText('admin\u202e\u200bgnp.exe')).toBe('admingnp.exe');
     expect(freeText('x'.repeat(1_000_000), 50)).toHaveLength(50);
     expect(freeText('   ')).toBeUndefined();
     expect(freeText(42)).toBeUndefined();
+  });
+
+  it('API-15 drops every format character from free text (Unicode Cf and the tags block)', () => {
+    expect(freeText('Ada\u2066\u00ad\ufeff\u2069 Lovelace\u{e0049}\u{e007f}')).toBe('Ada Lovelace');
+    expect(quotedText('x\u200dy\u202ez')).toBe('"xyz"');
   });
 
   it('quotes with visible bounds and escapes, whatever the value', () => {
