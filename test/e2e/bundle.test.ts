@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { buildBundle, type BundleManifest } from '../../tools/bundle/index.js';
 import { launchAsHost, resolveMcpConfig, type LaunchManifest } from '../helpers/mcpb-launch.js';
 import { isLicenceFile, ownFiles, packageFolders, packageIdentity } from '../helpers/package-tree.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent } from '../../src/sandbox/index.js';
+import { completeConsent } from '@school-mcp/sandbox';
 import { linkIn } from '../helpers/mcp-stdio.js';
 import { ancestorNodeModules, installGlobally, installLocally, isolatedEnv, npxInstallsOf, packTarball, run, runWithNpx, startBin } from '../helpers/packed-package.js';
 import { collectLines } from '../helpers/stderr-lines.js';
