@@ -85,6 +85,17 @@ describe('the packed package', () => {
     expect(outcome?.stderr).not.toMatch(/listening|MCP endpoint/);
   });
 
+  it('DIST-07 answers a Swagger 2.0 document without its converter with OPTIONAL_PACKAGE_MISSING and the command that installs it', async () => {
+    const swagger = join(root, 'test/fixtures/openapi/sume-lms-course.swagger.json');
+    const outcome = await run(bin, ['tools', '--openapi', swagger], { env: isolatedEnv(home), timeout: 20_000 }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(outcome?.code).toBe(1);
+    expect(outcome?.stderr).toContain('[OPTIONAL_PACKAGE_MISSING]');
+    expect(outcome?.stderr).toContain('npm install swagger2openapi@7.0.8');
+  });
+
   it('is installed where Node can resolve nothing of this repository', () => {
     expect(ancestorNodeModules(installDir)).toEqual([]);
   });
