@@ -28,11 +28,11 @@ afterAll(async () => {
 });
 
 describe('the sandbox package', () => {
-  it('DIST-08 ships its built library, its types and the licence, and no sources, tests or source maps', async () => {
+  it('DIST-08 ships its built library, its types, README and licence, and no sources, tests or source maps', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n').filter(Boolean);
-    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts']));
-    expect(files.filter((file) => !/^package\/(package\.json|LICENSE|dist\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts']));
+    expect(files.filter((file) => !/^package\/(package\.json|README\.md|LICENSE|dist\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
   });
 
   it('DIST-08 installs with no dependency of its own, where Node can resolve nothing of this repository', async () => {
