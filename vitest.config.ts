@@ -28,7 +28,16 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * The sandbox school's package (`packages/sandbox`) exports its TypeScript sources under this
+ * condition (tsconfig.json names it too), so tests and type-checks read the sources without a
+ * build; Node, the bundler and users of the published package take its built files.
+ */
+const SOURCE_CONDITIONS = ['@school-mcp/source', 'module', 'node', 'development|production'];
+
 export default defineConfig({
+  resolve: { conditions: SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     include: ['test/**/*.test.ts'],
     // Says once per run when the browser suites skip, and how to enable them.

@@ -11,6 +11,10 @@ export const errorCodes = [
   /** A flag, environment variable or command word was refused; exits with the usage code 2. */
   'CONFIG_INVALID',
 
+  // Installation
+  /** A feature needs a package a plain install leaves out (src/optional-packages.ts); the hint is the command that installs it. */
+  'OPTIONAL_PACKAGE_MISSING',
+
   // HTTP transport (serve over HTTP)
   /** The bind address or port is not allowed without the flag that accepts the risk. */
   'HTTP_BIND_REFUSED',

@@ -39,7 +39,7 @@ async function main(): Promise<number> {
       return 0;
     case 'sandbox': {
       // Each command loads the parts it needs; a stdio start, which a host waits on, loads the fewest.
-      const { runSandboxCommand } = await import('./sandbox/index.js');
+      const { runSandboxCommand } = await import('@school-mcp/sandbox');
       await runSandboxCommand(config.sandbox);
       return 0;
     }

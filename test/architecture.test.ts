@@ -1,7 +1,8 @@
 /**
  * The structure written in ARCHITECTURE.md, checked against the source: the import table is read
  * from that page, so the rule lives in one place. Every relative import of `src/` counts, type-only
- * and dynamic ones included.
+ * and dynamic ones included, and so do the sandbox school's files (`packages/sandbox/src`, the part
+ * `sandbox`) and the imports of it by its package name.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -9,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
+const SANDBOX = join(ROOT, 'packages/sandbox/src');
+/** The parts that are workspace packages: the name the bridge imports, and the part's folder. */
+const PACKAGE_PARTS: ReadonlyMap<string, { part: string; dir: string }> = new Map([['@school-mcp/sandbox', { part: 'sandbox', dir: SANDBOX }]]);
 
 interface Edge {
   readonly from: string;
@@ -37,7 +41,7 @@ export function importedSpecifiers(source: string): string[] {
     /^\s*import\s+['"]([^'"]+)['"]/gm,
     /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
   ];
-  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) => specifier.startsWith('.'));
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) => specifier.startsWith('.') || PACKAGE_PARTS.has(specifier));
 }
 
 function sourceFiles(dir: string): string[] {
@@ -48,21 +52,34 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The part a file of `src/` belongs to: its top folder, or its own name for a root file. */
+/** The part a file belongs to: a workspace part's name, else its top folder under `src/`, or its own name for a root file. */
 function partOf(file: string): string {
+  for (const { part, dir } of PACKAGE_PARTS.values()) if (file === dir || file.startsWith(`${dir}/`)) return part;
   const [first, ...rest] = relative(SRC, file).split('/');
   return rest.length > 0 ? first! : first!.replace(/\.ts$/, '');
 }
 
 /** The file a part's neighbours may import: its `index.ts`, or the root file that is the part. */
 function isEntryOf(file: string, part: string): boolean {
+  const workspace = [...PACKAGE_PARTS.values()].find((entry) => entry.part === part);
+  if (workspace !== undefined) return file === join(workspace.dir, 'index.ts');
   return file === join(SRC, part, 'index.ts') || file === join(SRC, `${part}.ts`);
 }
 
+function entryText(part: string): string {
+  const workspace = [...PACKAGE_PARTS].find(([, entry]) => entry.part === part);
+  return workspace !== undefined ? workspace[0] : `src/${part}/index.ts`;
+}
+
 function importEdges(): Edge[] {
-  return sourceFiles(SRC).flatMap((from) =>
-    importedSpecifiers(readFileSync(from, 'utf8')).map((specifier) => ({ from, to: resolve(dirname(from), specifier.replace(/\.js$/, '.ts')) })),
+  return [...sourceFiles(SRC), ...sourceFiles(SANDBOX)].flatMap((from) =>
+    importedSpecifiers(readFileSync(from, 'utf8')).map((specifier) => ({ from, to: targetOf(from, specifier) })),
   );
+}
+
+function targetOf(from: string, specifier: string): string {
+  const workspace = PACKAGE_PARTS.get(specifier);
+  return workspace !== undefined ? join(workspace.dir, 'index.ts') : resolve(dirname(from), specifier.replace(/\.js$/, '.ts'));
 }
 
 /** The import rules of the table, as messages that name the file and the rule. */
@@ -75,7 +92,7 @@ export function ruleViolations(edges: readonly Edge[], allowed: ReadonlyMap<stri
     const mayImport = allowed.get(fromPart);
     if (mayImport === undefined) violations.push(`${where}: the part "${fromPart}" is not in ARCHITECTURE.md's import table`);
     else if (!mayImport.has(toPart)) violations.push(`${where}: "${fromPart}" may not import "${toPart}" (ARCHITECTURE.md, Allowed imports)`);
-    else if (!isEntryOf(to, toPart)) violations.push(`${where}: import "${toPart}" through src/${toPart}/index.ts, not its files`);
+    else if (!isEntryOf(to, toPart)) violations.push(`${where}: import "${toPart}" through ${entryText(toPart)}, not its files`);
   }
   return violations;
 }
@@ -106,7 +123,7 @@ describe('architecture', () => {
   const edges = importEdges();
 
   it('lists every part of src/ in the import table', () => {
-    const parts = new Set(sourceFiles(SRC).map(partOf));
+    const parts = new Set([...sourceFiles(SRC), ...sourceFiles(SANDBOX)].map(partOf));
     expect([...parts].filter((part) => !allowed.has(part))).toEqual([]);
   });
 
@@ -132,8 +149,29 @@ describe('architecture', () => {
         "import './side-effect.js';",
         "const lazy = await import('./lazy.js');",
         "import { readFile } from 'node:fs/promises';",
+        "const school = await import('@school-mcp/sandbox');",
       ].join('\n');
-      expect(importedSpecifiers(source).sort()).toEqual(['../b/index.js', './a.js', './c.js', './e.js', './f.js', './lazy.js', './side-effect.js']);
+      expect(importedSpecifiers(source).sort()).toEqual(['../b/index.js', './a.js', './c.js', './e.js', './f.js', './lazy.js', './side-effect.js', '@school-mcp/sandbox']);
+    });
+
+    it('count the sandbox package as the part sandbox: nothing of the bridge for it, and only through its index', () => {
+      const table = new Map([['sandbox', new Set<string>()], ['app', new Set(['sandbox'])], ['oauth', new Set(['errors'])]]);
+      expect(
+        ruleViolations(
+          [
+            { from: join(SANDBOX, 'auth/pkce.ts'), to: file('errors.ts') },
+            { from: file('app/demo-school.ts'), to: join(SANDBOX, 'index.ts') },
+            { from: file('app/demo-school.ts'), to: join(SANDBOX, 'scopes.ts') },
+            { from: file('oauth/scopes.ts'), to: join(SANDBOX, 'index.ts') },
+            { from: join(SANDBOX, 'api/index.ts'), to: join(SANDBOX, 'scopes.ts') },
+          ],
+          table,
+        ),
+      ).toEqual([
+        'packages/sandbox/src/auth/pkce.ts imports src/errors.ts: "sandbox" may not import "errors" (ARCHITECTURE.md, Allowed imports)',
+        'src/app/demo-school.ts imports packages/sandbox/src/scopes.ts: import "sandbox" through @school-mcp/sandbox, not its files',
+        'src/oauth/scopes.ts imports packages/sandbox/src/index.ts: "oauth" may not import "sandbox" (ARCHITECTURE.md, Allowed imports)',
+      ]);
     });
 
     it('name the file and the rule for a forbidden part, a reach into files, and an unknown part', () => {

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { completeConsent, startSandbox } from '../src/sandbox/index.js';
+import { completeConsent, startSandbox } from '@school-mcp/sandbox';
 import { DEMO_PROMPT_BUDGET, runAdministratorTasks, type ToolResult } from './demo-session.js';
 
 const MAIN_JS = resolve(import.meta.dirname, '../src/main.js');

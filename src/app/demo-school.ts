@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunningSandbox, SandboxOptions } from '../sandbox/index.js';
+import type { RunningSandbox, SandboxOptions } from '@school-mcp/sandbox';
 
 export interface DemoSchool {
   readonly sandbox: RunningSandbox;
@@ -17,7 +17,7 @@ export interface DemoSchool {
 
 export async function startDemoSchool(options: SandboxOptions = {}): Promise<DemoSchool> {
   // Loaded here, not at the top: the sandbox is the largest part, and only `--demo` needs it.
-  const { startSandbox } = await import('../sandbox/index.js');
+  const { startSandbox } = await import('@school-mcp/sandbox');
   const sandbox = await startSandbox(options);
   const configDir = await mkdtemp(join(tmpdir(), 'school-mcp-demo-'));
   return {

@@ -7,6 +7,7 @@
  * @see SECURITY.md API-08
  */
 import { createRequire } from 'node:module';
+import { requireOptional } from '../optional-packages.js';
 import { isRecord, type JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
 import type { ApiDocument, OpenApiDocument } from './parse-document.js';
@@ -39,7 +40,7 @@ let converter: Swagger2OpenApi | undefined;
 
 export async function upgradeToOpenApi3(document: ApiDocument): Promise<UpgradedDocument> {
   if (!isSwagger2(document)) return { document: document as OpenApiDocument, upgradedFrom: undefined };
-  converter ??= requireModule('swagger2openapi') as Swagger2OpenApi;
+  converter ??= requireOptional(requireModule, 'swagger2openapi', 'swagger') as Swagger2OpenApi;
   let upgraded: unknown;
   try {
     // `text` is only used in the converter's messages; without it, it would first re-serialise the

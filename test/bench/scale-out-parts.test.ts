@@ -1,7 +1,7 @@
 /** The scale-out harness's pure parts: how an instance is started and read, and how an answer is judged. */
 import { describe, expect, it } from 'vitest';
 import { RECONNECT_ADVICE } from '../../src/hosted/shared-refresh.js';
-import { staffRoster } from '../../src/sandbox/school-user.js';
+import { staffRoster } from '../../packages/sandbox/src/school-user.js';
 import { instanceArguments, listeningPort } from '../../tools/bench/scale-out/cluster.js';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { attemptHung, foreignMarkers, identityMarkers, saysSignInAgain, saysRetryShortly } from '../../tools/bench/scale-out/staff-load.js';

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runLogin } from '../../src/cli/index.js';
 import { pastedRedirect } from '../../src/cli/pasted-redirect.js';
 import { loadConfig } from '../../src/config/index.js';
-import { completeConsent, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, type RunningSandbox } from '@school-mcp/sandbox';
 import { fakeBrowser } from '../oauth/support/fake-browser.js';
 import { createHarness, until, type Harness } from '../oauth/support/harness.js';
 

@@ -23,7 +23,7 @@ describe('the bundled bin', () => {
   });
 
   it('writes in the MCP SDK and what it imports, and leaves built-ins and the packages loaded on first use as imports', () => {
-    for (const inlined of ['@modelcontextprotocol/server', '@modelcontextprotocol/server/stdio', '@modelcontextprotocol/node']) expect(staysExternal(inlined, OWN_FILE, PACKAGES_DIR), inlined).toBe(false);
+    for (const inlined of ['@modelcontextprotocol/server', '@modelcontextprotocol/server/stdio', '@modelcontextprotocol/node', '@school-mcp/sandbox']) expect(staysExternal(inlined, OWN_FILE, PACKAGES_DIR), inlined).toBe(false);
     for (const external of ['openid-client', 'undici', 'js-yaml', '@redis/client', 'oidc-provider', 'node:crypto', 'fs']) expect(staysExternal(external, OWN_FILE, PACKAGES_DIR), external).toBe(true);
     // From inside an inlined package, a package comes along (npm need not hoist it beside the bin)
     // and a built-in stays one.
@@ -96,7 +96,7 @@ describe('the bundled bin', () => {
     const chunksDir = resolve(ROOT, 'dist/bin/chunks');
     const chunks = await Promise.all((await readdir(chunksDir)).map((name) => readFile(join(chunksDir, name), 'utf8')));
     for (const code of [bundle, ...chunks]) {
-      expect(code).not.toMatch(/(from |import\()"(@modelcontextprotocol\/|zod|hono|@hono\/)/);
+      expect(code).not.toMatch(/(from |import\()"(@modelcontextprotocol\/|zod|hono|@hono\/|@school-mcp\/)/);
       expect(code).not.toMatch(/from "\.\.\/src\//);
     }
   });

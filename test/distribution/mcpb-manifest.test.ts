@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleFileName, bundleInputProblems, type BundleManifest } from '../../tools/bundle/index.js';
+import { bundleFileName, bundleInputProblems, carryOptionalPeers, type BundleManifest } from '../../tools/bundle/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { compileSchemaFile, readJson } from '../helpers/json-schema.js';
 import { resolveMcpConfig } from '../helpers/mcpb-launch.js';
@@ -79,5 +79,32 @@ describe('resolveMcpConfig', () => {
     expect(() => resolveMcpConfig(manifest, '/opt/bundle', {})).toThrow(/school_url is required/);
     const odd = { ...manifest, server: { ...manifest.server, mcp_config: { command: 'node', args: ['${DOCUMENTS}/x'] } } };
     expect(() => resolveMcpConfig(odd, '/opt/bundle', { school_url: 'https://school.example' })).toThrow(/unknown substitution/);
+  });
+});
+
+describe('carryOptionalPeers', () => {
+  const packageJson = {
+    name: 'school-mcp',
+    dependencies: { undici: '7.30.2' },
+    devDependencies: { swagger2openapi: '7.0.8', 'oidc-provider': '8.8.1' },
+    peerDependencies: { swagger2openapi: '7.0.8', 'oidc-provider': '8.8.1' },
+    peerDependenciesMeta: { swagger2openapi: { optional: true }, 'oidc-provider': { optional: true } },
+  };
+  const lock = { lockfileVersion: 3, packages: { '': { ...packageJson }, 'node_modules/swagger2openapi': { version: '7.0.8', dev: true } } };
+
+  it('makes the carried optional peers plain dependencies in package.json and the lock, and leaves the others optional', () => {
+    const carried = carryOptionalPeers(packageJson, lock, ['swagger2openapi']);
+    for (const manifest of [carried.packageJson, (carried.lock['packages'] as Record<string, Record<string, unknown>>)['']!]) {
+      expect(manifest['dependencies']).toEqual({ undici: '7.30.2', swagger2openapi: '7.0.8' });
+      expect(manifest['devDependencies']).toEqual({ 'oidc-provider': '8.8.1' });
+      expect(manifest['peerDependencies']).toEqual({ 'oidc-provider': '8.8.1' });
+      expect(manifest['peerDependenciesMeta']).toEqual({ 'oidc-provider': { optional: true } });
+    }
+    expect((carried.lock['packages'] as Record<string, unknown>)['node_modules/swagger2openapi']).toEqual({ version: '7.0.8', dev: true });
+    expect(packageJson.dependencies).toEqual({ undici: '7.30.2' });
+  });
+
+  it('refuses a package that is not an optional peer', () => {
+    expect(() => carryOptionalPeers(packageJson, lock, ['left-pad'])).toThrow(/left-pad is not an optional peer dependency/);
   });
 });

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
+import { OPTIONAL_PACKAGES } from '../../src/optional-packages.js';
 import { READINESS_PATH } from '../../tools/bench/scale-out/cluster.js';
 import { describeWithHaproxy, haproxyConfig } from '../helpers/haproxy.js';
 
@@ -71,6 +72,18 @@ describe('the scale-out example deployment', () => {
     }
     // Every instance waits for Redis to answer, and no more: the first to start creates the keys the others read.
     for (const name of ['mcp1', 'mcp2', 'mcp3']) expect(services[name]!.depends_on).toEqual({ redis: { condition: 'service_healthy' } });
+  });
+
+  it('installs the packed package with hosted mode\'s optional packages at the versions it pins, and runs its bin', async () => {
+    const dockerfile = await readFile(join(EXAMPLE, 'Dockerfile'), 'utf8');
+    const install = /npm install --omit=dev [^\n]*/.exec(dockerfile)?.[0] ?? '';
+    expect(install).toContain('/tmp/school-mcp-*.tgz');
+    for (const spec of OPTIONAL_PACKAGES.hosted.packages) expect(install, spec).toContain(` ${spec}`);
+    const bin = 'node_modules/school-mcp/dist/bin/school-mcp.js';
+    expect(dockerfile).toContain(`ENTRYPOINT ["node", "${bin}"]`);
+    const compose = await readFile(join(EXAMPLE, 'docker-compose.yml'), 'utf8');
+    expect(compose).toContain(`exec node ${bin} `);
+    expect(`${dockerfile}\n${compose}`).not.toContain('dist/src/');
   });
 });
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { spawnHttpServer, type HttpProcess } from '../helpers/mcp-http.js';
 import { claudeAddCommands, jsonEntries, runnable, type HttpEntry, type StdioEntry } from './host-config-blocks.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { spawnHttpServer, type HttpProcess } from '../helpers/mcp-http.js';
 import { collectLines } from '../helpers/stderr-lines.js';
 import { claudeAddCommands, httpTarget, jsonEntries, runnable, type HostEntry, type HttpEntry, type StdioEntry } from './host-config-blocks.js';

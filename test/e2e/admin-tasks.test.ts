@@ -5,7 +5,7 @@
  * tools/bench/agent-session/tasks.ts the way an agent would. The test plays the user who opens the sign-in link.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };

@@ -5,7 +5,7 @@
  * step is the school's own or names the misplaced field, untrusted-text notes, projections, paging.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { startStdioServer } from '../helpers/mcp-stdio.js';
 
 const RECORDER = pathToFileURL(resolve(import.meta.dirname, 'support/record-resolved-modules.mjs')).href;

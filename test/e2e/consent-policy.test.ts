@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { DEMO_PROMPT_BUDGET, runAdministratorTasks, type ToolResult } from '../../tools/demo-session.js';
 import { startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 

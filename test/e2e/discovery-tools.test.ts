@@ -3,7 +3,7 @@
  * reads its schema and calls it, with the same sign-in and the same executor as direct tools.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_ORDER } from '../../src/audit/audit-line.js';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { createLogger } from '../../src/log.js';
-import { SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '@school-mcp/sandbox';
 import { freePort } from '../helpers/free-port.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';

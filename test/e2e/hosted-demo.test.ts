@@ -6,7 +6,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { storeKeyId } from '../../src/grant-store/index.js';
-import { SANDBOX_STAFF, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { freePort } from '../helpers/free-port.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';

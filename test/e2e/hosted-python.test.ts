@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { describeWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { collectLines } from '../helpers/stderr-lines.js';

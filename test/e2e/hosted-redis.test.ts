@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';

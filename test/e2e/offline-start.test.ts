@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '@school-mcp/sandbox';
 import { startStdioServer } from '../helpers/mcp-stdio.js';
 
 const dirs: string[] = [];

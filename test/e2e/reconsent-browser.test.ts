@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 import { MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 

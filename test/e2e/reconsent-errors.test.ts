@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };

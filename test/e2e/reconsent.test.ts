@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFileName } from '../../src/oauth/token-store.js';
-import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer, type McpTransport } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 import { authorizationParams, authorizationUrl, exchangeCode, pkcePair, registerClient } from '../sandbox/auth/oauth-flow.js';
 

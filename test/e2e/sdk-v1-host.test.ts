@@ -5,7 +5,7 @@
  * scopes in words, and once the played user approved, the next call runs in that same flow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { MCP_TRANSPORTS } from '../helpers/mcp-server.js';
 import { hasStoredTokens, startV1Server, type V1Server } from '../helpers/sdk-v1-client.js';
 

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { initialize, spawnRaw, type RawServer } from '../helpers/raw-stdio.js';
 import { startV1Server } from '../helpers/sdk-v1-client.js';

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { createOAuthSession, type ConsentPrompt } from '../../src/consent/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 
 let browser: Browser;

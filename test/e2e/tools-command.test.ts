@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsReport } from '../../src/cli/index.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { MAIN_JS, startStdioServer } from '../helpers/mcp-stdio.js';
 import { CORPUS } from '../openapi/support/corpus.js';
 

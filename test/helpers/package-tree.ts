@@ -2,7 +2,7 @@
  * Reading an installed `node_modules` tree: which folders are packages, and which files each one
  * holds of its own (a package's nested `node_modules` holds other packages, listed on their own).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A name such as `LICENSE`, `license.md`, `THIRD_PARTY_NOTICES.txt` or `COPYING`. */
@@ -44,4 +44,16 @@ export function packageIdentity(base: string, folder: string): string | undefine
   } catch {
     return undefined;
   }
+}
+
+/** Every file below `folder` (links are not followed) and their sizes added up, as a user's disk holds them. */
+export function treeSize(folder: string): { bytes: number; files: number } {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    files += 1;
+    bytes += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return { bytes, files };
 }

@@ -14,9 +14,12 @@ export const run = promisify(execFile);
 const shell = process.platform === 'win32';
 const REPOSITORY_ROOT = resolve(import.meta.dirname, '../..');
 
-/** Packs the already built tree (no scripts: rebuilding dist/ would race other e2e tests). */
-export async function packTarball(destination: string): Promise<string> {
-  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', destination], { cwd: REPOSITORY_ROOT, shell });
+/**
+ * Packs the already built tree (no scripts: rebuilding dist/ would race other e2e tests): the
+ * bridge, or the workspace package at `packageDir`.
+ */
+export async function packTarball(destination: string, packageDir = REPOSITORY_ROOT): Promise<string> {
+  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', destination], { cwd: packageDir, shell });
   const name = (await readdir(destination)).find((file) => file.endsWith('.tgz'));
   if (!name) throw new Error('npm pack wrote no tarball');
   return join(destination, name);

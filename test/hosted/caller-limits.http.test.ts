@@ -4,7 +4,7 @@
  * replace only their own, and a full instance refuses newcomers instead of ending anyone's stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 
 let hosted: Hosted;

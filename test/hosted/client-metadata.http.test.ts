@@ -4,7 +4,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientMetadataDocuments } from '../../src/hosted/client-metadata-documents.js';
 import { parsePublicUrl } from '../../src/hosted/index.js';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { authorizeUrl, CLIENT_REDIRECT, exchange, openConsent, pkce, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
 

@@ -2,7 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainGraceMs } from '../../src/hosted/index.js';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { exchange as rawHttp, jsonRpcHeaders, openSocket } from '../transports/support/raw-http.js';
 import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 

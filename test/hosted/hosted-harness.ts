@@ -14,7 +14,7 @@ import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
 import { openCallerEndpoints } from '../../src/transports/open-caller-endpoints.js';
-import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
 

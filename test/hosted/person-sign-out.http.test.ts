@@ -3,7 +3,7 @@
  * of a shared Redis store, and for a sign-in that was under way when it ended.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { allowAtSchoolMcp, authorizeUrl, callMcp, exchange, openConsent, pkce, registerMcpClient, returnFromSchool, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';

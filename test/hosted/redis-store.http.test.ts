@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { readdir } from 'node:fs/promises';
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 

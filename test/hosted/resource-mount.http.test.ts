@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STEP_UPS } from '../../src/hosted/step-up-record.js';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { allowAtSchoolMcp, authorizeUrl, callMcp, CLIENT_REDIRECT, exchange, openConsent, pkce, registerMcpClient, startHosted, type Hosted, type McpClient } from './hosted-harness.js';
 

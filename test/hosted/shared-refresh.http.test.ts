@@ -7,7 +7,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
-import { AUTH_PATHS, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { AUTH_PATHS, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { exchange, registerMcpClient, signIn, startHosted, type Hosted, type HostedOptions } from './hosted-harness.js';
 

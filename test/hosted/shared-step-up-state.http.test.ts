@@ -13,7 +13,7 @@ import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/g
 import { createConsentStateCodec } from '../../src/consent/index.js';
 import { stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import { deriveStepUpStateKey } from '../../src/hosted/step-up-state-key.js';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { approveStepUp, connectModernClient, startHosted, type Hosted, type RetrySteering } from './hosted-harness.js';
 
 function textOf(result: unknown): string {

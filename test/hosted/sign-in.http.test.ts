@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { allowAtSchoolMcp, authorizeUrl, callMcp, exchange, openConsent, pkce, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { exchange as rawHttp, rawExchange, type Answer } from '../transports/support/raw-http.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';

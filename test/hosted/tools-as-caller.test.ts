@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
-import { SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { approveStepUp, connectModernClient, exchange, registerMcpClient, signIn, startHosted, type Hosted, type ModernConnection } from './hosted-harness.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { consentScopes, refusedInReadOnly, type ConsentRequest, type DocumentScopes } from '../../src/consent/consent-policy.js';
 import type { FetchLike } from '../../src/network/index.js';
 import { buildCatalog, consentScopeFacts, loadDocument } from '../../src/openapi/index.js';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox } from '@school-mcp/sandbox';
 import { DEFAULT_TOOLSETS } from '../../src/server/index.js';
 import { resolveSessionConfig } from '../../src/consent/session-config.js';
 import { createLogger } from '../../src/log.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserPrompter } from '../../src/consent/index.js';
 import { createTokenStore } from '../../src/oauth/token-store.js';
-import { completeConsent } from '../../src/sandbox/index.js';
+import { completeConsent } from '@school-mcp/sandbox';
 import { createHarness, READ_COURSES, until, type Harness } from './support/harness.js';
 
 interface Launch {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { access, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { completeConsent } from '../../src/sandbox/index.js';
+import { completeConsent } from '@school-mcp/sandbox';
 import { createTokenStore } from '../../src/oauth/token-store.js';
 import { fakeBrowser } from './support/fake-browser.js';
 import { createHarness, READ_COURSES, type Harness } from './support/harness.js';

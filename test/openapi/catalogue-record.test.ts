@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox } from '@school-mcp/sandbox';
 import { buildCatalog, loadDocument, parseDocumentText, type ApiDocument, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
 import { listedSchemaBytes } from '../../src/openapi/catalogue-budget.js';
 import { jsonBytes } from '../../src/openapi/json-size.js';

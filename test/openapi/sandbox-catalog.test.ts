@@ -3,7 +3,7 @@
  * annotations or toolsets shows up as a diff of test/snapshots/sandbox-catalog.json.
  */
 import { describe, expect, it } from 'vitest';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox } from '@school-mcp/sandbox';
 import type { FetchLike } from '../../src/network/index.js';
 import { buildCatalog, loadDocument, TOOL_NAME_PATTERN, type ToolCatalog } from '../../src/openapi/index.js';
 

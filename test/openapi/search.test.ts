@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, loadDocument, parseDocumentText, searchOperations, type ToolCatalog } from '../../src/openapi/index.js';
 import { searchWords } from '../../src/openapi/search.js';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox } from '@school-mcp/sandbox';
 import { documentWith } from './fixtures/minimal-document.js';
 
 const SCHOOL = 'http://127.0.0.1:1';

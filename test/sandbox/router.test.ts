@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Router } from '../../src/sandbox/http/router.js';
+import { Router } from '../../packages/sandbox/src/http/router.js';
 
 describe('sandbox router', () => {
   const ok = () => new Response('ok');

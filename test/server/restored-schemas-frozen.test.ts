@@ -12,7 +12,7 @@ import { buildCatalog, fitListedSchemas, loadDocument, type Operation, type Tool
 import { scopeRoleSourcesOf } from '../../src/openapi/catalog.js';
 import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
-import { createSandbox } from '../../src/sandbox/index.js';
+import { createSandbox } from '@school-mcp/sandbox';
 import { createSchoolServerFactory, listServerTools, planTools, type AccountService, type OperationCaller, type ToolsetChoice } from '../../src/server/index.js';
 import { checkOutput, compileOperationTool } from '../../src/server/operation-tools.js';
 import { buildRequest } from '../../src/executor/build-request.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { completeConsent } from '../../src/sandbox/index.js';
+import { completeConsent } from '@school-mcp/sandbox';
 import { startHttpServer, type HttpServer } from '../helpers/mcp-http.js';
 import { linkIn } from '../helpers/mcp-server.js';
 import { exchange, jsonRpcHeaders } from './support/raw-http.js';

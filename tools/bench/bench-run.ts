@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ALL_SCOPES } from '../../src/sandbox/index.js';
+import { ALL_SCOPES } from '@school-mcp/sandbox';
 import { measureMemory, startForCalls } from './call-rows.js';
 import { measureLatencies, reasonOf, type CallOnce } from './latency.js';
 import { describeMachine } from './machine.js';

@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { completeConsent, SANDBOX_STAFF } from '../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { collectLines } from './child-lines.js';
 import { CookieBrowser, hiddenInput } from './cookie-browser.js';
 import { reasonOf } from './latency.js';

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { completeConsent, obtainSandboxTokens } from '../../src/sandbox/index.js';
+import { completeConsent, obtainSandboxTokens } from '@school-mcp/sandbox';
 import { collectLines } from './child-lines.js';
 import { SCHOOL_MCP_MAIN } from './paths.js';
 

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { rolldown, type OutputChunk } from 'rolldown';
 import { buildLicenceNotice, heldPackagesOf, packageRootsOf, type InlinedPackage } from './licence-notice.js';
-import { isPackageImport, packageNameOf, staysExternal } from './package-imports.js';
+import { INLINED_WORKSPACES, isPackageImport, packageNameOf, staysExternal } from './package-imports.js';
 
 // Run from its compiled place, dist/tools/bin-bundle/.
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const rendered = chunks.flatMap((chunk) => Object.entries(chunk.modules).flatMap(([id, module]) => (module.renderedLength > 0 ? [id] : [])));
     const roots = packageRootsOf(rendered);
     const inlined = await Promise.all(roots.map(async (root) => ({ root, manifest: await readManifest(root) })));
-    refuseTwoCopies(chunks, new Set(inlined.map(({ manifest }) => manifest.name)));
+    refuseTwoCopies(chunks, new Set([...inlined.map(({ manifest }) => manifest.name), ...INLINED_WORKSPACES]));
     const packages: InlinedPackage[] = await Promise.all(inlined.map(({ root, manifest }) => describePackage(root, manifest)));
     packages.push(...(await heldByInlined(rendered, inlined, new Set(packages.map((entry) => entry.name)))));
     await writeFile(join(OUT, 'THIRD-PARTY-LICENSES.md'), buildLicenceNotice(packages));
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
 function refuseTwoCopies(chunks: readonly OutputChunk[], inlinedNames: ReadonlySet<string>): void {
   const imported = chunks.flatMap((chunk) => [...chunk.imports, ...chunk.dynamicImports]).filter((id) => isPackageImport(id));
   const both = [...new Set(imported.map(packageNameOf))].filter((name) => inlinedNames.has(name));
-  if (both.length > 0) throw new Error(`The bin would hold ${both.join(', ')} and import it as well; add it to INLINED_PACKAGES or import it only from the project.`);
+  if (both.length > 0) throw new Error(`The bin would hold ${both.join(', ')} and import it as well; add it to INLINED_PACKAGES or INLINED_WORKSPACES, or import it only from the project.`);
 }
 
 /** What the inlined packages' own builds hold (the SDK's ajv, for one), from their source maps. */

@@ -12,6 +12,9 @@ import { isAbsolute } from 'node:path';
  */
 export const INLINED_PACKAGES: readonly string[] = ['@modelcontextprotocol/server', '@modelcontextprotocol/node'];
 
+/** This repository's own workspace packages the bin writes in; their code is the project's, under its licence. */
+export const INLINED_WORKSPACES: readonly string[] = ['@school-mcp/sandbox'];
+
 /** Pure: whether an import is a package (or a Node built-in) rather than a file of the project. */
 export function isPackageImport(id: string): boolean {
   return !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0');
@@ -25,7 +28,9 @@ export function packageNameOf(id: string): string {
 
 /**
  * Pure: whether the bundle leaves an import for Node to resolve at run time. Built-ins always;
- * a package when the project's own code imports it and it is not one of `INLINED_PACKAGES`. What
+ * a package when the project's own code imports it and it is not one of `INLINED_PACKAGES` or
+ * `INLINED_WORKSPACES` (the sandbox school, written into the chunk that `--demo` and
+ * `school-mcp sandbox` load, so that the one package a user installs runs both). What
  * an inlined package imports is inlined with it (its importer is under the project's
  * `packagesDir`, node_modules with a trailing separator): left as an import, it would resolve
  * from the bin's folder, where npm need not have hoisted it.
@@ -34,5 +39,6 @@ export function staysExternal(id: string, importer: string | undefined, packages
   if (isBuiltin(id)) return true;
   if (!isPackageImport(id)) return false;
   if (importer !== undefined && importer.startsWith(packagesDir)) return false;
-  return !INLINED_PACKAGES.includes(packageNameOf(id));
+  const name = packageNameOf(id);
+  return !INLINED_PACKAGES.includes(name) && !INLINED_WORKSPACES.includes(name);
 }

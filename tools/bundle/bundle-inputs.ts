@@ -52,3 +52,41 @@ export function bundleFileName(manifest: Pick<BundleManifest, 'name' | 'version'
 function normalize(path: string): string {
   return path.replace(/^\.\//, '');
 }
+
+type JsonObject = Record<string, unknown>;
+
+function withoutKey(record: unknown, key: string): JsonObject | undefined {
+  if (typeof record !== 'object' || record === null) return undefined;
+  const { [key]: _dropped, ...rest } = record as JsonObject;
+  return rest;
+}
+
+function movedToDependencies(manifest: JsonObject, name: string): JsonObject {
+  const peers = (manifest['peerDependencies'] ?? {}) as Record<string, string>;
+  const version = peers[name];
+  if (version === undefined) throw new Error(`${name} is not an optional peer dependency of package.json`);
+  const moved: JsonObject = { ...manifest, dependencies: { ...((manifest['dependencies'] ?? {}) as JsonObject), [name]: version } };
+  for (const field of ['peerDependencies', 'peerDependenciesMeta', 'devDependencies']) {
+    const rest = withoutKey(manifest[field], name);
+    if (rest !== undefined) moved[field] = rest;
+  }
+  return moved;
+}
+
+/**
+ * Pure: package.json and package-lock.json for the bundle, with the optional peer dependencies
+ * `carried` made plain dependencies in both (at the version package.json pins), so that
+ * `npm ci --omit=dev` installs them from the lock. A host that runs the bundle has no terminal to
+ * install a missing one, so what a stdio start may load travels inside (the Swagger 2.0 converter);
+ * hosted mode's packages do not.
+ */
+export function carryOptionalPeers(packageJson: JsonObject, lock: JsonObject, carried: readonly string[]): { packageJson: JsonObject; lock: JsonObject } {
+  let manifest = packageJson;
+  const packages = (lock['packages'] ?? {}) as Record<string, JsonObject>;
+  let rootEntry = packages[''] ?? {};
+  for (const name of carried) {
+    manifest = movedToDependencies(manifest, name);
+    rootEntry = movedToDependencies(rootEntry, name);
+  }
+  return { packageJson: manifest, lock: { ...lock, packages: { ...packages, '': rootEntry } } };
+}

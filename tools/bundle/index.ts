@@ -1,2 +1,2 @@
 export { buildBundle } from './build-bundle.js';
-export { bundleFileName, bundleInputProblems, type BundleManifest } from './bundle-inputs.js';
+export { bundleFileName, bundleInputProblems, carryOptionalPeers, type BundleManifest } from './bundle-inputs.js';

@@ -3,7 +3,7 @@
  * on the consent page (or follows the auto-approve redirect), optionally tampers with the
  * callback query, and delivers it to our loopback listener.
  */
-import { completeConsent, type ConsentDecision } from '../../../src/sandbox/index.js';
+import { completeConsent, type ConsentDecision } from '@school-mcp/sandbox';
 import type { ConsentPrompt, ConsentPrompter } from '../../../src/consent/index.js';
 
 export interface FakeBrowserOptions {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createLogger, type Logger } from '../../../src/log.js';
 import type { FetchLike } from '../../../src/network/index.js';
 import { createOAuthSession, type OAuthSession, type OAuthSessionConfig } from '../../../src/consent/index.js';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
 
 export interface Harness {
   dir: string;

@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AccessTokenInfo } from '../../../src/sandbox/access-token.js';
-import { createSchoolApi, seedSchool, type SchoolApi } from '../../../src/sandbox/api/index.js';
-import { decideAccess } from '../../../src/sandbox/api/protect.js';
-import { Router } from '../../../src/sandbox/http/router.js';
-import { ALL_SCOPES } from '../../../src/sandbox/index.js';
+import type { AccessTokenInfo } from '../../../packages/sandbox/src/access-token.js';
+import { createSchoolApi, seedSchool, type SchoolApi } from '../../../packages/sandbox/src/api/index.js';
+import { decideAccess } from '../../../packages/sandbox/src/api/protect.js';
+import { Router } from '../../../packages/sandbox/src/http/router.js';
+import { ALL_SCOPES } from '@school-mcp/sandbox';
 
 const BASE = 'http://127.0.0.1:4000';
 const NOW = new Date('2026-03-14T09:30:00Z');

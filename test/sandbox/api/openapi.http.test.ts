@@ -5,9 +5,9 @@
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSchoolApi, SCOPE_GROUPS } from '../../../src/sandbox/api/index.js';
-import { Router } from '../../../src/sandbox/http/router.js';
-import { SCOPES } from '../../../src/sandbox/index.js';
+import { createSchoolApi, SCOPE_GROUPS } from '../../../packages/sandbox/src/api/index.js';
+import { Router } from '../../../packages/sandbox/src/http/router.js';
+import { SCOPES } from '@school-mcp/sandbox';
 import { SchoolClient } from './school-client.js';
 
 type Operation = {

@@ -4,7 +4,7 @@
  * `invalid_token`; a token without the scope is 403 `insufficient_scope` naming every scope needed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_FAMILIES, SCOPE_GROUPS, type ApiRoute } from '../../../src/sandbox/api/index.js';
+import { ROUTE_FAMILIES, SCOPE_GROUPS, type ApiRoute } from '../../../packages/sandbox/src/api/index.js';
 import { SchoolClient } from './school-client.js';
 
 let api: SchoolClient;
@@ -78,7 +78,7 @@ describe.each(routes.map((route) => [`${route.group} ${route.operationId}`, rout
 
 describe('tokens that stop being valid', () => {
   it('ERR-02 a revoked token gets 401 invalid_token on the next call', async () => {
-    const { obtainSandboxTokens: obtainTokens } = await import('../../../src/sandbox/index.js');
+    const { obtainSandboxTokens: obtainTokens } = await import('@school-mcp/sandbox');
     const tokens = await obtainTokens(api.sandbox.url, ['courses:read']);
     expect((await api.get('/courses', { token: tokens.accessToken })).status).toBe(200);
     const revoke = await fetch(`${api.sandbox.url}/api/oauth/revoke`, {

@@ -2,8 +2,8 @@
  * A tiny client for the sandbox's business API over real HTTP, so task tests read like the calls
  * a careful agent makes: `api.get('/courses', { token })`.
  */
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
-import { obtainSandboxTokens as obtainTokens } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
+import { obtainSandboxTokens as obtainTokens } from '@school-mcp/sandbox';
 
 export interface ApiAnswer<T = any> {
   status: number;

@@ -3,7 +3,7 @@
  * stored in UTC, and state filters that take several values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOfDay } from '../../../src/sandbox/api/school-time.js';
+import { startOfDay } from '../../../packages/sandbox/src/api/school-time.js';
 import { SchoolClient } from './school-client.js';
 
 let api: SchoolClient;

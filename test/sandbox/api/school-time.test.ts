@@ -1,7 +1,7 @@
 /** The sandbox's one date convention, as pure functions: days in the school's zone, UTC on write. */
 import { describe, expect, it } from 'vitest';
-import { enrollmentSummary, resolveRange, revenueSummary } from '../../../src/sandbox/api/routes/analytics.js';
-import { storedExpiry } from '../../../src/sandbox/api/routes/coupons.js';
+import { enrollmentSummary, resolveRange, revenueSummary } from '../../../packages/sandbox/src/api/routes/analytics.js';
+import { storedExpiry } from '../../../packages/sandbox/src/api/routes/coupons.js';
 import {
   dayInZone,
   filterInstant,
@@ -10,12 +10,12 @@ import {
   schoolDay,
   startOfDay,
   writtenInstant,
-} from '../../../src/sandbox/api/school-time.js';
-import { seedSchool } from '../../../src/sandbox/api/index.js';
-import { inRange, inStates } from '../../../src/sandbox/api/lookup.js';
-import { withUtcDateTimes } from '../../../src/sandbox/api/utc-on-write.js';
-import { readQuery } from '../../../src/sandbox/api/validate.js';
-import { s } from '../../../src/sandbox/api/schema.js';
+} from '../../../packages/sandbox/src/api/school-time.js';
+import { seedSchool } from '../../../packages/sandbox/src/api/index.js';
+import { inRange, inStates } from '../../../packages/sandbox/src/api/lookup.js';
+import { withUtcDateTimes } from '../../../packages/sandbox/src/api/utc-on-write.js';
+import { readQuery } from '../../../packages/sandbox/src/api/validate.js';
+import { s } from '../../../packages/sandbox/src/api/schema.js';
 
 const BERLIN = 'Europe/Berlin';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/sandbox/auth/client.js';
-import { checkAuthorizationRequest } from '../../../src/sandbox/auth/authorization-request.js';
-import { s256Challenge } from '../../../src/sandbox/auth/pkce.js';
+import type { Client } from '../../../packages/sandbox/src/auth/client.js';
+import { checkAuthorizationRequest } from '../../../packages/sandbox/src/auth/authorization-request.js';
+import { s256Challenge } from '../../../packages/sandbox/src/auth/pkce.js';
 
 const RESOURCE = 'http://127.0.0.1:4000';
 const REDIRECT = 'http://127.0.0.1:8765/callback';

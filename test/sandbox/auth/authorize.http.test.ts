@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
 import { LOOPBACK_REDIRECT, authorizationParams, authorizationUrl, authorizeRedirect, pkcePair, registerClient } from './oauth-flow.js';
 
 let sandbox: RunningSandbox | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkClientMetadata } from '../../../src/sandbox/auth/client-metadata.js';
-import { checkClientIdUrl, parseClientMetadataDocument } from '../../../src/sandbox/auth/client-metadata-document.js';
+import { checkClientMetadata } from '../../../packages/sandbox/src/auth/client-metadata.js';
+import { checkClientIdUrl, parseClientMetadataDocument } from '../../../packages/sandbox/src/auth/client-metadata-document.js';
 
 const LOOPBACK = ['http://127.0.0.1:8765/callback'];
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPublicKey, createVerify } from 'node:crypto';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { ALL_SCOPES } from '../../../src/sandbox/scopes.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
+import { ALL_SCOPES } from '../../../packages/sandbox/src/scopes.js';
 import { exchangeCode, obtainCode } from './oauth-flow.js';
 
 let sandbox: RunningSandbox | undefined;

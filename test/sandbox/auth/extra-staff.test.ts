@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
-import { describeSandbox } from '../../../src/sandbox/cli.js';
-import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { findStaffMember, staffRoster } from '../../../src/sandbox/school-user.js';
+import { describeSandbox } from '../../../packages/sandbox/src/cli.js';
+import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
+import { findStaffMember, staffRoster } from '../../../packages/sandbox/src/school-user.js';
 import { authorizationParams, authorizationUrl, pkcePair, postForm, registerClient, userinfo } from './oauth-flow.js';
 
 describe('the generated staff roster (pure)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from '../../../src/sandbox/auth/metadata.js';
-import { ALL_SCOPES } from '../../../src/sandbox/scopes.js';
+import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from '../../../packages/sandbox/src/auth/metadata.js';
+import { ALL_SCOPES } from '../../../packages/sandbox/src/scopes.js';
 
 const ISSUER = 'http://127.0.0.1:4000';
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
 
 const REDIRECT = 'http://127.0.0.1:53682/callback';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkCodeChallenge, s256Challenge, verifyCodeVerifier } from '../../../src/sandbox/auth/pkce.js';
+import { checkCodeChallenge, s256Challenge, verifyCodeVerifier } from '../../../packages/sandbox/src/auth/pkce.js';
 
 // RFC 7636 Appendix B.
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';

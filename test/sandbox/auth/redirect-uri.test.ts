@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRegistrableRedirectUri, matchRedirectUri } from '../../../src/sandbox/auth/redirect-uri.js';
+import { checkRegistrableRedirectUri, matchRedirectUri } from '../../../packages/sandbox/src/auth/redirect-uri.js';
 
 describe('redirect URIs at registration', () => {
   it.each(['http://127.0.0.1:8765/callback', 'http://127.0.0.1/callback', 'http://127.0.0.1:1/cb?client=a'])('accepts the loopback URI %s', (uri) => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { LOOPBACK_REDIRECT, authorizationParams, authorizationUrl, authorizeRedirect, exchangeCode, pkcePair, postJson } from './oauth-flow.js';
 
 let sandbox: RunningSandbox | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
-import { describeIntegration, describeSandbox } from '../../../src/sandbox/cli.js';
+import { describeIntegration, describeSandbox } from '../../../packages/sandbox/src/cli.js';
 
 describe('school-mcp sandbox arguments', () => {
   // The sandbox's arguments are read by school-mcp's one command table (src/command-line).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { narrowScope, parseScope } from '../../../src/sandbox/auth/scope.js';
+import { narrowScope, parseScope } from '../../../packages/sandbox/src/auth/scope.js';
 
 describe('scope parameter', () => {
   it('parses known scopes, dropping repeats', () => {

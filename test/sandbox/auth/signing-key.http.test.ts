@@ -1,6 +1,6 @@
 /** The sandbox's ID-token key: made once per process, and each school's tokens still name that school. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { exchangeCode, obtainCode } from './oauth-flow.js';
 
 const sandboxes: RunningSandbox[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { authorizationParams, authorizationUrl, pkcePair, postForm, postJson, registerClient, userinfo, type JsonAnswer } from './oauth-flow.js';
 
 let sandbox: RunningSandbox | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { exchangeCode, obtainCode, postForm, refresh, registerClient, userinfo } from './oauth-flow.js';
 
 let sandbox: RunningSandbox | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAuthorizationServer } from '../../../src/sandbox/auth/index.js';
-import { Router } from '../../../src/sandbox/http/router.js';
-import { s256Challenge } from '../../../src/sandbox/auth/pkce.js';
+import { createAuthorizationServer } from '../../../packages/sandbox/src/auth/index.js';
+import { Router } from '../../../packages/sandbox/src/http/router.js';
+import { s256Challenge } from '../../../packages/sandbox/src/auth/pkce.js';
 
 const BASE = 'http://127.0.0.1:4000';
 const REDIRECT = 'http://127.0.0.1:9/callback';

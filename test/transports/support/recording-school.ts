@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createSandbox, type SandboxApp } from '../../../src/sandbox/index.js';
+import { createSandbox, type SandboxApp } from '@school-mcp/sandbox';
 
 interface SeenRequest {
   readonly method: string;

@@ -1,5 +1,5 @@
 /** The figures of an agent session, as BENCHMARKS.md shows them and the test checks them. Pure. */
-import { ALL_SCOPES } from '../../../src/sandbox/index.js';
+import { ALL_SCOPES } from '@school-mcp/sandbox';
 import type { AgentSessionResult, ConsentPrompt } from './session.js';
 
 export interface AgentFigures {

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { completeConsent } from '../../../src/sandbox/index.js';
+import { completeConsent } from '@school-mcp/sandbox';
 import { collectLines } from '../child-lines.js';
 import { SCHOOL_MCP_MAIN } from '../paths.js';
 import { startSandboxProcess } from '../sandbox-process.js';

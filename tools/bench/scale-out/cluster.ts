@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { freePort } from '../../../test/helpers/free-port.js';
 import { startHaproxy, type Haproxy, type HaproxyBackend } from '../../../test/helpers/haproxy.js';
 import { startRedisServer, type RedisServer } from '../../../test/helpers/redis-server.js';

@@ -9,7 +9,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { staffRoster } from '../../../src/sandbox/school-user.js';
+import { staffRoster } from '../../../packages/sandbox/src/school-user.js';
 import { reasonOf } from '../latency.js';
 import type { Measured } from '../results.js';
 import { measureThroughput, type ThroughputCell, type ThroughputPlan } from '../throughput-rounds.js';

@@ -7,7 +7,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { randomBytes } from 'node:crypto';
-import { completeConsent, type StaffMember } from '../../../src/sandbox/index.js';
+import { completeConsent, type StaffMember } from '@school-mcp/sandbox';
 import { MemoryOAuthProvider } from '../../../test/helpers/memory-oauth-provider.js';
 import { CookieBrowser, hiddenInput } from '../cookie-browser.js';
 
