@@ -14,6 +14,7 @@ export { parseDocumentText, type ApiDocument, type OpenApiDocument } from './par
 export { buildCatalog, type ToolCatalog } from './catalog.js';
 export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas } from './catalogue-budget.js';
 export { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
+export { withSingleTypes } from './single-types.js';
 export { toolsetSummary, type GroupingSource } from './grouping.js';
 export { selectOperations } from './select-operations.js';
 export { searchOperations } from './search.js';

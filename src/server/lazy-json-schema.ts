@@ -7,6 +7,7 @@
  * properties"; a single value where a parameter takes a list is taken as that list.
  */
 import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { withSingleTypes } from '../openapi/index.js';
 import { argumentProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
 import { withSinglesAsLists } from './single-as-list.js';
 
@@ -18,6 +19,9 @@ export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions =
   // the second check of the same object reads the first one's verdict. Nothing changes a result
   // between the two.
   const verdicts = new WeakMap<object, Verdict>();
+  // Hosts are shown one type per schema (`single-types.ts`); the checks read the schema as built.
+  let shown: JsonSchemaType | undefined;
+  const singleTyped = () => (shown ??= withSingleTypes(listed as Record<string, unknown>) as JsonSchemaType);
   const check = async (sent: unknown): Promise<Verdict> => {
     const value = withSinglesAsLists(schema as Record<string, unknown>, sent);
     const verdict = await validator()['~standard'].validate(value);
@@ -30,7 +34,7 @@ export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions =
     '~standard': {
       version: 1,
       vendor: 'school-mcp',
-      jsonSchema: { input: () => listed, output: () => listed },
+      jsonSchema: { input: singleTyped, output: singleTyped },
       validate: async (sent: unknown) => {
         if (typeof sent !== 'object' || sent === null) return check(sent);
         const known = verdicts.get(sent);
