@@ -4,3 +4,4 @@ export { listSchoolTools } from './tool-listing.js';
 export { runHosted } from './run-hosted.js';
 export { packageVersion } from './package-version.js';
 export { runStoreCommand } from './run-store-command.js';
+export { openServedSchool } from './served-school.js';

@@ -12,6 +12,7 @@ import { loadUndici } from '../network/index.js';
 import { defaultConfigDir } from '../oauth/index.js';
 import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/index.js';
 import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
+import { accountServiceOf } from './account-service.js';
 import { createCallWarmUp } from './call-warm-up.js';
 import { scheduleCatalogueWrite } from './catalogue-write.js';
 import { loginCommandFor } from './login-command.js';
@@ -97,28 +98,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
   const executor = createExecutor({ apiBaseUrl, tokens: consent.tokens, logger });
 
-  const account: AccountService = {
-    async status() {
-      const status = await session.status();
-      return {
-        signedIn: status.signedIn,
-        issuer: status.issuer,
-        clientId: status.clientId,
-        user: status.user
-          ? {
-              sub: status.user.sub,
-              ...(status.user.name ? { name: status.user.name } : {}),
-              ...(status.user.email ? { email: status.user.email } : {}),
-              ...(status.user.org_id ? { orgId: status.user.org_id } : {}),
-              ...(status.user.roles ? { roles: status.user.roles } : {}),
-            }
-          : undefined,
-        scopes: status.scopes,
-        expiresAt: status.expiresAt,
-      };
-    },
-    signOut: () => consent.signOut(),
-  };
+  const account = accountServiceOf(session, () => consent.signOut());
 
   return {
     schoolUrl,
