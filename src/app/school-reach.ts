@@ -2,6 +2,7 @@
  * A school that did not open at start (its API description could not be fetched or read), tried
  * again when a host lists or calls, at the pace of `retry-cadence.ts`, until it opens. What
  * failed is kept, coded, for the tool results that report it.
+ * @see SECURITY.md STDIO-08
  */
 import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';

@@ -4,6 +4,7 @@
  * call answers with the coded error and what to do, and the school is tried again on the next
  * list or call, no more often than the retry cadence allows; once it answers, its tools are
  * listed and the host is told (`notifications/tools/list_changed`).
+ * @see SECURITY.md STDIO-08
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SchoolMcpError } from '../errors.js';

@@ -52,7 +52,7 @@ async function eventually<T>(probe: () => Promise<T>, check: (value: T) => boole
 }
 
 describe('a school that cannot be reached at start', () => {
-  it('answers initialize and tools/list, and every call names the problem and the next step', async () => {
+  it('STDIO-08 answers initialize and tools/list, and every call names the problem and the next step', async () => {
     expect(server.client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, logging: {} });
     const names = (await server.client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual(['school_status', 'sign_out', 'who_am_i']);
@@ -76,7 +76,7 @@ describe('a school that cannot be reached at start', () => {
     expect(server.stderr.join('\n')).toMatch(/could not be loaded.*OPENAPI_FETCH_FAILED/);
   });
 
-  it('lists the school\'s tools once it answers on that address, tells the host, and serves the next call', async () => {
+  it('STDIO-08 lists the school\'s tools once it answers on that address, tells the host, and serves the next call', async () => {
     sandbox = await startSandbox({ port, autoApprove: true });
     expect(sandbox.url).toBe(`http://127.0.0.1:${port}`);
     const recovered = await eventually(() => call('school_status'), (result) => result.isError !== true, 'the school to be found again');
