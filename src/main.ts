@@ -3,7 +3,7 @@
  * The command line entry: reads the config, then runs one command. Only this file touches
  * `process.argv`, `process.env` and the exit code.
  */
-import { configDirectory, createSchoolSession, listSchoolTools, openServedSchool, packageVersion, runHosted, runStoreCommand, startDemoSchool, type DemoSchool } from './app/index.js';
+import { configDirectory, createSchoolSession, listSchoolTools, openLoginSession, openServedSchool, packageVersion, runHosted, runStoreCommand, startDemoSchool, type DemoSchool } from './app/index.js';
 import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
 import { loadConfig, type Config } from './config/index.js';
 import { isSchoolMcpError } from './errors.js';
@@ -123,14 +123,17 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
   const write = (line: string) => process.stdout.write(`${line}\n`);
   const { runLogin, runLogout, runStatus } = await import('./cli/index.js');
   return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
-    const session = createSchoolSession({ config, schoolUrl, logger, configDir });
+    const target = { config, schoolUrl, logger, configDir };
+    // `login` asks by default for what a server's first call would: the reads of the enabled toolsets.
+    const { session, firstCallScopes } = config.command === 'login' ? await openLoginSession(target) : { session: createSchoolSession(target), firstCallScopes: [] };
     try {
       if (config.command === 'login') {
+        const scopes = config.scopes === undefined ? firstCallScopes : config.scopes === 'least' ? [] : config.scopes;
         // `--paste` is a terminal command: stdin here is the user's, not an MCP client's (STDIO-02).
         await runLogin(
           session,
           {
-            ...(config.scopes === undefined || config.scopes === 'least' ? {} : { scopes: [...config.scopes] }),
+            ...(scopes.length === 0 ? {} : { scopes: [...scopes] }),
             ...(config.pasteRedirect ? { paste: { input: process.stdin } } : {}),
           },
           write,

@@ -5,3 +5,4 @@ export { runHosted } from './run-hosted.js';
 export { packageVersion } from './package-version.js';
 export { runStoreCommand } from './run-store-command.js';
 export { openServedSchool } from './served-school.js';
+export { openLoginSession } from './login-session.js';
