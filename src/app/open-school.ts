@@ -92,6 +92,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     waitMs: config.consentWaitMs,
     linkWaitMs: config.linkWaitMs,
     ...(loginCommand === undefined ? {} : { loginCommand }),
+    ...(config.demo ? { demoSchool: true } : {}),
   });
   const { session } = consent;
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
