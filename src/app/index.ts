@@ -1,4 +1,4 @@
-export { configDirectory, createSchoolSession, openSchool, type OpenSchool } from './open-school.js';
+export { configDirectory, createSchoolSession } from './open-school.js';
 export { startDemoSchool, type DemoSchool } from './demo-school.js';
 export { listSchoolTools } from './tool-listing.js';
 export { runHosted } from './run-hosted.js';

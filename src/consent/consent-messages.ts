@@ -100,7 +100,7 @@ export function leavingResult(consent: PendingConsent | undefined, wording: Cons
  * `--demo` in a host that ends the server after each answer: the demo school ends with it, and
  * the next call meets a new school on a new port, so only a school that outlives the call helps.
  */
-export const DEMO_IN_PER_CALL_HOST =
+const DEMO_IN_PER_CALL_HOST =
   'With --demo no sign-in can complete in such a host: the demo school lives inside that school-mcp process, and every call starts a new one. ' +
   'Run the sandbox school on its own in a terminal with `school-mcp sandbox --port 8787`, and start the server with `--school http://127.0.0.1:8787` in place of `--demo`; ' +
   'then sign in once with `school-mcp login --school http://127.0.0.1:8787`, and every call finds the grant.';
