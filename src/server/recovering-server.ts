@@ -8,7 +8,7 @@
 import { McpServer, type Transport } from '@modelcontextprotocol/server';
 import type { AccountService } from './account.js';
 import { registerAccountTools } from './account-tools.js';
-import { compiledSchoolFactory, compileSchool, schoolServerSettings, type CompiledSchool, type SchoolServerFactory } from './create-server.js';
+import { compiledSchoolFactory, compileSchool, schoolServerSettings, type CompiledSchool, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 import type { LogRelay } from './log-relay.js';
 import { outageResult, recoveredResult, SCHOOL_STATUS_TOOL, type SchoolOutage } from './school-outage.js';
@@ -22,9 +22,14 @@ export interface RecoveringServerOptions {
   readonly logs?: LogRelay;
   /** Epoch milliseconds; `Date.now` unless a test sets it. */
   readonly now?: () => number;
+  /** How long a list or call waits for an attempt; `ATTEMPT_WAIT_MS` unless a test sets it. */
+  readonly attemptWaitMs?: number;
 }
 
 const noInput = lazyJsonSchema({ type: 'object', properties: {}, additionalProperties: false });
+
+/** How long a list or call waits for an attempt at the school before it is answered without it. */
+const ATTEMPT_WAIT_MS = 5_000;
 
 /** The requests that try the school again before they are handled. */
 const RETRYING_METHODS = new Set(['tools/list', 'tools/call']);
@@ -38,17 +43,37 @@ export function createRecoveringServerFactory(options: RecoveringServerOptions):
     `Tools for the online school ${schoolName}, which school-mcp cannot load right now. ` +
     `Call ${SCHOOL_STATUS_TOOL} to learn what failed and what to do; the school's own tools are listed once it answers.`;
 
-  /** One attempt shared by every request that arrives while it runs. */
-  const reach = async (): Promise<void> => {
+  const install = (opened: SchoolServerOptions) => {
     if (school !== undefined) return;
-    const opened = await outage.retry().catch(() => undefined);
-    if (opened === undefined || school !== undefined) return;
     school = compileSchool({ ...opened, ...(options.logs === undefined ? {} : { logs: options.logs }) });
     for (const server of waiting) {
       // The account tools are there already; the school's own are added beside them.
       if (server.isConnected()) school.register(server, false);
     }
     waiting.clear();
+  };
+
+  /**
+   * Tries the school (one attempt shared by the requests that arrive while it runs), waiting for
+   * it at most `ATTEMPT_WAIT_MS`: a school that does not answer at all must not hold a list past
+   * a host's request timeout. An attempt still running then goes on, and its tools are listed
+   * (and the hosts told) when it opens.
+   */
+  const reach = async (): Promise<void> => {
+    if (school !== undefined) return;
+    const attempt = outage.retry().then(
+      (opened) => {
+        if (opened !== undefined) install(opened);
+      },
+      () => undefined,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.attemptWaitMs ?? ATTEMPT_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([attempt, waited]);
+    clearTimeout(timer);
   };
 
   return () => {
@@ -67,6 +92,12 @@ export function createRecoveringServerFactory(options: RecoveringServerOptions):
       () => (school === undefined ? outageResult(schoolName, outage.problem(), outage.nextAttemptAt(), now()) : recoveredResult(schoolName)),
     );
     waiting.add(server);
+    // A closed connection's server is let go: over HTTP every request may have one.
+    const closed = server.server.onclose;
+    server.server.onclose = () => {
+      closed?.();
+      waiting.delete(server);
+    };
     return server;
   };
 }
