@@ -44,13 +44,13 @@ export type SecretLifetime = 'lasting' | 'rotating';
 
 export interface LoggerOptions {
   level?: LogLevel;
-  /** Where lines go; stderr by default. Tests pass a collector. */
-  write?: (line: string) => void;
+  /** Where lines go, with their level; stderr by default. Tests pass a collector. */
+  write?: (line: string, level: LogLevel) => void;
 }
 
 interface LoggerState {
   minimum: number;
-  write: (line: string) => void;
+  write: (line: string, level: LogLevel) => void;
   secrets: SecretRegistry;
 }
 
@@ -195,7 +195,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 function buildLogger(state: LoggerState, component: string): Logger {
   const emit = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (levelRank[level] < state.minimum) return;
-    state.write(formatLine(state.secrets, component, level, message, fields));
+    state.write(formatLine(state.secrets, component, level, message, fields), level);
   };
   return {
     debug: (message, fields) => emit('debug', message, fields),

@@ -3,13 +3,13 @@
  * The command line entry: reads the config, then runs one command. Only this file touches
  * `process.argv`, `process.env` and the exit code.
  */
-import { configDirectory, createSchoolSession, listSchoolTools, openSchool, packageVersion, runHosted, runStoreCommand, startDemoSchool, type DemoSchool, type OpenSchool } from './app/index.js';
+import { configDirectory, createSchoolSession, listSchoolTools, openLoginSession, openServedSchool, packageVersion, runHosted, runStoreCommand, startDemoSchool, type DemoSchool } from './app/index.js';
 import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
 import { loadConfig, type Config } from './config/index.js';
 import { isSchoolMcpError } from './errors.js';
 import { resolveSecretFiles } from './secret-file.js';
 import { createLogger, type Logger } from './log.js';
-import { createSchoolServerFactory } from './server/index.js';
+import { createLogRelay, type LogRelay } from './server/index.js';
 import { serveOverHttp, serveOverStdio } from './transports/index.js';
 
 // The version every command reports and the catalogue cache is keyed by: package.json's, read in one place.
@@ -23,7 +23,15 @@ async function main(): Promise<number> {
     process.stderr.write(`school-mcp: ${describe(error)}\n`);
     return USAGE_ERROR;
   }
-  const logger = createLogger({ level: config.logLevel });
+  // The server's warnings also reach the MCP hosts connected, as log messages (already redacted).
+  const logs = createLogRelay();
+  const logger = createLogger({
+    level: config.logLevel,
+    write: (line, level) => {
+      process.stderr.write(`${line}\n`);
+      logs.publish(level, line);
+    },
+  });
   if (config.clientSecret !== undefined) logger.redact(config.clientSecret);
   for (const warning of config.warnings) logger.warn(warning);
   if (config.environment['NODE_TLS_REJECT_UNAUTHORIZED'] === '0') {
@@ -50,7 +58,7 @@ async function main(): Promise<number> {
     case 'status':
       return runAccountCommand(config, logger);
     case 'serve':
-      return serve(config, logger);
+      return serve(config, logger, logs);
     case 'store-keys':
     case 'store-reseal':
     case 'store-reset-secrets':
@@ -80,48 +88,34 @@ async function withTarget<T>(config: Config, logger: Logger, run: (target: Schoo
   }
 }
 
-async function withSchool<T>(config: Config, logger: Logger, run: (school: OpenSchool) => Promise<T>): Promise<T> {
+async function serve(config: Config, logger: Logger, logs: LogRelay): Promise<number> {
+  if (config.hosted) return runHosted(config, logger, VERSION);
   return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
-    const school = await openSchool({ config, schoolUrl, logger, configDir });
+    // A school that cannot be loaded is served too: the host learns why from the tools, not a closed connection.
+    const school = await openServedSchool({ config, schoolUrl, logger, configDir, version: VERSION, logs });
     try {
-      return await run(school);
+      let transport: { readonly closed: Promise<void>; close(): Promise<void> };
+      if (config.http) {
+        transport = await serveOverHttp(school.factory, config.http, logger);
+        logger.info('tools ready', school.served);
+      } else {
+        logger.info('serving over stdio', school.served);
+        // The host closed stdin: it is done with this server, and a pending link dies with it.
+        transport = serveOverStdio(school.factory, logger, { onInputEnd: () => school.leave('input-closed'), onFirstListAnswered: () => school.afterToolsListed() });
+      }
+      // On a signal the transport closes first (no new calls, open streams end), then the
+      // school closes: pending consents end and their attempts settle before the exit.
+      const stop = () => {
+        school.leave('stopped');
+        void transport.close();
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await transport.closed;
+      return 0;
     } finally {
       await school.close();
     }
-  });
-}
-
-async function serve(config: Config, logger: Logger): Promise<number> {
-  if (config.hosted) return runHosted(config, logger, VERSION);
-  return withSchool(config, logger, async (school) => {
-    const factory = createSchoolServerFactory({
-      catalog: school.catalog,
-      plan: school.plan,
-      call: school.call,
-      account: school.account,
-      schoolName: school.schoolUrl.host,
-      version: VERSION,
-    });
-    const served = { school: school.schoolUrl.origin, tools: school.plan.direct.length, discovery: school.plan.discovery };
-    let transport: { readonly closed: Promise<void>; close(): Promise<void> };
-    if (config.http) {
-      transport = await serveOverHttp(factory, config.http, logger);
-      logger.info('tools ready', served);
-    } else {
-      logger.info('serving over stdio', served);
-      // The host closed stdin: it is done with this server, and a pending link dies with it.
-      transport = serveOverStdio(factory, logger, { onInputEnd: () => school.leave('input-closed'), onFirstListAnswered: () => school.afterToolsListed() });
-    }
-    // On a signal the transport closes first (no new calls, open streams end), then `withSchool`
-    // closes the school: pending consents end and their attempts settle before the exit.
-    const stop = () => {
-      school.leave('stopped');
-      void transport.close();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    await transport.closed;
-    return 0;
   });
 }
 
@@ -129,14 +123,17 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
   const write = (line: string) => process.stdout.write(`${line}\n`);
   const { runLogin, runLogout, runStatus } = await import('./cli/index.js');
   return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
-    const session = createSchoolSession({ config, schoolUrl, logger, configDir });
+    const target = { config, schoolUrl, logger, configDir };
+    // `login` asks by default for what a server's first call would: the reads of the enabled toolsets.
+    const { session, firstCallScopes } = config.command === 'login' ? await openLoginSession(target) : { session: createSchoolSession(target), firstCallScopes: [] };
     try {
       if (config.command === 'login') {
+        const scopes = config.scopes === undefined ? firstCallScopes : config.scopes === 'least' ? [] : config.scopes;
         // `--paste` is a terminal command: stdin here is the user's, not an MCP client's (STDIO-02).
         await runLogin(
           session,
           {
-            ...(config.scopes === undefined || config.scopes === 'least' ? {} : { scopes: [...config.scopes] }),
+            ...(scopes.length === 0 ? {} : { scopes: [...scopes] }),
             ...(config.pasteRedirect ? { paste: { input: process.stdin } } : {}),
           },
           write,

@@ -4,8 +4,9 @@
  * discovery. No sign-in: the document's GET is anonymous.
  */
 import type { Config } from '../config/index.js';
+import type { DocumentScopes } from '../consent/index.js';
 import { documentFetch } from '../network/index.js';
-import { fitListedSchemas, loadCatalogue, selectOperations, type LoadedCatalogue, type ToolCatalog } from '../openapi/index.js';
+import { consentScopeFacts, fitListedSchemas, loadCatalogue, selectOperations, type LoadedCatalogue, type ToolCatalog } from '../openapi/index.js';
 import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';
 
 export interface OpenedCatalog {
@@ -72,4 +73,13 @@ export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarnin
   const planned = planTools(catalog, choice, config.tools !== undefined);
   const listed = fitListedSchemas(planned.direct);
   return { loaded, fullCatalog, catalog, choice, plan: { ...planned, direct: listed.operations }, listWarnings: listed.warnings, storeCatalogue: store };
+}
+
+/**
+ * The document's scope facts for consent. The toolsets of the listed tools are the enabled ones:
+ * their reads are what the first consent asks for (`consent-policy.ts`), at a first call or at
+ * `school-mcp login`.
+ */
+export function enabledScopeFacts({ fullCatalog, plan }: Pick<OpenedCatalog, 'fullCatalog' | 'plan'>): DocumentScopes {
+  return consentScopeFacts(fullCatalog.operations, new Set(plan.direct.map((operation) => operation.toolset)));
 }

@@ -10,12 +10,13 @@ import { createExecutor, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
 import { loadUndici } from '../network/index.js';
 import { defaultConfigDir } from '../oauth/index.js';
-import { consentScopeFacts, toolsetSummary, type ToolCatalog } from '../openapi/index.js';
+import { toolsetSummary, type ToolCatalog } from '../openapi/index.js';
 import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
+import { accountServiceOf } from './account-service.js';
 import { createCallWarmUp } from './call-warm-up.js';
 import { scheduleCatalogueWrite } from './catalogue-write.js';
 import { loginCommandFor } from './login-command.js';
-import { openCatalog } from './open-catalog.js';
+import { enabledScopeFacts, openCatalog } from './open-catalog.js';
 import { packageVersion } from './package-version.js';
 
 export interface OpenSchool {
@@ -81,8 +82,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   for (const warning of catalog.warnings) logger.warn(warning);
   for (const warning of listWarnings) logger.warn(warning);
 
-  // The toolsets listed as tools are the enabled ones: their reads are asked for on the first consent.
-  const documentScopes = consentScopeFacts(fullCatalog.operations, new Set(plan.direct.map((operation) => operation.toolset)));
+  const documentScopes = enabledScopeFacts({ fullCatalog, plan });
   const loginCommand = loginCommandFor(config, schoolUrl);
   const consent = openConversationConsent({
     settings: signInSettings({ config, schoolUrl, logger, configDir }, documentScopes),
@@ -92,33 +92,13 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     waitMs: config.consentWaitMs,
     linkWaitMs: config.linkWaitMs,
     ...(loginCommand === undefined ? {} : { loginCommand }),
+    ...(config.demo ? { demoSchool: true } : {}),
   });
   const { session } = consent;
   const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
   const executor = createExecutor({ apiBaseUrl, tokens: consent.tokens, logger });
 
-  const account: AccountService = {
-    async status() {
-      const status = await session.status();
-      return {
-        signedIn: status.signedIn,
-        issuer: status.issuer,
-        clientId: status.clientId,
-        user: status.user
-          ? {
-              sub: status.user.sub,
-              ...(status.user.name ? { name: status.user.name } : {}),
-              ...(status.user.email ? { email: status.user.email } : {}),
-              ...(status.user.org_id ? { orgId: status.user.org_id } : {}),
-              ...(status.user.roles ? { roles: status.user.roles } : {}),
-            }
-          : undefined,
-        scopes: status.scopes,
-        expiresAt: status.expiresAt,
-      };
-    },
-    signOut: () => consent.signOut(),
-  };
+  const account = accountServiceOf(session, () => consent.signOut());
 
   return {
     schoolUrl,
@@ -145,12 +125,11 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
 }
 
 /**
- * The sign-in session alone, for `login`, `logout` and `status`, which need no API description
- * (without document scopes, a consent asks for what is needed, and read-only mode for the
- * baseline only).
+ * The sign-in session alone, for `login`, `logout` and `status`. Without document scopes (the API
+ * description not read), a consent asks for what is needed, and read-only mode for the baseline only.
  */
-export function createSchoolSession(options: OpenSchoolOptions): OAuthSession {
-  return openTerminalSignIn(signInSettings(options));
+export function createSchoolSession(options: OpenSchoolOptions, documentScopes?: DocumentScopes): OAuthSession {
+  return openTerminalSignIn(signInSettings(options, documentScopes));
 }
 
 function signInSettings({ config, schoolUrl, logger, configDir }: OpenSchoolOptions, documentScopes?: DocumentScopes): SignInSettings {

@@ -73,6 +73,8 @@ export interface ConsentCallerOptions {
   readonly leaving?: AbortSignal;
   /** `school-mcp login ...` for this school, offered when a link cannot outlive the process. */
   readonly loginCommand?: string;
+  /** `--demo`: the school lives inside this process (`ConsentWording.demoSchool`). */
+  readonly demoSchool?: boolean;
   /**
    * Hosted mode: the school sends an approval to the server, whichever instance and connection
    * asked, so a pending result promises no process on the user's computer.
@@ -244,6 +246,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
       school: options.schoolName,
       scopeDescriptions: options.scopeDescriptions,
       ...(options.loginCommand === undefined ? {} : { loginCommand: options.loginCommand }),
+      ...(options.demoSchool === true ? { demoSchool: true } : {}),
       ...(options.hosted === true ? { hosted: true } : {}),
     };
     const resumed = await resumedConsent(operation, context);

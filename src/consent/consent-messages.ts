@@ -18,6 +18,8 @@ export interface ConsentWording {
    * a terminal sign-in cannot serve this server (a demo school lives only inside it).
    */
   readonly loginCommand?: string;
+  /** `--demo`: the school lives inside this process, so no sign-in can outlive it. */
+  readonly demoSchool?: boolean;
   /** Hosted mode: the approval comes back to the server, not to a process on the user's computer. */
   readonly hosted?: boolean;
 }
@@ -64,6 +66,7 @@ export function pendingResult(consent: PendingConsent, wording: ConsentWording, 
       `the school sends the approval back to it on this computer. The link stays valid until ${new Date(consent.expiresAt).toISOString().slice(11, 16)} UTC, ` +
       'and calling again before then reuses it. Nothing was changed at the school.',
     `If the host starts a new school-mcp for every call (it ends the server after each answer, as the MCP Inspector CLI does), this link cannot complete. ${otherWays(consent, wording)}`,
+    ...(wording.demoSchool === true ? [DEMO_IN_PER_CALL_HOST] : []),
   ];
   return textResult(lines);
 }
@@ -89,8 +92,18 @@ export function leavingResult(consent: PendingConsent | undefined, wording: Cons
     `${wording.toolName} did not run: school-mcp is shutting down (${why}), and the approval at ${wording.school} it was waiting for ends with it; ` +
       'its link no longer works. Nothing was changed at the school.',
     otherWays(consent, wording),
+    ...(wording.demoSchool === true ? [DEMO_IN_PER_CALL_HOST] : []),
   ]);
 }
+
+/**
+ * `--demo` in a host that ends the server after each answer: the demo school ends with it, and
+ * the next call meets a new school on a new port, so only a school that outlives the call helps.
+ */
+const DEMO_IN_PER_CALL_HOST =
+  'With --demo no sign-in can complete in such a host: the demo school lives inside that school-mcp process, and every call starts a new one. ' +
+  'Run the sandbox school on its own in a terminal with `school-mcp sandbox --port 8787`, and start the server with `--school http://127.0.0.1:8787` in place of `--demo`; ' +
+  'then sign in once with `school-mcp login --school http://127.0.0.1:8787`, and every call finds the grant.';
 
 /** Sign-in that outlives this process: the terminal command, or a call that waits while the user approves. */
 function otherWays(consent: PendingConsent | undefined, wording: ConsentWording): string {

@@ -43,7 +43,7 @@ export function openTerminalSignIn(settings: SignInSettings): OAuthSession {
   return createOAuthSession(sessionConfig(settings, browserFor(settings)));
 }
 
-export interface ConversationConsentOptions extends Pick<ConsentCallerOptions, 'execute' | 'scopeDescriptions' | 'schoolName' | 'waitMs' | 'linkWaitMs' | 'loginCommand'> {
+export interface ConversationConsentOptions extends Pick<ConsentCallerOptions, 'execute' | 'scopeDescriptions' | 'schoolName' | 'waitMs' | 'linkWaitMs' | 'loginCommand' | 'demoSchool'> {
   readonly settings: SignInSettings;
 }
 
@@ -95,6 +95,7 @@ export function openConversationConsent(options: ConversationConsentOptions): Co
     logger: settings.logger.child('consent'),
     leaving: leaving.signal,
     ...(options.loginCommand === undefined ? {} : { loginCommand: options.loginCommand }),
+    ...(options.demoSchool === true ? { demoSchool: true } : {}),
   });
 
   return {

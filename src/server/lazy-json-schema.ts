@@ -7,6 +7,7 @@
  * properties"; a single value where a parameter takes a list is taken as that list.
  */
 import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { withSingleTypes } from '../openapi/index.js';
 import { argumentProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
 import { withSinglesAsLists } from './single-as-list.js';
 
@@ -16,8 +17,10 @@ import { withSinglesAsLists } from './single-as-list.js';
  */
 export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}, listed: JsonSchemaType | (() => JsonSchemaType) = schema): StandardSchemaWithJSON {
   let compiled: StandardSchemaWithJSON | undefined;
-  let shown = typeof listed === 'function' ? undefined : listed;
-  const listedSchema = () => (shown ??= (listed as () => JsonSchemaType)());
+  // Hosts are shown one type per schema (`single-types.ts`), with long values shortened; the
+  // checks read the schema as built. Both are made on the first listing.
+  let shown: JsonSchemaType | undefined;
+  const listedSchema = () => (shown ??= withSingleTypes((typeof listed === 'function' ? listed() : listed) as Record<string, unknown>) as JsonSchemaType);
   const validator = () => (compiled ??= fromJsonSchema(schema));
   // A result is checked twice, by `checkOutput` and then by the SDK, against this same schema;
   // the second check of the same object reads the first one's verdict. Nothing changes a result

@@ -2,7 +2,7 @@
  * Pure checks of who may talk to the HTTP endpoint, run before anything else sees a request.
  * A DNS-rebound web page reaches our socket with its own name in `Host` and its own origin in
  * `Origin`; both are compared exactly (name and port) against short allow-lists.
- * @see SECURITY.md HTTP-01, HTTP-02, HTTP-03
+ * @see SECURITY.md HTTP-01, HTTP-02, HTTP-03, HTTP-11
  */
 import { SchoolMcpError } from '../errors.js';
 import { isLoopbackName, LOOPBACK_HOST_NAMES } from '../network/index.js';
@@ -102,6 +102,16 @@ export function checkOrigin(values: readonly string[] | undefined, allowedOrigin
   if (values.length > 1) return { allowed: false, reason: 'more than one Origin header' };
   if (!allowedOrigins.has(values[0]!)) return { allowed: false, reason: 'Origin not allowed' };
   return ALLOWED;
+}
+
+/**
+ * HTTP-11: the origins of the endpoint itself on loopback, with the port it is bound to. A page
+ * with one of them can only have come from this listener (nothing else can hold the port), so a
+ * request carrying it is no rebound page; the conformance suite's DNS-rebinding scenario sends it.
+ * A rebound page still carries its own name, which neither these nor the Host check admit.
+ */
+export function ownLoopbackOrigins(port: number): ReadonlySet<string> {
+  return new Set(LOOPBACK_HOST_NAMES.map((name) => `http://${name}:${port}`));
 }
 
 function bracketed(host: string): string {

@@ -7,7 +7,7 @@
  * a CORS header or a redirect. What `Authorization` carries is compared with the local secret and
  * goes nowhere else; the school only ever sees the bridge's own token.
  * Slow or idle sockets are cut and open connections capped (HTTP-10).
- * @see SECURITY.md HTTP-01..HTTP-10, LB-08
+ * @see SECURITY.md HTTP-01..HTTP-11, LB-08
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import type { Logger } from '../log.js';
 import type { SchoolServerFactory } from '../server/index.js';
 import { bearerTokenOf, generateSecret, secretFingerprint, secretMatches } from './bearer-secret.js';
 import { bindPolicy } from './http-bind-policy.js';
-import { checkHost, checkOrigin, hostAllowList, isWildcardAddress } from './http-guards.js';
+import { checkHost, checkOrigin, hostAllowList, isWildcardAddress, ownLoopbackOrigins } from './http-guards.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS, type RefusalStatus } from './http-refusal.js';
 import { applySocketLimits, DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, MCP_PATH, nodeServerOptions, type HttpSocketLimits } from './http-limits.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
@@ -60,6 +60,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
   });
 
   let allowedHosts: ReadonlySet<string> = new Set();
+  let allowedOrigins: ReadonlySet<string> = policy.allowedOrigins;
   const refuse = (res: ServerResponse, status: RefusalStatus, detail?: string) => {
     if (status === 403) log.warn('refused a request', { status, reason: detail });
     else log.debug('refused a request', { status, reason: detail });
@@ -70,7 +71,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
   const server = createServer(nodeServerOptions(limits), (req: IncomingMessage, res: ServerResponse) => {
     const host = checkHost(req.headersDistinct['host'], allowedHosts);
     if (!host.allowed) return refuse(res, 403, host.reason);
-    const origin = checkOrigin(req.headersDistinct['origin'], policy.allowedOrigins);
+    const origin = checkOrigin(req.headersDistinct['origin'], allowedOrigins);
     if (!origin.allowed) return refuse(res, 403, origin.reason);
     if (!(SERVED_METHODS as readonly string[]).includes(req.method ?? '')) return refuse(res, 405);
     if (!secretMatches(bearerTokenOf(req.headersDistinct['authorization']), secret)) return refuse(res, 401);
@@ -98,6 +99,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
   }
   const address = server.address() as AddressInfo;
   allowedHosts = hostAllowList({ bindHost: policy.host, port: address.port, extraHosts: policy.extraHosts });
+  allowedOrigins = new Set([...policy.allowedOrigins, ...ownLoopbackOrigins(address.port)]);
   const url = `http://${urlHost(policy.host, address)}:${address.port}${MCP_PATH}`;
 
   log.info('serving over Streamable HTTP', { url, remote: policy.remote, origins: [...policy.allowedOrigins] });

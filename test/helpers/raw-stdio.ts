@@ -12,7 +12,7 @@ export interface RawServer {
   request(id: number, method: string, params?: unknown): Promise<Record<string, any>>;
   /** Writes one raw line to stdin, newline added. */
   writeLine(line: string): void;
-  /** The next stdout message (object or batch array) after those already taken, parsed. */
+  /** The next stdout message (object or batch array) after those already taken, parsed; log messages are passed over. */
   nextMessage(): Promise<any>;
   exited: Promise<number | null>;
 }
@@ -59,6 +59,8 @@ export function spawnRaw(configDir: string, args: string[], env: Record<string, 
     nextMessage() {
       return new Promise((resolve) => {
         const check = () => {
+          // The server's warnings reach the host as log messages; they are not answers.
+          while (taken < parsed.length && isLogMessage(parsed[taken])) taken++;
           if (taken >= parsed.length) return;
           onParsed = undefined;
           resolve(parsed[taken++]);
@@ -84,4 +86,8 @@ export async function initialize(server: RawServer, protocolVersion = '2025-11-2
     clientInfo: { name: 'raw', version: '1' },
   });
   server.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+}
+
+function isLogMessage(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'notifications/message';
 }

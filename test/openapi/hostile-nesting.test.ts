@@ -1,13 +1,11 @@
 /** Documents nested deeper than any walk of them can recurse: refused with a code, never a stack overflow. */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, parseDocumentText } from '../../src/openapi/index.js';
 import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds } from '../../src/openapi/document-depth.js';
-import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 
 const HEAD = '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}, "x-deep": ';
 
@@ -64,22 +62,21 @@ describe('nesting depth', () => {
     expect(jsonNestingExceeds('[] [] [] []', 1)).toBe(false);
   });
 
-  it('API-12 makes the built server exit with OPENAPI_TOO_DEEP on a deeply nested document', async () => {
+  it('API-12 keeps the built server up on a deeply nested document, every call naming OPENAPI_TOO_DEEP', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'school-mcp-deep-'));
+    let server: StdioServer | undefined;
     try {
       const file = join(directory, 'deep.json');
       await writeFile(file, deepJson(200_000));
-      const run = promisify(execFile)(process.execPath, [MAIN_JS, '--config-dir', directory, '--openapi', file, '--school', 'http://127.0.0.1:9'], {
-        env: { PATH: process.env['PATH'] ?? '', HOME: directory },
-      });
-      const failure = await run.then(
-        () => undefined,
-        (error: { code?: number; stderr?: string }) => error,
-      );
-      expect(failure?.code).not.toBe(0);
-      expect(failure?.stderr).toContain('[OPENAPI_TOO_DEEP]');
-      expect(failure?.stderr).not.toContain('Maximum call stack');
+      // A document that cannot be read leaves the server up (STDIO-08): the host learns why from a call.
+      server = await startStdioServer({ configDir: directory, args: ['--openapi', file, '--school', 'http://127.0.0.1:9'] });
+      const status = (await server.client.callTool({ name: 'school_status', arguments: {} })) as { isError?: boolean; content: { text?: string }[] };
+      expect(status.isError).toBe(true);
+      expect(status.content[0]!.text).toContain('OPENAPI_TOO_DEEP');
+      expect(server.stderr.join('\n')).toContain('OPENAPI_TOO_DEEP');
+      expect(server.stderr.join('\n')).not.toContain('Maximum call stack');
     } finally {
+      await server?.close();
       await rm(directory, { recursive: true, force: true });
     }
   });

@@ -14,6 +14,7 @@ import {
   hostAllowList,
   isUsableSecret,
   normalizeAllowedOrigin,
+  ownLoopbackOrigins,
   secretFingerprint,
 } from '../../src/transports/index.js';
 
@@ -84,6 +85,15 @@ describe('HTTP-03 checkOrigin', () => {
 
   it.each(['null', '*', 'app.example', 'https://app.example/path', 'file:///tmp', 'https://u:p@app.example'])('HTTP-03 refuses to allow the origin %j', (origin) => {
     expect(() => normalizeAllowedOrigin(origin)).toThrow(expect.objectContaining({ code: 'HTTP_ORIGIN_INVALID' }));
+  });
+});
+
+describe('HTTP-11 ownLoopbackOrigins', () => {
+  it('HTTP-11 names the loopback origins with the bound port, and nothing near them', () => {
+    const own = ownLoopbackOrigins(8765);
+    expect([...own].sort()).toEqual(['http://127.0.0.1:8765', 'http://[::1]:8765', 'http://localhost:8765']);
+    for (const near of ['http://127.0.0.1:8766', 'https://127.0.0.1:8765', 'http://127.0.0.2:8765', 'http://localhost', 'null']) expect(checkOrigin([near], own).allowed, near).toBe(false);
+    expect(checkOrigin(['http://localhost:8765'], own).allowed).toBe(true);
   });
 });
 

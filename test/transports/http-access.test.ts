@@ -89,12 +89,12 @@ describe('HTTP-02 Host allow-list', () => {
 });
 
 describe('HTTP-03 Origin', () => {
-  it.each(['https://evil.example', 'null', 'http://localhost:5173', 'http://127.0.0.1:{port}'])(
+  it.each(['https://evil.example', 'null', 'http://localhost:5173', 'http://127.0.0.1:{other}', 'https://127.0.0.1:{port}', 'http://evil.example:{port}'])(
     'HTTP-03 refuses Origin %s with 403 when no origin is allowed (the default)',
     async (origin) => {
       const endpoint = await start();
       const answer = await exchange(endpoint.port, {
-        headers: { ...jsonRpcHeaders(endpoint.secret), origin: origin.replace('{port}', String(endpoint.port)) },
+        headers: { ...jsonRpcHeaders(endpoint.secret), origin: origin.replace('{port}', String(endpoint.port)).replace('{other}', String(endpoint.port + 1)) },
         body: INITIALIZE,
       });
       expect(answer.status).toBe(403);
@@ -112,6 +112,26 @@ describe('HTTP-03 Origin', () => {
       const answer = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), origin: near }, body: INITIALIZE });
       expect(answer.status, near).toBe(403);
     }
+  });
+});
+
+describe('HTTP-11 the endpoint\'s own loopback origin', () => {
+  it.each(['127.0.0.1', 'localhost', '[::1]'])('HTTP-11 answers Origin http://%s:<port>, the origin the endpoint is reached at', async (name) => {
+    const endpoint = await start();
+    const host = `${name}:${endpoint.port}`;
+    const answer = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), host, origin: `http://${host}` }, body: INITIALIZE });
+    expect(answer.status).toBe(200);
+    expectNoCors(answer);
+  });
+
+  it('HTTP-11 still refuses a rebound name in Host with our own origin, and our origin without the secret', async () => {
+    const endpoint = await start();
+    const own = `http://127.0.0.1:${endpoint.port}`;
+    const rebound = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), host: `evil.example:${endpoint.port}`, origin: own }, body: INITIALIZE });
+    expect(rebound.status).toBe(403);
+    const anonymous = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(undefined), origin: own }, body: INITIALIZE });
+    expect(anonymous.status).toBe(401);
+    expectUntouched(endpoint);
   });
 });
 
