@@ -11,7 +11,7 @@ import { NO_AUDIT_LOG, openAuditTarget, type AuditTarget } from '../audit/index.
 import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readingUnreadableAsAbsent, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
-import { drainGraceMs, parsePublicUrl, startHostedServer, stepUpStateKey } from '../hosted/index.js';
+import { callerKey, drainGraceMs, parsePublicUrl, startHostedServer, stepUpStateKey } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { openCallerEndpoints } from '../transports/index.js';
 import { startDemoSchool, type DemoSchool } from './demo-school.js';
@@ -151,7 +151,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
         return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
       },
       mcp: (req, res, caller, access) =>
-        endpoints.handle(req, res, { caller: `${caller.accountId} ${caller.clientId} ${caller.grantId}`, person: caller.accountId }, () =>
+        endpoints.handle(req, res, { caller: callerKey(caller), person: caller.accountId }, () =>
           school.open(access.tokens, access.account, access.stepUps, { sub: caller.accountId, clientId: caller.clientId }),
         ),
     });

@@ -151,7 +151,8 @@ describe('hosted mode: a step-up answered by someone else', () => {
       return { action: 'accept' };
     });
     const started = Date.now();
-    const created = (await alan.client.callTool({ name: 'create_member', arguments: { email: 'difference.engine@example.com', name: 'Difference Engine' } })) as { isError?: boolean };
+    // A permission nobody was granted in this file: comments:read.
+    const created = (await alan.client.callTool({ name: 'list_comments', arguments: {} })) as { isError?: boolean };
     expect(answered).toBeDefined();
     expect(created.isError).toBe(true);
     expect(textOf(created)).toMatch(/OAUTH_CALLBACK_REJECTED[\s\S]*someone other than the person/);
@@ -159,7 +160,7 @@ describe('hosted mode: a step-up answered by someone else', () => {
     // Ended by the refusal, not by the wait for an approval (45 s by default).
     expect(Date.now() - started).toBeLessThan(40_000);
     for (const member of [alanMember, graceMember]) {
-      expect(((await hosted.store.read(SCHOOL_GRANTS, member.sub)) as { scopes: string[] } | undefined)?.scopes ?? []).not.toContain('members:write');
+      expect(((await hosted.store.read(SCHOOL_GRANTS, member.sub)) as { scopes: string[] } | undefined)?.scopes ?? []).not.toContain('comments:read');
     }
     await alan.client.close();
   }, 60_000);
