@@ -8,26 +8,22 @@
  * same servers, so the metadata suits all three.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '../../src/sandbox/index.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
+import { approveWithCookies, startMcpRemote } from '../helpers/mcp-remote.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
 import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
-
-const MCP_REMOTE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -36,17 +32,6 @@ function exited(child: ChildProcess): Promise<void> {
 
 function textOf(result: unknown): string {
   return ((result as { content: { text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
-}
-
-/** Polls until `read` yields a value; the machine may be busy, so the limit is generous. */
-async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe.each([
@@ -58,8 +43,6 @@ describe.each([
   let serverLines: LineCollector;
   let home: string;
   let publicUrl: string;
-  /** Where the `$BROWSER` script writes each URL mcp-remote opens, one a line. */
-  let opened: string;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -77,9 +60,6 @@ describe.each([
     );
     serverLines = collectLines(server.stderr);
     await serverLines.waitForLine(/serving hosted/, 30_000);
-    opened = join(home, 'opened');
-    await writeFile(opened, '');
-    await writeFile(join(home, 'browser'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, { mode: 0o755 });
   }, 60_000);
 
   afterAll(async () => {
@@ -92,55 +72,22 @@ describe.each([
     if (home !== undefined) await rm(home, { recursive: true, force: true });
   });
 
-  /** The `index`-th URL mcp-remote opened in the "browser". */
-  function openedUrl(index: number): Promise<URL> {
-    return until(async () => {
-      const line = (await readFile(opened, 'utf8')).split('\n')[index];
-      return line === undefined || line === '' ? undefined : new URL(line);
-    }, `mcp-remote opening browser page ${index + 1}`);
-  }
-
-  /** mcp-remote as a child process, its token cache in `home/mcp-auth`, connected over stdio once `signIn` has played the person. */
-  async function connect(signIn: () => Promise<void>): Promise<{ client: Client; stderr: LineCollector }> {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [MCP_REMOTE, `${publicUrl}/mcp`],
-      stderr: 'pipe',
-      env: { PATH: process.env.PATH ?? '', HOME: home, MCP_REMOTE_CONFIG_DIR: join(home, 'mcp-auth'), BROWSER: join(home, 'browser') },
+  /** mcp-remote as a child process, its token cache in `home/mcp-auth`, signed in as `member` by the person at the browser. */
+  async function connect(member: StaffMember): Promise<{ client: Client; opened: readonly URL[] }> {
+    const remote = await startMcpRemote({
+      mcpUrl: `${publicUrl}/mcp`,
+      home,
+      onBrowser: (url) => approveWithCookies(url, member),
+      context: () => `school-mcp stderr (last lines):\n${serverLines.stderr.slice(-30).join('\n')}`,
     });
-    const stderr = collectLines(transport.stderr as Readable | null);
-    const client = new Client({ name: 'mcp-remote-e2e', version: '1.0.0' });
-    // mcp-remote answers `initialize` once it is signed in, which needs the person first.
-    const connected = client.connect(transport, { timeout: 120_000 });
-    try {
-      await Promise.all([connected, signIn()]);
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      throw new Error(`${String(error)}\nmcp-remote stderr:\n${stderr.stderr.join('\n')}\nschool-mcp stderr (last lines):\n${serverLines.stderr.slice(-30).join('\n')}`);
-    }
-    return { client, stderr };
-  }
-
-  /** The person at the browser: both consents, then the redirect to mcp-remote's loopback callback. */
-  async function approve(authorize: URL, member: StaffMember): Promise<void> {
-    const browser = new CookieBrowser();
-    const { consentUrl, csrf } = await openConsent(browser, authorize);
-    const schoolAuthorize = await allowAtSchoolMcp(browser, consentUrl, csrf);
-    const callback = await completeConsent(schoolAuthorize, 'allow', { user: member.sub });
-    const origin = new URL(publicUrl).origin;
-    const { url } = await browser.follow(callback, (next) => next.origin === origin);
-    expect(url.searchParams.get('code'), url.href).not.toBeNull();
-    const landed = await browser.request(url);
-    expect(landed.status, await landed.text()).toBe(200);
+    return { client: remote.client, opened: remote.opened };
   }
 
   it('HOST-27 HOST-28 HOST-29 registers, passes both consents, lists the tools and calls who_am_i; a second run reuses its registration from another callback port', async () => {
     const [ada, grace] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[2]!];
-    let first: URL | undefined;
-    const run1 = await connect(async () => {
-      first = await openedUrl(0);
-      await approve(first, ada);
-    });
+    const run1 = await connect(ada);
+    expect(run1.opened).toHaveLength(1);
+    const first = run1.opened[0];
     expect(first!.pathname).toBe(`${publicPath}/oauth/authorize`);
     const firstRedirect = new URL(first!.searchParams.get('redirect_uri')!);
     const tools = (await run1.client.listTools()).tools.map((tool) => tool.name);
@@ -157,11 +104,9 @@ describe.each([
     const holder: Server = createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(Number(firstRedirect.port), '127.0.0.1', resolve));
     try {
-      let second: URL | undefined;
-      const run2 = await connect(async () => {
-        second = await openedUrl(1);
-        await approve(second, grace);
-      });
+      const run2 = await connect(grace);
+      expect(run2.opened).toHaveLength(1);
+      const second = run2.opened[0];
       expect(second!.searchParams.get('client_id')).toBe(first!.searchParams.get('client_id'));
       const secondRedirect = new URL(second!.searchParams.get('redirect_uri')!);
       expect(secondRedirect.port).not.toBe(firstRedirect.port);
