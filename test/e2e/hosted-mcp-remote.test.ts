@@ -5,7 +5,8 @@
  * runs `$BROWSER`: here a script that hands the URL to the test, which walks both consents as the
  * person would and follows the last redirect to mcp-remote's loopback callback. The test speaks
  * MCP to mcp-remote over stdio with the SDK's client. The TS and Python SDK clients sign in to the
- * same servers, so the metadata suits all three.
+ * same servers, so the metadata suits all three. A sign-out while mcp-remote runs is in
+ * `hosted-clients.test.ts`; here, a start after one.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -72,15 +73,15 @@ describe.each([
     if (home !== undefined) await rm(home, { recursive: true, force: true });
   });
 
-  /** mcp-remote as a child process, its token cache in `home/mcp-auth`, signed in as `member` by the person at the browser. */
-  async function connect(member: StaffMember): Promise<{ client: Client; opened: readonly URL[] }> {
+  /** mcp-remote as a child process, its token cache in `dir/mcp-auth`, signed in as `member` by the person at the browser. */
+  async function connect(member: StaffMember, dir = home): Promise<{ client: Client; opened: readonly URL[]; stderr: readonly string[] }> {
     const remote = await startMcpRemote({
       mcpUrl: `${publicUrl}/mcp`,
-      home,
+      home: dir,
       onBrowser: (url) => approveWithCookies(url, member),
       context: () => `school-mcp stderr (last lines):\n${serverLines.stderr.slice(-30).join('\n')}`,
     });
-    return { client: remote.client, opened: remote.opened };
+    return { client: remote.client, opened: remote.opened, stderr: remote.stderr.stderr };
   }
 
   it('HOST-27 HOST-28 HOST-29 registers, passes both consents, lists the tools and calls who_am_i; a second run reuses its registration from another callback port', async () => {
@@ -112,6 +113,42 @@ describe.each([
       expect(secondRedirect.port).not.toBe(firstRedirect.port);
       expect(textOf(await run2.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(grace.name);
       await run2.client.close();
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 240_000);
+
+  it("HOST-33 restarted after the person signed out, mcp-remote signs in again on start; with its callback port taken by then, only a second restart gets it there", async () => {
+    const ada = SANDBOX_STAFF[0]!;
+    const dir = join(home, 'restarts');
+    const signOut = async (client: Client) => expect(textOf(await client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
+    const run1 = await connect(ada, dir);
+    await signOut(run1.client);
+    await run1.client.close();
+
+    // Its cached tokens look usable but the server refuses them: it signs in again in the browser on start.
+    const run2 = await connect(ada, dir);
+    expect(run2.opened).toHaveLength(1);
+    expect(textOf(await run2.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+    const callbackPort = Number(new URL(run2.opened[0]!.searchParams.get('redirect_uri')!).port);
+    await signOut(run2.client);
+    await run2.client.close();
+
+    // mcp-remote 0.15.1 with refused cached tokens builds the authorization URL with its default
+    // callback port (derived from the server URL, the one it listened on before), and only then
+    // finds that port taken and listens on the next one: the browser lands on whatever holds the
+    // port, and this start never signs in.
+    const holder: Server = createServer((_req, res) => res.writeHead(404).end('not mcp-remote'));
+    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve));
+    try {
+      const stuck = connect(ada, dir);
+      await expect(stuck).rejects.toThrow(/mcp-remote's callback answered 404/);
+      // Having refused its tokens, it forgot them: the next start listens first, then opens the browser.
+      const run4 = await connect(ada, dir);
+      const redirect = new URL(run4.opened[0]!.searchParams.get('redirect_uri')!);
+      expect(Number(redirect.port)).not.toBe(callbackPort);
+      expect(textOf(await run4.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+      await run4.client.close();
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
