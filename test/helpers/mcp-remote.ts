@@ -19,10 +19,10 @@ import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { allowAtSchoolMcp, openConsent } from '../hosted/hosted-harness.js';
 import { collectLines, type LineCollector } from './stderr-lines.js';
 
-export const MCP_REMOTE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');
+const MCP_REMOTE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');
 
 /** Polls until `read` yields a value; the machine may be busy, so the limit is generous. */
-export async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -37,7 +37,7 @@ export async function until<T>(read: () => Promise<T | undefined>, what: string,
  * a sign-in in the middle of a call before it listens on its callback port; a person who came
  * back faster than that would reload the page.
  */
-export function listening(port: number): Promise<true> {
+function listening(port: number): Promise<true> {
   return until(
     () =>
       new Promise<true | undefined>((resolve) => {
