@@ -226,17 +226,18 @@ describeWithPython('school-mcp --hosted with several clients per person', () => 
       await chromium?.close();
       await Promise.all(remoteHomes.map((home) => rm(home, { recursive: true, force: true })));
     });
+    // The rotated-out refresh token is the engine's, whatever the path: it runs once, without one.
     describe.each([
-      ['without a path', ''],
-      ['with a path', '/mcp-gw'],
-    ])('public URL %s', (_label, publicPath) => {
-      suite(publicPath);
+      ['without a path', '', true],
+      ['with a path', '/mcp-gw', false],
+    ])('public URL %s', (_label, publicPath, everyCase) => {
+      suite(publicPath, everyCase);
     });
   });
 });
 
-/** The scenarios against one school-mcp process whose public URL has `publicPath`. */
-function suite(publicPath: string): void {
+/** The scenarios against one school-mcp process whose public URL has `publicPath`; those that do not depend on it only when `everyCase`. */
+function suite(publicPath: string, everyCase: boolean): void {
   let sandbox: RunningSandbox;
   let integration: { clientId: string; clientSecret: string };
   let child: ChildProcess;
@@ -384,7 +385,7 @@ function suite(publicPath: string): void {
     }
   }, 300_000);
 
-  it("HOST-33 ends every client of a person whose rotated-out refresh token came back on one client, and none of another person's", async () => {
+  it.runIf(everyCase)("HOST-33 ends every client of a person whose rotated-out refresh token came back on one client, and none of another person's", async () => {
     const [first] = CLIENT_KINDS;
     const others = await Promise.all(CLIENT_KINDS.map((kind) => connect(kind, ADA)));
     const grace = await connect(first!, GRACE);
