@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '../../src/sandbox/index.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
-import { approveWithCookies, startMcpRemote } from '../helpers/mcp-remote.js';
+import { approveWithCookies, startMcpRemote, until } from '../helpers/mcp-remote.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
@@ -74,11 +74,11 @@ describe.each([
   });
 
   /** mcp-remote as a child process, its token cache in `dir/mcp-auth`, signed in as `member` by the person at the browser. */
-  async function connect(member: StaffMember, dir = home): Promise<{ client: Client; opened: readonly URL[]; stderr: readonly string[] }> {
+  async function connect(member: StaffMember, dir = home, onBrowser = (url: URL) => approveWithCookies(url, member)): Promise<{ client: Client; opened: readonly URL[]; stderr: readonly string[] }> {
     const remote = await startMcpRemote({
       mcpUrl: `${publicUrl}/mcp`,
       home: dir,
-      onBrowser: (url) => approveWithCookies(url, member),
+      onBrowser,
       context: () => `school-mcp stderr (last lines):\n${serverLines.stderr.slice(-30).join('\n')}`,
     });
     return { client: remote.client, opened: remote.opened, stderr: remote.stderr.stderr };
@@ -150,6 +150,42 @@ describe.each([
       expect(textOf(await run4.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
       await run4.client.close();
     } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 240_000);
+
+  // What mcp-remote does is the same whatever the server's path: once, without one.
+  it.runIf(publicPath === '')('HOST-33 signed out while it runs, with its callback port taken meanwhile, mcp-remote sends the browser to that port and the call never ends; a restart signs in', async () => {
+    const ada = SANDBOX_STAFF[0]!;
+    const dir = join(home, 'port-taken');
+    /** How each browser page ended for the person, in order. */
+    const pages: string[] = [];
+    const run = await connect(ada, dir, async (url) => {
+      pages.push(await approveWithCookies(url, ada).then(() => 'signed in', (error: unknown) => String(error)));
+    });
+    expect(pages).toEqual(['signed in']);
+    const callbackPort = Number(new URL(run.opened[0]!.searchParams.get('redirect_uri')!).port);
+    const holder: Server = createServer((_req, res) => res.writeHead(404).end('not mcp-remote'));
+    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve));
+    try {
+      expect(textOf(await run.client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
+      // mcp-remote 0.15.1 opens the page for its old port, then listens on the next one: the
+      // person lands on the other program's page, and the call waits for a code that never comes
+      // (here until the host gives up on it).
+      const call = run.client.callTool({ name: 'who_am_i', arguments: {} }, { timeout: 5_000 });
+      call.catch(() => undefined);
+      await until(async () => (pages.length >= 2 ? true : undefined), 'the second browser page');
+      expect(pages[1]).toMatch(/callback answered 404: not mcp-remote/);
+      await expect(call).rejects.toThrow(/timed out/i);
+      await run.client.close();
+
+      // The refused refresh made it forget its tokens: the next start listens first, then opens the page.
+      const restarted = await connect(ada, dir);
+      expect(Number(new URL(restarted.opened[0]!.searchParams.get('redirect_uri')!).port)).not.toBe(callbackPort);
+      expect(textOf(await restarted.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+      await restarted.client.close();
+    } finally {
+      await run.client.close();
       await new Promise((resolve) => holder.close(resolve));
     }
   }, 240_000);
