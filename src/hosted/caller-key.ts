@@ -12,8 +12,9 @@
  * is still never answered to another person, nor to another client of the same person (another
  * client id), on any instance (SECURITY.md HOST-61, SCL-31).
  *
- * The endpoint opened for the first grant serves the later ones: its `sign_out` ends the grant it
- * was opened with at once, and every later one of the person through the generation (HOST-33).
+ * The endpoint opened for the first grant serves the later ones: its `sign_out` revokes the grant
+ * it was opened with, and the grant the client holds now ends with every other of the person's
+ * through the person's generation (HOST-33).
  */
 import type { HostedCaller } from './access-check.js';
 
