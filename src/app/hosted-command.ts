@@ -11,7 +11,7 @@ import { NO_AUDIT_LOG, openAuditTarget, type AuditTarget } from '../audit/index.
 import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readingUnreadableAsAbsent, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
-import { drainGraceMs, parsePublicUrl, startHostedServer, stepUpStateKey } from '../hosted/index.js';
+import { callerKey, drainGraceMs, parsePublicUrl, startHostedServer, stepUpStateKey } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { openCallerEndpoints } from '../transports/index.js';
 import { startDemoSchool, type DemoSchool } from './demo-school.js';
@@ -79,6 +79,27 @@ async function openAudit(target: string | undefined, logger: Logger): Promise<Au
   });
 }
 
+/**
+ * Resolves with the first SIGINT or SIGTERM. Listening starts when this is called: a signal that
+ * comes before a listener is in place ends the process at once, with nothing drained.
+ */
+function stopSignal(): { readonly received: Promise<NodeJS.Signals>; stopListening(): void } {
+  let resolve!: (signal: NodeJS.Signals) => void;
+  const received = new Promise<NodeJS.Signals>((done) => (resolve = done));
+  const onInt = () => resolve('SIGINT');
+  const onTerm = () => resolve('SIGTERM');
+  // `once`: a second signal of the same kind finds no listener left and ends the process at once.
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
+  return {
+    received,
+    stopListening() {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    },
+  };
+}
+
 export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
   const hosted = config.hosted!;
   let demo: DemoSchool | undefined;
@@ -88,6 +109,9 @@ export async function runHosted(config: Config, logger: Logger, version: string)
   // logrotate moves the file and sends SIGHUP: the next line goes to a new file at the path.
   const reopenAudit = () => audit?.reopen();
   if (audit !== undefined) process.on('SIGHUP', reopenAudit);
+  // Before anything is served, so that whoever sees "serving hosted" may stop the process at once
+  // and still get a drain: a signal during the start is answered once the start has finished.
+  const stop = stopSignal();
   try {
     if (config.demo) {
       demo = await startDemoSchool({});
@@ -127,7 +151,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
         return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
       },
       mcp: (req, res, caller, access) =>
-        endpoints.handle(req, res, { caller: `${caller.accountId} ${caller.clientId} ${caller.grantId}`, person: caller.accountId }, () =>
+        endpoints.handle(req, res, { caller: callerKey(caller), person: caller.accountId }, () =>
           school.open(access.tokens, access.account, access.stepUps, { sub: caller.accountId, clientId: caller.clientId }),
         ),
     });
@@ -135,11 +159,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     if (demo) process.stderr.write(demoWalkthrough(server.publicUrl.base, schoolUrl.href));
     const sweeper = setInterval(() => void store.sweep().catch((error: unknown) => logger.warn('store sweep failed', { error: String(error) })), SWEEP_INTERVAL_MS);
     sweeper.unref();
-    // A second signal of the same kind finds no listener left and ends the process at once.
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    });
+    const signal = await stop.received;
     clearInterval(sweeper);
     logger.info('stopping', { signal });
     const outcome = await server.drain(drainGraceMs(hosted.drainSeconds));
@@ -148,6 +168,7 @@ export async function runHosted(config: Config, logger: Logger, version: string)
     logger.info('stopped');
     return 0;
   } finally {
+    stop.stopListening();
     process.off('SIGHUP', reopenAudit);
     await audit?.close();
     await closeStore();

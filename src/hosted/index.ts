@@ -10,3 +10,4 @@ export { stepUpStateKey } from './step-up-state-key.js';
 export { resetProviderSecrets, type SecretsReset } from './provider-secrets.js';
 export { drainGraceMs } from './drain.js';
 export { isStoreUnavailable } from './store-outage.js';
+export { callerKey } from './caller-key.js';

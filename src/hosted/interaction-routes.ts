@@ -149,6 +149,12 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
   if (outcome.kind === 'refused') {
     // school-mcp's words only: what follows a colon may quote the school's answer.
     context.audit.record({ event: 'sign_in', outcome: 'refused', reason: outcome.reason.split(':', 1)[0] });
+    // Someone else signed in at the school with a step-up's link: the calls waiting on it end now
+    // instead of waiting out their time, and its person asks again (HOST-60).
+    if (outcome.stepUp !== undefined) {
+      context.audit.record({ event: 'step_up', outcome: 'refused', sub: outcome.stepUp.sub, scopes: outcome.stepUp.scopes });
+      await endStepUp(context, outcome.stepUp.id, 'other-person');
+    }
     return refuse(res, context, 400, outcome.reason);
   }
   if (outcome.kind === 'ask-again') {
@@ -159,7 +165,7 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
   }
   if (outcome.stepUp !== undefined) {
     context.audit.record({ event: 'step_up', outcome: outcome.kind === 'signed-in' ? 'granted' : 'refused', sub: outcome.stepUp.sub, scopes: outcome.stepUp.scopes });
-    const flow = await endStepUp(context, outcome.stepUp.id, outcome.kind === 'signed-in');
+    const flow = await endStepUp(context, outcome.stepUp.id, outcome.kind === 'signed-in' ? 'granted' : 'denied');
     res.setHeader('set-cookie', clearBindingCookie(context));
     return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in', flow?.reach ?? 'ask-again'));
   }
@@ -174,15 +180,16 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
 }
 
 /**
- * The school answered a step-up: a denial ends its flow for the calls waiting on it (a grant they
- * see in the person's grant); the flow also says whether a call waits, for the page's words.
+ * The school answered a step-up: a denial, or another person's sign-in, ends its flow for the calls
+ * waiting on it (a grant they see in the person's grant); the flow also says whether a call waits,
+ * for the page's words.
  */
-async function endStepUp(context: InteractionContext, id: string, granted: boolean): Promise<StepUpFlow | undefined> {
+async function endStepUp(context: InteractionContext, id: string, answer: 'granted' | NonNullable<StepUpFlow['ended']>): Promise<StepUpFlow | undefined> {
   const key = flowId(stepUpLink(context.publicUrl.base, id));
   const flow = (await context.store.read(STEP_UP_FLOWS, key)) as StepUpFlow | undefined;
   const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
-  if (!granted && flow !== undefined && ttlSeconds !== undefined) {
-    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: 'denied' } as unknown as Record<string, unknown>, { ttlSeconds });
+  if (answer !== 'granted' && flow !== undefined && ttlSeconds !== undefined) {
+    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: answer } as unknown as Record<string, unknown>, { ttlSeconds });
   }
   return flow;
 }

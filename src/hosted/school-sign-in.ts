@@ -31,7 +31,8 @@ type SchoolCallbackOutcome =
   | { readonly kind: 'denied'; readonly uid: string; readonly error: string; readonly stepUp?: StepUp }
   /** The person must consent to the union of their grants at the school: send the browser to `location`. */
   | { readonly kind: 'ask-again'; readonly location: URL }
-  | { readonly kind: 'refused'; readonly reason: string };
+  /** `stepUp`: the step-up this answer was for, which it ends (someone else signed in at the school). */
+  | { readonly kind: 'refused'; readonly reason: string; readonly stepUp?: StepUp };
 
 /**
  * The merge waits for a refresh of the same grant (which holds the lock while the school answers,
@@ -227,7 +228,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       if (expected !== undefined && expected !== grant.sub) {
         // Someone else signed in at the school: their grant must not become this person's.
         await revokeQuietly(grant);
-        return { kind: 'refused', reason: 'the school signed in another person than the one this permission was asked for' };
+        return { kind: 'refused', reason: 'the school signed in another person than the one this permission was asked for', ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
       }
       const { merge, generation } = await settle(grant, flow.unionFor === undefined);
       if (merge.discard !== undefined) await revokeQuietly(merge.discard);

@@ -42,6 +42,13 @@ export async function openStepUp({ store, link, opened }: StepUpLinks, sub: stri
   return consentOf(flow);
 }
 
+/** What a call waiting on a step-up answers once someone else signed in at the school with its link (HOST-60). */
+function otherPersonSignedIn(): SchoolMcpError {
+  return new SchoolMcpError('OAUTH_CALLBACK_REJECTED', 'At the school, someone other than the person this permission was asked for signed in, so nothing was granted and the link is used up.', {
+    hint: 'Call the tool again for a new link, and have the person it is for sign in at the school themselves (signing out of the school first if someone else is signed in in that browser).',
+  });
+}
+
 function consentOf(flow: StepUpFlow): PendingConsent {
   return { url: flow.url, scopes: flow.scopes, newScopes: flow.newScopes, startedAt: flow.startedAt, expiresAt: flow.expiresAt };
 }
@@ -76,7 +83,9 @@ export function createStepUpBroker(options: StepUpBrokerOptions): ConsentBroker 
     const grant = await options.grant().catch(() => undefined);
     const needed = consent.newScopes.length > 0 ? consent.newScopes : consent.scopes;
     if (grant !== undefined && needed.every((scope) => grant.scopes.includes(scope))) return { kind: 'granted' };
-    return (await flowRecord(flowId(consent.url)))?.ended === 'denied' ? { kind: 'denied' } : undefined;
+    const ended = (await flowRecord(flowId(consent.url)))?.ended;
+    if (ended === 'other-person') return { kind: 'failed', error: otherPersonSignedIn() };
+    return ended === 'denied' ? { kind: 'denied' } : undefined;
   };
   const watch = async (consent: PendingConsent): Promise<ConsentOutcome> => {
     let pause = POLL_FIRST_MS;

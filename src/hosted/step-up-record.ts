@@ -34,8 +34,8 @@ export interface StepUpFlow {
   readonly expiresAt: number;
   /** How the person learns that the approval is done; a link in a result until a call says it waits. */
   readonly reach?: ConsentReach;
-  /** The person declined, in the conversation or at the school. */
-  readonly ended?: 'denied';
+  /** The person declined, in the conversation or at the school; or someone else signed in at the school with its link. */
+  readonly ended?: 'denied' | 'other-person';
 }
 
 /** The link of a step-up: `{public-url}/step-up/<id>`. */

@@ -103,4 +103,25 @@ describe('school-mcp --hosted stopped with SIGTERM', () => {
     expect(await instance.exited).toBe(0);
     expect(instance.lines.stderr.join('\n')).toMatch(/were cut/);
   });
+
+  it('SCL-04 stopped the moment it says "serving hosted", still drains and exits 0', async () => {
+    const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' } });
+    children.push(child);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // As soon as the line is in: the listener it needs is there before the line is written.
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('utf8');
+        if (/serving hosted/.test(seen) && child.signalCode === null && !child.killed) {
+          child.kill('SIGTERM');
+          resolve();
+        }
+      });
+    });
+    const stderr = collectLines(child.stderr);
+    expect(await exited).toBe(0);
+    expect(child.signalCode).toBeNull();
+    expect(stderr.stderr.join('\n')).toMatch(/stopped/);
+  });
 });

@@ -5,29 +5,26 @@
  * runs `$BROWSER`: here a script that hands the URL to the test, which walks both consents as the
  * person would and follows the last redirect to mcp-remote's loopback callback. The test speaks
  * MCP to mcp-remote over stdio with the SDK's client. The TS and Python SDK clients sign in to the
- * same servers, so the metadata suits all three.
+ * same servers, so the metadata suits all three. A sign-out while mcp-remote runs is in
+ * `hosted-clients.test.ts`; here, a start after one.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
+import { approveWithCookies, startMcpRemote, until } from '../helpers/mcp-remote.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
 import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
-
-const MCP_REMOTE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
@@ -36,17 +33,6 @@ function exited(child: ChildProcess): Promise<void> {
 
 function textOf(result: unknown): string {
   return ((result as { content: { text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
-}
-
-/** Polls until `read` yields a value; the machine may be busy, so the limit is generous. */
-async function until<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe.each([
@@ -58,8 +44,6 @@ describe.each([
   let serverLines: LineCollector;
   let home: string;
   let publicUrl: string;
-  /** Where the `$BROWSER` script writes each URL mcp-remote opens, one a line. */
-  let opened: string;
 
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -77,9 +61,6 @@ describe.each([
     );
     serverLines = collectLines(server.stderr);
     await serverLines.waitForLine(/serving hosted/, 30_000);
-    opened = join(home, 'opened');
-    await writeFile(opened, '');
-    await writeFile(join(home, 'browser'), `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, { mode: 0o755 });
   }, 60_000);
 
   afterAll(async () => {
@@ -92,55 +73,22 @@ describe.each([
     if (home !== undefined) await rm(home, { recursive: true, force: true });
   });
 
-  /** The `index`-th URL mcp-remote opened in the "browser". */
-  function openedUrl(index: number): Promise<URL> {
-    return until(async () => {
-      const line = (await readFile(opened, 'utf8')).split('\n')[index];
-      return line === undefined || line === '' ? undefined : new URL(line);
-    }, `mcp-remote opening browser page ${index + 1}`);
-  }
-
-  /** mcp-remote as a child process, its token cache in `home/mcp-auth`, connected over stdio once `signIn` has played the person. */
-  async function connect(signIn: () => Promise<void>): Promise<{ client: Client; stderr: LineCollector }> {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [MCP_REMOTE, `${publicUrl}/mcp`],
-      stderr: 'pipe',
-      env: { PATH: process.env.PATH ?? '', HOME: home, MCP_REMOTE_CONFIG_DIR: join(home, 'mcp-auth'), BROWSER: join(home, 'browser') },
+  /** mcp-remote as a child process, its token cache in `dir/mcp-auth`, signed in as `member` by the person at the browser. */
+  async function connect(member: StaffMember, dir = home, onBrowser = (url: URL) => approveWithCookies(url, member)): Promise<{ client: Client; opened: readonly URL[]; stderr: readonly string[] }> {
+    const remote = await startMcpRemote({
+      mcpUrl: `${publicUrl}/mcp`,
+      home: dir,
+      onBrowser,
+      context: () => `school-mcp stderr (last lines):\n${serverLines.stderr.slice(-30).join('\n')}`,
     });
-    const stderr = collectLines(transport.stderr as Readable | null);
-    const client = new Client({ name: 'mcp-remote-e2e', version: '1.0.0' });
-    // mcp-remote answers `initialize` once it is signed in, which needs the person first.
-    const connected = client.connect(transport, { timeout: 120_000 });
-    try {
-      await Promise.all([connected, signIn()]);
-    } catch (error) {
-      await client.close().catch(() => undefined);
-      throw new Error(`${String(error)}\nmcp-remote stderr:\n${stderr.stderr.join('\n')}\nschool-mcp stderr (last lines):\n${serverLines.stderr.slice(-30).join('\n')}`);
-    }
-    return { client, stderr };
-  }
-
-  /** The person at the browser: both consents, then the redirect to mcp-remote's loopback callback. */
-  async function approve(authorize: URL, member: StaffMember): Promise<void> {
-    const browser = new CookieBrowser();
-    const { consentUrl, csrf } = await openConsent(browser, authorize);
-    const schoolAuthorize = await allowAtSchoolMcp(browser, consentUrl, csrf);
-    const callback = await completeConsent(schoolAuthorize, 'allow', { user: member.sub });
-    const origin = new URL(publicUrl).origin;
-    const { url } = await browser.follow(callback, (next) => next.origin === origin);
-    expect(url.searchParams.get('code'), url.href).not.toBeNull();
-    const landed = await browser.request(url);
-    expect(landed.status, await landed.text()).toBe(200);
+    return { client: remote.client, opened: remote.opened, stderr: remote.stderr.stderr };
   }
 
   it('HOST-27 HOST-28 HOST-29 registers, passes both consents, lists the tools and calls who_am_i; a second run reuses its registration from another callback port', async () => {
     const [ada, grace] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[2]!];
-    let first: URL | undefined;
-    const run1 = await connect(async () => {
-      first = await openedUrl(0);
-      await approve(first, ada);
-    });
+    const run1 = await connect(ada);
+    expect(run1.opened).toHaveLength(1);
+    const first = run1.opened[0];
     expect(first!.pathname).toBe(`${publicPath}/oauth/authorize`);
     const firstRedirect = new URL(first!.searchParams.get('redirect_uri')!);
     const tools = (await run1.client.listTools()).tools.map((tool) => tool.name);
@@ -157,17 +105,87 @@ describe.each([
     const holder: Server = createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(Number(firstRedirect.port), '127.0.0.1', resolve));
     try {
-      let second: URL | undefined;
-      const run2 = await connect(async () => {
-        second = await openedUrl(1);
-        await approve(second, grace);
-      });
+      const run2 = await connect(grace);
+      expect(run2.opened).toHaveLength(1);
+      const second = run2.opened[0];
       expect(second!.searchParams.get('client_id')).toBe(first!.searchParams.get('client_id'));
       const secondRedirect = new URL(second!.searchParams.get('redirect_uri')!);
       expect(secondRedirect.port).not.toBe(firstRedirect.port);
       expect(textOf(await run2.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(grace.name);
       await run2.client.close();
     } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 240_000);
+
+  it("HOST-33 restarted after the person signed out, mcp-remote signs in again on start; with its callback port taken by then, only a second restart gets it there", async () => {
+    const ada = SANDBOX_STAFF[0]!;
+    const dir = join(home, 'restarts');
+    const signOut = async (client: Client) => expect(textOf(await client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
+    const run1 = await connect(ada, dir);
+    await signOut(run1.client);
+    await run1.client.close();
+
+    // Its cached tokens look usable but the server refuses them: it signs in again in the browser on start.
+    const run2 = await connect(ada, dir);
+    expect(run2.opened).toHaveLength(1);
+    expect(textOf(await run2.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+    const callbackPort = Number(new URL(run2.opened[0]!.searchParams.get('redirect_uri')!).port);
+    await signOut(run2.client);
+    await run2.client.close();
+
+    // mcp-remote 0.15.1 with refused cached tokens builds the authorization URL with its default
+    // callback port (derived from the server URL, the one it listened on before), and only then
+    // finds that port taken and listens on the next one: the browser lands on whatever holds the
+    // port, and this start never signs in.
+    const holder: Server = createServer((_req, res) => res.writeHead(404).end('not mcp-remote'));
+    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve));
+    try {
+      const stuck = connect(ada, dir);
+      await expect(stuck).rejects.toThrow(/mcp-remote's callback answered 404/);
+      // Having refused its tokens, it forgot them: the next start listens first, then opens the browser.
+      const run4 = await connect(ada, dir);
+      const redirect = new URL(run4.opened[0]!.searchParams.get('redirect_uri')!);
+      expect(Number(redirect.port)).not.toBe(callbackPort);
+      expect(textOf(await run4.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+      await run4.client.close();
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  }, 240_000);
+
+  // What mcp-remote does is the same whatever the server's path: once, without one.
+  it.runIf(publicPath === '')('HOST-33 signed out while it runs, with its callback port taken meanwhile, mcp-remote sends the browser to that port and the call never ends; a restart signs in', async () => {
+    const ada = SANDBOX_STAFF[0]!;
+    const dir = join(home, 'port-taken');
+    /** How each browser page ended for the person, in order. */
+    const pages: string[] = [];
+    const run = await connect(ada, dir, async (url) => {
+      pages.push(await approveWithCookies(url, ada).then(() => 'signed in', (error: unknown) => String(error)));
+    });
+    expect(pages).toEqual(['signed in']);
+    const callbackPort = Number(new URL(run.opened[0]!.searchParams.get('redirect_uri')!).port);
+    const holder: Server = createServer((_req, res) => res.writeHead(404).end('not mcp-remote'));
+    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve));
+    try {
+      expect(textOf(await run.client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
+      // mcp-remote 0.15.1 opens the page for its old port, then listens on the next one: the
+      // person lands on the other program's page, and the call waits for a code that never comes
+      // (here until the host gives up on it).
+      const call = run.client.callTool({ name: 'who_am_i', arguments: {} }, { timeout: 5_000 });
+      call.catch(() => undefined);
+      await until(async () => (pages.length >= 2 ? true : undefined), 'the second browser page');
+      expect(pages[1]).toMatch(/callback answered 404: not mcp-remote/);
+      await expect(call).rejects.toThrow(/timed out/i);
+      await run.client.close();
+
+      // The refused refresh made it forget its tokens: the next start listens first, then opens the page.
+      const restarted = await connect(ada, dir);
+      expect(Number(new URL(restarted.opened[0]!.searchParams.get('redirect_uri')!).port)).not.toBe(callbackPort);
+      expect(textOf(await restarted.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+      await restarted.client.close();
+    } finally {
+      await run.client.close();
       await new Promise((resolve) => holder.close(resolve));
     }
   }, 240_000);

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore, type MessageBus, type RedisGrantStore } from '../../src/grant-store/index.js';
-import { parsePublicUrl, startHostedServer, stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
+import { callerKey, parsePublicUrl, startHostedServer, stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import type { PublicUrl } from '../../src/hosted/public-url.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -129,7 +129,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
           return;
         }
         const ready = school;
-        await endpoints.handle(req, res, { caller: `${caller.accountId} ${caller.clientId} ${caller.grantId}`, person: caller.accountId }, () => ready.open(access.tokens, access.account, access.stepUps));
+        await endpoints.handle(req, res, { caller: callerKey(caller), person: caller.accountId }, () => ready.open(access.tokens, access.account, access.stepUps));
       },
     });
     return { server, store, url: server.listenUrl };

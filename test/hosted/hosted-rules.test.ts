@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bearerTokenIn } from '../../src/hosted/access-check.js';
 import { checkClientRedirectUri } from '../../src/hosted/client-redirect.js';
 import { cookieValue } from '../../src/hosted/browser-binding.js';
-import { parsePublicUrl } from '../../src/hosted/index.js';
+import { callerKey, parsePublicUrl } from '../../src/hosted/index.js';
 import { buildBearerChallenge, resourceMetadataDocuments } from '../../src/hosted/resource-metadata.js';
 
 describe('the public URL (pure)', () => {
@@ -70,5 +70,21 @@ describe('protected resource metadata and challenge (pure)', () => {
   it('reads one cookie of a Cookie header', () => {
     expect(cookieValue('a=1; school_mcp_flow=x=y; b=2', 'school_mcp_flow')).toBe('x=y');
     expect(cookieValue(undefined, 'a')).toBeUndefined();
+  });
+});
+
+describe('whose MCP endpoint and sessions a request reaches (pure)', () => {
+  it('HOST-61 keys a caller by person and client, not by grant, and no two pairs share a key', () => {
+    expect(callerKey({ accountId: 'usr_ada', clientId: 'c1', grantId: 'g1' } as { accountId: string; clientId: string })).toBe(callerKey({ accountId: 'usr_ada', clientId: 'c1' }));
+    const keys = [
+      callerKey({ accountId: 'usr_ada', clientId: 'c1' }),
+      callerKey({ accountId: 'usr_ada', clientId: 'c2' }),
+      callerKey({ accountId: 'usr_grace', clientId: 'c1' }),
+      callerKey({ accountId: 'a b', clientId: 'c' }),
+      callerKey({ accountId: 'a', clientId: 'b c' }),
+      callerKey({ accountId: 'a","b', clientId: 'c' }),
+      callerKey({ accountId: 'a', clientId: 'b","c' }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });

@@ -95,6 +95,22 @@ describe("a hosted person's step-up broker", () => {
     await expect(outcome).resolves.toEqual({ kind: 'granted' });
   });
 
+  it('HOST-60 ends a step-up whose link someone else signed in with, for every call waiting on it, as a refused answer rather than a decline', async () => {
+    const [here, there] = await twoInstances();
+    await withGrant(here, GRACE, ['courses:read']);
+    const consent = await brokerOf(here, GRACE).stepUp(['students:read']);
+    if (consent === 'granted') throw new Error('expected a step-up');
+    const waiting = brokerOf(there, GRACE).outcome(consent);
+    // What the school callback writes when the school signed in another person (interaction-routes.ts).
+    const flow = (await here.read(STEP_UP_FLOWS, flowId(consent.url)))!;
+    await here.write(STEP_UP_FLOWS, flowId(consent.url), { ...flow, ended: 'other-person' }, { ttlSeconds: 60 });
+    const outcome = await waiting;
+    expect(outcome).toMatchObject({ kind: 'failed', error: { code: 'OAUTH_CALLBACK_REJECTED' } });
+    // Another person's broker never learns of Grace's flow.
+    await here.write(STEP_UP_FLOWS, flowId(consent.url), { ...flow, ended: 'other-person', expiresAt: Date.now() + 300 }, { ttlSeconds: 60 });
+    await expect(brokerOf(there, ALAN).outcome({ ...consent, expiresAt: Date.now() + 300 })).resolves.toMatchObject({ kind: 'failed', error: { code: 'OAUTH_CONSENT_TIMEOUT' } });
+  });
+
   it('HOST-39 ends a step-up the person declined for every call waiting on it, on any instance, and its link no longer leads to the school', async () => {
     const [here, there] = await twoInstances();
     await withGrant(here, GRACE, ['courses:read']);

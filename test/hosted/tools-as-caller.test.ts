@@ -139,6 +139,33 @@ describe('hosted mode: step-up in the conversation', () => {
   });
 });
 
+describe('hosted mode: a step-up answered by someone else', () => {
+  it('HOST-60 ends the call waiting on a step-up at once when another person signs in at the school with its link, and grants nobody anything', async () => {
+    const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
+    const alan = await connectAs(alanMember.sub, { elicitation: { url: {} } });
+    let answered: number | undefined;
+    alan.client.setRequestHandler('elicitation/create', async (request) => {
+      // Alan's link, but Grace is the one signed in at the school in that browser.
+      expect((await approveStepUp((request.params as { url: string }).url, graceMember.sub)).status).toBe(400);
+      answered = Date.now();
+      return { action: 'accept' };
+    });
+    const started = Date.now();
+    // A permission nobody was granted in this file: comments:read.
+    const created = (await alan.client.callTool({ name: 'list_comments', arguments: {} })) as { isError?: boolean };
+    expect(answered).toBeDefined();
+    expect(created.isError).toBe(true);
+    expect(textOf(created)).toMatch(/OAUTH_CALLBACK_REJECTED[\s\S]*someone other than the person/);
+    expect(textOf(created)).not.toMatch(/OAUTH_CONSENT_PENDING/);
+    // Ended by the refusal, not by the wait for an approval (45 s by default).
+    expect(Date.now() - started).toBeLessThan(40_000);
+    for (const member of [alanMember, graceMember]) {
+      expect(((await hosted.store.read(SCHOOL_GRANTS, member.sub)) as { scopes: string[] } | undefined)?.scopes ?? []).not.toContain('comments:read');
+    }
+    await alan.client.close();
+  }, 60_000);
+});
+
 describe("hosted mode: the school's tokens expire", () => {
   it("HOST-16 refreshes a person's expired school token before the call, rotating the refresh token in the store", async () => {
     const shortLived = await startHosted({ tools: true, schoolScopes: ['courses:read'], sandbox: { accessTokenTtlSeconds: 5 } });
