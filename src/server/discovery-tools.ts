@@ -6,6 +6,7 @@
  */
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
+import { invalidArgumentsText } from './argument-problems.js';
 import { argumentSummary } from './argument-summary.js';
 import type { ClientConnection } from './client-connection.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
@@ -122,8 +123,7 @@ export function registerDiscoveryTools(
     }
     const verdict = await tool.inputSchema['~standard'].validate(operationArgs ?? {});
     if ('issues' in verdict && verdict.issues !== undefined) {
-      const problems = verdict.issues.map((issue) => issue.message).join('; ');
-      return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
+      return errorResult(`${invalidArgumentsText(name, verdict.issues.map((issue) => issue.message))}. Call ${DESCRIBE_TOOL} for its input schema.`);
     }
     // The compiled tool's operation: arguments shaped for a simplified listing are sent as such.
     return call(tool.operation, (verdict.value ?? {}) as Record<string, unknown>, context, connection) as Promise<CallToolResult>;

@@ -7,7 +7,7 @@
  * properties"; a single value where a parameter takes a list is taken as that list.
  */
 import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { argumentProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
+import { argumentProblems, joinProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
 import { withSinglesAsLists } from './single-as-list.js';
 
 /** `listed`: the schema hosts are shown, when it is not the one checked (a compact listing). */
@@ -24,7 +24,7 @@ export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions =
     if (!('issues' in verdict) || verdict.issues === undefined) return verdict;
     const named = argumentProblems(schema as Record<string, unknown>, value, options);
     const words = named.length > 0 ? named : verdict.issues.map((issue) => validatorWords(issue.message));
-    return { issues: words.map((message) => ({ message })) };
+    return { issues: [{ message: joinProblems(words) }] };
   };
   return {
     '~standard': {
