@@ -16,7 +16,7 @@ export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas } from './catalogue-budget.js
 export { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 export { toolsetSummary, type GroupingSource } from './grouping.js';
 export { selectOperations } from './select-operations.js';
-export { searchOperations } from './search.js';
+export { nearOperations, searchOperations, unknownWords } from './search.js';
 export { resolveApiBase } from './server-base.js';
 export { TOOL_NAME_PATTERN } from './tool-names.js';
 export { consentScopeFacts, enablesChange, scopeRoles } from './scope-roles.js';

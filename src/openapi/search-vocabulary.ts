@@ -26,7 +26,7 @@ const WORD_GROUPS: readonly string[] = [
   'capacity seat space spot available remaining',
   'due overdue late unpaid failed',
   'attendee registrant participant guest rsvp',
-  'post article blog news announcement story',
+  'post article blog announcement story',
   'comment review feedback rating star testimonial opinion say',
   'form survey questionnaire',
   'submission response entry lead answer',
@@ -34,7 +34,7 @@ const WORD_GROUPS: readonly string[] = [
   'deploy deployment release live',
   'version history revision',
   'rollback revert undo restore',
-  'appearance theme color brand branding font logo style design look',
+  'appearance theme color brand branding font logo style design',
   'school academy organization business institute',
   'account profile myself login permission scope role',
   'summary report statistics stats analytics numbers metrics dashboard total',
@@ -43,7 +43,7 @@ const WORD_GROUPS: readonly string[] = [
   'email mail',
   'price cost fee pricing',
   'headline bio biography',
-  'schedule reschedule time date start',
+  'schedule reschedule time date',
 ];
 
 export type Intent = 'read' | 'create' | 'update' | 'delete';
@@ -55,6 +55,13 @@ const INTENT_VERBS: Readonly<Record<Intent, string>> = {
   update: 'update edit change modify set rename move fix switch turn deactivate activate enable disable publish unpublish archive reschedule extend replace put assign',
   delete: 'delete remove cancel destroy unassign detach drop erase stop end',
 };
+
+/**
+ * Verbs that are also the name of what they make ("enrol" a student makes an enrolment): a
+ * creation only in this exact form, since their stems are those of the nouns ("enrolment
+ * statistics" asks for a read).
+ */
+const CREATING_VERBS = new Set(['enroll', 'register', 'signup', 'subscribe', 'book']);
 
 /** What each kind of call is named in an API: `cancel` finds `cancel_subscription`, `stop` too. */
 const INTENT_NAMES: Readonly<Record<Intent, readonly string[]>> = {
@@ -82,6 +89,11 @@ for (const [intent, verbs] of Object.entries(INTENT_VERBS) as [Intent, string][]
 /** The stems that `word` (a stem) may stand for, itself excluded. */
 export function relatedWords(word: string): readonly string[] {
   return [...(groupsOf.get(word) ?? [])].filter((other) => other !== word);
+}
+
+/** The kind of call a word as written asks for (before its stem is made), if it asks for one. */
+export function intentOfRawWord(word: string): Intent | undefined {
+  return CREATING_VERBS.has(word) ? 'create' : intentOf.get(stem(word));
 }
 
 /** The kind of call a verb (a stem) asks for, if it is one. */

@@ -17,7 +17,7 @@
  */
 import type { ToolCatalog } from './catalog.js';
 import type { HttpMethod, Operation } from './operation.js';
-import { intentOfWord, namesOfIntent, relatedWords, type Intent } from './search-vocabulary.js';
+import { intentOfRawWord, intentOfWord, namesOfIntent, relatedWords, type Intent } from './search-vocabulary.js';
 import { rawWords, searchWords } from './search-words.js';
 
 export { searchWords } from './search-words.js';
@@ -97,8 +97,9 @@ function rankOperations(catalog: ToolCatalog, query: string, byIntent: boolean):
   const index = indexOf(catalog.operations);
   const words = [...new Set(searchWords(query))];
   if (words.length === 0) return index.entries.map(({ operation }) => ({ operation, score: 0 }));
-  const intent = byIntent ? queryIntent(query, words, index) : undefined;
-  const subject = words.filter((word) => intentOfWord(word) === undefined);
+  const intent = byIntent ? queryIntent(query, index) : undefined;
+  // A verb that is also a thing of the domain ("upload", "schedule", "enrol") names the subject too.
+  const subject = words.filter((word) => intentOfWord(word) === undefined || relatedWords(word).length > 0);
   const scored = subject.length > 0 ? subject : words;
   const verbs = words.filter((word) => intentOfWord(word) !== undefined);
   const asked = new Set([...words, ...words.flatMap(relatedWords), ...(intent === undefined ? [] : namesOfIntent(intent))]);
@@ -138,8 +139,8 @@ function rankOperations(catalog: ToolCatalog, query: string, byIntent: boolean):
  * than making a new thing when nothing in the catalogue is named by what is added (a tag is a
  * field): it is an update, and "remove a tag from a member" one too.
  */
-function queryIntent(query: string, words: readonly string[], index: CatalogueIndex): Intent | undefined {
-  const first = words.map(intentOfWord).find((found) => found !== undefined);
+function queryIntent(query: string, index: CatalogueIndex): Intent | undefined {
+  const first = rawWords(query).map(intentOfRawWord).find((found) => found !== undefined);
   if (first !== 'create' && first !== 'delete') return first;
   const moved = /\b(?:add|put|append|attach|include|give|insert|remove|delete|drop|detach|take)\w*\s+(.+?)\s+(?:to|onto|into|from|off)\s+\S/i.exec(query);
   if (moved === null) return first;
