@@ -81,9 +81,14 @@ export function registerDiscoveryTools(
     async (args: unknown) => {
       const { query, toolset, limit } = args as { query: string; toolset?: string; limit?: number };
       const scope = toolset === undefined ? catalog : { ...catalog, operations: catalog.toolsets.get(toolset) ?? [] };
-      const results = searchOperations(scope, query, limit ?? 10).map(({ operation }) => line(operation));
+      const found = searchOperations(scope, query, limit ?? 10).map(({ operation }) => operation);
+      const results = found.map(line);
       const unknown = unknownWords(scope, query);
-      const structured = results.length > 0 ? { results, ...(unknown.length > 0 ? { notFound: notFound(unknown) } : {}) } : noResults(scope, query, toolset, unknown, line);
+      const others = sameSubject(scope, found);
+      const structured =
+        results.length > 0
+          ? { results, ...(others.length > 0 ? { sameToolset: others.map(line) } : {}), ...(unknown.length > 0 ? { notFound: notFound(unknown) } : {}) }
+          : noResults(scope, query, toolset, unknown, line);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
   );
@@ -195,6 +200,21 @@ function noResults(scope: ToolCatalog, query: string, toolset: string | undefine
     nothingMatches: `${words}. Search with the words of a toolset below, or list one toolset's operations with {"query": "", "toolset": "${toolsets[0] ?? 'NAME'}"}.`,
     toolsets,
   };
+}
+
+/** The most operations of the first result's toolset an answer adds beside its results. */
+const MAX_SAME_TOOLSET = 6;
+
+/**
+ * The other operations of the first result's toolset: a task seldom stops at one operation of a
+ * thing ("add a student", then tag them), and with these beside the results the next step needs
+ * no second search.
+ */
+function sameSubject(scope: ToolCatalog, found: readonly Operation[]): Operation[] {
+  const first = found[0];
+  if (first === undefined) return [];
+  const shown = new Set(found.map((operation) => operation.toolName));
+  return (scope.toolsets.get(first.toolset) ?? scope.operations.filter((operation) => operation.toolset === first.toolset)).filter((operation) => !shown.has(operation.toolName)).slice(0, MAX_SAME_TOOLSET);
 }
 
 function notFound(unknown: readonly string[]): string {
