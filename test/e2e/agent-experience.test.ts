@@ -129,6 +129,10 @@ describe('search in the administrator\'s words', () => {
     expect(tag.results[0]).toMatchObject({ name: 'update_member', readOnly: false });
     expect(tag.results[0]).not.toHaveProperty('listed');
     expect(tag.results[0]!['arguments']).toContain('tags: string[] (replaces)');
+    // The other operations of the same thing come along, so the next step needs no second search.
+    const beside = (tag as unknown as { sameToolset: Record<string, any>[] }).sameToolset;
+    expect(beside.map((operation) => operation['name'])).toEqual(expect.arrayContaining(['list_members', 'get_member']));
+    expect(beside.find((operation) => operation['name'] === 'list_members')).toMatchObject({ listed: true });
     const orders = await search('list orders');
     expect(orders.results[0]).toMatchObject({ name: 'list_orders', order: 'oldest first' });
   });

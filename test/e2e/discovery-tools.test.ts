@@ -62,10 +62,13 @@ describe('--toolsets dynamic', () => {
     expect(result.structuredContent!['items'].every((item: { state: string }) => item.state === 'past_due')).toBe(true);
   });
 
-  it('answers a search with its results alone, and when nothing matches, with the closest operations or the toolsets to try', async () => {
+  it('answers a search with its results and the other operations of the first one\'s toolset, and when nothing matches, with the closest operations or the toolsets to try', async () => {
     const found = await call('search_operations', { query: 'cancel subscription' });
-    expect(Object.keys(found.structuredContent!)).toEqual(['results']);
+    expect(Object.keys(found.structuredContent!)).toEqual(['results', 'sameToolset']);
     expect(found.structuredContent!['results'][0]).toMatchObject({ name: 'cancel_subscription', readOnly: false });
+    const names = [...found.structuredContent!['results'], ...found.structuredContent!['sameToolset']].map((operation: { name: string }) => operation.name);
+    expect(names).toEqual(expect.arrayContaining(['list_subscriptions', 'get_subscription']));
+    expect(new Set(names).size).toBe(names.length);
 
     const nothing = await call('search_operations', { query: 'delete event' });
     expect(nothing.isError).toBeFalsy();
