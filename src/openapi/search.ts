@@ -104,6 +104,8 @@ function rankOperations(catalog: ToolCatalog, query: string, byIntent: boolean):
   const verbs = words.filter((word) => intentOfWord(word) !== undefined);
   const asked = new Set([...words, ...words.flatMap(relatedWords), ...(intent === undefined ? [] : namesOfIntent(intent))]);
   const idf = (word: string) => inverseFrequency(index, word);
+  // Each word with the words it may stand for, looked up once per query rather than per operation.
+  const alternatives = new Map(scored.map((word) => [word, relatedWords(word)]));
 
   const results: SearchResult[] = [];
   for (const entry of index.entries) {
@@ -113,13 +115,13 @@ function rankOperations(catalog: ToolCatalog, query: string, byIntent: boolean):
     let matched = 0;
     for (const word of scored) {
       const own = fieldsScore(entry, word) * idf(word);
-      const related = Math.max(0, ...relatedWords(word).map((other) => fieldsScore(entry, other) * idf(other) * RELATED_FACTOR));
+      const related = Math.max(0, ...alternatives.get(word)!.map((other) => fieldsScore(entry, other) * idf(other) * RELATED_FACTOR));
       const score = Math.max(own, related);
       total += score;
       if (score > 0) matched += 1;
     }
     // At least one word must name what the operation is about, not only a path it sits under or its description.
-    if (matched === 0 || !scored.some((word) => [word, ...relatedWords(word)].some((candidate) => SUBJECT_FIELDS.some((field) => entry.fields.get(field)?.has(candidate))))) continue;
+    if (matched === 0 || !scored.some((word) => [word, ...alternatives.get(word)!].some((candidate) => SUBJECT_FIELDS.some((field) => entry.fields.get(field)?.has(candidate))))) continue;
     // The verb itself, where the operation is named by it ("cancel subscription").
     for (const verb of verbs) if (entry.nameWords.includes(verb)) total += WEIGHTS.name;
     const coverage = matched / scored.length;
