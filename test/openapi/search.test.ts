@@ -122,6 +122,24 @@ describe('searchOperations on real catalogues', () => {
     expect(top(await sandboxCatalog(), query)[0]).toBe(expected);
   });
 
+  it.each([
+    ['enrol a learner on a programme', 'create_enrollment'],
+    ['add a label to a customer', 'update_member'],
+    ['colour scheme of the site', 'get_appearance'],
+    ['take the lecturer off the course', 'detach_lecturer_from_course'],
+    ['roll the about page back', 'rollback_page'],
+  ])('the sandbox, in an administrator\'s words: %s finds %s first', async (query, expected) => {
+    expect(top(await sandboxCatalog(), query)[0]).toBe(expected);
+  });
+
+  it('the sandbox: "enrolment" the noun asks for a read, "enrol" the verb for an enrolment', async () => {
+    const catalog = await sandboxCatalog();
+    const numbers = top(catalog, 'enrollment numbers for last quarter');
+    expect(numbers.slice(0, 3)).toContain('get_enrollment_summary');
+    expect(numbers[0]).not.toBe('create_enrollment');
+    expect(top(catalog, 'enrol the new member')[0]).toBe('create_enrollment');
+  });
+
   it('the sandbox: a change is never answered with a read, and an unknown subject with nothing', async () => {
     const catalog = await sandboxCatalog();
     for (const query of ['delete event', 'delete course', 'add member', 'update coupon', 'cancel order']) {
