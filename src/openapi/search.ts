@@ -63,6 +63,8 @@ interface CatalogueIndex {
   readonly entries: readonly IndexedOperation[];
   /** How many operations hold each word, in any field. */
   readonly documentFrequency: ReadonlyMap<string, number>;
+  /** The operations (positions in `entries`, ascending) that hold each word. */
+  readonly postings: ReadonlyMap<string, readonly number[]>;
   /** Every word of every operation's name: the catalogue's resources and verbs. */
   readonly nameVocabulary: ReadonlySet<string>;
 }
@@ -103,25 +105,32 @@ function rankOperations(catalog: ToolCatalog, query: string, byIntent: boolean):
   const scored = subject.length > 0 ? subject : words;
   const verbs = words.filter((word) => intentOfWord(word) !== undefined);
   const asked = new Set([...words, ...words.flatMap(relatedWords), ...(intent === undefined ? [] : namesOfIntent(intent))]);
-  const idf = (word: string) => inverseFrequency(index, word);
-  // Each word with the words it may stand for, looked up once per query rather than per operation.
-  const alternatives = new Map(scored.map((word) => [word, relatedWords(word)]));
+  // Each word with the words it may stand for and what a field holding each is worth, worked out
+  // once per query; only the operations that hold one of them are scored.
+  const terms = new Map(
+    scored.map((word) => [
+      word,
+      [{ term: word, factor: inverseFrequency(index, word) }, ...relatedWords(word).map((other) => ({ term: other, factor: inverseFrequency(index, other) * RELATED_FACTOR }))].filter(({ term }) => index.postings.has(term)),
+    ]),
+  );
+  const candidates = new Set<number>();
+  for (const expanded of terms.values()) for (const { term } of expanded) for (const position of index.postings.get(term)!) candidates.add(position);
 
   const results: SearchResult[] = [];
-  for (const entry of index.entries) {
+  for (const position of [...candidates].sort((a, b) => a - b)) {
+    const entry = index.entries[position]!;
     const fit = intentFit(entry, intent, verbs);
     if (fit === 0) continue;
     let total = 0;
     let matched = 0;
-    for (const word of scored) {
-      const own = fieldsScore(entry, word) * idf(word);
-      const related = Math.max(0, ...alternatives.get(word)!.map((other) => fieldsScore(entry, other) * idf(other) * RELATED_FACTOR));
-      const score = Math.max(own, related);
+    for (const expanded of terms.values()) {
+      let score = 0;
+      for (const { term, factor } of expanded) score = Math.max(score, fieldsScore(entry, term) * factor);
       total += score;
       if (score > 0) matched += 1;
     }
     // At least one word must name what the operation is about, not only a path it sits under or its description.
-    if (matched === 0 || !scored.some((word) => [word, ...alternatives.get(word)!].some((candidate) => SUBJECT_FIELDS.some((field) => entry.fields.get(field)?.has(candidate))))) continue;
+    if (matched === 0 || ![...terms.values()].some((expanded) => expanded.some(({ term }) => SUBJECT_FIELDS.some((field) => entry.fields.get(field)?.has(term))))) continue;
     // The verb itself, where the operation is named by it ("cancel subscription").
     for (const verb of verbs) if (entry.nameWords.includes(verb)) total += WEIGHTS.name;
     const coverage = matched / scored.length;
@@ -207,12 +216,16 @@ function indexOf(operations: readonly Operation[]): CatalogueIndex {
     ]);
     return { operation, nameWords, fields };
   });
-  const documentFrequency = new Map<string, number>();
-  for (const entry of entries) {
-    const words = new Set([...entry.fields.values()].flatMap((set) => [...set]));
-    for (const word of words) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
-  }
-  const index = { entries, documentFrequency, nameVocabulary: new Set(entries.flatMap((entry) => entry.nameWords)) };
+  const postings = new Map<string, number[]>();
+  entries.forEach((entry, position) => {
+    for (const word of new Set([...entry.fields.values()].flatMap((set) => [...set]))) {
+      const holding = postings.get(word);
+      if (holding === undefined) postings.set(word, [position]);
+      else holding.push(position);
+    }
+  });
+  const documentFrequency = new Map([...postings].map(([word, holding]) => [word, holding.length]));
+  const index = { entries, documentFrequency, postings, nameVocabulary: new Set(entries.flatMap((entry) => entry.nameWords)) };
   indexes.set(operations, index);
   return index;
 }
