@@ -13,6 +13,7 @@ const DESCRIBE_TOOL = 'describe_operation';
 
 export interface ListedTool {
   readonly name: string;
+  readonly title?: string | undefined;
   readonly annotations?: { readonly readOnlyHint?: boolean } | undefined;
   readonly inputSchema?: { readonly properties?: Record<string, unknown>; readonly required?: readonly string[] } | undefined;
 }
@@ -49,6 +50,8 @@ export interface SessionRecord {
 /** What a search answer tells of one operation. */
 interface FoundOperation {
   readonly name: string;
+  /** Its title, as the list or the search answer shows it. */
+  readonly title: string;
   readonly readOnly: boolean;
   /** A tool of its own in the list, which the agent then calls directly. */
   readonly listed: boolean;
@@ -128,6 +131,7 @@ export async function runTasks(tools: readonly ListedTool[], tasks: readonly Age
         const shown = Array.isArray(entry['arguments']) ? entry['arguments'].map(String) : undefined;
         found.set(name, {
           name,
+          title: String(entry['title'] ?? ''),
           readOnly: entry['readOnly'] === true,
           listed: entry['listed'] === true,
           arguments: shown?.map(argumentName),
@@ -164,15 +168,16 @@ function bestFound(found: ReadonlyMap<string, FoundOperation>, want: string, amo
 /** A listed tool as the agent knows it from the list: its name, annotations and input schema. */
 function asKnown(tool: ListedTool): FoundOperation {
   const properties = Object.keys(tool.inputSchema?.properties ?? {});
-  return { name: tool.name, readOnly: tool.annotations?.readOnlyHint === true, listed: true, arguments: properties, required: [...(tool.inputSchema?.required ?? [])] };
+  return { name: tool.name, title: tool.title ?? '', readOnly: tool.annotations?.readOnlyHint === true, listed: true, arguments: properties, required: [...(tool.inputSchema?.required ?? [])] };
 }
 
 /**
  * What a careful agent does before searching again: it looks at the tools and search results it
  * has already seen for the one that reads or changes as the step does (by the step's first
  * word), takes exactly what it wants to send (every argument it has, and it has every required
- * one) and is named after a thing the step names (a word of its name other than a verb). Only a
- * single such operation is taken; two or more, and it searches.
+ * one) and is named after a thing the step names (a word of its name other than a verb). When
+ * several do, it takes the one whose name and title share the most words with the step, if one
+ * shares more than the others; else it searches.
  */
 function fitOf(candidates: readonly FoundOperation[], want: string, args: Record<string, unknown>): FoundOperation | undefined {
   const wanted = new Set(administratorWords(want));
@@ -188,8 +193,8 @@ function fitOf(candidates: readonly FoundOperation[], want: string, args: Record
       (nameWords(candidate.name).some((word) => !VERB_WORDS.has(word) && wanted.has(word)) || ownIdSent(candidate)),
   );
   if (fitting.length <= 1) return fitting[0];
-  // Several fit: the one whose name shares the most words with the step, when one does.
-  const shared = (candidate: FoundOperation) => nameWords(candidate.name).filter((word) => !VERB_WORDS.has(word) && wanted.has(word)).length;
+  // Several fit: the one whose name and title share the most words with the step, when one does.
+  const shared = (candidate: FoundOperation) => new Set([...nameWords(candidate.name), ...administratorWords(candidate.title)].filter((word) => !VERB_WORDS.has(word) && wanted.has(word))).size;
   const ranked = [...fitting].sort((a, b) => shared(b) - shared(a));
   return shared(ranked[0]!) > shared(ranked[1]!) ? ranked[0] : undefined;
 }
