@@ -7,6 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isHtml, summarizeErrorBody, visibleExcerpt } from './error-body.js';
 import type { ExecutorErrorCode } from './executor-error.js';
+import { notFoundHint } from './not-found-hint.js';
 import { schoolAdvice } from './school-advice.js';
 import type { ErrorOutcome, ExecutionOutcome, InsufficientScopeOutcome, ResponseOutcome } from './execution-outcome.js';
 
@@ -84,7 +85,7 @@ function nextStep(outcome: ResponseOutcome, fields: readonly string[]): { code: 
     case 403:
       return { code: 'API_HTTP_ERROR', hint: 'The signed-in user may not do this; ask a school administrator for the permission.' };
     case 404:
-      return { code: 'API_HTTP_ERROR', hint: 'Check the id: list the items with the matching list tool and use an id from there.' };
+      return { code: 'API_HTTP_ERROR', hint: notFoundHint(outcome.call) };
     case 409:
       return { code: 'API_HTTP_ERROR', hint: 'The item changed or already exists: read it again, then decide whether to retry.' };
     case 413:

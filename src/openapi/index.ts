@@ -18,7 +18,7 @@ export { withListedValues } from './listed-values.js';
 export { withSingleTypes } from './single-types.js';
 export { toolsetSummary, type GroupingSource } from './grouping.js';
 export { selectOperations } from './select-operations.js';
-export { searchOperations } from './search.js';
+export { nearOperations, searchOperations, unknownWords } from './search.js';
 export { resolveApiBase } from './server-base.js';
 export { TOOL_NAME_PATTERN } from './tool-names.js';
 export { consentScopeFacts, enablesChange, scopeRoles } from './scope-roles.js';

@@ -3,8 +3,11 @@
  * names the field by its path, an unknown field comes with the known ones, and a caller may say
  * where an unknown top-level field belongs (`call_operation`: inside `arguments`). Pure. It reads
  * the schema keywords that tool schemas use for shape (properties, required, additionalProperties,
- * items, type, enum); anything else is left to the validator's own words.
+ * items, type, enum) and for values (format, pattern, lengths, bounds: `value-problems.ts`);
+ * anything else is left to the validator's own words.
  */
+import { valueProblem } from './value-problems.js';
+
 type Schema = Readonly<Record<string, unknown>>;
 
 export interface ProblemOptions {
@@ -19,6 +22,20 @@ export function argumentProblems(schema: Schema, value: unknown, options: Proble
   const problems: string[] = [];
   collect(schema, value, '', problems, options);
   return problems.slice(0, MAX_PROBLEMS);
+}
+
+/**
+ * Refused arguments in one wording for every tool: a listed tool's refusal is worded by the MCP
+ * SDK ("Input validation error: Invalid arguments for tool NAME: " and the problems), so an
+ * operation run through `call_operation` is refused in the same words.
+ */
+export function invalidArgumentsText(tool: string, problems: readonly string[]): string {
+  return `Input validation error: Invalid arguments for tool ${tool}: ${joinProblems(problems)}`;
+}
+
+/** The problems as one issue's message; the SDK joins several issues with bare commas. */
+export function joinProblems(problems: readonly string[]): string {
+  return problems.join('; ');
 }
 
 /** The validator's message in the agent's terms: its `data` is the tool's arguments. */
@@ -37,6 +54,11 @@ function collect(schema: Schema, value: unknown, path: string, problems: string[
   if (Array.isArray(allowed) && !allowed.some((option) => JSON.stringify(option) === JSON.stringify(value))) {
     problems.push(`${label(path)} must be one of ${allowed.map((option) => JSON.stringify(option)).join(', ')}`);
     return;
+  }
+  const refused = valueProblem(schema, value);
+  if (refused !== undefined) {
+    problems.push(`${label(path)} ${refused}`);
+    if (!Array.isArray(value)) return;
   }
   if (Array.isArray(value)) {
     const items = schema['items'];

@@ -1,7 +1,8 @@
 /**
  * An operation's arguments in one short line each, for search answers: an agent that sees
  * `"course_id*: string"` and `"kind*: video|text|quiz|file"` can call the operation without first
- * asking describe_operation for the whole schema. `*` marks a required argument. Pure.
+ * asking describe_operation for the whole schema. `*` marks a required argument; `(replaces)` or
+ * `(adds)` what the value does to the stored one, where the schema says. Pure.
  */
 import type { JsonSchema } from '../openapi/index.js';
 
@@ -16,7 +17,19 @@ export function argumentSummary(inputSchema: JsonSchema): string[] {
   const required = new Set(Array.isArray(inputSchema['required']) ? inputSchema['required'] : []);
   return Object.entries(properties)
     .slice(0, MAX_ARGUMENTS)
-    .map(([name, schema]) => `${name}${required.has(name) ? '*' : ''}: ${isSchema(schema) ? typeWords(schema) : 'any'}`);
+    .map(([name, schema]) => `${name}${required.has(name) ? '*' : ''}: ${isSchema(schema) ? `${typeWords(schema)}${effect(schema)}` : 'any'}`);
+}
+
+/**
+ * What a value does to what is there, when the schema's description says so: a list that
+ * replaces the stored one and a list that is added to it are sent differently (all the tags, or
+ * the new ones), and the one-line type alone cannot tell them apart.
+ */
+function effect(schema: JsonSchema): string {
+  const description = typeof schema['description'] === 'string' ? schema['description'] : '';
+  if (/\breplac(?:es|ed|ing)?\b/i.test(description)) return ' (replaces)';
+  if (/\bappend(?:s|ed)?\b|\badd(?:s|ed)? to the (?:existing|current|stored) /i.test(description)) return ' (adds)';
+  return '';
 }
 
 function typeWords(schema: JsonSchema): string {
@@ -32,4 +45,13 @@ function typeWords(schema: JsonSchema): string {
 
 function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The order a list comes in, as its description states it ("oldest first", "in signup order"):
+ * an agent reading the first page of a list needs it to know whether it holds the newest items.
+ */
+export function listOrder(description: string): string | undefined {
+  const stated = /\b(?:(?:newest|oldest|latest|earliest|most recent)(?: [a-z]+)? (?:first|last)|in [a-z]+(?: [a-z]+)? order|by (?:start time|date|name|position))\b/i.exec(description);
+  return stated?.[0].toLowerCase();
 }

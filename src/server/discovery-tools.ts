@@ -5,8 +5,9 @@
  * executor runs the call.
  */
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { searchOperations, type Operation, type ToolCatalog } from '../openapi/index.js';
-import { argumentSummary } from './argument-summary.js';
+import { nearOperations, searchOperations, unknownWords, type Operation, type ToolCatalog } from '../openapi/index.js';
+import { invalidArgumentsText } from './argument-problems.js';
+import { argumentSummary, listOrder } from './argument-summary.js';
 import type { ClientConnection } from './client-connection.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 import type { OperationCaller } from './operation-caller.js';
@@ -20,7 +21,7 @@ export const CALL_TOOL = 'call_operation';
 const searchInput = lazyJsonSchema({
   type: 'object',
   properties: {
-    query: { type: 'string', description: 'What you want to do, in a few words, e.g. "cancel subscription" or "form submissions".', maxLength: 200 },
+    query: { type: 'string', description: 'What you want to do, in your own words, e.g. "cancel a subscription" or "who signed up for the webinar". Empty with a toolset: that toolset\'s operations.', maxLength: 200 },
     toolset: { type: 'string', description: 'Only operations of this toolset (scope group), e.g. "events".' },
     limit: { type: 'integer', minimum: 1, maximum: 25, default: 10 },
   },
@@ -60,26 +61,34 @@ export function registerDiscoveryTools(
   compiled: Map<string, CompiledOperationTool>,
   connection?: ClientConnection,
 ): void {
+  const listed = (name: string) => compiled.has(name);
+  // One result line: a tool listed simplified (API-11) takes the arguments of its simplified schema.
+  const line = (operation: Operation) => {
+    const callable = compiled.get(operation.toolName)?.operation ?? operation;
+    const order = operation.method === 'get' ? listOrder(operation.description) : undefined;
+    return { ...summary(callable), ...(listed(operation.toolName) ? { listed: true } : {}), ...(order === undefined ? {} : { order }), arguments: argumentSummary(callable.inputSchema) };
+  };
+
   server.registerTool(
     SEARCH_TOOL,
     {
       title: 'Search school operations',
       description:
-        'Finds operations of the school API that are not listed as tools of their own, with their arguments (* required). Call a read with call_read_operation, a change with call_operation.',
+        'Finds operations of the school API from what you want to do, in your own words, with their arguments (* required). Searches every operation: one marked listed is also a tool of its own, to call directly. Call any other read with call_read_operation, a change with call_operation.',
       inputSchema: searchInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     async (args: unknown) => {
       const { query, toolset, limit } = args as { query: string; toolset?: string; limit?: number };
       const scope = toolset === undefined ? catalog : { ...catalog, operations: catalog.toolsets.get(toolset) ?? [] };
-      const results = searchOperations(scope, query, limit ?? 10).map(({ operation }) => {
-        // A tool listed simplified (API-11) takes the arguments of its simplified schema.
-        const callable = compiled.get(operation.toolName)?.operation ?? operation;
-        return { ...summary(callable), arguments: argumentSummary(callable.inputSchema) };
-      });
-      // The toolsets are in the server's instructions; an answer repeats them only when they can
-      // help the next query.
-      const structured = results.length > 0 ? { results } : { results, nothingMatches: nothingMatches(query, toolset), toolsets: [...catalog.toolsets.keys()] };
+      const found = searchOperations(scope, query, limit ?? 10).map(({ operation }) => operation);
+      const results = found.map(line);
+      const unknown = unknownWords(scope, query);
+      const others = sameSubject(scope, found);
+      const structured =
+        results.length > 0
+          ? { results, ...(others.length > 0 ? { sameToolset: others.map(line) } : {}), ...(unknown.length > 0 ? { notFound: notFound(unknown) } : {}) }
+          : noResults(scope, query, toolset, unknown, line);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
   );
@@ -115,15 +124,14 @@ export function registerDiscoveryTools(
     if (readsOnly && operation.annotations.readOnlyHint !== true) {
       return errorResult(`${name} changes data, and ${CALL_READ_TOOL} runs only reads: run it with ${CALL_TOOL}, after confirming the change with the user.`);
     }
-    let tool = compiled.get(name);
+    let tool = compiled.get(name) ?? calledOnlyOf(compiled).get(name);
     if (!tool) {
       tool = compileOperationTool(operation);
-      compiled.set(name, tool);
+      calledOnlyOf(compiled).set(name, tool);
     }
     const verdict = await tool.inputSchema['~standard'].validate(operationArgs ?? {});
     if ('issues' in verdict && verdict.issues !== undefined) {
-      const problems = verdict.issues.map((issue) => issue.message).join('; ');
-      return errorResult(`The arguments for ${name} are not valid: ${problems}. Call ${DESCRIBE_TOOL} for its input schema.`);
+      return errorResult(`${invalidArgumentsText(name, verdict.issues.map((issue) => issue.message))}. Call ${DESCRIBE_TOOL} for its input schema.`);
     }
     // The compiled tool's operation: arguments shaped for a simplified listing are sent as such.
     return call(tool.operation, (verdict.value ?? {}) as Record<string, unknown>, context, connection) as Promise<CallToolResult>;
@@ -170,9 +178,59 @@ function summary(operation: Operation) {
   };
 }
 
-function nothingMatches(query: string, toolset: string | undefined): string {
+/**
+ * An answer with no result still gives the next step: the operations about the query's subject
+ * when none makes the change it asks for ("delete event" where events are cancelled by an
+ * update), else the words no operation holds and the toolsets to search or list instead.
+ */
+function noResults(scope: ToolCatalog, query: string, toolset: string | undefined, unknown: readonly string[], line: (operation: Operation) => object) {
   const where = toolset === undefined ? '' : ` in the toolset ${JSON.stringify(toolset)}`;
-  return `Nothing matches ${JSON.stringify(query)}${where}. Try other words for what the operation is about (e.g. "orders", "refund order"), or a toolset below.`;
+  const closest = nearOperations(scope, query);
+  const toolsets = [...scope.toolsets.keys()];
+  if (closest.length > 0) {
+    return {
+      results: [],
+      nothingMatches: `No operation${where} does what ${JSON.stringify(query)} asks. The closest operations are below: one of them may do it another way (an update that changes a state, for instance).`,
+      closest: closest.map(line),
+    };
+  }
+  const words = unknown.length > 0 ? `No operation${where} mentions ${unknown.map((word) => JSON.stringify(word)).join(' or ')}` : `Nothing${where} matches ${JSON.stringify(query)}`;
+  return {
+    results: [],
+    nothingMatches: `${words}. Search with the words of a toolset below, or list one toolset's operations with {"query": "", "toolset": "${toolsets[0] ?? 'NAME'}"}.`,
+    toolsets,
+  };
+}
+
+/** The most operations of the first result's toolset an answer adds beside its results. */
+const MAX_SAME_TOOLSET = 6;
+
+/**
+ * The other operations of the first result's toolset: a task seldom stops at one operation of a
+ * thing ("add a student", then tag them), and with these beside the results the next step needs
+ * no second search.
+ */
+function sameSubject(scope: ToolCatalog, found: readonly Operation[]): Operation[] {
+  const first = found[0];
+  if (first === undefined) return [];
+  const shown = new Set(found.map((operation) => operation.toolName));
+  return (scope.toolsets.get(first.toolset) ?? scope.operations.filter((operation) => operation.toolset === first.toolset)).filter((operation) => !shown.has(operation.toolName)).slice(0, MAX_SAME_TOOLSET);
+}
+
+function notFound(unknown: readonly string[]): string {
+  return `No operation mentions ${unknown.map((word) => JSON.stringify(word)).join(' or ')}: the results match the other words.`;
+}
+
+/** Operations compiled for the call tools, kept apart from the listed ones so that `compiled` says what is listed. */
+const calledOnly = new WeakMap<Map<string, CompiledOperationTool>, Map<string, CompiledOperationTool>>();
+
+function calledOnlyOf(compiled: Map<string, CompiledOperationTool>): Map<string, CompiledOperationTool> {
+  let found = calledOnly.get(compiled);
+  if (found === undefined) {
+    found = new Map();
+    calledOnly.set(compiled, found);
+  }
+  return found;
 }
 
 function unknownOperation(name: string): CallToolResult {

@@ -8,7 +8,7 @@
  */
 import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { withSingleTypes } from '../openapi/index.js';
-import { argumentProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
+import { argumentProblems, joinProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
 import { withSinglesAsLists } from './single-as-list.js';
 
 /**
@@ -32,7 +32,7 @@ export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions =
     if (!('issues' in verdict) || verdict.issues === undefined) return verdict;
     const named = argumentProblems(schema as Record<string, unknown>, value, options);
     const words = named.length > 0 ? named : verdict.issues.map((issue) => validatorWords(issue.message));
-    return { issues: words.map((message) => ({ message })) };
+    return { issues: [{ message: joinProblems(words) }] };
   };
   return {
     '~standard': {

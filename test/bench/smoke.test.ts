@@ -161,6 +161,10 @@ describe('the bench harness, quick and without peers', () => {
       expect(figures.toolErrors).toEqual([]);
     });
 
+    it('does the 12 tasks the default list was not chosen for, without a tool error or a step with nothing found', () => {
+      expect(figures.unseen).toMatchObject({ tasks: 12, tasksDone: 12, toolErrors: [] });
+    });
+
     it('lists a default tools/list within 6,000 tokens that covers at least 10 tasks, so that they need no discovery tool', () => {
       expect(figures.listTokens).toBeLessThanOrEqual(AGENT_AIMS.listTokens);
       expect(figures.tasksWithListedTools).toBeGreaterThanOrEqual(AGENT_AIMS.tasksWithListedTools);

@@ -100,6 +100,52 @@ describe('errors', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/"course" is not a known field \(known: course_id, /);
   });
+
+  it('refuses a malformed date in the same words through a listed tool and through call_read_operation, with a value that fits', async () => {
+    const listed = await call('list_orders', { created_after: 'last week' });
+    expect(listed.isError).toBe(true);
+    expect(textOf(listed)).toContain('Input validation error: Invalid arguments for tool list_orders: "created_after" must match the pattern ^\\d{4}-\\d{2}-\\d{2}(T.+)?$ such as "2025-03-01"');
+    const through = await call('call_read_operation', { name: 'list_events', arguments: { starts_after: 'next week' } });
+    expect(through.isError).toBe(true);
+    expect(textOf(through)).toContain('Input validation error: Invalid arguments for tool list_events: "starts_after" must match the pattern ^\\d{4}-\\d{2}-\\d{2}(T.+)?$ such as "2025-03-01". Call describe_operation');
+  });
+
+  it('answers a coupon code that does not exist with a step about codes, not ids', async () => {
+    const result = await call('get_coupon_by_code', { code: 'NO-SUCH-CODE-7' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('Next step: No coupon has this code: check it for typos, or list the coupons to see which codes exist.');
+  });
+});
+
+describe('search in the administrator\'s words', () => {
+  const search = async (query: string) => (await callOk('search_operations', { query })) as { results: Record<string, any>[]; nothingMatches?: string; closest?: Record<string, any>[] };
+
+  it('finds listed tools, marked so, and operations reached only through search', async () => {
+    const byCode = await search('look up a coupon by its code');
+    expect(byCode.results[0]).toMatchObject({ name: 'get_coupon_by_code', listed: true });
+    const enrol = await search('enrol someone in a class');
+    expect(enrol.results[0]).toMatchObject({ name: 'create_enrollment', listed: true });
+    const tag = await search('add a tag to a member');
+    expect(tag.results[0]).toMatchObject({ name: 'update_member', readOnly: false });
+    expect(tag.results[0]).not.toHaveProperty('listed');
+    expect(tag.results[0]!['arguments']).toContain('tags: string[] (replaces)');
+    // The other operations of the same thing come along, so the next step needs no second search.
+    const beside = (tag as unknown as { sameToolset: Record<string, any>[] }).sameToolset;
+    expect(beside.map((operation) => operation['name'])).toEqual(expect.arrayContaining(['list_members', 'get_member']));
+    expect(beside.find((operation) => operation['name'] === 'list_members')).toMatchObject({ listed: true });
+    const orders = await search('list orders');
+    expect(orders.results[0]).toMatchObject({ name: 'list_orders', order: 'oldest first' });
+  });
+
+  it('answers a change no operation makes with the operations closest to it, and unknown words with the toolsets', async () => {
+    const deleteEvent = await search('delete event');
+    expect(deleteEvent.results).toEqual([]);
+    expect(deleteEvent.nothingMatches).toMatch(/^No operation does what "delete event" asks/);
+    expect(deleteEvent.closest!.map((operation) => operation['name'])).toContain('update_event');
+    const unknown = (await callOk('search_operations', { query: 'zebra migration' })) as { nothingMatches: string; toolsets: string[] };
+    expect(unknown.nothingMatches).toMatch(/^No operation mentions "zebra" or "migration"\. .*\{"query": "", "toolset": "[a-z_]+"\}/);
+    expect(unknown.toolsets).toContain('events');
+  });
 });
 
 describe('untrusted content', () => {

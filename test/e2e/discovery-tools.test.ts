@@ -62,23 +62,29 @@ describe('--toolsets dynamic', () => {
     expect(result.structuredContent!['items'].every((item: { state: string }) => item.state === 'past_due')).toBe(true);
   });
 
-  it('answers a search with its results alone, and says when nothing matches, with the toolsets to try', async () => {
+  it('answers a search with its results and the other operations of the first one\'s toolset, and when nothing matches, with the closest operations or the toolsets to try', async () => {
     const found = await call('search_operations', { query: 'cancel subscription' });
-    expect(Object.keys(found.structuredContent!)).toEqual(['results']);
+    expect(Object.keys(found.structuredContent!)).toEqual(['results', 'sameToolset']);
     expect(found.structuredContent!['results'][0]).toMatchObject({ name: 'cancel_subscription', readOnly: false });
+    const names = [...found.structuredContent!['results'], ...found.structuredContent!['sameToolset']].map((operation: { name: string }) => operation.name);
+    expect(names).toEqual(expect.arrayContaining(['list_subscriptions', 'get_subscription']));
+    expect(new Set(names).size).toBe(names.length);
 
     const nothing = await call('search_operations', { query: 'delete event' });
     expect(nothing.isError).toBeFalsy();
     expect(nothing.structuredContent!['results']).toEqual([]);
-    expect(nothing.structuredContent!['nothingMatches']).toMatch(/^Nothing matches "delete event"/);
-    expect(nothing.structuredContent!['toolsets']).toContain('events');
+    expect(nothing.structuredContent!['nothingMatches']).toMatch(/^No operation does what "delete event" asks/);
+    expect(nothing.structuredContent!['closest'].map((operation: { name: string }) => operation.name)).toContain('update_event');
+    const unknown = await call('search_operations', { query: 'zebra' });
+    expect(unknown.structuredContent!['nothingMatches']).toMatch(/^No operation mentions "zebra"/);
+    expect(unknown.structuredContent!['toolsets']).toContain('events');
   });
 
   it('refuses arguments that do not fit the operation, before anything is sent', async () => {
     const before = sandbox.countRequests('/api/v1/subscriptions');
     const result = await call('call_operation', { name: 'list_subscriptions', arguments: { state: 'sleeping' } });
     expect(result.isError).toBe(true);
-    expect(result.content[0]!.text).toMatch(/not valid.*describe_operation/s);
+    expect(result.content[0]!.text).toMatch(/^Input validation error: Invalid arguments for tool list_subscriptions: "state\/0" must be one of .*describe_operation/s);
     expect(sandbox.countRequests('/api/v1/subscriptions')).toBe(before);
   });
 

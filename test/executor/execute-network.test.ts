@@ -298,7 +298,7 @@ describe('ERR-04 bodies that are not data', () => {
     const text = resultText(await call(listCourses, {}));
     expect(text).toContain('HTTP 404');
     expect(text).toContain('The school said: not_found: No course with id 7.');
-    expect(text).toContain('Next step: Check the id');
+    expect(text).toContain('Next step: Check the ids in the arguments');
   });
 
   it('ERR-05 an error body that carries instructions gives a short, clean result', async () => {

@@ -48,7 +48,7 @@ describe('ERR-04 API errors tell the agent what to do', () => {
     [422, { message: 'Validation failed', errors: { title: ['too short'] } }, 'API_HTTP_ERROR', 'Fix title'],
     [401, {}, 'API_UNAUTHORIZED', 'Sign in again'],
     [403, { error: 'forbidden' }, 'API_HTTP_ERROR', 'ask a school administrator'],
-    [404, { error: { code: 'NOT_FOUND', message: 'No such course' } }, 'API_HTTP_ERROR', 'list the items'],
+    [404, { error: { code: 'NOT_FOUND', message: 'No such course' } }, 'API_HTTP_ERROR', 'No course has this id: list the courses and use an id from there.'],
     [409, { detail: 'Slug taken' }, 'API_HTTP_ERROR', 'read it again'],
     [429, {}, 'API_RATE_LIMITED', 'wait a minute'],
     [500, {}, 'API_HTTP_ERROR', 'try again later'],

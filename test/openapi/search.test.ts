@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalog, loadDocument, parseDocumentText, searchOperations, type ToolCatalog } from '../../src/openapi/index.js';
-import { searchWords } from '../../src/openapi/search.js';
+import { nearOperations, searchWords, unknownWords } from '../../src/openapi/search.js';
 import { createSandbox } from '@school-mcp/sandbox';
 import { documentWith } from './fixtures/minimal-document.js';
 
@@ -29,7 +29,10 @@ describe('searchOperations', () => {
     const catalog = await buildCatalog(document);
     expect(searchOperations(catalog, 'add courses')[0]?.operation.toolName).toBe('create_course');
     expect(searchOperations(catalog, 'remove member')[0]?.operation.toolName).toBe('delete_member');
-    expect(searchWords('listCourses /course-players')).toEqual(['list', 'course', 'course', 'player']);
+    expect(searchWords('listCourses /course-players')).toEqual(['list', 'cours', 'cours', 'player']);
+    expect(searchWords('Enrolments enrolled enrollment')).toEqual(['enroll', 'enroll', 'enroll']);
+    expect(searchWords('colours color')).toEqual(['color', 'color']);
+    expect(searchWords('sign Jane up, look it up, roll it back')).toEqual(['signup', 'jan', 'find', 'rollback']);
   });
 
   it('is deterministic, respects the limit, and lists in catalogue order for an empty query', async () => {
@@ -73,10 +76,18 @@ describe('searchOperations ranking', () => {
     expect(await names('delete order')).toEqual([]);
   });
 
-  it('finds a parameter value, and matches nothing rather than a wrong operation', async () => {
+  it('finds a parameter value; a word no operation holds is named, not matched to something else', async () => {
     expect(await names('past due orders')).toEqual(['list_orders']);
-    expect(await names('list students')).toEqual([]);
-    expect(await names('refund order')).toEqual([]);
+    expect(await names('list invoices')).toEqual(['list_orders']);
+    expect(await names('list zebras')).toEqual([]);
+    expect(await names('refund order')).toEqual(['list_orders']);
+    expect(unknownWords(await buildCatalog(favourites), 'refund order')).toEqual(['refund']);
+  });
+
+  it('names the operations of the subject when no operation makes the change asked for', async () => {
+    const catalog = await buildCatalog(favourites);
+    expect(searchOperations(catalog, 'delete order')).toEqual([]);
+    expect(nearOperations(catalog, 'delete order').map((operation) => operation.toolName)).toEqual(['list_orders']);
   });
 });
 
@@ -111,6 +122,24 @@ describe('searchOperations on real catalogues', () => {
     expect(top(await sandboxCatalog(), query)[0]).toBe(expected);
   });
 
+  it.each([
+    ['enrol a learner on a programme', 'create_enrollment'],
+    ['add a label to a customer', 'update_member'],
+    ['colour scheme of the site', 'get_appearance'],
+    ['take the lecturer off the course', 'detach_lecturer_from_course'],
+    ['roll the about page back', 'rollback_page'],
+  ])('the sandbox, in an administrator\'s words: %s finds %s first', async (query, expected) => {
+    expect(top(await sandboxCatalog(), query)[0]).toBe(expected);
+  });
+
+  it('the sandbox: "enrolment" the noun asks for a read, "enrol" the verb for an enrolment', async () => {
+    const catalog = await sandboxCatalog();
+    const numbers = top(catalog, 'enrollment numbers for last quarter');
+    expect(numbers.slice(0, 3)).toContain('get_enrollment_summary');
+    expect(numbers[0]).not.toBe('create_enrollment');
+    expect(top(catalog, 'enrol the new member')[0]).toBe('create_enrollment');
+  });
+
   it('the sandbox: a change is never answered with a read, and an unknown subject with nothing', async () => {
     const catalog = await sandboxCatalog();
     for (const query of ['delete event', 'delete course', 'add member', 'update coupon', 'cancel order']) {
@@ -134,6 +163,7 @@ describe('searchOperations on real catalogues', () => {
     const catalog = await thinkific();
     expect(top(catalog, 'delete course')).toEqual([]);
     expect(top(catalog, 'cancel order')).toEqual([]);
-    expect(top(catalog, 'list students')).toEqual([]);
+    // Thinkific's students are its users.
+    expect(top(catalog, 'list students')[0]).toBe('get_users');
   });
 });

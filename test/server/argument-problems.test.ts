@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentProblems, validatorWords } from '../../src/server/argument-problems.js';
+import { argumentProblems, invalidArgumentsText, validatorWords } from '../../src/server/argument-problems.js';
 import { lazyJsonSchema } from '../../src/server/lazy-json-schema.js';
 
 const schema = {
@@ -46,5 +46,38 @@ describe('argument problems name the field and where it belongs', () => {
     expect(await validate({ course_id: 'c', state: 'draft' })).toEqual({ value: { course_id: 'c', state: ['draft'] } });
     const refused = await validate({ course_id: 'c', state: 'live' });
     expect('issues' in refused && refused.issues?.map((issue) => issue.message)).toEqual(['"state/0" must be one of "draft", "published"']);
+  });
+
+  it('says what a format or pattern wants with an example value, the schema\'s own first', async () => {
+    const values = {
+      type: 'object',
+      properties: {
+        starts_at: { type: 'string', format: 'date-time' },
+        email: { type: 'string', format: 'email', examples: ['jane@example.com'] },
+        locale: { type: 'string', pattern: '^[a-z]{2}(-[A-Z]{2})?$', examples: ['en-US'] },
+        tags: { type: 'array', maxItems: 1, items: { type: 'string', minLength: 1 } },
+        per_page: { type: 'integer', minimum: 1, maximum: 50 },
+      },
+      additionalProperties: false,
+    };
+    const sent = { starts_at: 'next tuesday', email: 'jane', locale: 'english', tags: ['a', ''], per_page: 80 };
+    const problems = [
+      '"starts_at" must be a date-time such as "2025-03-18T17:00:00Z"',
+      '"email" must be an email address such as "jane@example.com"',
+      '"locale" must match the pattern ^[a-z]{2}(-[A-Z]{2})?$ such as "en-US"',
+      '"tags" must have at most 1 item',
+      '"tags/1" must have at least 1 character',
+      '"per_page" must be at most 50',
+    ];
+    expect(argumentProblems(values, sent)).toEqual(problems);
+    expect(argumentProblems(values, { starts_at: '2025-03-18T17:00:00+01:00', email: 'a@b.co', locale: 'en', tags: ['x'], per_page: 5 })).toEqual([]);
+    const verdict = await lazyJsonSchema(values as never)['~standard'].validate(sent);
+    expect('issues' in verdict && verdict.issues?.map((issue) => issue.message)).toEqual([problems.join('; ')]);
+  });
+
+  it('words a refusal as the SDK words a listed tool\'s, for call_operation too', () => {
+    expect(invalidArgumentsText('list_orders', ['"per_page" must be an integer', '"state/0" must be one of "paid"'])).toBe(
+      'Input validation error: Invalid arguments for tool list_orders: "per_page" must be an integer; "state/0" must be one of "paid"',
+    );
   });
 });

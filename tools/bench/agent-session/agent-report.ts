@@ -3,7 +3,7 @@
  * agent-experience work (measured once, on the commit named below) and now, against its aims. Pure.
  */
 import type { Measured } from '../results.js';
-import type { AgentFigures } from './figures.js';
+import type { AgentFigures, UnseenFigures } from './figures.js';
 
 export const AGENT_HEADING = '## Agent session';
 
@@ -31,6 +31,23 @@ const BEFORE: AgentFigures = {
   toolErrors: [],
 };
 
+/** The commit the twelve tasks' "before" column was measured on: main when the search work began. */
+const UNSEEN_BEFORE_COMMIT = '4bd7b4d';
+
+/**
+ * The twelve tasks (`unseen-tasks.ts`) with the same played agent against a build of
+ * `UNSEEN_BEFORE_COMMIT` (`npm run bench -- --only agent --agent-server DIR/dist/bin/school-mcp.js`).
+ * Ten tasks stopped there: eight at a step for which the search found nothing, two at a wrong
+ * operation that the search put first.
+ */
+const UNSEEN_BEFORE: UnseenFigures = { tasks: 12, tasksWithListedTools: 0, prompts: 4, calls: 30, discoveryCalls: 17, toolErrors: new Array<string>(10).fill(''), tasksDone: 2 };
+
+/** Search recall at 3 before the search work, measured on `UNSEEN_BEFORE_COMMIT`'s search. */
+const RECALL_BEFORE = { tuning: { found: 8, total: 90 }, heldBack: { found: 9, total: 90 } } as const;
+
+/** The aims for the twelve tasks and for the search. */
+const UNSEEN_AIMS = { discoveryShare: 0.2, heldBackRecall: 0.95 } as const;
+
 /** The agent-experience aims. */
 export const AGENT_AIMS = { prompts: 12, secondSessionPrompts: 0, calls: 60, discoveryCalls: 10, tasksWithListedTools: 10, largestResultTokens: 4_000, listTokens: 6_000 } as const;
 
@@ -38,7 +55,7 @@ export function agentSection(after: Measured<AgentFigures>, separately?: string)
   const lines = [
     AGENT_HEADING,
     '',
-    'The administrator\'s 15 most frequent tasks (school health, enrolment, stuck students, coupon, course draft, course update, failed subscriptions, membership plan, webinar, blog post, lecturer, appearance and page deploy, comments, form export, who am I), played by `tools/bench/agent-session/`: the sandbox school and school-mcp run as real processes, school-mcp with its default flags (and `--no-browser`: the bench\'s host shows each consent link through URL elicitation, and the bench plays the user who clicks Allow). The played agent knows the tasks, not the tools: it takes a listed tool whose name is made of the step\'s words, or else asks `search_operations`, and describes an operation only when the search answer does not show the arguments it wants to send. A second session then starts school-mcp again on the same token store and does the same work. Result tokens are each `tools/call` result\'s JSON (text and structured content), counted with the bench\'s tokenizer.',
+    'The administrator\'s 15 most frequent tasks (school health, enrolment, stuck students, coupon, course draft, course update, failed subscriptions, membership plan, webinar, blog post, lecturer, appearance and page deploy, comments, form export, who am I), played by `tools/bench/agent-session/`: the sandbox school and school-mcp run as real processes, school-mcp with its default flags (and `--no-browser`: the bench\'s host shows each consent link through URL elicitation, and the bench plays the user who clicks Allow). The played agent knows the tasks, not the tools: it takes a listed tool whose name is made of the step\'s words, or the one operation among those it has seen that fits the step (below), or else asks `search_operations`, and describes an operation only when the search answer does not show the arguments it wants to send. A second session then starts school-mcp again on the same token store and does the same work. Result tokens are each `tools/call` result\'s JSON (text and structured content), counted with the bench\'s tokenizer.',
     '',
     ...(separately === undefined ? [] : [separately, '']),
   ];
@@ -59,7 +76,54 @@ export function agentSection(after: Measured<AgentFigures>, separately?: string)
   row('tool errors, both sessions', count(BEFORE.toolErrors.length), count(now.toolErrors.length), `none: ${verdict(now.toolErrors.length === 0)}`);
   if (now.toolErrors.length > 0) lines.push('', ...now.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`));
   lines.push('', ...explanations(now));
+  if (now.unseen !== undefined) lines.push('', ...unseenSection(now, now.unseen));
+  if (now.searchRecall !== undefined) lines.push('', ...recallSection(now.searchRecall));
   return lines;
+}
+
+/** The twelve tasks the default list was not chosen for, beside the fifteen it was. */
+function unseenSection(now: AgentFigures, unseen: UnseenFigures): string[] {
+  const share = (figures: { calls: number; discoveryCalls: number }) => `${count(figures.discoveryCalls)} (${percent(figures.discoveryCalls / Math.max(1, figures.calls))})`;
+  const unseenShare = unseen.discoveryCalls / Math.max(1, unseen.calls);
+  return [
+    '### Twelve tasks the default list was not chosen for',
+    '',
+    'Written before they were first run and without looking at the tools (`tools/bench/agent-session/unseen-tasks.ts`: vip tag, coupon switch-off, purchase question, reschedule webinar, teacher profile, course outline, digital product, monthly numbers, cancel membership, page rollback, plan contents, school settings and logo), each step in the words an administrator uses ("look up a coupon by its code", "add a tag to a member"). The same played agent works through them in a session of its own, on a new token store, with the default flags. Before searching, the agent looks among the tools and search results it has seen for the one operation that reads or changes as the step does, takes exactly the arguments it has, and is named after a thing the step names or the item it holds the id of; of several, the one whose name and title share the most words with the step; it searches when none fits or several fit equally.',
+    '',
+    `| | 15 tasks, now | 12 tasks, before (${UNSEEN_BEFORE_COMMIT}) | 12 tasks, now | aim for the 12 |`,
+    '|---|---:|---:|---:|---|',
+    `| calls | ${count(now.calls)} | ${count(UNSEEN_BEFORE.calls)} | ${count(unseen.calls)} | |`,
+    `| discovery calls (search, describe), share of calls | ${share(now)} | ${share(UNSEEN_BEFORE)} | ${share(unseen)} | at most ${percent(UNSEEN_AIMS.discoveryShare)}: ${verdict(unseenShare <= UNSEEN_AIMS.discoveryShare)} |`,
+    `| consent prompts | ${count(now.prompts)} | ${count(UNSEEN_BEFORE.prompts)} | ${count(unseen.prompts)} | |`,
+    `| tasks done | ${count(now.tasks - new Set(now.toolErrors.map((error) => error.split(':')[0])).size)} of ${count(now.tasks)} | ${count(UNSEEN_BEFORE.tasksDone)} of ${count(UNSEEN_BEFORE.tasks)} | ${count(unseen.tasksDone)} of ${count(unseen.tasks)} | all: ${verdict(unseen.tasksDone === unseen.tasks)} |`,
+    `| tool errors and steps with nothing found | ${count(now.toolErrors.length)} | ${count(UNSEEN_BEFORE.toolErrors.length)} | ${count(unseen.toolErrors.length)} | none: ${verdict(unseen.toolErrors.length === 0)} |`,
+    ...(unseen.toolErrors.length > 0 ? ['', ...unseen.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`)] : []),
+    '',
+    ...(unseenShare > UNSEEN_AIMS.discoveryShare
+      ? [
+          `- **Discovery: ${percent(unseenShare)} of calls, not ${percent(UNSEEN_AIMS.discoveryShare)}.** No task stopped and no search was repeated in vain. ${count(unseen.tasks - unseen.tasksWithListedTools)} of the ${count(unseen.tasks)} tasks need an operation that is not listed (the list was chosen for the fifteen), so each searches at least once: that floor alone is ${percent((unseen.tasks - unseen.tasksWithListedTools) / Math.max(1, unseen.calls))} of the ${count(unseen.calls)} calls. The searches past it were, in the run above, for a second thing in another toolset (a file then a product, the appearance after the school) or for an operation the agent could not tell from its siblings by the arguments it had and their names and titles (a page's versions, or the page; the enrolment summary, or the revenue one); the other operations of the first result\'s toolset, which each answer carries (\`sameToolset\`), spared the second search on the same thing (tag the member just added, change the teacher just found, rename the chapter just listed). Meeting ${percent(UNSEEN_AIMS.discoveryShare)} takes listing more operations, which the 6,000-token budget of the default list does not leave room for.`,
+        ]
+      : []),
+  ];
+}
+
+/** Recall at 3 of search in the administrator's words, each half of the phrasings. */
+function recallSection(recall: NonNullable<AgentFigures['searchRecall']>): string[] {
+  const cell = (figures: { found: number; total: number }) => `${count(figures.found)} of ${count(figures.total)} (${percent(figures.found / Math.max(1, figures.total))})`;
+  return [
+    '### Search in the administrator\'s words',
+    '',
+    'Recall at 3 of `search_operations` on the sandbox school: for each of the 180 phrasings of `test/fixtures/search/phrasings.json` (several per operation, written as people write requests, before the search was tuned), whether an operation that answers it is among the first three results. The phrasings are split, fixed and committed, into a tuning half, the only one the search was tuned on, and a held-back half. Measured in the bench\'s process on this commit\'s search (`test/openapi/search-recall.test.ts` checks the same figures).',
+    '',
+    `| | before (${UNSEEN_BEFORE_COMMIT}) | now | aim |`,
+    '|---|---:|---:|---|',
+    `| tuning half | ${cell(RECALL_BEFORE.tuning)} | ${cell(recall.tuning)} | |`,
+    `| held-back half | ${cell(RECALL_BEFORE.heldBack)} | ${cell(recall.heldBack)} | at least ${percent(UNSEEN_AIMS.heldBackRecall)}: ${verdict(recall.heldBack.found / Math.max(1, recall.heldBack.total) >= UNSEEN_AIMS.heldBackRecall)} |`,
+  ];
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)} %`;
 }
 
 /** Why the figures are what they are, and why an aim is not met where it is not. */

@@ -1,5 +1,6 @@
 /** The figures of an agent session, as BENCHMARKS.md shows them and the test checks them. Pure. */
 import { ALL_SCOPES } from '@school-mcp/sandbox';
+import type { RecallFigures } from './search-recall.js';
 import type { AgentSessionResult, ConsentPrompt } from './session.js';
 
 export interface AgentFigures {
@@ -22,6 +23,22 @@ export interface AgentFigures {
   readonly writeConsents: number;
   readonly writeConsentsWithRead: number;
   readonly toolErrors: readonly string[];
+  /** The twelve tasks the default list was not chosen for, in a session of their own. */
+  readonly unseen?: UnseenFigures;
+  /** Search recall at 3 on the phrasings, each half (`search-recall.ts`). */
+  readonly searchRecall?: { readonly tuning: RecallFigures; readonly heldBack: RecallFigures };
+}
+
+export interface UnseenFigures {
+  readonly tasks: number;
+  readonly tasksWithListedTools: number;
+  readonly prompts: number;
+  readonly calls: number;
+  readonly discoveryCalls: number;
+  /** Tool errors, and steps for which the agent found no operation. */
+  readonly toolErrors: readonly string[];
+  /** Tasks done without an error. */
+  readonly tasksDone: number;
 }
 
 export function agentFigures(result: AgentSessionResult, countTokens: (text: string) => number): AgentFigures {
@@ -43,6 +60,20 @@ export function agentFigures(result: AgentSessionResult, countTokens: (text: str
     writeConsents: writes.length,
     writeConsentsWithRead: writes.filter(({ writes: added, scopes }) => added.every((scope) => !(ALL_SCOPES as readonly string[]).includes(readOf(scope)) || scopes.includes(readOf(scope)))).length,
     toolErrors: [...result.first.record.tasks, ...result.second.record.tasks].flatMap((task) => task.errors.map((error) => `${task.title}: ${error}`)),
+    unseen: unseenFigures(result.unseen),
+  };
+}
+
+function unseenFigures(run: AgentSessionResult['unseen']): UnseenFigures {
+  const { calls, tasks } = run.record;
+  return {
+    tasks: tasks.length,
+    tasksWithListedTools: tasks.filter((task) => !task.usedDiscovery && task.errors.length === 0).length,
+    prompts: run.prompts.length,
+    calls: calls.length,
+    discoveryCalls: calls.filter((call) => call.discovery && call.operation === undefined).length,
+    toolErrors: tasks.flatMap((task) => task.errors.map((error) => `${task.title}: ${error}`)),
+    tasksDone: tasks.filter((task) => task.errors.length === 0).length,
   };
 }
 

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Measured } from '../results.js';
 import { loadTokenCounter } from '../token-count.js';
 import { agentFigures, type AgentFigures } from './figures.js';
+import { PHRASINGS_FILE, readPhrasings, recallAtThree, sandboxCatalogue } from './search-recall.js';
 import { runAgentSessions, type AgentSessionResult } from './session.js';
 
 /** What `--agent-record` writes: the session's whole record, and the figures counted on it. */
@@ -15,10 +16,12 @@ export interface AgentRecord {
 export async function measureAgentSession(schoolMcpMain: string | undefined, progress: (line: string) => void, recordFile?: string): Promise<Measured<AgentFigures>> {
   const countTokens = loadTokenCounter();
   if (!countTokens) return { ok: false, reason: 'the tokenizer is not installed (tools/bench/node_modules)' };
-  progress('agent session: the 15 administrator tasks, twice');
+  progress('agent session: the 15 administrator tasks, twice, then the 12 others');
   try {
     const result = await runAgentSessions({ countTokens, ...(schoolMcpMain === undefined ? {} : { schoolMcpMain }) });
-    const figures = agentFigures(result, countTokens);
+    const catalog = await sandboxCatalogue();
+    const phrasings = await readPhrasings(PHRASINGS_FILE);
+    const figures = { ...agentFigures(result, countTokens), searchRecall: { tuning: recallAtThree(catalog, phrasings, 'tuning'), heldBack: recallAtThree(catalog, phrasings, 'held-back') } };
     if (recordFile !== undefined) await writeFile(recordFile, JSON.stringify({ result, figures } satisfies AgentRecord));
     return { ok: true, value: figures };
   } catch (error) {

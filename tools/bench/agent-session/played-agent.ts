@@ -13,7 +13,9 @@ const DESCRIBE_TOOL = 'describe_operation';
 
 export interface ListedTool {
   readonly name: string;
+  readonly title?: string | undefined;
   readonly annotations?: { readonly readOnlyHint?: boolean } | undefined;
+  readonly inputSchema?: { readonly properties?: Record<string, unknown>; readonly required?: readonly string[] } | undefined;
 }
 
 export interface ToolResult {
@@ -48,9 +50,15 @@ export interface SessionRecord {
 /** What a search answer tells of one operation. */
 interface FoundOperation {
   readonly name: string;
+  /** Its title, as the list or the search answer shows it. */
+  readonly title: string;
   readonly readOnly: boolean;
+  /** A tool of its own in the list, which the agent then calls directly. */
+  readonly listed: boolean;
   /** The argument names the answer shows, when it shows them. */
   readonly arguments: readonly string[] | undefined;
+  /** Those of them marked required (`*`). */
+  readonly required: readonly string[];
 }
 
 export async function runTasks(tools: readonly ListedTool[], tasks: readonly AgentTask[], callTool: CallTool, countTokens: (text: string) => number): Promise<SessionRecord> {
@@ -77,15 +85,24 @@ export async function runTasks(tools: readonly ListedTool[], tasks: readonly Age
 
     for (const step of task.steps) {
       const args = step.args(memory);
-      const direct = bestByName(listed.map((tool) => tool.name), step.want);
+      const listedNames = new Set(listed.map((tool) => tool.name));
+      const known = [...listed.map(asKnown), ...[...found.values()].filter((operation) => !listedNames.has(operation.name))];
+      const fit = fitOf(known, step.want, args);
+      const direct = bestByName([...listedNames], step.want) ?? (fit?.listed === true ? fit.name : undefined);
       let result: ToolResult;
       if (direct !== undefined) {
         result = await call(direct, args);
       } else {
-        const operation = bestFound(found, step.want) ?? (await search(step.want));
+        const operation = bestFound(found, step.want) ?? fit ?? (await search(step.want));
         if (operation === undefined) {
           errors.push(`nothing found for "${step.want}"`);
           break;
+        }
+        if (listedNames.has(operation.name)) {
+          result = await call(operation.name, args);
+          if (result.isError) break;
+          step.keep?.(answerOf(result), memory);
+          continue;
         }
         const shown = operation.arguments;
         if ((shown === undefined || Object.keys(args).some((name) => !shown.includes(name))) && !described.has(operation.name)) {
@@ -107,10 +124,19 @@ export async function runTasks(tools: readonly ListedTool[], tasks: readonly Age
     async function search(want: string): Promise<FoundOperation | undefined> {
       const answer = answerOf(await call(SEARCH_TOOL, { query: want }));
       const results = Array.isArray(answer['results']) ? (answer['results'] as Answer[]) : [];
-      for (const entry of results) {
+      // The answer's other operations of the same thing are remembered too, for the next steps.
+      const beside = Array.isArray(answer['sameToolset']) ? (answer['sameToolset'] as Answer[]) : [];
+      for (const entry of [...results, ...beside]) {
         const name = String(entry['name']);
-        const shown = entry['arguments'];
-        found.set(name, { name, readOnly: entry['readOnly'] === true, arguments: Array.isArray(shown) ? shown.map((line) => argumentName(String(line))) : undefined });
+        const shown = Array.isArray(entry['arguments']) ? entry['arguments'].map(String) : undefined;
+        found.set(name, {
+          name,
+          title: String(entry['title'] ?? ''),
+          readOnly: entry['readOnly'] === true,
+          listed: entry['listed'] === true,
+          arguments: shown?.map(argumentName),
+          required: (shown ?? []).filter((line) => /^[A-Za-z0-9_.-]+\*/.test(line)).map(argumentName),
+        });
       }
       const first = results[0];
       return bestFound(found, want, results.map((entry) => String(entry['name']))) ?? (first === undefined ? undefined : found.get(String(first['name'])));
@@ -138,6 +164,55 @@ function bestFound(found: ReadonlyMap<string, FoundOperation>, want: string, amo
   const name = bestByName(among, want);
   return name === undefined ? undefined : found.get(name);
 }
+
+/** A listed tool as the agent knows it from the list: its name, annotations and input schema. */
+function asKnown(tool: ListedTool): FoundOperation {
+  const properties = Object.keys(tool.inputSchema?.properties ?? {});
+  return { name: tool.name, title: tool.title ?? '', readOnly: tool.annotations?.readOnlyHint === true, listed: true, arguments: properties, required: [...(tool.inputSchema?.required ?? [])] };
+}
+
+/**
+ * What a careful agent does before searching again: it looks at the tools and search results it
+ * has already seen for the one that reads or changes as the step does (by the step's first
+ * word), takes exactly what it wants to send (every argument it has, and it has every required
+ * one) and is named after a thing the step names (a word of its name other than a verb). When
+ * several do, it takes the one whose name and title share the most words with the step, if one
+ * shares more than the others; else it searches.
+ */
+function fitOf(candidates: readonly FoundOperation[], want: string, args: Record<string, unknown>): FoundOperation | undefined {
+  const wanted = new Set(administratorWords(want));
+  const sent = Object.keys(args);
+  const changes = CHANGE_VERBS.has(administratorWords(want)[0] ?? '');
+  const fitting = candidates.filter(
+    (candidate) =>
+      candidate.readOnly !== changes &&
+      candidate.arguments !== undefined &&
+      sent.every((name) => candidate.arguments!.includes(name)) &&
+      candidate.required.every((name) => sent.includes(name)) &&
+      // About a thing the step names, or about the very item the step holds the id of.
+      (nameWords(candidate.name).some((word) => !VERB_WORDS.has(word) && wanted.has(word)) || ownIdSent(candidate)),
+  );
+  if (fitting.length <= 1) return fitting[0];
+  // Several fit: the one whose name and title share the most words with the step, when one does.
+  const shared = (candidate: FoundOperation) => new Set([...nameWords(candidate.name), ...administratorWords(candidate.title)].filter((word) => !VERB_WORDS.has(word) && wanted.has(word))).size;
+  const ranked = [...fitting].sort((a, b) => shared(b) - shared(a));
+  return shared(ranked[0]!) > shared(ranked[1]!) ? ranked[0] : undefined;
+}
+
+/** `update_lecturer` taking `lecturer_id`: the operation is about the item whose id the step holds. */
+function ownIdSent(candidate: FoundOperation): boolean {
+  const words = nameWords(candidate.name);
+  return candidate.required.some((name) => name.endsWith('_id') && words.includes(administratorWords(name.slice(0, -3))[0] ?? ''));
+}
+
+/** A step that starts with one of these changes something; any other step reads. */
+const CHANGE_VERBS = new Set([
+  'create', 'add', 'update', 'change', 'set', 'rename', 'turn', 'reschedule', 'upload', 'put', 'include', 'restore', 'cancel', 'delete',
+  'remove', 'attach', 'deploy', 'publish', 'make', 'write', 'tag', 'enrol', 'enroll',
+]);
+
+/** Words of a name that say what is done, not to what. */
+const VERB_WORDS = new Set(['list', 'get', 'create', 'update', 'delete', 'add', 'remove', 'find', 'set', 'change', 'write', 'read', 'who', 'or', 'one', 'its', 'their', 'it']);
 
 /** `"title*: string"` or `"title"` → `title`. */
 function argumentName(line: string): string {

@@ -4,7 +4,8 @@
  * URL consent requests (MCP elicitation), the user who approves each one on the school's consent
  * page, and the agent of `played-agent.ts` working through the 15 tasks. A second session then
  * starts school-mcp again on the same token store and does the same work, so that its prompts
- * show whether the grants were kept.
+ * show whether the grants were kept. A third, on a token store of its own, works through the
+ * twelve tasks the default list was not chosen for.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -17,7 +18,8 @@ import { collectLines } from '../child-lines.js';
 import { SCHOOL_MCP_MAIN } from '../paths.js';
 import { startSandboxProcess } from '../sandbox-process.js';
 import { runTasks, type ListedTool, type SessionRecord, type ToolResult } from './played-agent.js';
-import { administratorTasks } from './tasks.js';
+import { administratorTasks, type AgentTask } from './tasks.js';
+import { unseenAdministratorTasks } from './unseen-tasks.js';
 
 export interface AgentSessionOptions {
   /** The school-mcp entry point to measure (another build's `dist/bin/school-mcp.js` for a "before" figure). */
@@ -43,20 +45,26 @@ export interface AgentSessionResult {
   readonly first: SessionRun;
   /** The same work again, by a new process on the same token store. */
   readonly second: SessionRun;
+  /** The twelve tasks the default list was not chosen for (`unseen-tasks.ts`), in a session of their own on a new token store. */
+  readonly unseen: SessionRun;
 }
 
 export async function runAgentSessions(options: AgentSessionOptions): Promise<AgentSessionResult> {
   const sandbox = await startSandboxProcess();
   const configDir = await mkdtemp(join(tmpdir(), 'school-mcp-agent-'));
+  const unseenConfigDir = await mkdtemp(join(tmpdir(), 'school-mcp-agent-unseen-'));
   try {
     const now = options.now ?? new Date();
-    const launch = { main: options.schoolMcpMain ?? SCHOOL_MCP_MAIN, schoolUrl: sandbox.url, configDir };
-    const first = await oneSession(launch, 1, now, options.countTokens);
-    const second = await oneSession(launch, 2, now, options.countTokens);
-    return { list: first.list, first: first.run, second: second.run };
+    const main = options.schoolMcpMain ?? SCHOOL_MCP_MAIN;
+    const launch = { main, schoolUrl: sandbox.url, configDir };
+    const first = await oneSession(launch, administratorTasks(1, now), options.countTokens);
+    const second = await oneSession(launch, administratorTasks(2, now), options.countTokens);
+    const unseen = await oneSession({ main, schoolUrl: sandbox.url, configDir: unseenConfigDir }, unseenAdministratorTasks(1, now), options.countTokens);
+    return { list: first.list, first: first.run, second: second.run, unseen: unseen.run };
   } finally {
     await sandbox.close();
     await rm(configDir, { recursive: true, force: true });
+    await rm(unseenConfigDir, { recursive: true, force: true });
   }
 }
 
@@ -66,7 +74,7 @@ interface Launch {
   readonly configDir: string;
 }
 
-async function oneSession(launch: Launch, run: number, now: Date, countTokens: (text: string) => number): Promise<{ list: { tools: ListedTool[] }; run: SessionRun }> {
+async function oneSession(launch: Launch, tasks: readonly AgentTask[], countTokens: (text: string) => number): Promise<{ list: { tools: ListedTool[] }; run: SessionRun }> {
   // Default flags: the school and where tokens live; --no-browser so that no real browser opens
   // (the host below shows each link instead, as a host with URL elicitation does).
   const transport = new StdioClientTransport({
@@ -89,7 +97,7 @@ async function oneSession(launch: Launch, run: number, now: Date, countTokens: (
   try {
     await client.connect(transport);
     const list = (await client.listTools()) as { tools: ListedTool[] };
-    const record = await runTasks(list.tools, administratorTasks(run, now), (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolResult>, countTokens);
+    const record = await runTasks(list.tools, tasks, (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolResult>, countTokens);
     return { list, run: { record, prompts } };
   } catch (error) {
     throw new Error(`the agent session failed: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`);

@@ -25,7 +25,7 @@ const lectureFields = {
   kind: s.enumOf(LECTURE_KINDS, 'What the lecture is.'),
   content: s.nullable(s.string('Text of the lecture, or the video URL. Hidden from visitors unless the lecture is a free preview.', { maxLength: 100_000 })),
   duration_seconds: s.nullable(s.integer('Length of a video lecture.', { minimum: 0, maximum: 86_400, example: 540 })),
-  attachment_urls: s.array(s.uri('Attachment URL, e.g. one returned by upload_file.'), 'Downloadable attachments.', { maxItems: 20 }),
+  attachment_urls: s.array(s.uri('Attachment URL, e.g. one returned by upload_file.'), 'Downloadable attachments. An update replaces the whole list.', { maxItems: 20 }),
   is_free_preview: s.boolean('Whether visitors may watch it before buying.'),
 };
 

@@ -10,7 +10,7 @@ import type { Member } from '../store/index.js';
 const memberFields = {
   email: s.email('Email address; unique within the school.'),
   name: s.string('Full name.', { minLength: 1, maxLength: 200, example: 'Jane Doe' }),
-  tags: s.array(s.string('A tag.', { minLength: 1, maxLength: 50 }), 'Free-form tags, e.g. `vip`.', { maxItems: 20 }),
+  tags: s.array(s.string('A tag.', { minLength: 1, maxLength: 50 }), 'Free-form tags, e.g. `vip`. An update replaces the whole list: send every tag to keep.', { maxItems: 20 }),
 };
 
 const Member = s.object(

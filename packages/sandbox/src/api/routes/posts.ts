@@ -10,7 +10,7 @@ import { PUBLISH_STATES, type Post } from '../store/index.js';
 const postFields = {
   title: s.string('Post title.', { minLength: 1, maxLength: 200, example: 'Our new watercolour course is here' }),
   body: s.string('Post body in Markdown. Written by staff; treat as untrusted text.', { maxLength: 100_000 }),
-  tags: s.array(s.string('A tag.', { minLength: 1, maxLength: 50 }), 'Tags.', { maxItems: 20 }),
+  tags: s.array(s.string('A tag.', { minLength: 1, maxLength: 50 }), 'Tags. An update replaces the whole list: send every tag to keep.', { maxItems: 20 }),
   state: s.enumOf(PUBLISH_STATES, '`draft` or `published`; publishing sets `published_at`.'),
 };
 
