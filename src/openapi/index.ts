@@ -16,6 +16,7 @@ export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas } from './catalogue-budget.js
 export { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 export { withListedValues } from './listed-values.js';
 export { withSingleTypes } from './single-types.js';
+export { shownSchema } from './shown-schema.js';
 export { toolsetSummary, type GroupingSource } from './grouping.js';
 export { selectOperations } from './select-operations.js';
 export { nearOperations, searchOperations, unknownWords } from './search.js';

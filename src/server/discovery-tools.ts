@@ -5,7 +5,7 @@
  * executor runs the call.
  */
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { nearOperations, searchOperations, unknownWords, type Operation, type ToolCatalog } from '../openapi/index.js';
+import { nearOperations, searchOperations, shownSchema, unknownWords, type Operation, type ToolCatalog } from '../openapi/index.js';
 import { invalidArgumentsText } from './argument-problems.js';
 import { argumentSummary, listOrder } from './argument-summary.js';
 import type { ClientConnection } from './client-connection.js';
@@ -110,8 +110,10 @@ export function registerDiscoveryTools(
         ...summary(operation),
         requiredScopes: [...operation.requiredScopes],
         description: operation.description,
-        inputSchema: operation.inputSchema,
-        ...(operation.outputSchema === undefined ? {} : { outputSchema: operation.outputSchema }),
+        // Shown as tools/list shows it: a kilobyte default or a thousand-value enum costs tokens on
+        // every later request of the conversation, and the call is checked against the whole schema.
+        inputSchema: shownSchema(operation.inputSchema),
+        ...(operation.outputSchema === undefined ? {} : { outputSchema: shownSchema(operation.outputSchema) }),
         annotations: operation.annotations,
       };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

@@ -92,6 +92,18 @@ describe('what the model reads', () => {
     }
   });
 
+  it('API-16 describe_operation shows the schema as the listing does', async () => {
+    const server = await startStdioServer({ args: ['--school', schoolUrl, '--openapi', join(directory, 'school.json'), '--toolsets', 'dynamic'] });
+    try {
+      const described = JSON.stringify(((await server.client.callTool({ name: 'describe_operation', arguments: { name: 'list_courses' } })) as Result).structuredContent);
+      expect(described).toContain('One of 1,000 values');
+      expect(described).not.toContain('course_0999');
+      expect(described).not.toContain('n'.repeat(201));
+    } finally {
+      await server.close();
+    }
+  });
+
   it('API-18 starts on a 4 MiB YAML document whose one mapping has 250,000 keys, and again from its cached copies', async () => {
     const lines = ['openapi: 3.0.3', 'info: {title: Wide, version: "1"}', 'paths:', '  /members:', '    get: {operationId: list_members, responses: {"200": {description: ok}}}', 'x-wide:'];
     for (let index = 0; index < 250_000; index += 1) lines.push(`  k${index}: ${index}`);
