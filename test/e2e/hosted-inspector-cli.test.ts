@@ -8,16 +8,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
-import { canRun, INSPECTOR_CLI, itWithPinnedCli, runPinnedCli, type CliRun } from '../helpers/pinned-cli.js';
+import { describeWithPinnedCli, INSPECTOR_CLI, runPinnedCli, type CliRun } from '../helpers/pinned-cli.js';
 import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../hosted/hosted-harness.js';
 
-describe('the MCP Inspector CLI against school-mcp --hosted', () => {
+describeWithPinnedCli(INSPECTOR_CLI, 'the MCP Inspector CLI against school-mcp --hosted', () => {
   let hosted: Hosted;
   let home: string;
   beforeAll(async () => {
-    if (!canRun(INSPECTOR_CLI)) return;
     hosted = await startHosted({ tools: true });
     home = await mkdtemp(join(tmpdir(), 'school-mcp-inspector-'));
   });
@@ -31,7 +30,7 @@ describe('the MCP Inspector CLI against school-mcp --hosted', () => {
     return runPinnedCli(INSPECTOR_CLI, ['--cli', ...args, '--format', 'json'], home);
   }
 
-  itWithPinnedCli(INSPECTOR_CLI, 'HOST-27 lists the tools and calls who_am_i as the person whose bearer token it sends, and is refused without one', async () => {
+  it('HOST-27 lists the tools and calls who_am_i as the person whose bearer token it sends, and is refused without one', async () => {
     const ada = SANDBOX_STAFF[0]!;
     const client = await registerMcpClient(hosted.base);
     const { code, verifier } = await signIn(hosted, client, ada.sub);

@@ -7,16 +7,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
-import { canRun, INSPECTOR_CLI, itWithPinnedCli, runPinnedCli } from '../helpers/pinned-cli.js';
+import { describeWithPinnedCli, INSPECTOR_CLI, runPinnedCli } from '../helpers/pinned-cli.js';
 
-describe('the MCP Inspector CLI with --strict against school-mcp over stdio', () => {
+describeWithPinnedCli(INSPECTOR_CLI, 'the MCP Inspector CLI with --strict against school-mcp over stdio', () => {
   let sandbox: RunningSandbox;
   let home: string;
   beforeAll(async () => {
-    if (!canRun(INSPECTOR_CLI)) return;
     sandbox = await startSandbox({});
     home = await mkdtemp(join(tmpdir(), 'school-mcp-inspector-'));
   });
@@ -25,7 +24,7 @@ describe('the MCP Inspector CLI with --strict against school-mcp over stdio', ()
     if (home !== undefined) await rm(home, { recursive: true, force: true });
   });
 
-  itWithPinnedCli(INSPECTOR_CLI, 'tools/list at default settings: exit 0 and not one schema warning', async () => {
+  it('tools/list at default settings: exit 0 and not one schema warning', async () => {
     const run = await runPinnedCli(
       INSPECTOR_CLI,
       ['--cli', '--method', 'tools/list', '--strict', process.execPath, MAIN_JS, '--config-dir', home, '--school', sandbox.url],

@@ -2,11 +2,10 @@
  * Command-line tools that need a newer Node than the project's 20 and so are no dependency of it
  * (their `engines` would fail `npm ci` on Node 20 under `engine-strict`): `.ci/run` installs each
  * at a pinned version outside the repository and names its entry script in an environment
- * variable. A test needing one runs on a Node that fits; on an older Node it skips with one line,
- * and on a fitting Node without the tool it skips, or under `CI=true` fails (suite-gate.ts).
+ * variable.
  */
 import { spawn } from 'node:child_process';
-import { it } from 'vitest';
+import { describe, it } from 'vitest';
 import { itNeeding } from './suite-gate.js';
 
 export interface PinnedCli {
@@ -35,24 +34,30 @@ export const CONFORMANCE_CLI: PinnedCli = {
   howToEnable: 'install @modelcontextprotocol/conformance@0.1.16 outside the repository and set SCHOOL_MCP_TEST_CONFORMANCE to its dist/index.js (.ci/run does)',
 };
 
-/** Whether this Node runs `cli`, so a `beforeAll` can leave its servers unstarted where it does not. */
-export function canRun(cli: PinnedCli): boolean {
-  return nodeFits(cli.minimumNode) && cli.script !== undefined;
-}
-
 function nodeFits([wantMajor, wantMinor]: readonly [number, number]): boolean {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   return major > wantMajor || (major === wantMajor && minor >= wantMinor);
 }
 
-/** A test that runs `cli`: skipped with one line on a Node too old for it, gated on its install elsewhere. */
-export function itWithPinnedCli(cli: PinnedCli, name: string, body: () => Promise<void>): void {
-  if (nodeFits(cli.minimumNode)) {
-    itNeeding({ available: cli.script !== undefined, what: cli.what, howToEnable: cli.howToEnable }, name, body);
-  } else {
-    const [major, minor] = cli.minimumNode;
-    it.skip(`${name} (skipped: ${cli.what} needs Node ${major}.${minor} or later, this is Node ${process.versions.node}; CI runs it on Node 22 and 24)`, body);
+/**
+ * A suite that runs `cli`. Where it cannot run, the suite is one test saying why: skipped on a
+ * Node too old for the tool; without the tool skipped, or failed under `CI=true` (suite-gate.ts).
+ * Its `beforeAll` then never runs, so it starts nothing.
+ */
+export function describeWithPinnedCli(cli: PinnedCli, name: string, body: () => void): void {
+  if (nodeFits(cli.minimumNode) && cli.script !== undefined) {
+    describe(name, body);
+    return;
   }
+  const title = `runs ${cli.what}`;
+  describe(name, () => {
+    if (nodeFits(cli.minimumNode)) {
+      itNeeding({ available: false, what: cli.what, howToEnable: cli.howToEnable }, title, async () => undefined);
+    } else {
+      const [major, minor] = cli.minimumNode;
+      it.skip(`${title} (skipped: it needs Node ${major}.${minor} or later, this is Node ${process.versions.node}; CI runs it on Node 22 and 24)`, () => undefined);
+    }
+  });
 }
 
 export interface CliRun {
