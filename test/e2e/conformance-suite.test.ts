@@ -55,7 +55,6 @@ const SCENARIOS: ReadonlyArray<{ readonly name: string; readonly title: string; 
 interface Check {
   readonly id: string;
   readonly status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO';
-  readonly errorMessage?: string;
 }
 
 /**
@@ -89,7 +88,9 @@ async function startSecretAddingProxy(target: URL, secret: string): Promise<{ re
     incoming.pipe(forwarded);
   });
   await new Promise<void>((resolve, reject) => {
-    proxy.once('error', reject);
+    proxy.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRNOTAVAIL' ? new Error('the proxy in front of school-mcp listens on [::1], and this machine has no IPv6 loopback address', { cause: error }) : error),
+    );
     proxy.listen(Number(target.port), '::1', resolve);
   });
   return {
