@@ -1,8 +1,8 @@
 /**
  * What the MCP conformance suite's server scenarios check (initialize, ping, tools-list,
  * logging-set-level, dns-rebinding-protection, the SSE streams), against the real
- * `school-mcp --http` on the sandbox school. The suite itself needs Node 22 and a server without
- * authentication; the same requests are made here, with the endpoint's secret.
+ * `school-mcp --http` on the sandbox school, made here with the endpoint's secret on every Node;
+ * conformance-suite.test.ts runs the suite itself on Node 22 and later.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
