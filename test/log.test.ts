@@ -6,7 +6,8 @@ describe('the logger', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
     logger.redact('AT-CANARY-0123456789');
-    logger.child('oauth').info('refreshed AT-CANARY-0123456789', { access_token: 'anything', authorization: 'Bearer x', note: 'see AT-CANARY-0123456789' });
+    const oauthLog = logger.child('oauth');
+    oauthLog.info('refreshed AT-CANARY-0123456789', { access_token: 'anything', authorization: 'Bearer x', note: 'see AT-CANARY-0123456789' });
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('AT-CANARY');
     expect(lines[0]).not.toContain('anything');

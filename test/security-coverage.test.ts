@@ -69,7 +69,7 @@ async function readListedChecks(): Promise<ListedCheck[]> {
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(
-    entries.map((entry) => {
+    entries.map(async (entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) return filesUnder(path);
       return /\.(ts|mjs)$/.test(entry.name) && path !== thisFile ? [path] : [];

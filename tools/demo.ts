@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     const { tools } = await client.listTools();
     const byToolset = new Map<string, string[]>();
     for (const tool of tools) {
-      const toolset = String((tool._meta as Record<string, unknown> | undefined)?.['school-mcp/toolset'] ?? 'server');
+      const named = tool._meta?.['school-mcp/toolset'];
+      const toolset = typeof named === 'string' ? named : 'server';
       byToolset.set(toolset, [...(byToolset.get(toolset) ?? []), tool.name]);
     }
     out(`${tools.length} tools`);

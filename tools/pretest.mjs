@@ -1,11 +1,12 @@
 /**
  * `npm test`'s checks before the suite, side by side: the build (tsc and the bin's bundle), the
- * type-check of sources and tests, and knip. One after another they kept one core of two idle for
- * several seconds of every test run. Each step's output is printed whole when it ends, so that
- * the three never interleave, and any failure fails the run after all three have ended.
+ * type-check of sources and tests, knip, the linter and the formatter's check (`npm run lint`,
+ * `npm run format:check`; see .oxlintrc.json). One after another they kept one core of two idle
+ * for several seconds of every test run. Each step's output is printed whole when it ends, so
+ * that they never interleave, and any failure fails the run after all of them have ended.
  *
  * Plain JavaScript because it runs before anything is built. By hand rather than with a package
- * such as concurrently: starting three commands and waiting for them is all it does.
+ * such as concurrently: starting a few commands and waiting for them is all it does.
  */
 import { spawn } from 'node:child_process';
 
@@ -17,6 +18,8 @@ const STEPS = [
   { name: 'build', command: 'npm', args: ['run', 'build', '--silent'] },
   { name: 'type-check', command: 'tsc', args: ['-p', 'tsconfig.json'] },
   { name: 'knip', command: 'knip', args: [] },
+  { name: 'lint', command: 'npm', args: ['run', 'lint', '--silent'] },
+  { name: 'format', command: 'npm', args: ['run', 'format:check', '--silent'] },
 ];
 
 function run({ name, command, args }) {

@@ -27,7 +27,11 @@ export function scheduleCatalogueWrite(write: (() => Promise<void>) | undefined)
   if (write === undefined) return { finish: async () => undefined };
   let written: Promise<void> | undefined;
   const start = () => (written ??= write());
-  const timer = setTimeout(start, WRITE_DELAY_MS);
+  // A failed write is for finish() to report, which awaits the same promise; until then it must not
+  // be an unhandled rejection, which ends the process.
+  const timer = setTimeout(() => {
+    start().catch(() => undefined);
+  }, WRITE_DELAY_MS);
   // A process with nothing else to do exits rather than wait for the write's turn.
   timer.unref();
   return {

@@ -52,6 +52,8 @@ export async function pasteLogin(session: OAuthSession, scopes: readonly string[
     for (let pending = nextLine(); ; ) {
       const event = await Promise.race([settled, pending]);
       if (event.kind === 'settled') {
+        // The flow's own rejection, passed on as it came (an Error from the OAuth client or this bridge).
+        // oxlint-disable-next-line typescript/only-throw-error
         if (event.error !== undefined) throw event.error;
         return;
       }
@@ -85,6 +87,8 @@ export async function pasteLogin(session: OAuthSession, scopes: readonly string[
 }
 
 function finish(outcome: Settled): void {
+  // The flow's own rejection, passed on as it came.
+  // oxlint-disable-next-line typescript/only-throw-error
   if (outcome.error !== undefined) throw outcome.error;
 }
 

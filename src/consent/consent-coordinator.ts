@@ -107,6 +107,9 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
         await recordFailure(error).catch(() => undefined);
         throw error;
       })
+      // Promise.prototype.finally waits for a promise its callback returns (ECMA-262 27.2.5.3), though
+      // lib.d.ts types that callback as returning void.
+      // oxlint-disable-next-line typescript/no-misused-promises
       .finally(async () => {
         flowEnded.abort();
         cancelLocal = undefined;

@@ -42,5 +42,5 @@ export function checkLockOptions(options: LockOptions): void {
 }
 
 export function checkFence(fence: number): void {
-  if (!isFence(fence)) throw new RangeError(`a fence must be a positive integer, got ${fence}`);
+  if (!isFence(fence)) throw new RangeError(`a fence must be a positive integer, got ${String(fence)}`);
 }

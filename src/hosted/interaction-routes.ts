@@ -247,7 +247,8 @@ export async function handleConsentFinish(context: InteractionContext, req: Inco
   const resources = [details.params['resource']].flat().filter((resource): resource is string => typeof resource === 'string' && isOwnResource(context.publicUrl, resource));
   for (const resource of resources.length > 0 ? resources : [context.publicUrl.base]) grant.addResourceScope(resource, MCP_SCOPE);
   // The engine counts a requested scope it knows as an OpenID one too; grant what was asked of those.
-  const requested = String(details.params['scope'] ?? '').split(' ');
+  const scope = details.params['scope'];
+  const requested = typeof scope === 'string' ? scope.split(' ') : [];
   const oidcScopes = requested.filter((scope) => scope === 'openid' || scope === MCP_SCOPE);
   if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
   const grantId = await grant.save();

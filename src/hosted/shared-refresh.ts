@@ -152,6 +152,8 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
         }
         // Others keep waiting for the saved grant while this one is still being saved.
         if (held.saving === undefined) await release();
+        // finally() waits for the promise release() returns (ECMA-262 27.2.5.3); lib.d.ts types it as void.
+        // oxlint-disable-next-line typescript/no-misused-promises
         else void held.saving.finally(release);
         return held.grant;
       }

@@ -60,7 +60,7 @@ export function assignToolNames(inputs: readonly NamingInput[]): AssignedNames {
   const settle = (claims: readonly Claim[]): number[] => {
     const losers: number[] = [];
     for (const [name, group] of groupBy(claims, (claim) => claim.name)) {
-      const contenders = group.filter((claim) => !taken.has(name));
+      const contenders = taken.has(name) ? [] : group;
       if (contenders.length === 0) {
         for (const claim of group) losers.push(claim.index);
         continue;

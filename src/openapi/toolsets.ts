@@ -18,7 +18,7 @@
  * @see SECURITY.md API-09
  */
 import { isQuotableScope } from '../school-text/index.js';
-import { arrayOr, entriesOf, isRecord, recordOr } from './json-value.js';
+import { arrayOr, entriesOf, isRecord, recordOr, stringOr } from './json-value.js';
 import { plainText } from './plain-text.js';
 import { snakeCase } from './tool-names.js';
 
@@ -111,13 +111,13 @@ export function scopeDescriptions(securitySchemes: unknown): Record<string, stri
 function presentsBearerToken(scheme: unknown): boolean {
   // A requirement naming a scheme the document does not define is taken at its word: it needs sign-in.
   if (!isRecord(scheme)) return true;
-  const type = String(scheme['type'] ?? '').toLowerCase();
+  const type = (stringOr(scheme['type']) ?? '').toLowerCase();
   if (BEARER_SCHEME_TYPES.has(type)) return true;
-  return type === 'http' && String(scheme['scheme'] ?? '').toLowerCase() === 'bearer';
+  return type === 'http' && (stringOr(scheme['scheme']) ?? '').toLowerCase() === 'bearer';
 }
 
 function hasScopes(scheme: unknown): boolean {
-  return isRecord(scheme) && BEARER_SCHEME_TYPES.has(String(scheme['type'] ?? '').toLowerCase());
+  return isRecord(scheme) && BEARER_SCHEME_TYPES.has((stringOr(scheme['type']) ?? '').toLowerCase());
 }
 
 function dedupeAlternatives(alternatives: readonly string[][]): string[][] {

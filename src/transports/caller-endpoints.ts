@@ -93,7 +93,9 @@ export function createCallerEndpoints(options: CallerEndpointsOptions): CallerEn
     const runtime = open();
     const endpoint = createMcpEndpoint({ factory: runtime.factory, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, maxSessions: 8, onerror: options.onerror, sharing: options.sharing });
     const node = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller).catch(storeUnavailableAnswer) }, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror });
-    const entry: Entry = { person, runtime, endpoint, serve: async (req, res) => void (await node(req, res)), open: 0 };
+    const entry: Entry = { person, runtime, endpoint, serve: async (req, res) => {
+      await node(req, res);
+    }, open: 0 };
     entries.set(caller, entry);
     return entry;
   };

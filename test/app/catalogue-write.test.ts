@@ -41,6 +41,25 @@ describe('the catalogue write of a first start', () => {
     expect(finished).toBe(true);
   });
 
+  it('leaves a write that fails in its turn for finish() to report, never an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const failure = new Error('disk full');
+      const scheduled = scheduleCatalogueWrite(async () => {
+        throw failure;
+      });
+      await vi.advanceTimersByTimeAsync(250);
+      // Node reports an unhandled rejection once the microtasks after its turn have run.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      await expect(scheduled.finish()).rejects.toBe(failure);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+
   it('has nothing to finish when there is nothing to write', async () => {
     await expect(scheduleCatalogueWrite(undefined).finish()).resolves.toBeUndefined();
   });

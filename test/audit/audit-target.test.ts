@@ -59,7 +59,7 @@ describe('the audit log file', () => {
     await audit.close();
     const rotated = (await linesOf(`${path}.1`)).map((line) => line['tool']);
     const current = (await linesOf(path)).map((line) => line['tool']);
-    expect([...rotated, ...current].sort()).toEqual(['tool_1', 'tool_2', 'tool_3', 'tool_4']);
+    expect([...rotated, ...current].map(String).sort((a, b) => a.localeCompare(b))).toEqual(['tool_1', 'tool_2', 'tool_3', 'tool_4']);
     expect(current).toContain('tool_4');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });

@@ -118,7 +118,8 @@ describe('stdio hygiene', () => {
     batching.writeLine(batch);
     const answers = (await batching.nextMessage()) as Record<string, any>[];
     expect(Array.isArray(answers)).toBe(true);
-    expect(answers.map((answer) => answer['id']).sort()).toEqual([11, 12, 13]);
+    // Numbers: sort() without a compare function would order 100 before 11.
+    expect(answers.map((answer) => answer['id'] as number).sort((a, b) => a - b)).toEqual([11, 12, 13]);
     expect(answers.find((answer) => answer['id'] === 12)).toMatchObject({ error: { code: -32600 } });
     expect(answers.find((answer) => answer['id'] === 13)?.['result']['tools'].length).toBeGreaterThan(5);
     batching.child.stdin.end();

@@ -111,7 +111,7 @@ export function createEngineApi(base: string, resource: string): EngineApi {
       pattern: /^\/api\/v1\/courses$/,
       scopes: ['courses:write'],
       run: (_, body) => {
-        const created = { id: `c${courses.length + 1}`, title: String(body['title'] ?? ''), published: false };
+        const created = { id: `c${courses.length + 1}`, title: typeof body['title'] === 'string' ? body['title'] : '', published: false };
         courses.push(created);
         return { status: 201, body: created };
       },

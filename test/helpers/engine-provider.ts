@@ -113,6 +113,9 @@ export function createEngine(options: EngineOptions): Provider {
     },
   };
   const provider = new Provider(options.issuer, configuration);
-  provider.on('grant.success', (ctx: KoaContextWithOIDC) => options.onGrant(String(ctx.oidc.params?.['grant_type'] ?? '')));
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    const grantType = ctx.oidc.params?.['grant_type'];
+    options.onGrant(typeof grantType === 'string' ? grantType : '');
+  });
   return provider;
 }

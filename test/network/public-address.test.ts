@@ -3,7 +3,7 @@ import { isPublicAddress } from '../../src/network/index.js';
 import { publicAddressLookup } from '../../src/network/public-address.js';
 
 function lookup(hostname: string): Promise<{ error: (Error & { code?: string }) | null; address: string }> {
-  return new Promise((resolve) => publicAddressLookup(hostname, {}, (error, address) => resolve({ error, address: String(address) })));
+  return new Promise((resolve) => publicAddressLookup(hostname, {}, (error, address) => resolve({ error, address: typeof address === 'string' ? address : JSON.stringify(address) })));
 }
 
 describe('public addresses', () => {

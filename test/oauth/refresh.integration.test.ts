@@ -205,7 +205,7 @@ describe('code exchange', () => {
     const injected = await completeConsent(other.pendingConsent()!.url, 'allow');
     const victim = harness.session({
       schoolUrl: new URL(sandbox.url),
-      prompter: fakeBrowser({ tamper: (callback) => void callback.searchParams.set('code', injected.searchParams.get('code')!) }),
+      prompter: fakeBrowser({ tamper: (callback) => callback.searchParams.set('code', injected.searchParams.get('code')!) }),
       fetch: recorder.fetch,
     });
     await expect(victim.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_TOKEN_EXCHANGE_FAILED' });

@@ -88,7 +88,7 @@ describe('refresh after a transient failure', () => {
   it('RF-05 NET-05 a timeout is retried once like any network failure', async () => {
     let timeouts = 1;
     const timingOut: FetchLike = async (url, init) => {
-      if (url.endsWith('/token') && String(init.body).includes('grant_type=refresh_token') && timeouts-- > 0) {
+      if (url.endsWith('/token') && init.body instanceof URLSearchParams && init.body.get('grant_type') === 'refresh_token' && timeouts-- > 0) {
         throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
       }
       return fetch(url, init as RequestInit);

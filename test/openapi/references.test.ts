@@ -134,7 +134,7 @@ describe('references outside schemas', () => {
     );
     const catalog = await buildCatalog(document);
     const [operation] = catalog.operations;
-    expect((operation?.inputSchema['properties'] as Record<string, unknown>)['q']).toMatchObject({ examples: ['piano'] });
+    expect((operation!.inputSchema['properties'] as Record<string, unknown>)['q']).toMatchObject({ examples: ['piano'] });
     expect(operation?.requiredScopes).toEqual(['courses:read']);
     expect(catalog.scopeDescriptions).toMatchObject({ 'courses:read': 'Read courses.' });
   });

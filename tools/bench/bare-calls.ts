@@ -15,7 +15,7 @@ export interface ReadAnswerer {
 /** The query string of a read: each defined argument once, in the order given. */
 export function readQuery(args: Readonly<Record<string, unknown>>): string {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(args)) if (value !== undefined && value !== null) query.append(name, String(value));
+  for (const [name, value] of Object.entries(args)) if (value !== undefined && value !== null) query.append(name, typeof value === 'string' ? value : JSON.stringify(value));
   return query.toString();
 }
 

@@ -80,7 +80,8 @@ if (values.http === undefined) {
   serveStdio(bareServer);
 } else {
   const sessions = bareSessions();
-  const http = createServer(toNodeHandler({ fetch: (request: Request) => sessions.handle(request) }));
+  const handler = toNodeHandler({ fetch: (request: Request) => sessions.handle(request) });
+  const http = createServer((req, res) => void handler(req, res));
   http.listen(Number(values.http), '127.0.0.1');
   process.on('SIGTERM', () => {
     http.close();

@@ -97,7 +97,7 @@ describe('administrator tasks 9-15', () => {
     const unhappy = await api.all('/comments', { token, query: { kind: 'review', max_rating: 2 } });
     for (const review of unhappy) expect(review.rating).toBeLessThanOrEqual(2);
     const dates = comments.map((comment) => comment.created_at);
-    expect(dates).toEqual([...dates].sort().reverse());
+    expect(dates).toEqual([...dates].sort((a, b) => b.localeCompare(a)));
   });
 
   it('14. export form submissions', async () => {
@@ -117,7 +117,7 @@ describe('administrator tasks 9-15', () => {
     expect(userinfo.status).toBe(200);
     const account = await api.get('/account', { token });
     expect(account.body).toMatchObject({ id: 'usr_owner_ada', org_id: 'org_sandbox_academy', roles: ['owner', 'admin'] });
-    expect([...account.body.granted_scopes].sort()).toEqual([...scopes].sort());
+    expect([...account.body.granted_scopes].sort((a, b) => a.localeCompare(b))).toEqual([...scopes].sort((a, b) => a.localeCompare(b)));
     const write = await api.patch('/account', { token, body: { timezone: 'Europe/Paris' } });
     expect(write.status).toBe(403);
     expect(write.headers.get('www-authenticate')).toContain('scope="account:write"');

@@ -131,7 +131,7 @@ export async function runTasks(tools: readonly ListedTool[], tasks: readonly Age
         const shown = Array.isArray(entry['arguments']) ? entry['arguments'].map(String) : undefined;
         found.set(name, {
           name,
-          title: String(entry['title'] ?? ''),
+          title: typeof entry['title'] === 'string' ? entry['title'] : '',
           readOnly: entry['readOnly'] === true,
           listed: entry['listed'] === true,
           arguments: shown?.map(argumentName),
