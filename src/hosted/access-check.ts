@@ -5,6 +5,7 @@
  * @see SECURITY.md HOST-01, HOST-02
  */
 import type Provider from 'oidc-provider';
+import { bearerTokenOf } from '../network/index.js';
 import type { PublicUrl } from './public-url.js';
 import type { TokenRefusal } from './resource-metadata.js';
 
@@ -18,14 +19,8 @@ export interface HostedCaller {
 
 export type AccessVerdict = { readonly ok: true; readonly caller: HostedCaller } | { readonly ok: false; readonly refusal: TokenRefusal };
 
-/** Pure: the token of an `Authorization` header (RFC 6750 §2.1); `undefined` when absent or not a bearer token. */
-export function bearerTokenIn(header: string | undefined): string | undefined {
-  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header ?? '');
-  return match?.[1];
-}
-
-export async function checkAccess(provider: Provider, publicUrl: PublicUrl, authorization: string | undefined): Promise<AccessVerdict> {
-  const token = bearerTokenIn(authorization);
+export async function checkAccess(provider: Provider, publicUrl: PublicUrl, authorization: readonly string[] | undefined): Promise<AccessVerdict> {
+  const token = bearerTokenOf(authorization);
   if (token === undefined) return { ok: false, refusal: authorization === undefined ? 'missing' : 'invalid' };
   const found = await provider.AccessToken.find(token);
   if (found === undefined || found.isExpired) return { ok: false, refusal: 'invalid' };

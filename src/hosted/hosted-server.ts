@@ -244,7 +244,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
         audit.record({ event: 'access', outcome: 'refused', reason: 'a browser request from another origin' });
         return refuse(res, 403, 'forbidden', 'a browser request to /mcp must come from this server\'s own origin');
       }
-      const verdict = await checkAccess(provider, publicUrl, req.headers.authorization);
+      const verdict = await checkAccess(provider, publicUrl, req.headersDistinct['authorization']);
       if (!verdict.ok) {
         // A request without a token is how every client starts (RFC 9728 discovery): not worth a line.
         if (verdict.refusal === 'invalid') audit.record({ event: 'access', outcome: 'refused', error: 'invalid_token' });
