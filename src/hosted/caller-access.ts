@@ -9,6 +9,7 @@
 import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
+import { satisfiesAny } from '../oauth/index.js';
 import type { HostedCaller } from './access-check.js';
 import { endGeneration } from './person-generation.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
@@ -87,8 +88,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
           let grant = await grantOf(caller.accountId);
           const now = Math.floor(Date.now() / 1000);
           if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= now) grant = await refreshed(grant, grant.expiresAt - STILL_USABLE_SECONDS <= now);
-          const granted = new Set(grant.scopes);
-          if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
+          if (!satisfiesAny(grant.scopes, request.scopeAlternatives)) {
             // Reaches this caller only (the consent pipeline shows it); it asks the school for granted ∪ needed.
             throw new StepUpRequired(await openStepUp(linksFor(caller), caller.accountId, grant.scopes, request.requiredScopes));
           }
