@@ -100,7 +100,7 @@ function stopSignal(): { readonly received: Promise<NodeJS.Signals>; stopListeni
   };
 }
 
-export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
+export async function serveHosted(config: Config, logger: Logger, version: string): Promise<number> {
   const hosted = config.hosted!;
   let demo: DemoSchool | undefined;
   let demoStore: string | undefined;

@@ -43,7 +43,7 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-export async function serveOverHttp(factory: SchoolServerFactory, config: HttpConfig, logger: Logger, options: HttpServeOptions = {}): Promise<HttpHandle> {
+export async function startHttpEndpoint(factory: SchoolServerFactory, config: HttpConfig, logger: Logger, options: HttpServeOptions = {}): Promise<HttpHandle> {
   const log = logger.child('http');
   const policy = bindPolicy(config);
   const secret = policy.chosenSecret ?? generateSecret();
