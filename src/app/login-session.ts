@@ -7,13 +7,13 @@
  * alone, as a first call then asks for the rest, and says so.
  */
 import { isSchoolMcpError } from '../errors.js';
-import type { OAuthSession } from '../consent/index.js';
+import type { SignInSession } from '../consent/index.js';
 import { enabledScopeFacts, openCatalogue } from './open-catalogue.js';
 import { createSchoolSession, type OpenSchoolOptions } from './open-school.js';
 import { packageVersion } from './package-version.js';
 
 export interface LoginSession {
-  readonly session: OAuthSession;
+  readonly session: SignInSession;
   /** What the first call of a server with this config asks for up front; empty when unknown. */
   readonly firstCallScopes: readonly string[];
 }

@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import type { Config } from '../config/index.js';
-import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type OAuthSession, type SignInSettings } from '../consent/index.js';
+import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type SignInSession, type SignInSettings } from '../consent/index.js';
 import { createExecutor, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
 import { loadUndici } from '../network/index.js';
@@ -26,7 +26,7 @@ export interface OpenSchool {
   /** The user's selection: read-only, toolsets, exact lists. */
   readonly catalogue: ToolCatalogue;
   readonly plan: ToolPlan;
-  readonly session: OAuthSession;
+  readonly session: SignInSession;
   readonly executor: Executor;
   readonly account: AccountService;
   /**
@@ -128,7 +128,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
  * The sign-in session alone, for `login`, `logout` and `status`. Without document scopes (the API
  * description not read), a consent asks for what is needed, and read-only mode for the baseline only.
  */
-export function createSchoolSession(options: OpenSchoolOptions, documentScopes?: DocumentScopes): OAuthSession {
+export function createSchoolSession(options: OpenSchoolOptions, documentScopes?: DocumentScopes): SignInSession {
   return openTerminalSignIn(signInSettings(options, documentScopes));
 }
 

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OAuthSession } from '../../src/consent/index.js';
+import type { SignInSession } from '../../src/consent/index.js';
 import { parseSchoolUrl } from '../../src/oauth/index.js';
 import { discoverSchool } from '../../src/oauth/discovery.js';
 import { clientConfiguration } from '../../src/oauth/registration.js';
@@ -35,7 +35,7 @@ afterEach(async () => {
   await school.close();
 });
 
-function session(overrides: { fetch?: FetchLike } = {}): OAuthSession {
+function session(overrides: { fetch?: FetchLike } = {}): SignInSession {
   return harness.session({ schoolUrl: new URL(school.base), prompter: browser, now: () => clock, ...overrides });
 }
 
