@@ -12,7 +12,7 @@ import type { TokenRefusal } from './resource-metadata.js';
 /** The person and the client a token speaks for. */
 export interface HostedCaller {
   /** The staff member's subject at the school. */
-  readonly accountId: string;
+  readonly sub: string;
   readonly clientId: string;
   readonly grantId: string;
 }
@@ -28,5 +28,5 @@ export async function checkAccess(provider: Provider, publicUrl: PublicUrl, auth
   if (!audiences.includes(publicUrl.base) || found.accountId === undefined || found.grantId === undefined) return { ok: false, refusal: 'invalid' };
   const grant = await provider.Grant.find(found.grantId);
   if (grant === undefined || found.clientId === undefined || grant.clientId !== found.clientId) return { ok: false, refusal: 'invalid' };
-  return { ok: true, caller: { accountId: found.accountId, clientId: found.clientId, grantId: found.grantId } };
+  return { ok: true, caller: { sub: found.accountId, clientId: found.clientId, grantId: found.grantId } };
 }

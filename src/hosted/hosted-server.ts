@@ -169,10 +169,10 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     adapter,
     secrets,
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
-    async onGrantEnded(accountId) {
+    async onGrantEnded(sub) {
       // As a sign-out: every client of this person signs in again (HOST-33).
-      const grant = (await store.take(SCHOOL_GRANTS, accountId)) as SchoolGrant | undefined;
-      await endGeneration(store, accountId);
+      const grant = (await store.take(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+      await endGeneration(store, sub);
       if (grant !== undefined) await schoolSignIn.revoke(grant).catch((error: unknown) => log.warn('the school did not confirm a revocation', { error: String(error) }));
     },
   });

@@ -129,7 +129,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
           return;
         }
         const ready = school;
-        await endpoints.handle(req, res, { caller: callerKey(caller), person: caller.accountId }, () => ready.open(access.tokens, access.account, access.stepUps));
+        await endpoints.handle(req, res, { caller: callerKey(caller), person: caller.sub }, () => ready.open(access.tokens, access.account, access.stepUps));
       },
     });
     return { server, store, url: server.listenUrl };

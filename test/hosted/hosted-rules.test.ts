@@ -68,15 +68,15 @@ describe('protected resource metadata and challenge (pure)', () => {
 
 describe('whose MCP endpoint and sessions a request reaches (pure)', () => {
   it('HOST-61 keys a caller by person and client, not by grant, and no two pairs share a key', () => {
-    expect(callerKey({ accountId: 'usr_ada', clientId: 'c1', grantId: 'g1' } as { accountId: string; clientId: string })).toBe(callerKey({ accountId: 'usr_ada', clientId: 'c1' }));
+    expect(callerKey({ sub: 'usr_ada', clientId: 'c1', grantId: 'g1' } as { sub: string; clientId: string })).toBe(callerKey({ sub: 'usr_ada', clientId: 'c1' }));
     const keys = [
-      callerKey({ accountId: 'usr_ada', clientId: 'c1' }),
-      callerKey({ accountId: 'usr_ada', clientId: 'c2' }),
-      callerKey({ accountId: 'usr_grace', clientId: 'c1' }),
-      callerKey({ accountId: 'a b', clientId: 'c' }),
-      callerKey({ accountId: 'a', clientId: 'b c' }),
-      callerKey({ accountId: 'a","b', clientId: 'c' }),
-      callerKey({ accountId: 'a', clientId: 'b","c' }),
+      callerKey({ sub: 'usr_ada', clientId: 'c1' }),
+      callerKey({ sub: 'usr_ada', clientId: 'c2' }),
+      callerKey({ sub: 'usr_grace', clientId: 'c1' }),
+      callerKey({ sub: 'a b', clientId: 'c' }),
+      callerKey({ sub: 'a', clientId: 'b c' }),
+      callerKey({ sub: 'a","b', clientId: 'c' }),
+      callerKey({ sub: 'a', clientId: 'b","c' }),
     ];
     expect(new Set(keys).size).toBe(keys.length);
   });
