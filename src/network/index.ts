@@ -9,7 +9,7 @@ export type { FetchLike } from './fetch-like.js';
 export { documentFetch, type DocumentBody, type DocumentFetch, type DocumentResponse } from './document-fetch.js';
 export { loadUndici, undiciFetch } from './http-stack.js';
 export { isPublicAddress } from './public-address.js';
-export { bearerTokenOf, type BearerTokenAlphabet } from './bearer-token.js';
+export { bearerTokenOf } from './bearer-token.js';
 export { isJsonMediaType, mediaTypeOf } from './media-type.js';
 export { parseRetryAfter } from './retry-after.js';
 export { isLoopbackAddress, isLoopbackName, LOOPBACK_ADDRESSES, LOOPBACK_HOST_NAMES } from './loopback.js';
