@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCResultResponse, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpServer } from '@modelcontextprotocol/server';
 import { parseRelayEnvelope, parseSessionRecord, relayEnvelope, SESSION_NAMESPACE, SESSION_TTL_SECONDS, sessionChannel, sessionInitOf, tagOfWireId, type RelayEnvelope, type SessionRecord } from './session-record.js';
 import { MAX_REQUEST_BODY_BYTES } from './http-limits.js';
-import { readJsonBody, withParsedBody } from './request-body.js';
+import { readJsonBody, withParsedBody } from './read-json-body.js';
 import { connectSessionCopy, initializeFromRecord, sessionPost, watchStreamEnd, type SessionSharing, type SharedSession } from './shared-session.js';
 
 export interface LegacySessionsOptions {

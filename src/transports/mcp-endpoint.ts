@@ -7,7 +7,7 @@
 import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { SchoolServerFactory } from '../server/index.js';
 import { createLegacySessions } from './legacy-sessions.js';
-import { readJsonBody, withParsedBody } from './request-body.js';
+import { readJsonBody, withParsedBody } from './read-json-body.js';
 import type { SessionSharing } from './shared-session.js';
 
 export interface McpEndpointOptions {
