@@ -25,7 +25,7 @@ import { applySocketLimits, DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, 
 import { createMcpEndpoint } from './mcp-endpoint.js';
 
 
-const MAX_LEGACY_SESSIONS = 64;
+const MAX_KEPT_SESSIONS = 64;
 
 export interface HttpServeOptions {
   /** Shows the secret made at launch, once; stderr by default. Never stdout. */
@@ -52,7 +52,7 @@ export async function startHttpEndpoint(factory: SchoolServerFactory, config: Ht
   const endpoint = createMcpEndpoint({
     factory,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    maxSessions: MAX_LEGACY_SESSIONS,
+    maxSessions: MAX_KEPT_SESSIONS,
     onerror: (error) => log.debug('MCP request failed', { error: error.message }),
   });
   const toNode = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller) }, {
