@@ -1,8 +1,8 @@
 /** The account tools' view of a sign-in session: its status as the server shows it, and sign-out. */
-import type { OAuthSession } from '../consent/index.js';
+import type { SignInSession } from '../consent/index.js';
 import type { AccountService } from '../server/index.js';
 
-export function accountServiceOf(session: OAuthSession, signOut: () => ReturnType<AccountService['signOut']>): AccountService {
+export function accountServiceOf(session: SignInSession, signOut: () => ReturnType<AccountService['signOut']>): AccountService {
   return {
     async status() {
       const status = await session.status();

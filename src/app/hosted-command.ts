@@ -100,7 +100,7 @@ function stopSignal(): { readonly received: Promise<NodeJS.Signals>; stopListeni
   };
 }
 
-export async function runHosted(config: Config, logger: Logger, version: string): Promise<number> {
+export async function serveHosted(config: Config, logger: Logger, version: string): Promise<number> {
   const hosted = config.hosted!;
   let demo: DemoSchool | undefined;
   let demoStore: string | undefined;
@@ -151,8 +151,8 @@ export async function runHosted(config: Config, logger: Logger, version: string)
         return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
       },
       mcp: (req, res, caller, access) =>
-        endpoints.handle(req, res, { caller: callerKey(caller), person: caller.accountId }, () =>
-          school.open(access.tokens, access.account, access.stepUps, { sub: caller.accountId, clientId: caller.clientId }),
+        endpoints.handle(req, res, { caller: callerKey(caller), person: caller.sub }, () =>
+          school.open(access.tokens, access.account, access.stepUps, { sub: caller.sub, clientId: caller.clientId }),
         ),
     });
     logger.info('serving hosted', { publicUrl: server.publicUrl.base, listening: server.listenUrl, school: schoolUrl.origin, tools: school.plan.direct.length, audit: audit?.description ?? 'off' });

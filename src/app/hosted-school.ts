@@ -11,7 +11,7 @@ import { createExecutor, type AccessTokenSource, type ExecutionOutcome } from '.
 import type { Logger } from '../log.js';
 import { createSchoolServerFactory, storeOutageResult, type AccountService, type OperationCaller, type OperationResult, type ToolPlan } from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
-import { openCatalog } from './open-catalog.js';
+import { openCatalogue } from './open-catalogue.js';
 import { isStoreOutage } from './store-outage-result.js';
 import { toolCallEvent, type ToolCaller } from './tool-call-audit.js';
 
@@ -40,9 +40,9 @@ export interface HostedSchoolOptions {
 
 export async function openHostedSchool({ config, schoolUrl, logger, version, stateKey, audit = NO_AUDIT_LOG }: HostedSchoolOptions): Promise<HostedSchool> {
   // No document cache in hosted mode: the store directory holds grants, and the document is public.
-  const { fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
-  for (const warning of [...fullCatalog.warnings, ...catalog.warnings, ...listWarnings]) logger.warn(warning);
-  const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
+  const { fullCatalogue, catalogue, plan, listWarnings } = await openCatalogue({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
+  for (const warning of [...fullCatalogue.warnings, ...catalogue.warnings, ...listWarnings]) logger.warn(warning);
+  const apiBaseUrl = fullCatalogue.apiBase?.baseUrl ?? schoolUrl.origin;
   // One key for every caller of every instance: each state is sealed to its own person.
   const requestState = createConsentStateCodec(stateKey);
   const schoolName = schoolUrl.host;
@@ -64,7 +64,7 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
           return outcome;
         },
         broker: stepUps,
-        scopeDescriptions: fullCatalog.scopeDescriptions,
+        scopeDescriptions: fullCatalogue.scopeDescriptions,
         schoolName,
         waitMs: config.consentWaitMs,
         linkWaitMs: config.linkWaitMs,
@@ -90,7 +90,7 @@ export async function openHostedSchool({ config, schoolUrl, logger, version, sta
         audit.record(toolCallEvent(operation.toolName, caller, { kind: 'answered', outcome: outcomes.at(-1), result }));
         return result;
       };
-      const factory = createSchoolServerFactory({ catalog, plan, call, account, schoolName, version });
+      const factory = createSchoolServerFactory({ catalogue, plan, call, account, schoolName, version });
       return { factory, close: () => executor.close() };
     },
   };

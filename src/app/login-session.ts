@@ -7,13 +7,13 @@
  * alone, as a first call then asks for the rest, and says so.
  */
 import { isSchoolMcpError } from '../errors.js';
-import type { OAuthSession } from '../consent/index.js';
-import { enabledScopeFacts, openCatalog } from './open-catalog.js';
+import type { SignInSession } from '../consent/index.js';
+import { enabledScopeFacts, openCatalogue } from './open-catalogue.js';
 import { createSchoolSession, type OpenSchoolOptions } from './open-school.js';
 import { packageVersion } from './package-version.js';
 
 export interface LoginSession {
-  readonly session: OAuthSession;
+  readonly session: SignInSession;
   /** What the first call of a server with this config asks for up front; empty when unknown. */
   readonly firstCallScopes: readonly string[];
 }
@@ -22,7 +22,7 @@ export async function openLoginSession(options: OpenSchoolOptions): Promise<Logi
   const { config, schoolUrl, configDir, logger } = options;
   if (config.scopes !== undefined) return { session: createSchoolSession(options), firstCallScopes: [] };
   try {
-    const opened = await openCatalog({ config, schoolUrl, configDir, version: packageVersion() });
+    const opened = await openCatalogue({ config, schoolUrl, configDir, version: packageVersion() });
     const facts = enabledScopeFacts(opened);
     return { session: createSchoolSession(options, facts), firstCallScopes: facts.upFront };
   } catch (error) {

@@ -5,28 +5,28 @@
  */
 import { homedir } from 'node:os';
 import type { Config } from '../config/index.js';
-import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type OAuthSession, type SignInSettings } from '../consent/index.js';
+import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type SignInSession, type SignInSettings } from '../consent/index.js';
 import { createExecutor, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
 import { loadUndici } from '../network/index.js';
 import { defaultConfigDir } from '../oauth/index.js';
-import { toolsetSummary, type ToolCatalog } from '../openapi/index.js';
+import { toolsetSummary, type ToolCatalogue } from '../openapi/index.js';
 import type { AccountService, OperationCaller, ToolPlan } from '../server/index.js';
 import { accountServiceOf } from './account-service.js';
 import { createCallWarmUp } from './call-warm-up.js';
 import { scheduleCatalogueWrite } from './catalogue-write.js';
 import { loginCommandFor } from './login-command.js';
-import { enabledScopeFacts, openCatalog } from './open-catalog.js';
+import { enabledScopeFacts, openCatalogue } from './open-catalogue.js';
 import { packageVersion } from './package-version.js';
 
 export interface OpenSchool {
   readonly schoolUrl: URL;
   /** The whole catalogue, before the user's selection. */
-  readonly fullCatalog: ToolCatalog;
+  readonly fullCatalogue: ToolCatalogue;
   /** The user's selection: read-only, toolsets, exact lists. */
-  readonly catalog: ToolCatalog;
+  readonly catalogue: ToolCatalogue;
   readonly plan: ToolPlan;
-  readonly session: OAuthSession;
+  readonly session: SignInSession;
   readonly executor: Executor;
   readonly account: AccountService;
   /**
@@ -58,7 +58,7 @@ export function configDirectory(config: Config): string {
 
 export async function openSchool({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): Promise<OpenSchool> {
   // Schemas are converted when a tool is first listed, described or called; what that finds is logged then.
-  const { loaded, fullCatalog, catalog, plan, listWarnings, storeCatalogue } = await openCatalog({
+  const { loaded, fullCatalogue, catalogue, plan, listWarnings, storeCatalogue } = await openCatalogue({
     config,
     schoolUrl,
     configDir,
@@ -71,23 +71,23 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
   let leaving: LeavingReason | undefined;
   if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
-  if (fullCatalog.upgradedFrom !== undefined) {
-    logger.info(`the API description is ${fullCatalog.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`, { location: loaded.location });
+  if (fullCatalogue.upgradedFrom !== undefined) {
+    logger.info(`the API description is ${fullCatalogue.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`, { location: loaded.location });
   }
-  for (const warning of fullCatalog.warnings) logger.warn(warning);
-  logger.debug(`toolsets grouped by ${fullCatalog.groupedBy}`, { count: fullCatalog.toolsets.size });
-  for (const { toolset, reads, writes, scopes } of toolsetSummary(fullCatalog.operations, fullCatalog.scopeRoles)) {
+  for (const warning of fullCatalogue.warnings) logger.warn(warning);
+  logger.debug(`toolsets grouped by ${fullCatalogue.groupedBy}`, { count: fullCatalogue.toolsets.size });
+  for (const { toolset, reads, writes, scopes } of toolsetSummary(fullCatalogue.operations, fullCatalogue.scopeRoles)) {
     logger.debug(`toolset ${toolset}`, { reads, writes, scopes: scopes.join(' ') });
   }
-  for (const warning of catalog.warnings) logger.warn(warning);
+  for (const warning of catalogue.warnings) logger.warn(warning);
   for (const warning of listWarnings) logger.warn(warning);
 
-  const documentScopes = enabledScopeFacts({ fullCatalog, plan });
+  const documentScopes = enabledScopeFacts({ fullCatalogue, plan });
   const loginCommand = loginCommandFor(config, schoolUrl);
   const consent = openConversationConsent({
     settings: signInSettings({ config, schoolUrl, logger, configDir }, documentScopes),
     execute: (operation, args, signal) => executor.execute(operation, args, { signal }),
-    scopeDescriptions: fullCatalog.scopeDescriptions,
+    scopeDescriptions: fullCatalogue.scopeDescriptions,
     schoolName: schoolUrl.host,
     waitMs: config.consentWaitMs,
     linkWaitMs: config.linkWaitMs,
@@ -95,15 +95,15 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     ...(config.demo ? { demoSchool: true } : {}),
   });
   const { session } = consent;
-  const apiBaseUrl = fullCatalog.apiBase?.baseUrl ?? schoolUrl.origin;
+  const apiBaseUrl = fullCatalogue.apiBase?.baseUrl ?? schoolUrl.origin;
   const executor = createExecutor({ apiBaseUrl, tokens: consent.tokens, logger });
 
   const account = accountServiceOf(session, () => consent.signOut());
 
   return {
     schoolUrl,
-    fullCatalog,
-    catalog,
+    fullCatalogue,
+    catalogue,
     plan,
     session,
     executor,
@@ -128,7 +128,7 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
  * The sign-in session alone, for `login`, `logout` and `status`. Without document scopes (the API
  * description not read), a consent asks for what is needed, and read-only mode for the baseline only.
  */
-export function createSchoolSession(options: OpenSchoolOptions, documentScopes?: DocumentScopes): OAuthSession {
+export function createSchoolSession(options: OpenSchoolOptions, documentScopes?: DocumentScopes): SignInSession {
   return openTerminalSignIn(signInSettings(options, documentScopes));
 }
 

@@ -30,7 +30,7 @@ export interface ServedSchoolOptions extends OpenSchoolOptions {
 export async function openServedSchool(options: ServedSchoolOptions): Promise<ServedSchool> {
   const { schoolUrl, logger, version, logs } = options;
   const serverOptions = (school: OpenSchool): SchoolServerOptions => ({
-    catalog: school.catalog,
+    catalogue: school.catalogue,
     plan: school.plan,
     call: school.call,
     account: school.account,

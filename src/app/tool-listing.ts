@@ -14,7 +14,7 @@ import {
   type AccountService,
   type OperationCaller,
 } from '../server/index.js';
-import { openCatalog } from './open-catalog.js';
+import { openCatalogue } from './open-catalogue.js';
 
 interface ListedTool {
   /** The definition exactly as `tools/list` carries it. */
@@ -55,18 +55,18 @@ const signedOut: AccountService = {
 export async function listSchoolTools({ config, schoolUrl, configDir, version }: ToolListingOptions): Promise<ToolListing> {
   // Listing the tools converts their schemas; what that finds (a simplified schema) is reported too.
   const schemaWarnings: string[] = [];
-  const { loaded, fullCatalog, catalog, plan, listWarnings } = await openCatalog({ config, schoolUrl, configDir, version, onSchemaWarning: (message) => schemaWarnings.push(message) });
+  const { loaded, fullCatalogue, catalogue, plan, listWarnings } = await openCatalogue({ config, schoolUrl, configDir, version, onSchemaWarning: (message) => schemaWarnings.push(message) });
   const schoolName = schoolUrl?.host ?? 'school';
-  const factory = createSchoolServerFactory({ catalog, plan, call: neverCalled, account: signedOut, schoolName, version });
+  const factory = createSchoolServerFactory({ catalogue, plan, call: neverCalled, account: signedOut, schoolName, version });
   const definitions = await listServerTools(factory);
   const listedNames = new Set(definitions.map((tool) => tool.name));
   const directNames = new Set(plan.direct.map((operation) => operation.toolName));
   return {
     location: loaded.location,
-    toolsets: [...fullCatalog.toolsets].map(([name, operations]) => ({
+    toolsets: [...fullCatalogue.toolsets].map(([name, operations]) => ({
       name,
       operations: operations.length,
-      selected: catalog.toolsets.get(name)?.length ?? 0,
+      selected: catalogue.toolsets.get(name)?.length ?? 0,
       listed: operations.filter((operation) => listedNames.has(operation.toolName) && directNames.has(operation.toolName)).length,
     })),
     discovery: plan.discovery,
@@ -76,10 +76,10 @@ export async function listSchoolTools({ config, schoolUrl, configDir, version }:
     }),
     warnings: [
       ...new Set([
-        ...(fullCatalog.upgradedFrom === undefined ? [] : [`the document is ${fullCatalog.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`]),
+        ...(fullCatalogue.upgradedFrom === undefined ? [] : [`the document is ${fullCatalogue.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`]),
         ...loaded.warnings,
-        ...fullCatalog.warnings,
-        ...catalog.warnings,
+        ...fullCatalogue.warnings,
+        ...catalogue.warnings,
         ...listWarnings,
         ...schemaWarnings,
       ]),

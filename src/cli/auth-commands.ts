@@ -3,7 +3,7 @@
  * Output goes through `write` (one line per call); the consent URL itself is printed by the
  * prompter on stderr.
  */
-import type { OAuthSession } from '../consent/index.js';
+import type { SignInSession } from '../consent/index.js';
 import type { SessionStatus } from '../oauth/index.js';
 import type { LineWriter } from './line-writer.js';
 import { pasteLogin } from './paste-login.js';
@@ -14,7 +14,7 @@ export interface LoginOptions {
   paste?: { input: NodeJS.ReadableStream };
 }
 
-export async function runLogin(session: OAuthSession, options: LoginOptions, write: LineWriter): Promise<void> {
+export async function runLogin(session: SignInSession, options: LoginOptions, write: LineWriter): Promise<void> {
   const scopes = options.scopes ?? [];
   if (options.paste) {
     await pasteLogin(session, scopes, options.paste.input, write);
@@ -27,12 +27,12 @@ export async function runLogin(session: OAuthSession, options: LoginOptions, wri
   formatStatus(await session.status(), Date.now()).forEach((line) => write(line));
 }
 
-export async function runLogout(session: OAuthSession, write: LineWriter): Promise<void> {
+export async function runLogout(session: SignInSession, write: LineWriter): Promise<void> {
   const result = await session.revoke();
   write(result.message);
 }
 
-export async function runStatus(session: OAuthSession, write: LineWriter): Promise<void> {
+export async function runStatus(session: SignInSession, write: LineWriter): Promise<void> {
   formatStatus(await session.status(), Date.now()).forEach((line) => write(line));
 }
 

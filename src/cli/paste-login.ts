@@ -6,7 +6,7 @@
  * the MCP server never reads stdin for a person (STDIO-02).
  */
 import { createInterface } from 'node:readline';
-import type { OAuthSession } from '../consent/index.js';
+import type { SignInSession } from '../consent/index.js';
 import { OAuthError, pendingConsentOf } from '../oauth/index.js';
 import type { LineWriter } from './line-writer.js';
 import { pastedRedirect, redirectUriOf } from './pasted-redirect.js';
@@ -17,7 +17,7 @@ type Pasted = { kind: 'line'; line: string } | { kind: 'end' };
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Signs in through a pasted redirect address; resolves once the session holds the tokens. */
-export async function pasteLogin(session: OAuthSession, scopes: readonly string[], input: NodeJS.ReadableStream, write: LineWriter): Promise<void> {
+export async function pasteLogin(session: SignInSession, scopes: readonly string[], input: NodeJS.ReadableStream, write: LineWriter): Promise<void> {
   const request = { scopeAlternatives: [scopes], requiredScopes: scopes };
   let url: string;
   try {

@@ -252,7 +252,7 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     const resumed = await resumedConsent(operation, context);
     if (resumed === 'invalid') return invalidStateResult(wording);
     const channel = chooseConsentChannel({
-      era: connection?.era(context) ?? 'legacy',
+      era: connection?.era(context) ?? 'sessionful',
       revision: connection?.revision(context),
       clientCapabilities: connection?.capabilities(context),
       browser: broker.canOpenBrowser(),

@@ -9,8 +9,8 @@
  * and for a host of its own.
  */
 export { openConversationConsent, openTerminalSignIn, type SignInSettings } from './open-consent.js';
-export { createOAuthSession, type OAuthSession } from './sign-in-session.js';
-export type { OAuthSessionConfig } from './session-config.js';
+export { createSignInSession, type SignInSession } from './sign-in-session.js';
+export type { SignInSessionConfig } from './session-config.js';
 export type { DocumentScopes } from './consent-policy.js';
 export type { ConsentPrompt, ConsentPrompter } from './consent-prompter.js';
 export { createBrowserPrompter, type BrowserPrompterOptions } from './browser-prompter.js';

@@ -17,12 +17,12 @@ import { createConsentRelay } from './consent-relay.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { createConsentStateCodec } from './request-state.js';
 import { createSessionConsentBroker } from './session-consent-broker.js';
-import type { OAuthSessionConfig } from './session-config.js';
-import { createOAuthSession, type OAuthSession } from './sign-in-session.js';
+import type { SignInSessionConfig } from './session-config.js';
+import { createSignInSession, type SignInSession } from './sign-in-session.js';
 import { createStepUpBudget } from './step-up-budget.js';
 
 /** Everything of a sign-in session but how the user is reached, which is decided here. */
-export interface SignInSettings extends Omit<OAuthSessionConfig, 'prompter'> {
+export interface SignInSettings extends Omit<SignInSessionConfig, 'prompter'> {
   /** The user allows a browser to be opened (`--no-browser` turns it off). */
   readonly openBrowser: boolean;
   /** Only DISPLAY, WAYLAND_DISPLAY, SSH_* and CI are read. */
@@ -33,14 +33,14 @@ function browserFor(settings: SignInSettings): BrowserPrompter {
   return createBrowserPrompter({ logger: settings.logger, env: settings.environment, disabled: !settings.openBrowser });
 }
 
-function sessionConfig(settings: SignInSettings, prompter: OAuthSessionConfig['prompter']): OAuthSessionConfig {
+function sessionConfig(settings: SignInSettings, prompter: SignInSessionConfig['prompter']): SignInSessionConfig {
   const { openBrowser: _openBrowser, environment: _environment, ...config } = settings;
   return { ...config, prompter };
 }
 
 /** `login`, `logout`, `status`: a consent prints the link and opens the browser. */
-export function openTerminalSignIn(settings: SignInSettings): OAuthSession {
-  return createOAuthSession(sessionConfig(settings, browserFor(settings)));
+export function openTerminalSignIn(settings: SignInSettings): SignInSession {
+  return createSignInSession(sessionConfig(settings, browserFor(settings)));
 }
 
 export interface ConversationConsentOptions extends Pick<ConsentCallerOptions, 'execute' | 'scopeDescriptions' | 'schoolName' | 'waitMs' | 'linkWaitMs' | 'loginCommand' | 'demoSchool'> {
@@ -49,7 +49,7 @@ export interface ConversationConsentOptions extends Pick<ConsentCallerOptions, '
 
 /** One signed-in user's sign-in and consent while serving MCP. */
 export interface ConversationConsent {
-  readonly session: OAuthSession;
+  readonly session: SignInSession;
   /**
    * For the executor: token requests never wait for the user. A needed consent comes back at once
    * as pending, and `call` shows it and waits, bounded by `--consent-wait`; the flow stays open
@@ -70,7 +70,7 @@ export function openConversationConsent(options: ConversationConsentOptions): Co
   const browser = browserFor(settings);
   // The session only prints the link; per tool call the caller decides how it reaches the user.
   const relay = createConsentRelay({ present: async (prompt) => browser.announce(prompt) });
-  const session = createOAuthSession(sessionConfig(settings, relay));
+  const session = createSignInSession(sessionConfig(settings, relay));
 
   // Two calls arriving together must not both find no flow and both open one: one at a time.
   const tokenQueue = oneAtATime();

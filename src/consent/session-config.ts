@@ -6,7 +6,7 @@ import { invalidConfig, isScopeToken, normalizeScopes, resolveClientConfig, type
 import { NO_DOCUMENT, refusedInReadOnly, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
 import type { ConsentPrompter } from './consent-prompter.js';
 
-export interface OAuthSessionConfig extends OAuthClientConfig {
+export interface SignInSessionConfig extends OAuthClientConfig {
   prompter: ConsentPrompter;
   /** Default: reads-first. */
   scopePolicy?: ScopePolicy;
@@ -22,7 +22,7 @@ export interface ResolvedSessionConfig extends ResolvedClientConfig {
   readOnly: boolean;
 }
 
-export function resolveSessionConfig(config: OAuthSessionConfig): ResolvedSessionConfig {
+export function resolveSessionConfig(config: SignInSessionConfig): ResolvedSessionConfig {
   const client = resolveClientConfig(config);
   const scopePolicy = config.scopePolicy ?? { mode: 'reads-first' };
   const documentScopes = config.documentScopes ?? NO_DOCUMENT;

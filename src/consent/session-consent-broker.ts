@@ -10,10 +10,10 @@ import type { BrowserPrompter } from './browser-prompter.js';
 import type { ConsentBroker, ConsentOutcome, PendingConsent } from './consent-broker.js';
 import type { ConsentRelay } from './consent-relay.js';
 import type { TaskQueue } from './one-at-a-time.js';
-import type { OAuthSession } from './sign-in-session.js';
+import type { SignInSession } from './sign-in-session.js';
 
 export interface SessionConsentBrokerOptions {
-  readonly session: OAuthSession;
+  readonly session: SignInSession;
   readonly relay: ConsentRelay;
   /** The queue the token requests go through, so that a step-up never races them to open a flow. */
   readonly tokenQueue: TaskQueue;

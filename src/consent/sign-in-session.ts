@@ -17,7 +17,7 @@ import {
 } from '../oauth/index.js';
 import { createConsentCoordinator } from './consent-coordinator.js';
 import { consentScopes, refusedInReadOnly } from './consent-policy.js';
-import { resolveSessionConfig, type OAuthSessionConfig } from './session-config.js';
+import { resolveSessionConfig, type SignInSessionConfig } from './session-config.js';
 
 interface AccessTokenRequest {
   /** Any one of these sets, wholly granted, is enough. Empty: any valid token will do. */
@@ -29,7 +29,7 @@ interface AccessTokenRequest {
   waitMs?: number;
 }
 
-export interface OAuthSession {
+export interface SignInSession {
   accessToken(request: AccessTokenRequest): Promise<string>;
   /** `waitMs` bounds the wait for consent when the refresh is refused (default: the flow's timeout). */
   refreshAfterRejection(rejectedToken: string, signal?: AbortSignal, options?: { waitMs?: number }): Promise<string>;
@@ -41,7 +41,7 @@ export interface OAuthSession {
   close(): Promise<void>;
 }
 
-export function createOAuthSession(config: OAuthSessionConfig): OAuthSession {
+export function createSignInSession(config: SignInSessionConfig): SignInSession {
   const resolved = resolveSessionConfig(config);
   const client = createOAuthClient(config);
   const { store, now } = client;

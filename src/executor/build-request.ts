@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Operation, OperationParameter } from '../openapi/index.js';
 import { executorError, inputError } from './executor-error.js';
 import { encodePathSegment, serializeHeaderValue, serializePathValue, serializeQueryValue } from './parameter-style.js';
-import { collectBodyValue, encodeBody } from './request-body.js';
+import { collectBodyValue, encodeBody } from './body-encoding.js';
 
 export interface PlannedRequest {
   readonly url: string;

@@ -18,7 +18,8 @@ import {
   type ResponseOutcome,
 } from './execution-outcome.js';
 import { createHttpClient, type HttpLimits, type HttpResponse } from './http-client.js';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import { parseRetryAfter } from '../network/index.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { sendWithRetries, systemClock, type RetryClock } from './send.js';
 import { bearerChallenge } from './www-authenticate.js';
 

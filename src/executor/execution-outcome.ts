@@ -4,7 +4,7 @@
  */
 import type { SchoolMcpError } from '../errors.js';
 import type { HttpResponse } from './http-client.js';
-import { isJsonMediaType, mediaTypeOf } from './request-body.js';
+import { isJsonMediaType, mediaTypeOf } from '../network/index.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
 /** Which operation the outcome belongs to, for messages; values of arguments are left out. */

@@ -6,9 +6,8 @@
  */
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { declaredOverCap } from '../network/index.js';
+import { declaredOverCap, isJsonMediaType } from '../network/index.js';
 import { executorError } from './executor-error.js';
-import { isJsonMediaType } from './request-body.js';
 
 export interface BodyLimits {
   /** Cap on a success body after decompression. */

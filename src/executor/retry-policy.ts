@@ -32,19 +32,6 @@ function isIdempotentMethod(method: string): boolean {
   return IDEMPOTENT_METHODS.has(method.toUpperCase());
 }
 
-/**
- * `Retry-After` as milliseconds from `now`: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
- * `undefined` when absent or unparseable; a date in the past gives 0.
- */
-export function parseRetryAfter(value: string | readonly string[] | undefined, now: number): number | undefined {
-  const text = (typeof value === 'string' ? value : value?.[0])?.trim();
-  if (text === undefined || text === '') return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  if (!/[a-z]/i.test(text)) return undefined;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 type NoRetryReason = 'not-retryable' | 'not-idempotent' | 'attempts-exhausted' | 'retry-after-too-long' | 'budget-exhausted';
 
 export type RetryDecision =

@@ -9,7 +9,8 @@ import type { Logger } from '../log.js';
 import type { PlannedRequest } from './build-request.js';
 import { executorError } from './executor-error.js';
 import type { HttpClient, HttpResponse } from './http-client.js';
-import { decideRetry, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry-policy.js';
+import { parseRetryAfter } from '../network/index.js';
+import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { isTransientNetworkError } from './transport-failure.js';
 
 /** Time as the retry loop sees it; tests replace it to run without waiting. */

@@ -5,27 +5,22 @@
  * @see SECURITY.md HOST-01, HOST-02
  */
 import type Provider from 'oidc-provider';
+import { bearerTokenOf } from '../network/index.js';
 import type { PublicUrl } from './public-url.js';
 import type { TokenRefusal } from './resource-metadata.js';
 
 /** The person and the client a token speaks for. */
 export interface HostedCaller {
   /** The staff member's subject at the school. */
-  readonly accountId: string;
+  readonly sub: string;
   readonly clientId: string;
   readonly grantId: string;
 }
 
 export type AccessVerdict = { readonly ok: true; readonly caller: HostedCaller } | { readonly ok: false; readonly refusal: TokenRefusal };
 
-/** Pure: the token of an `Authorization` header (RFC 6750 §2.1); `undefined` when absent or not a bearer token. */
-export function bearerTokenIn(header: string | undefined): string | undefined {
-  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header ?? '');
-  return match?.[1];
-}
-
-export async function checkAccess(provider: Provider, publicUrl: PublicUrl, authorization: string | undefined): Promise<AccessVerdict> {
-  const token = bearerTokenIn(authorization);
+export async function checkAccess(provider: Provider, publicUrl: PublicUrl, authorization: readonly string[] | undefined): Promise<AccessVerdict> {
+  const token = bearerTokenOf(authorization);
   if (token === undefined) return { ok: false, refusal: authorization === undefined ? 'missing' : 'invalid' };
   const found = await provider.AccessToken.find(token);
   if (found === undefined || found.isExpired) return { ok: false, refusal: 'invalid' };
@@ -33,5 +28,5 @@ export async function checkAccess(provider: Provider, publicUrl: PublicUrl, auth
   if (!audiences.includes(publicUrl.base) || found.accountId === undefined || found.grantId === undefined) return { ok: false, refusal: 'invalid' };
   const grant = await provider.Grant.find(found.grantId);
   if (grant === undefined || found.clientId === undefined || grant.clientId !== found.clientId) return { ok: false, refusal: 'invalid' };
-  return { ok: true, caller: { accountId: found.accountId, clientId: found.clientId, grantId: found.grantId } };
+  return { ok: true, caller: { sub: found.accountId, clientId: found.clientId, grantId: found.grantId } };
 }

@@ -41,7 +41,7 @@ export interface HostedProviderOptions {
    * A grant of this person ends (a refresh token revoked, a code or a rotated refresh token used
    * again): their school grant ends with it, before the engine answers.
    */
-  readonly onGrantEnded: (accountId: string) => Promise<void>;
+  readonly onGrantEnded: (sub: string) => Promise<void>;
 }
 
 export function createHostedProvider(options: HostedProviderOptions): Provider {

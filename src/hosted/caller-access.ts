@@ -9,6 +9,7 @@
 import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
+import { satisfiesAny } from '../oauth/index.js';
 import type { HostedCaller } from './access-check.js';
 import { endGeneration } from './person-generation.js';
 import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
@@ -60,7 +61,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
   const linksFor = (caller: HostedCaller): StepUpLinks => ({
     store,
     link: options.stepUpUrl,
-    opened: (missing) => audit.record({ event: 'step_up', outcome: 'asked', sub: caller.accountId, clientId: caller.clientId, scopes: missing }),
+    opened: (missing) => audit.record({ event: 'step_up', outcome: 'asked', sub: caller.sub, clientId: caller.clientId, scopes: missing }),
   });
   const refreshAcrossInstances = createSharedRefresh({ store, signIn });
   // One refresh per person at a time in this instance: concurrent calls share its result instead
@@ -84,18 +85,17 @@ export function createCallerAccess(options: CallerAccessOptions) {
     tokensFor(caller: HostedCaller): CallerTokens {
       return {
         async accessToken(request) {
-          let grant = await grantOf(caller.accountId);
+          let grant = await grantOf(caller.sub);
           const now = Math.floor(Date.now() / 1000);
           if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= now) grant = await refreshed(grant, grant.expiresAt - STILL_USABLE_SECONDS <= now);
-          const granted = new Set(grant.scopes);
-          if (!request.scopeAlternatives.some((alternative) => alternative.every((scope) => granted.has(scope))) && request.scopeAlternatives.length > 0) {
+          if (!satisfiesAny(grant.scopes, request.scopeAlternatives)) {
             // Reaches this caller only (the consent pipeline shows it); it asks the school for granted ∪ needed.
-            throw new StepUpRequired(await openStepUp(linksFor(caller), caller.accountId, grant.scopes, request.requiredScopes));
+            throw new StepUpRequired(await openStepUp(linksFor(caller), caller.sub, grant.scopes, request.requiredScopes));
           }
           return grant.accessToken;
         },
         async refreshAfterRejection(rejectedToken) {
-          const grant = await grantOf(caller.accountId);
+          const grant = await grantOf(caller.sub);
           if (grant.accessToken !== rejectedToken) return grant.accessToken;
           return (await refreshed(grant)).accessToken;
         },
@@ -104,13 +104,13 @@ export function createCallerAccess(options: CallerAccessOptions) {
 
     /** The step-ups of this caller's person, for the consent pipeline: after a 403 `insufficient_scope` too. */
     stepUpsFor(caller: HostedCaller): ConsentBroker {
-      return createStepUpBroker({ ...linksFor(caller), sub: caller.accountId, grant: () => grantOf(caller.accountId) });
+      return createStepUpBroker({ ...linksFor(caller), sub: caller.sub, grant: () => grantOf(caller.sub) });
     },
 
     accountFor(caller: HostedCaller): CallerAccount {
       return {
         async status() {
-          const grant = (await store.read(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
+          const grant = (await store.read(SCHOOL_GRANTS, caller.sub)) as SchoolGrant | undefined;
           return {
             signedIn: grant !== undefined,
             issuer: options.schoolIssuer,
@@ -127,12 +127,12 @@ export function createCallerAccess(options: CallerAccessOptions) {
         async signOut() {
           // The school grant first, then the generation: a sign-in settling in between is either
           // taken with it or stamped with the old generation (HOST-33, HOST-34).
-          const grant = (await store.take(SCHOOL_GRANTS, caller.accountId)) as SchoolGrant | undefined;
-          await endGeneration(store, caller.accountId);
+          const grant = (await store.take(SCHOOL_GRANTS, caller.sub)) as SchoolGrant | undefined;
+          await endGeneration(store, caller.sub);
           let revoked = false;
           if (grant !== undefined) revoked = await signIn.revoke(grant).then(() => true, () => false);
           await options.endMcpGrant(caller);
-          audit.record({ event: 'sign_out', outcome: 'ok', sub: caller.accountId, clientId: caller.clientId, schoolRevoked: revoked });
+          audit.record({ event: 'sign_out', outcome: 'ok', sub: caller.sub, clientId: caller.clientId, schoolRevoked: revoked });
           return {
             revoked,
             message: revoked

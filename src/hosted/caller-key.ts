@@ -18,7 +18,7 @@
  */
 import type { HostedCaller } from './access-check.js';
 
-export function callerKey(caller: Pick<HostedCaller, 'accountId' | 'clientId'>): string {
+export function callerKey(caller: Pick<HostedCaller, 'sub' | 'clientId'>): string {
   // JSON: no subject or client id, whatever characters it holds, makes two pairs read as one.
-  return JSON.stringify([caller.accountId, caller.clientId]);
+  return JSON.stringify([caller.sub, caller.clientId]);
 }

@@ -7,7 +7,7 @@
  */
 import { errors, type AdapterPayload } from 'oidc-provider';
 import type { GrantStore } from '../grant-store/index.js';
-import { isLoopbackName, readCappedBody, undiciFetch } from '../network/index.js';
+import { isLoopbackName, mediaTypeOf, readCappedBody, undiciFetch } from '../network/index.js';
 import { checkClientIdUrl, checkClientMetadataDocument } from './client-metadata-document.js';
 import type { PublicUrl } from './public-url.js';
 
@@ -60,8 +60,7 @@ export function createClientMetadataDocuments(store: GrantStore, publicUrl: Publ
       await response.body?.cancel().catch(() => undefined);
       return { ok: false, reason: response.status >= 300 && response.status < 400 ? 'its URL redirects, and redirects are not followed' : `its URL answered ${response.status}` };
     }
-    const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') {
+    if (mediaTypeOf(response.headers.get('content-type') ?? undefined) !== 'application/json') {
       await response.body?.cancel().catch(() => undefined);
       return { ok: false, reason: 'it is not application/json' };
     }

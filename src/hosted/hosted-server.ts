@@ -169,10 +169,10 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     adapter,
     secrets,
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
-    async onGrantEnded(accountId) {
+    async onGrantEnded(sub) {
       // As a sign-out: every client of this person signs in again (HOST-33).
-      const grant = (await store.take(SCHOOL_GRANTS, accountId)) as SchoolGrant | undefined;
-      await endGeneration(store, accountId);
+      const grant = (await store.take(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+      await endGeneration(store, sub);
       if (grant !== undefined) await schoolSignIn.revoke(grant).catch((error: unknown) => log.warn('the school did not confirm a revocation', { error: String(error) }));
     },
   });
@@ -244,7 +244,7 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
         audit.record({ event: 'access', outcome: 'refused', reason: 'a browser request from another origin' });
         return refuse(res, 403, 'forbidden', 'a browser request to /mcp must come from this server\'s own origin');
       }
-      const verdict = await checkAccess(provider, publicUrl, req.headers.authorization);
+      const verdict = await checkAccess(provider, publicUrl, req.headersDistinct['authorization']);
       if (!verdict.ok) {
         // A request without a token is how every client starts (RFC 9728 discovery): not worth a line.
         if (verdict.refusal === 'invalid') audit.record({ event: 'access', outcome: 'refused', error: 'invalid_token' });

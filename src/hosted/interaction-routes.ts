@@ -13,7 +13,7 @@ import type { AuditLog } from '../audit/index.js';
 import { flowId } from '../consent/index.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
-import { BODY_CAPS } from '../network/index.js';
+import { BODY_CAPS, mediaTypeOf } from '../network/index.js';
 import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
 import { generationOf } from './person-generation.js';
 import { consentFormToken, cookieValue, equalDigests, newBrowserBinding } from './browser-binding.js';
@@ -83,7 +83,7 @@ function secureFlag(context: InteractionContext): string {
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
-  if ((req.headers['content-type'] ?? '').split(';')[0]!.trim() !== 'application/x-www-form-urlencoded') return undefined;
+  if (mediaTypeOf(req.headers['content-type']) !== 'application/x-www-form-urlencoded') return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {

@@ -19,6 +19,7 @@
  * Every token replaced or discarded is revoked at the school (RFC 7009).
  * @see SECURITY.md HOST-32
  */
+import { includesAll, unionScopes } from '../oauth/index.js';
 
 export const SCHOOL_GRANTS = 'school-grant';
 
@@ -41,8 +42,7 @@ export type GrantMerge =
   | { readonly kind: 'ask-for-union'; readonly scopes: readonly string[]; readonly discard: SchoolGrant };
 
 function covers(wider: SchoolGrant, narrower: SchoolGrant): boolean {
-  const granted = new Set(wider.scopes);
-  return narrower.scopes.every((scope) => granted.has(scope));
+  return includesAll(wider.scopes, narrower.scopes);
 }
 
 /** The kept grant's tokens and scopes with the claims of the newer answer about the same person. */
@@ -65,5 +65,5 @@ export function mergeSchoolGrants(existing: SchoolGrant | undefined, incoming: S
   if (existing.sub !== incoming.sub) throw new RangeError('a school grant merges only with the same person\'s');
   if (covers(incoming, existing)) return { kind: 'store', grant: incoming, discard: existing };
   if (covers(existing, incoming) || !mayAskAgain) return { kind: 'store', grant: withClaimsOf(existing, incoming), discard: incoming };
-  return { kind: 'ask-for-union', scopes: [...new Set([...existing.scopes, ...incoming.scopes])], discard: incoming };
+  return { kind: 'ask-for-union', scopes: unionScopes(existing.scopes, incoming.scopes), discard: incoming };
 }

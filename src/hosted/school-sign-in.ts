@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type * as client from 'openid-client';
 import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
-import { discoverIntegration, endsGrant, loadOpenIdClient, OAuthError, toOAuthError, type Integration } from '../oauth/index.js';
+import { BASELINE_SCOPES, discoverIntegration, endsGrant, loadOpenIdClient, OAuthError, toOAuthError, unionScopes, type Integration } from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
 import { generationOf } from './person-generation.js';
 import { mergeSchoolGrants, SCHOOL_GRANTS, type GrantMerge, type SchoolGrant } from './school-grant.js';
@@ -42,7 +42,6 @@ type SchoolCallbackOutcome =
 const MERGE_LOCK: HoldingLockOptions = { ttlMs: 30_000, waitMs: 35_000, pollMs: 50 };
 const SCHOOL_FLOWS = 'school-flow';
 const FLOW_TTL_SECONDS = 600;
-const IDENTITY_SCOPES = ['openid', 'profile'];
 
 /** A request for more permission at the school, for one person who is already signed in. */
 export interface StepUp {
@@ -185,7 +184,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
     revoke,
 
     async start(uid, binding, stepUp) {
-      const scopes = [...new Set([...IDENTITY_SCOPES, ...(stepUp?.scopes ?? integration.scopes)])];
+      const scopes = unionScopes(BASELINE_SCOPES, stepUp?.scopes ?? integration.scopes);
       return begin({ uid, bindingDigest: bindingDigest(binding), scopes, ...(stepUp === undefined ? {} : { stepUp }) });
     },
 

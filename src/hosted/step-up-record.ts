@@ -6,6 +6,7 @@
  * to wait for the approval, to resume a client's retry, and to word the page the person lands on.
  */
 import type { ConsentReach } from '../consent/index.js';
+import { missingScopes, unionScopes } from '../oauth/index.js';
 
 export const STEP_UPS = 'step-up';
 export const STEP_UP_FLOWS = 'step-up-flow';
@@ -45,9 +46,8 @@ export function stepUpLink(publicBase: string, id: string): string {
 
 /** Pure: what the school is asked for (granted ∪ needed) and what is new, for a person's grant. */
 export function planStepUp(granted: readonly string[], needed: readonly string[]): { readonly scopes: readonly string[]; readonly missing: readonly string[] } {
-  const have = new Set(granted);
-  const missing = [...new Set(needed)].filter((scope) => !have.has(scope));
-  return { scopes: [...new Set([...granted, ...missing])], missing };
+  const missing = missingScopes(granted, needed);
+  return { scopes: unionScopes(granted, missing), missing };
 }
 
 /** Pure: seconds a rewritten flow record keeps of its life, `undefined` once it is over. */

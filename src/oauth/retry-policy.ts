@@ -28,15 +28,6 @@ export function isTransient(error: OAuthError): boolean {
   return error.code === 'OAUTH_SERVER_ERROR' && typeof status === 'number' && TRANSIENT_STATUSES.has(status);
 }
 
-/** RFC 9110 §10.2.3: delay-seconds or an HTTP-date, in milliseconds from `now`. */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
-  if (value === null || value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 /**
  * How long to wait before the one retry: the school's `Retry-After` when it gave one, else a short
  * jittered backoff; `undefined` when the school asks for longer than we are willing to hold a call.

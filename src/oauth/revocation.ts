@@ -9,7 +9,8 @@ import type * as client from 'openid-client';
 import { loadOpenIdClient } from './openid-client-module.js';
 import type { Logger } from '../log.js';
 import { oauthErrorCodeOf, toOAuthError } from './protocol-error.js';
-import { isTransient, parseRetryAfter, realSleep, retryAfterHeaderOf, retryDelayMs, type Sleep } from './retry-policy.js';
+import { parseRetryAfter } from '../network/index.js';
+import { isTransient, realSleep, retryAfterHeaderOf, retryDelayMs, type Sleep } from './retry-policy.js';
 import type { PendingRevocation } from './store-record.js';
 
 export interface RevocationOutcome {

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_LISTED_SCHEMA_BYTES } from './catalogue-budget.js';
-import { scopeRoleSourcesOf, type ToolCatalog } from './catalog.js';
+import { scopeRoleSourcesOf, type ToolCatalogue } from './catalogue.js';
 import { CATALOGUE_FORMAT, catalogueEncoder, decodeCatalogue, type RestoredCatalogue } from './catalogue-record.js';
 import type { DocumentCache } from './document-cache.js';
 import { convertQuietly } from './operations.js';
@@ -66,15 +66,15 @@ export async function findCachedCatalogue(cache: DocumentCache, key: string, opt
     return undefined;
   }
   const restored = decodeCatalogue(text, key, options.onSchemaWarning);
-  if (restored !== undefined && !isApiBaseOf(restored.catalog.apiBase, options.schoolUrl)) {
-    const shown = JSON.stringify(String(restored.catalog.apiBase?.baseUrl).slice(0, 200));
+  if (restored !== undefined && !isApiBaseOf(restored.catalogue.apiBase, options.schoolUrl)) {
+    const shown = JSON.stringify(String(restored.catalogue.apiBase?.baseUrl).slice(0, 200));
     options.debug(`ignored the cached tool catalogue: its API base ${shown} is not on the school's origin, where the sign-in token goes; building it`);
     return undefined;
   }
   options.debug(
     restored === undefined
       ? 'ignored the cached tool catalogue: it is not one this version of school-mcp wrote for this document; building it'
-      : `used the cached tool catalogue (${restored.catalog.operations.length} operations)`,
+      : `used the cached tool catalogue (${restored.catalogue.operations.length} operations)`,
   );
   return restored;
 }
@@ -82,7 +82,7 @@ export async function findCachedCatalogue(cache: DocumentCache, key: string, opt
 export interface StoreCatalogueInput {
   readonly cache: DocumentCache;
   readonly key: string;
-  readonly catalog: ToolCatalog;
+  readonly catalogue: ToolCatalogue;
   readonly documentWarnings: readonly string[];
   readonly debug: (message: string) => void;
 }
@@ -92,20 +92,20 @@ export interface StoreCatalogueInput {
  * warnings are reported when it is first read), and stores the catalogue. Runs in slices,
  * yielding between them, so that it can run while the server answers. Never throws.
  */
-export async function storeCatalogue({ cache, key, catalog, documentWarnings, debug }: StoreCatalogueInput): Promise<void> {
+export async function storeCatalogue({ cache, key, catalogue, documentWarnings, debug }: StoreCatalogueInput): Promise<void> {
   try {
     // The caller's start finishes first.
     await nextTurn();
-    const roleSources = scopeRoleSourcesOf(catalog);
+    const roleSources = scopeRoleSourcesOf(catalogue);
     if (roleSources === undefined) return;
-    const encoder = catalogueEncoder({ key, catalog, roleSources, documentWarnings }, MAX_CATALOGUE_BYTES);
+    const encoder = catalogueEncoder({ key, catalogue, roleSources, documentWarnings }, MAX_CATALOGUE_BYTES);
     let sliceStart = performance.now();
     const yieldWhenSliceIsOver = async () => {
       if (performance.now() - sliceStart <= SLICE_MS) return;
       await nextTurn();
       sliceStart = performance.now();
     };
-    for (const operation of catalog.operations) {
+    for (const operation of catalogue.operations) {
       const conversion = convertQuietly(operation);
       if (conversion === undefined) return;
       if (!encoder.add(operation, conversion)) {
@@ -127,7 +127,7 @@ export async function storeCatalogue({ cache, key, catalog, documentWarnings, de
     }
     await nextTurn();
     await cache.writeCatalogue(catalogueFileName(key), text);
-    debug(`cached the tool catalogue (${catalog.operations.length} operations, ${Buffer.byteLength(text)} bytes)`);
+    debug(`cached the tool catalogue (${catalogue.operations.length} operations, ${Buffer.byteLength(text)} bytes)`);
   } catch (error) {
     debug(`the tool catalogue could not be cached: ${error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200)}`);
   }

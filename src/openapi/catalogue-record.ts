@@ -9,8 +9,8 @@
  * catalogue is built from the document.
  * @see SECURITY.md ST-09
  */
-import type { ToolCatalog } from './catalog.js';
-import { catalogOf } from './catalog.js';
+import type { ToolCatalogue } from './catalogue.js';
+import { catalogueOf } from './catalogue.js';
 import { isRecord, type JsonRecord } from './json-value.js';
 import type { HttpMethod, JsonSchema, Operation, OperationBody, OperationParameter, ToolAnnotations } from './operation.js';
 import { HTTP_METHODS, registerConversion, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
@@ -36,7 +36,7 @@ const MAX_RESTORED_SCHEMA_CHARS = 16 * MAX_TOOL_SCHEMA_BYTES;
 /** What is stored beside the operations: the catalogue's context and what parsing the document said. */
 export interface CatalogueRecordContext {
   readonly key: string;
-  readonly catalog: ToolCatalog;
+  readonly catalogue: ToolCatalogue;
   /** What the scope roles were computed from (`scopeRoles`): every operation the document has. */
   readonly roleSources: readonly ScopedOperation[];
   /** What parsing the document said, which a cached start does not parse. */
@@ -44,7 +44,7 @@ export interface CatalogueRecordContext {
 }
 
 export interface RestoredCatalogue {
-  readonly catalog: ToolCatalog;
+  readonly catalogue: ToolCatalogue;
   readonly documentWarnings: readonly string[];
 }
 
@@ -63,7 +63,7 @@ export interface CatalogueEncoder {
 }
 
 export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: number): CatalogueEncoder {
-  const { catalog } = context;
+  const { catalogue } = context;
   const sharing = subtreeSharing();
   const records: OperationRecord[] = [];
   return {
@@ -79,12 +79,12 @@ export function catalogueEncoder(context: CatalogueRecordContext, maxBytes: numb
         format: CATALOGUE_FORMAT,
         key: context.key,
         documentWarnings: context.documentWarnings,
-        scopeDescriptions: catalog.scopeDescriptions,
-        apiBase: catalog.apiBase,
+        scopeDescriptions: catalogue.scopeDescriptions,
+        apiBase: catalogue.apiBase,
         roleSources: context.roleSources.map(({ method, scopeAlternatives }) => ({ method, scopeAlternatives })),
-        groupedBy: catalog.groupedBy,
-        upgradedFrom: catalog.upgradedFrom,
-        warnings: catalog.warnings,
+        groupedBy: catalogue.groupedBy,
+        upgradedFrom: catalogue.upgradedFrom,
+        warnings: catalogue.warnings,
       });
       // The head loses its closing brace and gains `,"shared":[`, `],"operations":[` and `]}`; each part after the first of a list, a comma.
       let bytes = Buffer.byteLength(head) - 1 + ',"shared":['.length + '],"operations":['.length + ']}'.length;
@@ -176,7 +176,7 @@ export function decodeCatalogue(text: string, key: string, onSchemaWarning?: (me
     restored.push(operation);
   }
   if (new Set(restored.map((operation) => operation.toolName)).size !== restored.length) return undefined;
-  const catalog = catalogOf(restored, {
+  const catalogue = catalogueOf(restored, {
     scopeDescriptions,
     apiBase: apiBase === undefined ? undefined : { baseUrl: apiBase['baseUrl'] as string, origin: apiBase['origin'] as string, warnings: apiBase['warnings'] as string[] },
     scopeRoles: scopeRoles(roleSources),
@@ -184,7 +184,7 @@ export function decodeCatalogue(text: string, key: string, onSchemaWarning?: (me
     upgradedFrom,
     warnings,
   });
-  return { catalog, documentWarnings };
+  return { catalogue, documentWarnings };
 }
 
 const OPERATION_FIELDS = [

@@ -11,7 +11,7 @@ export type {
 } from './operation.js';
 export { documentTarget, loadDocument } from './load-document.js';
 export { parseDocumentText, type ApiDocument, type OpenApiDocument } from './parse-document.js';
-export { buildCatalog, type ToolCatalog } from './catalog.js';
+export { buildCatalogue, type ToolCatalogue } from './catalogue.js';
 export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas } from './catalogue-budget.js';
 export { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 export { withListedValues } from './listed-values.js';

@@ -19,7 +19,7 @@
  */
 import type { DeclaredParameter } from './parameters.js';
 import type { JsonSchema, OperationBody, OperationParameter } from './operation.js';
-import type { DeclaredBody } from './request-body.js';
+import type { DeclaredBody } from './declared-body.js';
 import { withImpliedTypes } from './implied-types.js';
 import { isRecord } from './json-value.js';
 import { isObjectSchema } from './schema-converter.js';

@@ -39,7 +39,7 @@ export interface OperationBody {
   readonly argument?: string;
   /** With `merged`: tool argument name -> body property name. */
   readonly propertyArguments?: Readonly<Record<string, string>>;
-  /** Body properties (by body property name) that are files, given as a file argument (`FILE_ARGUMENT_SCHEMA` in request-body.ts). */
+  /** Body properties (by body property name) that are files, given as a file argument (`FILE_ARGUMENT_SCHEMA` in declared-body.ts). */
   readonly fileProperties?: readonly string[];
   /**
    * With `wrapped`: the argument is a file argument whose decoded bytes are the whole body

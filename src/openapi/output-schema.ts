@@ -11,6 +11,7 @@
  *   an `enum` or a `required` list would turn a school's additive change (a new field, a new
  *   state, a field it leaves out when empty) into a failed call. Only a wrong type still fails.
  */
+import { isJsonMediaType } from '../network/index.js';
 import { withImpliedTypes } from './implied-types.js';
 import { entriesOf, isRecord, setDataProperty, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
@@ -75,7 +76,3 @@ export function successResponse(responses: unknown): unknown {
   return (explicit[0] ?? entries.find(([status]) => status.toUpperCase() === '2XX'))?.[1];
 }
 
-export function isJsonMediaType(type: string): boolean {
-  const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
-  return essence === 'application/json' || essence.endsWith('+json');
-}

@@ -7,7 +7,7 @@
  * @see SECURITY.md API-08
  * @see SECURITY.md API-12
  */
-import { BODY_CAPS } from '../network/index.js';
+import { BODY_CAPS, isJsonMediaType, mediaTypeOf } from '../network/index.js';
 import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds, tooDeepError } from './document-depth.js';
 import { isRecord, type JsonRecord } from './json-value.js';
 import { openApiError } from './openapi-error.js';
@@ -71,9 +71,9 @@ export function formatFromFileName(name: string): DocumentFormat | undefined {
  * often send for static files, `refused` for anything else (an HTML login or error page, say).
  */
 export function formatFromMediaType(contentType: string | null): DocumentFormat | 'sniff' | 'refused' {
-  const essence = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const essence = mediaTypeOf(contentType ?? undefined);
   if (essence === '' || essence === 'text/plain' || essence === 'application/octet-stream') return 'sniff';
-  if (essence === 'application/json' || essence.endsWith('+json')) return 'json';
+  if (isJsonMediaType(essence)) return 'json';
   if (/^(application|text)\/(x-)?yaml$/.test(essence) || essence.endsWith('+yaml') || essence === 'application/vnd.oai.openapi') return 'yaml';
   return 'refused';
 }

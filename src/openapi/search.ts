@@ -15,7 +15,7 @@
  * verbs, and the change-versus-read rule) is ours either way, and the server stays free of a
  * runtime dependency for it. Pure and deterministic: equal scores keep catalogue order.
  */
-import type { ToolCatalog } from './catalog.js';
+import type { ToolCatalogue } from './catalogue.js';
 import type { HttpMethod, Operation } from './operation.js';
 import { intentOfRawWord, intentOfWord, namesOfIntent, relatedWords, type Intent } from './search-vocabulary.js';
 import { rawWords, searchWords } from './search-words.js';
@@ -71,23 +71,23 @@ interface CatalogueIndex {
 
 const indexes = new WeakMap<readonly Operation[], CatalogueIndex>();
 
-export function searchOperations(catalog: ToolCatalog, query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
-  return rankOperations(catalog, query, true).slice(0, Math.max(0, limit));
+export function searchOperations(catalogue: ToolCatalogue, query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
+  return rankOperations(catalogue, query, true).slice(0, Math.max(0, limit));
 }
 
 /**
  * For a query that finds nothing: the operations about its subject whatever the kind of call
  * ("delete event" where events cannot be deleted: the events operations), best first.
  */
-export function nearOperations(catalog: ToolCatalog, query: string, limit = 5): Operation[] {
-  return rankOperations(catalog, query, false)
+export function nearOperations(catalogue: ToolCatalogue, query: string, limit = 5): Operation[] {
+  return rankOperations(catalogue, query, false)
     .slice(0, limit)
     .map((result) => result.operation);
 }
 
 /** The query's words that no operation of the catalogue holds, not even as a synonym. */
-export function unknownWords(catalog: ToolCatalog, query: string): string[] {
-  const index = indexOf(catalog.operations);
+export function unknownWords(catalogue: ToolCatalogue, query: string): string[] {
+  const index = indexOf(catalogue.operations);
   return rawWords(query).filter((word) => {
     const [stemmed] = searchWords(word);
     if (stemmed === undefined || intentOfWord(stemmed) !== undefined) return false;
@@ -95,8 +95,8 @@ export function unknownWords(catalog: ToolCatalog, query: string): string[] {
   });
 }
 
-function rankOperations(catalog: ToolCatalog, query: string, byIntent: boolean): SearchResult[] {
-  const index = indexOf(catalog.operations);
+function rankOperations(catalogue: ToolCatalogue, query: string, byIntent: boolean): SearchResult[] {
+  const index = indexOf(catalogue.operations);
   const words = [...new Set(searchWords(query))];
   if (words.length === 0) return index.entries.map(({ operation }) => ({ operation, score: 0 }));
   const intent = byIntent ? queryIntent(query, index) : undefined;

@@ -7,7 +7,7 @@
  * @see SECURITY.md API-09
  * @see SECURITY.md AZ-08
  */
-import { catalogOf, type ToolCatalog } from './catalog.js';
+import { catalogueOf, type ToolCatalogue } from './catalogue.js';
 import { withScopeLine } from './descriptions.js';
 import { openApiError } from './openapi-error.js';
 import type { Operation } from './operation.js';
@@ -26,34 +26,34 @@ export interface OperationSelection {
 const MAX_LISTED_NAMES = 60;
 const MAX_SUGGESTIONS = 10;
 
-export function selectOperations(catalog: ToolCatalog, selection: OperationSelection): ToolCatalog {
+export function selectOperations(catalogue: ToolCatalogue, selection: OperationSelection): ToolCatalogue {
   const warnings: string[] = [];
   let chosen: readonly Operation[];
   if (selection.tools !== undefined && selection.tools.length > 0) {
-    requireKnownTools(catalog, selection.tools, '--tools');
+    requireKnownTools(catalogue, selection.tools, '--tools');
     const wanted = new Set(selection.tools);
-    chosen = catalog.operations.filter((operation) => wanted.has(operation.toolName));
+    chosen = catalogue.operations.filter((operation) => wanted.has(operation.toolName));
   } else if (selection.toolsets === undefined || selection.toolsets === 'all') {
-    chosen = catalog.operations;
+    chosen = catalogue.operations;
   } else {
-    const unknown = selection.toolsets.filter((name) => !catalog.toolsets.has(name));
+    const unknown = selection.toolsets.filter((name) => !catalogue.toolsets.has(name));
     if (unknown.length > 0) {
       throw openApiError(
         'OPENAPI_UNKNOWN_TOOLSET',
         `Unknown toolset${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`,
-        `Valid toolsets: ${[...catalog.toolsets.keys()].join(', ')}, or "all".`,
+        `Valid toolsets: ${[...catalogue.toolsets.keys()].join(', ')}, or "all".`,
       );
     }
     const wanted = new Set(selection.toolsets);
-    chosen = catalog.operations.filter((operation) => wanted.has(operation.toolset));
+    chosen = catalogue.operations.filter((operation) => wanted.has(operation.toolset));
   }
   if (selection.excludeTools !== undefined && selection.excludeTools.length > 0) {
-    requireKnownTools(catalog, selection.excludeTools, '--exclude-tools');
+    requireKnownTools(catalogue, selection.excludeTools, '--exclude-tools');
     const excluded = new Set(selection.excludeTools);
     chosen = chosen.filter((operation) => !excluded.has(operation.toolName));
   }
-  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, catalog.scopeRoles, selection.tools !== undefined, warnings);
-  return catalogOf(chosen, { ...catalog, warnings: [...catalog.warnings, ...warnings] });
+  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, catalogue.scopeRoles, selection.tools !== undefined, warnings);
+  return catalogueOf(chosen, { ...catalogue, warnings: [...catalogue.warnings, ...warnings] });
 }
 
 function readOnlyOperations(operations: readonly Operation[], roles: ScopeRoles, listedByName: boolean, warnings: string[]): Operation[] {
@@ -83,11 +83,11 @@ function readOnlyVariant(operation: Operation, roles: ScopeRoles): Operation {
   });
 }
 
-function requireKnownTools(catalog: ToolCatalog, names: readonly string[], option: string): void {
-  const unknown = names.filter((name) => !catalog.byName.has(name));
+function requireKnownTools(catalogue: ToolCatalogue, names: readonly string[], option: string): void {
+  const unknown = names.filter((name) => !catalogue.byName.has(name));
   if (unknown.length === 0) return;
-  const all = [...catalog.byName.keys()];
-  const near = searchOperations(catalog, unknown.join(' '), MAX_SUGGESTIONS).map(({ operation }) => operation.toolName);
+  const all = [...catalogue.byName.keys()];
+  const near = searchOperations(catalogue, unknown.join(' '), MAX_SUGGESTIONS).map(({ operation }) => operation.toolName);
   const valid = all.length <= MAX_LISTED_NAMES ? `Valid names: ${all.join(', ')}.` : near.length > 0 ? `Closest of the ${all.length} names: ${near.join(', ')}.` : `There are ${all.length} tools; search them by word.`;
   throw openApiError('OPENAPI_UNKNOWN_TOOL', `Unknown tool name${unknown.length > 1 ? 's' : ''} in ${option}: ${unknown.join(', ')}.`, valid);
 }

@@ -11,7 +11,7 @@ import { argumentClaimer } from './input-schema.js';
 import { withImpliedTypes } from './implied-types.js';
 import { jsonBytes } from './json-size.js';
 import type { JsonSchema, OperationBody, OperationParameter } from './operation.js';
-import { fileArgumentSchema } from './request-body.js';
+import { fileArgumentSchema } from './declared-body.js';
 
 /** Room kept for the object around the properties and for the body argument. */
 const FRAME_BYTES = 600;

@@ -13,7 +13,7 @@ import type { JsonSchema, OperationBody, OperationParameter } from './operation.
 import { buildOutputSchema } from './output-schema.js';
 import { declaredParameters } from './parameters.js';
 import { templateNames } from './path-template.js';
-import { declaredBody } from './request-body.js';
+import { declaredBody } from './declared-body.js';
 import { MAX_TOOL_SCHEMA_BYTES, newSchemaMeter } from './schema-converter.js';
 import { simplifiedToolInput } from './simplified-input.js';
 

@@ -5,7 +5,8 @@
  * schema without converting it (tool schemas stay lazy), visiting a capped number of nodes.
  */
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
-import { isJsonMediaType, successResponse } from './output-schema.js';
+import { isJsonMediaType } from '../network/index.js';
+import { successResponse } from './output-schema.js';
 import { soleReference } from './reference-conversions.js';
 import { resolveSchema } from './schema-converter.js';
 

@@ -11,8 +11,11 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 
-/** `modern`: 2026-07-28 requests, which carry their protocol version in their envelope; `legacy`: the 2025 revisions. */
-export type ProtocolEra = 'legacy' | 'modern';
+/**
+ * `stateless`: 2026-07-28 requests, each carrying its protocol version in its envelope, with no
+ * session; `sessionful`: the 2025 revisions, whose requests belong to the session `initialize` opened.
+ */
+export type ProtocolEra = 'sessionful' | 'stateless';
 
 export interface ClientConnection {
   era(context: ServerContext): ProtocolEra;
@@ -28,7 +31,7 @@ export function clientConnectionOf(server: McpServer): ClientConnection {
   const envelopeOf = (context: ServerContext) => context.mcpReq.envelope as Record<string, unknown> | undefined;
   return {
     // Every 2026-07-28 request carries its protocol version in the envelope; 2025 ones never do.
-    era: (context) => (envelopeOf(context)?.[PROTOCOL_VERSION_META_KEY] === undefined ? 'legacy' : 'modern'),
+    era: (context) => (envelopeOf(context)?.[PROTOCOL_VERSION_META_KEY] === undefined ? 'sessionful' : 'stateless'),
     revision(context) {
       const claimed = envelopeOf(context)?.[PROTOCOL_VERSION_META_KEY];
       return typeof claimed === 'string' ? claimed : server.server.getNegotiatedProtocolVersion();

@@ -3,7 +3,7 @@
  * transports call once per connection (or per request), registering tools compiled once.
  */
 import { McpServer, type ServerOptions } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../openapi/index.js';
+import type { ToolCatalogue } from '../openapi/index.js';
 import type { AccountService } from './account.js';
 import { registerAccountTools, SIGN_OUT_TOOL, WHO_AM_I_TOOL } from './account-tools.js';
 import { clientConnectionOf } from './client-connection.js';
@@ -17,7 +17,7 @@ import type { ToolPlan } from './tool-plan.js';
 
 export interface SchoolServerOptions {
   /** What the user selected (read-only, exclusions...): discovery reaches exactly these. */
-  readonly catalog: ToolCatalog;
+  readonly catalogue: ToolCatalogue;
   readonly plan: ToolPlan;
   readonly call: OperationCaller;
   readonly account: AccountService;
@@ -61,12 +61,12 @@ export function compileSchool(options: SchoolServerOptions): CompiledSchool {
   const directTools = direct.map((operation) => compiled.get(operation.toolName)!);
   const call = withShapedResults(options.call);
   return {
-    instructions: serverInstructions(options.schoolName, options.plan, [...options.catalog.toolsets.keys()]),
+    instructions: serverInstructions(options.schoolName, options.plan, [...options.catalogue.toolsets.keys()]),
     register(server, accountTools = true) {
       const connection = clientConnectionOf(server);
       if (accountTools) registerAccountTools(server, options.account);
       for (const tool of directTools) registerOperationTool(server, tool, call, connection);
-      if (options.plan.discovery) registerDiscoveryTools(server, options.catalog, call, compiled, connection);
+      if (options.plan.discovery) registerDiscoveryTools(server, options.catalogue, call, compiled, connection);
     },
   };
 }

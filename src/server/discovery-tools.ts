@@ -5,7 +5,7 @@
  * executor runs the call.
  */
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { nearOperations, searchOperations, shownSchema, unknownWords, type Operation, type ToolCatalog } from '../openapi/index.js';
+import { nearOperations, searchOperations, shownSchema, unknownWords, type Operation, type ToolCatalogue } from '../openapi/index.js';
 import { invalidArgumentsText } from './argument-problems.js';
 import { argumentSummary, listOrder } from './argument-summary.js';
 import type { ClientConnection } from './client-connection.js';
@@ -56,7 +56,7 @@ const callInput = callInputFor(CALL_TOOL);
 
 export function registerDiscoveryTools(
   server: McpServer,
-  catalog: ToolCatalog,
+  catalogue: ToolCatalogue,
   call: OperationCaller,
   compiled: Map<string, CompiledOperationTool>,
   connection?: ClientConnection,
@@ -80,7 +80,7 @@ export function registerDiscoveryTools(
     },
     async (args: unknown) => {
       const { query, toolset, limit } = args as { query: string; toolset?: string; limit?: number };
-      const scope = toolset === undefined ? catalog : { ...catalog, operations: catalog.toolsets.get(toolset) ?? [] };
+      const scope = toolset === undefined ? catalogue : { ...catalogue, operations: catalogue.toolsets.get(toolset) ?? [] };
       const found = searchOperations(scope, query, limit ?? 10).map(({ operation }) => operation);
       const results = found.map(line);
       const unknown = unknownWords(scope, query);
@@ -104,7 +104,7 @@ export function registerDiscoveryTools(
     async (args: unknown) => {
       const name = (args as { name: string }).name;
       // A tool listed on its own may be listed simplified (API-11): describe what call_operation accepts.
-      const operation = compiled.get(name)?.operation ?? catalog.byName.get(name);
+      const operation = compiled.get(name)?.operation ?? catalogue.byName.get(name);
       if (!operation) return unknownOperation(name);
       const structured = {
         ...summary(operation),
@@ -121,7 +121,7 @@ export function registerDiscoveryTools(
   );
 
   const runOperation = async (name: string, operationArgs: Record<string, unknown> | undefined, context: ServerContext, readsOnly: boolean): Promise<CallToolResult> => {
-    const operation = catalog.byName.get(name);
+    const operation = catalogue.byName.get(name);
     if (!operation) return unknownOperation(name);
     if (readsOnly && operation.annotations.readOnlyHint !== true) {
       return errorResult(`${name} changes data, and ${CALL_READ_TOOL} runs only reads: run it with ${CALL_TOOL}, after confirming the change with the user.`);
@@ -154,7 +154,7 @@ export function registerDiscoveryTools(
   );
 
   // Only where the selection has something to change: --read-only lists the read variant alone.
-  if (catalog.operations.some((operation) => operation.annotations.readOnlyHint !== true)) {
+  if (catalogue.operations.some((operation) => operation.annotations.readOnlyHint !== true)) {
     server.registerTool(
       CALL_TOOL,
       {
@@ -185,7 +185,7 @@ function summary(operation: Operation) {
  * when none makes the change it asks for ("delete event" where events are cancelled by an
  * update), else the words no operation holds and the toolsets to search or list instead.
  */
-function noResults(scope: ToolCatalog, query: string, toolset: string | undefined, unknown: readonly string[], line: (operation: Operation) => object) {
+function noResults(scope: ToolCatalogue, query: string, toolset: string | undefined, unknown: readonly string[], line: (operation: Operation) => object) {
   const where = toolset === undefined ? '' : ` in the toolset ${JSON.stringify(toolset)}`;
   const closest = nearOperations(scope, query);
   const toolsets = [...scope.toolsets.keys()];
@@ -212,7 +212,7 @@ const MAX_SAME_TOOLSET = 6;
  * thing ("add a student", then tag them), and with these beside the results the next step needs
  * no second search.
  */
-function sameSubject(scope: ToolCatalog, found: readonly Operation[]): Operation[] {
+function sameSubject(scope: ToolCatalogue, found: readonly Operation[]): Operation[] {
   const first = found[0];
   if (first === undefined) return [];
   const shown = new Set(found.map((operation) => operation.toolName));

@@ -6,7 +6,7 @@
  * lists the operations behind the administrator's most frequent tasks as direct tools, compactly,
  * and reaches every other operation through the discovery tools over the same catalogue.
  */
-import type { Operation, ToolCatalog } from '../openapi/index.js';
+import type { Operation, ToolCatalogue } from '../openapi/index.js';
 
 export type ToolsetChoice =
   | { readonly mode: 'default' }
@@ -61,20 +61,20 @@ export const DEFAULT_TOOLSETS: readonly string[] = ['school', 'courses', 'member
 export const DIRECT_TOOL_BUDGET = 33;
 
 /**
- * `catalog` is the user's selection already (read-only, `--tools`, `--exclude-tools` applied).
+ * `catalogue` is the user's selection already (read-only, `--tools`, `--exclude-tools` applied).
  * An explicit `--tools` list means "exactly these", so discovery is not added then.
  */
-export function planTools(catalog: ToolCatalog, choice: ToolsetChoice, exactTools: boolean): ToolPlan {
-  if (exactTools) return { direct: catalog.operations, discovery: false };
+export function planTools(catalogue: ToolCatalogue, choice: ToolsetChoice, exactTools: boolean): ToolPlan {
+  if (exactTools) return { direct: catalogue.operations, discovery: false };
   switch (choice.mode) {
     case 'dynamic':
       return { direct: [], discovery: true };
     case 'toolsets':
-      return { direct: catalog.operations, discovery: false };
+      return { direct: catalogue.operations, discovery: false };
     case 'default': {
-      if (catalog.operations.length <= DIRECT_TOOL_BUDGET) return { direct: catalog.operations, discovery: false, compactListing: true };
-      const byTask = catalog.operations.filter((operation) => DEFAULT_TOOLS.includes(operation.toolName));
-      const preferred = byTask.length * 2 >= DEFAULT_TOOLS.length ? byTask : catalog.operations.filter((operation) => DEFAULT_TOOLSETS.includes(operation.toolset));
+      if (catalogue.operations.length <= DIRECT_TOOL_BUDGET) return { direct: catalogue.operations, discovery: false, compactListing: true };
+      const byTask = catalogue.operations.filter((operation) => DEFAULT_TOOLS.includes(operation.toolName));
+      const preferred = byTask.length * 2 >= DEFAULT_TOOLS.length ? byTask : catalogue.operations.filter((operation) => DEFAULT_TOOLSETS.includes(operation.toolset));
       return { direct: preferred.slice(0, DIRECT_TOOL_BUDGET), discovery: true, compactListing: true };
     }
   }

@@ -11,18 +11,6 @@ export function generateSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/**
- * Pure: the token of the one `Authorization: Bearer` header a request carries. Two such headers,
- * another scheme or an empty token answer `undefined` (RFC 6750 §2.1: one method, one token).
- * Any visible ASCII is taken, not only the b64token alphabet, so a secret the user chose with
- * punctuation in it still works.
- */
-export function bearerTokenOf(values: readonly string[] | undefined): string | undefined {
-  if (values === undefined || values.length !== 1) return undefined;
-  const match = /^Bearer +([\x21-\x7E]+) *$/i.exec(values[0]!);
-  return match?.[1];
-}
-
 /** Pure: a secret must fit in that header unchanged, and be long enough not to be guessed. */
 export function isUsableSecret(secret: string): boolean {
   return /^[\x21-\x7E]{16,}$/.test(secret);

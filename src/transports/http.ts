@@ -16,7 +16,8 @@ import type { HttpConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { SchoolServerFactory } from '../server/index.js';
-import { bearerTokenOf, generateSecret, secretFingerprint, secretMatches } from './bearer-secret.js';
+import { bearerTokenOf } from '../network/index.js';
+import { generateSecret, secretFingerprint, secretMatches } from './bearer-secret.js';
 import { bindPolicy } from './http-bind-policy.js';
 import { checkHost, checkOrigin, hostAllowList, isWildcardAddress, ownLoopbackOrigins } from './http-guards.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS, type RefusalStatus } from './http-refusal.js';
@@ -24,7 +25,7 @@ import { applySocketLimits, DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, 
 import { createMcpEndpoint } from './mcp-endpoint.js';
 
 
-const MAX_LEGACY_SESSIONS = 64;
+const MAX_KEPT_SESSIONS = 64;
 
 export interface HttpServeOptions {
   /** Shows the secret made at launch, once; stderr by default. Never stdout. */
@@ -42,7 +43,7 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-export async function serveOverHttp(factory: SchoolServerFactory, config: HttpConfig, logger: Logger, options: HttpServeOptions = {}): Promise<HttpHandle> {
+export async function startHttpEndpoint(factory: SchoolServerFactory, config: HttpConfig, logger: Logger, options: HttpServeOptions = {}): Promise<HttpHandle> {
   const log = logger.child('http');
   const policy = bindPolicy(config);
   const secret = policy.chosenSecret ?? generateSecret();
@@ -51,7 +52,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
   const endpoint = createMcpEndpoint({
     factory,
     maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    maxSessions: MAX_LEGACY_SESSIONS,
+    maxSessions: MAX_KEPT_SESSIONS,
     onerror: (error) => log.debug('MCP request failed', { error: error.message }),
   });
   const toNode = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller) }, {
@@ -74,7 +75,7 @@ export async function serveOverHttp(factory: SchoolServerFactory, config: HttpCo
     const origin = checkOrigin(req.headersDistinct['origin'], allowedOrigins);
     if (!origin.allowed) return refuse(res, 403, origin.reason);
     if (!(SERVED_METHODS as readonly string[]).includes(req.method ?? '')) return refuse(res, 405);
-    if (!secretMatches(bearerTokenOf(req.headersDistinct['authorization']), secret)) return refuse(res, 401);
+    if (!secretMatches(bearerTokenOf(req.headersDistinct['authorization'], 'visible-ascii'), secret)) return refuse(res, 401);
     if (pathOf(req.url) !== MCP_PATH) return refuse(res, 404);
     const declaredLength = Number(req.headers['content-length'] ?? 0);
     if (declaredLength > MAX_REQUEST_BODY_BYTES) return refuse(res, 413);

@@ -1,4 +1,4 @@
-export { bearerTokenOf, generateSecret, isUsableSecret, secretFingerprint, secretMatches } from './bearer-secret.js';
+export { generateSecret, isUsableSecret, secretFingerprint, secretMatches } from './bearer-secret.js';
 export { bindPolicy } from './http-bind-policy.js';
 export { checkHost, checkOrigin, hostAllowList, normalizeAllowedOrigin, ownLoopbackOrigins, splitHostEntry } from './http-guards.js';
 export { applySocketLimits, DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, nodeServerOptions, type HttpSocketLimits } from './http-limits.js';

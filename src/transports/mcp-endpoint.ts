@@ -6,8 +6,8 @@
  */
 import { createMcpHandler, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { SchoolServerFactory } from '../server/index.js';
-import { createLegacySessions } from './legacy-sessions.js';
-import { readJsonBody, withParsedBody } from './request-body.js';
+import { createKeptSessions } from './kept-sessions.js';
+import { readJsonBody, withParsedBody } from './read-json-body.js';
 import type { SessionSharing } from './shared-session.js';
 
 export interface McpEndpointOptions {
@@ -23,26 +23,26 @@ export interface McpEndpointOptions {
 export interface McpEndpoint {
   /** Serves one request that passed the guards; `caller` identifies the secret it presented. */
   fetch(request: Request, caller: string): Promise<Response>;
-  readonly legacySessionCount: number;
+  readonly keptSessionCount: number;
   close(): Promise<void>;
 }
 
 export function createMcpEndpoint({ factory, maxRequestBodySize, maxSessions, onerror, sharing }: McpEndpointOptions): McpEndpoint {
-  const modern = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize, onerror });
-  const legacy = createLegacySessions({ createServer: factory, maxSessions, onerror, sharing, maxRequestBodySize });
+  const stateless = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize, onerror });
+  const kept = createKeptSessions({ createServer: factory, maxSessions, onerror, sharing, maxRequestBodySize });
   return {
     async fetch(request, caller) {
       // Routing by hand leaves this check to us (the SDK's `isLegacyRequest` contract).
       if (request.method === 'POST' && !isJsonContentType(request.headers.get('content-type'))) return unsupportedMediaType();
       const { request: readable, parsedBody } = await readJsonBody(request, maxRequestBodySize);
-      if (await isLegacyRequest(readable, parsedBody, { maxRequestBodySize })) return legacy.handle(readable, caller, parsedBody);
-      return modern.fetch(readable, withParsedBody(parsedBody));
+      if (await isLegacyRequest(readable, parsedBody, { maxRequestBodySize })) return kept.handle(readable, caller, parsedBody);
+      return stateless.fetch(readable, withParsedBody(parsedBody));
     },
-    get legacySessionCount() {
-      return legacy.size;
+    get keptSessionCount() {
+      return kept.size;
     },
     async close() {
-      await Promise.allSettled([modern.close(), legacy.closeAll()]);
+      await Promise.allSettled([stateless.close(), kept.closeAll()]);
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
- * `serveOverHttp`, with the HTTP stack (the Node adapter, the request handler, the guards) loaded
- * when HTTP is chosen: a stdio server never pays for it at start.
+ * `serveOverHttp`: `startHttpEndpoint` of `http.ts`, with the HTTP stack (the Node adapter, the
+ * request handler, the guards) loaded when HTTP is chosen: a stdio server never pays for it at
+ * start.
  */
 import type { HttpConfig } from '../config/index.js';
 import type { Logger } from '../log.js';
@@ -9,5 +10,5 @@ import type { HttpHandle, HttpServeOptions } from './http.js';
 
 export async function serveOverHttp(factory: SchoolServerFactory, config: HttpConfig, logger: Logger, options: HttpServeOptions = {}): Promise<HttpHandle> {
   const http = await import('./http.js');
-  return http.serveOverHttp(factory, config, logger, options);
+  return http.startHttpEndpoint(factory, config, logger, options);
 }

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
-import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
+import { linkIn, MCP_TRANSPORTS, sdkEraName, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 
-const RUNS = MCP_TRANSPORTS.flatMap((transport) => (['legacy', 'modern'] as const).map((era) => ({ transport, era })));
+const RUNS = MCP_TRANSPORTS.flatMap((transport) => (['sessionful', 'stateless'] as const).map((era) => ({ transport, era })));
 
 describe.each(RUNS)('administrator tasks through school-mcp over $transport ($era era)', ({ transport, era }) => {
   let sandbox: RunningSandbox;
@@ -52,7 +52,7 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
   });
 
   it('lists every operation as a tool with annotations, before anyone signs in', async () => {
-    expect(server.client.getProtocolEra()).toBe(era);
+    expect(server.client.getProtocolEra()).toBe(sdkEraName(era));
     const { tools } = await server.client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['who_am_i', 'sign_out', 'list_courses', 'create_coupon', 'upload_file']));

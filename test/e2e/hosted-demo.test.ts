@@ -35,7 +35,7 @@ function textOf(result: unknown): string {
 }
 
 /** The SDK client's whole OAuth flow, with the user's browser played by the test; returns a connected client. */
-async function connectAs(user: string, era: 'legacy' | 'modern' = 'legacy', capabilities: Record<string, unknown> = {}, sent: string[] = []): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
+async function connectAs(user: string, era: 'sessionful' | 'stateless' = 'sessionful', capabilities: Record<string, unknown> = {}, sent: string[] = []): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
   const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, `e2e agent for ${user}`);
   const first = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
@@ -46,7 +46,7 @@ async function connectAs(user: string, era: 'legacy' | 'modern' = 'legacy', capa
   const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user });
   const { url } = await returnFromSchool(browser, callback);
   await transport.finishAuth(url.searchParams);
-  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities, ...(era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
   // Every request body the client sends, so that a test can see how a call was carried.
   const recording = (url: string | URL, init?: RequestInit): Promise<Response> => {
     if (typeof init?.body === 'string') sent.push(init.body);
@@ -77,7 +77,7 @@ describe('school-mcp --hosted --demo with the MCP SDK client', () => {
 
   it('HOST-14 serves a client of the 2026-07-28 protocol revision the same way', async () => {
     const alan = SANDBOX_STAFF[2]!;
-    const { client } = await connectAs(alan.sub, 'modern');
+    const { client } = await connectAs(alan.sub, 'stateless');
     expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(alan.name);
     await client.close();
   });
@@ -85,7 +85,7 @@ describe('school-mcp --hosted --demo with the MCP SDK client', () => {
   it('HOST-15 steps a 2026-07-28 client up through an input-required URL elicitation and finishes the call once granted', async () => {
     const ada = SANDBOX_STAFF[0]!;
     const sent: string[] = [];
-    const { client } = await connectAs(ada.sub, 'modern', { elicitation: { url: {} } }, sent);
+    const { client } = await connectAs(ada.sub, 'stateless', { elicitation: { url: {} } }, sent);
     const prompted: string[] = [];
     client.setRequestHandler('elicitation/create', async (request) => {
       const { url } = request.params as { url: string };

@@ -10,22 +10,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFileName } from '../../src/oauth/token-store.js';
 import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
-import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer, type McpTransport } from '../helpers/mcp-server.js';
+import { linkIn, MCP_TRANSPORTS, sdkEraName, startMcpServer, type McpTestServer, type McpTransport } from '../helpers/mcp-server.js';
 
 type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
 type Decision = 'allow' | 'deny' | 'later' | 'decline';
 
 interface Combination {
   readonly transport: McpTransport;
-  readonly era: 'legacy' | 'modern';
+  readonly era: 'sessionful' | 'stateless';
   readonly elicitation: boolean;
 }
 
 const COMBINATIONS: readonly Combination[] = MCP_TRANSPORTS.flatMap((transport) => [
-  { transport, era: 'legacy' as const, elicitation: true },
-  { transport, era: 'legacy' as const, elicitation: false },
-  { transport, era: 'modern' as const, elicitation: true },
-  { transport, era: 'modern' as const, elicitation: false },
+  { transport, era: 'sessionful' as const, elicitation: true },
+  { transport, era: 'sessionful' as const, elicitation: false },
+  { transport, era: 'stateless' as const, elicitation: true },
+  { transport, era: 'stateless' as const, elicitation: false },
 ]);
 
 /**
@@ -146,7 +146,7 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
     expect(shown).toHaveLength(1);
     expect(scopesOf(shown[0]!)).toEqual(expect.arrayContaining(['coupons:read', 'courses:read', 'members:read', 'posts:read']));
     expect(scopesOf(shown[0]!).filter((scope) => scope.endsWith(':write'))).toEqual([]);
-    expect(server.client.getProtocolEra?.() ?? era).toBe(era);
+    expect(server.client.getProtocolEra?.() ?? sdkEraName(era)).toBe(sdkEraName(era));
   });
 
   it('AZ-06 ERR-03 create_coupon asks for granted ∪ coupons:write and creates the coupon in the same call', async () => {
@@ -161,7 +161,7 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
       expect(elicitations.at(-1)!.message).toContain('coupons:write (Write access to coupons)');
       expect(elicitations.at(-1)!.url).toBe(shown[1]);
     }
-    if (elicitation && era === 'legacy') {
+    if (elicitation && era === 'sessionful') {
       const id = elicitations.at(-1)!.elicitationId;
       expect(id).toBeTruthy();
       await expect.poll(() => completions, { timeout: 20_000 }).toContain(id);

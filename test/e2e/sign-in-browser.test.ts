@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { createOAuthSession, type ConsentPrompt } from '../../src/consent/index.js';
+import { createSignInSession, type ConsentPrompt } from '../../src/consent/index.js';
 import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
 
@@ -32,7 +32,7 @@ describeInBrowser('sign-in in a real browser', () => {
   it('LB-07 clicking Allow on the consent page signs the session in', async () => {
     let page: Page | undefined;
     const shown: ConsentPrompt[] = [];
-    const session = createOAuthSession({
+    const session = createSignInSession({
       schoolUrl: new URL(sandbox.url),
       storeDir: dir,
       logger: createLogger({ write: () => {} }),

@@ -45,7 +45,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     { name: 'school-mcp-e2e', version: '1.0.0' },
     {
       capabilities: options.capabilities ?? {},
-      ...(options.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+      ...(options.era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
     },
   );
   try {

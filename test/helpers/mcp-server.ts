@@ -21,3 +21,8 @@ export function startMcpServer({ transport, ...options }: McpServerOptions): Pro
 }
 
 export { linkIn } from './mcp-stdio.js';
+
+/** The SDK client's own name (`getProtocolEra()`) for a protocol era: `legacy` for the sessionful 2025 revisions, `modern` for stateless 2026-07-28. */
+export function sdkEraName(era: 'sessionful' | 'stateless'): 'legacy' | 'modern' {
+  return era === 'sessionful' ? 'legacy' : 'modern';
+}

@@ -25,7 +25,7 @@ export interface StdioServer {
 
 export interface StdioServerOptions {
   readonly args: readonly string[];
-  readonly era?: 'legacy' | 'modern';
+  readonly era?: 'sessionful' | 'stateless';
   readonly capabilities?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { capabilities?: infer C } ? C : never) : never;
   readonly configDir?: string;
   readonly env?: Readonly<Record<string, string>>;
@@ -46,7 +46,7 @@ export async function startStdioServer(options: StdioServerOptions): Promise<Std
     { name: 'school-mcp-e2e', version: '1.0.0' },
     {
       capabilities: options.capabilities ?? {},
-      ...(options.era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+      ...(options.era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
     },
   );
   await client.connect(transport);

@@ -12,7 +12,7 @@ import { storePairs } from './store-pair.js';
 /** Two instances on one shared store. */
 const twoInstances = storePairs();
 
-const caller = { accountId: 'usr_lecturer_grace', clientId: 'client-1', grantId: 'grant-1' };
+const caller = { sub: 'usr_lecturer_grace', clientId: 'client-1', grantId: 'grant-1' };
 const anyScope = { scopeAlternatives: [], requiredScopes: [] };
 
 function accessOn(store: GrantStore) {
@@ -23,13 +23,13 @@ function accessOn(store: GrantStore) {
 }
 
 function grantExpiringIn(seconds: number): Record<string, unknown> {
-  return { sub: caller.accountId, accessToken: 'at-0', refreshToken: 'rt-0', scopes: ['courses:read'], expiresAt: Math.floor(Date.now() / 1000) + seconds };
+  return { sub: caller.sub, accessToken: 'at-0', refreshToken: 'rt-0', scopes: ['courses:read'], expiresAt: Math.floor(Date.now() / 1000) + seconds };
 }
 
 describe('a hosted caller\'s school token', () => {
   it('is refreshed first in its last 30 s, when no other instance is refreshing it', async () => {
     const [store] = await twoInstances();
-    await store.write(SCHOOL_GRANTS, caller.accountId, grantExpiringIn(20));
+    await store.write(SCHOOL_GRANTS, caller.sub, grantExpiringIn(20));
     const { tokens, refresh } = accessOn(store);
     expect(await tokens.accessToken(anyScope)).toBe('at-1');
     expect(refresh).toHaveBeenCalledTimes(1);
@@ -39,8 +39,8 @@ describe('a hosted caller\'s school token', () => {
   // an instance that died mid-refresh still held the lock, though their token still worked.
   it('SCL-13 goes ahead with a token that still works while another instance holds its refresh lock, waiting for nothing', async () => {
     const [store, otherInstance] = await twoInstances();
-    await store.write(SCHOOL_GRANTS, caller.accountId, grantExpiringIn(20));
-    const held = await otherInstance.lock(SCHOOL_GRANTS, caller.accountId, { ttlMs: 60_000 });
+    await store.write(SCHOOL_GRANTS, caller.sub, grantExpiringIn(20));
+    const held = await otherInstance.lock(SCHOOL_GRANTS, caller.sub, { ttlMs: 60_000 });
     expect(held).toBeDefined();
     const { tokens, refresh } = accessOn(store);
     expect(await tokens.accessToken(anyScope)).toBe('at-0');

@@ -129,7 +129,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
           return;
         }
         const ready = school;
-        await endpoints.handle(req, res, { caller: callerKey(caller), person: caller.accountId }, () => ready.open(access.tokens, access.account, access.stepUps));
+        await endpoints.handle(req, res, { caller: callerKey(caller), person: caller.sub }, () => ready.open(access.tokens, access.account, access.stepUps));
       },
     });
     return { server, store, url: server.listenUrl };
@@ -290,7 +290,7 @@ export async function approveStepUp(link: string, user: string): Promise<Respons
 /** Where a 2026-07-28 retry goes: the state it carries back (possibly replaced), and another URL to send it to. */
 export type RetrySteering = (state: string) => { readonly state: string; readonly url?: string };
 
-export interface ModernConnection {
+export interface StatelessConnection {
   readonly client: Client;
   readonly accessToken: string;
 }
@@ -300,7 +300,7 @@ export interface ModernConnection {
  * Every `tools/call` that carries a `requestState` passes through `steer`, which may replace the
  * state (as a hostile client would) or send the retry to another instance.
  */
-export async function connectModernClient(hosted: Hosted, user: string, steer: RetrySteering = (state) => ({ state })): Promise<ModernConnection> {
+export async function connectStatelessClient(hosted: Hosted, user: string, steer: RetrySteering = (state) => ({ state })): Promise<StatelessConnection> {
   const registered = await registerMcpClient(hosted.base);
   const { code, verifier } = await signIn(hosted, registered, user);
   const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
@@ -315,7 +315,7 @@ export async function connectModernClient(hosted: Hosted, user: string, steer: R
     }
     return fetch(url, init);
   };
-  const client = new Client({ name: 'hosted-modern-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } });
+  const client = new Client({ name: 'hosted-stateless-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { fetch: steering, requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
   return { client, accessToken };
 }

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
@@ -68,6 +69,21 @@ describe('hosted mode: the protected resource', () => {
     const answer = await fetch(`${hosted.base}/mcp`, { method: 'POST', headers: { authorization: header, 'content-type': 'application/json' }, body: '{}' });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*resource_metadata="/);
+  });
+
+  it('HOST-01 refuses its own valid token sent in two Authorization fields (RFC 9110 §5.3: the field is not a list)', async () => {
+    const { access } = await tokensFor(ada.sub);
+    expect((await callMcp(hosted.base, access)).status).toBe(200);
+    const twice = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${hosted.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.setHeader('authorization', [`Bearer ${access}`, `Bearer ${access}`]);
+      request.on('error', reject);
+      request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    });
+    expect(twice).toBe(401);
   });
 
   it('HOST-02 issues tokens for its own public URL only: another resource is refused at authorization and at the token endpoint', async () => {

@@ -77,7 +77,7 @@ describe('hosted mode under a public URL with a path', () => {
     expect(tokens.status).toBe(200);
     const answer = await callMcp(hosted.base, String(tokens.body.access_token));
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ accountId: ada.sub });
+    expect(await answer.json()).toMatchObject({ sub: ada.sub });
   });
 
   it('HOST-28 scopes the sign-in cookies to the path', async () => {

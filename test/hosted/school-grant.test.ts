@@ -33,7 +33,7 @@ describe("one school grant per person, which only grows by the person's consent"
     const crossed = grant('b', ['account:read', 'coupons:write']);
     expect(mergeSchoolGrants(stored, crossed, true)).toEqual({
       kind: 'ask-for-union',
-      scopes: ['openid', 'profile', 'account:read', 'comments:read', 'coupons:write'],
+      scopes: ['account:read', 'comments:read', 'coupons:write', 'openid', 'profile'],
       discard: crossed,
     });
     // The answer to that request is not widened again: the stored grant stays.

@@ -14,7 +14,7 @@ import { createConsentStateCodec } from '../../src/consent/index.js';
 import { stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import { deriveStepUpStateKey } from '../../src/hosted/step-up-state-key.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
-import { approveStepUp, connectModernClient, startHosted, type Hosted, type RetrySteering } from './hosted-harness.js';
+import { approveStepUp, connectStatelessClient, startHosted, type Hosted, type RetrySteering } from './hosted-harness.js';
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
@@ -37,8 +37,8 @@ function steeredBy(routing: Routing): RetrySteering {
   };
 }
 
-async function connectModern(hosted: Hosted, user: string, routing: Routing): Promise<Client> {
-  return (await connectModernClient(hosted, user, steeredBy(routing))).client;
+async function connectStateless(hosted: Hosted, user: string, routing: Routing): Promise<Client> {
+  return (await connectStatelessClient(hosted, user, steeredBy(routing))).client;
 }
 
 describe('the step-up state key', () => {
@@ -95,7 +95,7 @@ describe('hosted mode on two instances of one store: the 2026-07-28 step-up stat
   it('SCL-06 finishes a step-up whose retry lands on the other instance: the state minted by one is read by the other, and the call runs there', async () => {
     const member = SANDBOX_STAFF[0]!;
     const routing: Routing = { retryTo: `${second.server.listenUrl}/mcp`, statesSent: [] };
-    const client = await connectModern(first, member.sub, routing);
+    const client = await connectStateless(first, member.sub, routing);
     const prompted: string[] = [];
     client.setRequestHandler('elicitation/create', async (request) => {
       const { url } = request.params as { url: string };
@@ -117,10 +117,10 @@ describe('hosted mode on two instances of one store: the 2026-07-28 step-up stat
   it('HOST-26 SCL-06 still refuses, as altered, a state minted by a deployment on another store for the same person', async () => {
     const member = SANDBOX_STAFF[2]!;
     const minting: Routing = { statesSent: [] };
-    const atElsewhere = await connectModern(elsewhere, member.sub, minting);
+    const atElsewhere = await connectStateless(elsewhere, member.sub, minting);
     atElsewhere.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
     const replaying: Routing = { statesSent: [] };
-    const atFirst = await connectModern(first, member.sub, replaying);
+    const atFirst = await connectStateless(first, member.sub, replaying);
     atFirst.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
     try {
       expect(textOf(await atElsewhere.callTool({ name: 'create_member', arguments: { email: 'minted.elsewhere@example.com', name: 'Elsewhere' } }))).toMatch(/declined/);

@@ -21,7 +21,7 @@ describe('hosted sign-in of an MCP client', () => {
     expect(typeof tokens.body.refresh_token).toBe('string');
     const answer = await callMcp(hosted.base, String(tokens.body.access_token));
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toMatchObject({ accountId: grace.sub, clientId: client.clientId });
+    expect(await answer.json()).toMatchObject({ sub: grace.sub, clientId: client.clientId });
   });
 });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
-import { connectModernClient, exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import { connectStatelessClient, exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 
 const COURSES = '/api/v1/courses';
 const ACCOUNT = '/api/v1/account';
@@ -46,7 +46,7 @@ async function grantedScopes(sub: string): Promise<string[]> {
 }
 
 /** A 2025-11-25 client of `user`, declaring URL elicitation or not. */
-async function connectLegacy(user: string, elicitation: boolean): Promise<Client> {
+async function connectSessionful(user: string, elicitation: boolean): Promise<Client> {
   const registered = await registerMcpClient(hosted.base);
   const { code, verifier } = await signIn(hosted, registered, user);
   const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
@@ -78,7 +78,7 @@ async function approve(link: string, user: string): Promise<Approval> {
 describe('hosted mode: a 403 insufficient_scope from the school steps up the person whose call it refused', () => {
   it('HOST-37 ERR-03 asks that person alone for granted ∪ challenged through a URL elicitation, with progress, and finishes the original call once they approve in the browser', async () => {
     const [adaMember, graceMember] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
-    const [ada, grace] = await Promise.all([connectLegacy(adaMember.sub, true), connectLegacy(graceMember.sub, true)]);
+    const [ada, grace] = await Promise.all([connectSessionful(adaMember.sub, true), connectSessionful(graceMember.sub, true)]);
     const approvals: Approval[] = [];
     ada.setRequestHandler('elicitation/create', async (request) => {
       const { url, message } = request.params as { url: string; message: string };
@@ -122,7 +122,7 @@ describe('hosted mode: a 403 insufficient_scope from the school steps up the per
 
   it('HOST-37 puts the step-up link in the result when the client takes no elicitation, and the page then says to ask again', async () => {
     const alanMember = SANDBOX_STAFF[2]!;
-    const alan = await connectLegacy(alanMember.sub, false);
+    const alan = await connectSessionful(alanMember.sub, false);
     try {
       const first = await alan.callTool({ name: 'list_courses', arguments: {} });
       expect(first.isError).toBe(true);
@@ -150,7 +150,7 @@ describe('hosted mode: a 403 insufficient_scope from the school steps up the per
     // Grace has not approved students:read yet (the first test checks it).
     const member = SANDBOX_STAFF[1]!;
     const retries: string[] = [];
-    const { client } = await connectModernClient(hosted, member.sub, (state) => (retries.push(state), { state, url: `${hosted.instances[1]!.url}/mcp` }));
+    const { client } = await connectStatelessClient(hosted, member.sub, (state) => (retries.push(state), { state, url: `${hosted.instances[1]!.url}/mcp` }));
     const prompts: string[] = [];
     let approval: Promise<Approval> | undefined;
     // Accepts at once; the person approves in the browser only once the retry is waiting (its first progress notice).
@@ -180,7 +180,7 @@ describe('hosted mode: a 403 insufficient_scope from the school steps up the per
 describe('hosted mode: a school that keeps refusing after the step-up', () => {
   it('HOST-37 ERR-03 steps up once, then stops after the budget with the exhausted words, and does not ask again for that operation', async () => {
     const adaMember = SANDBOX_STAFF[0]!;
-    const ada = await connectLegacy(adaMember.sub, true);
+    const ada = await connectSessionful(adaMember.sub, true);
     const prompts: string[] = [];
     ada.setRequestHandler('elicitation/create', async (request) => {
       const { url } = request.params as { url: string };

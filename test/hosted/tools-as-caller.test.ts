@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { approveStepUp, connectModernClient, exchange, registerMcpClient, signIn, startHosted, type Hosted, type ModernConnection } from './hosted-harness.js';
+import { approveStepUp, connectStatelessClient, exchange, registerMcpClient, signIn, startHosted, type Hosted, type StatelessConnection } from './hosted-harness.js';
 
 let hosted: Hosted;
 beforeAll(async () => {
@@ -193,22 +193,22 @@ describe("hosted mode: the school's tokens expire", () => {
 });
 
 describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', () => {
-  let modern: Hosted;
+  let stateless: Hosted;
   beforeAll(async () => {
-    modern = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'] });
+    stateless = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'] });
   });
   afterAll(async () => {
-    await modern.close();
+    await stateless.close();
   });
 
-  /** A 2026-07-28 client of `modern`; every `requestState` it sends back passes through `onState`, which may replace it. */
-  const connectModern = (user: string, onState: (state: string) => string = (state) => state): Promise<ModernConnection> =>
-    connectModernClient(modern, user, (state) => ({ state: onState(state) }));
+  /** A 2026-07-28 client of `stateless`; every `requestState` it sends back passes through `onState`, which may replace it. */
+  const connectStateless = (user: string, onState: (state: string) => string = (state) => state): Promise<StatelessConnection> =>
+    connectStatelessClient(stateless, user, (state) => ({ state: onState(state) }));
 
   it('HOST-15 answers with an input-required URL elicitation of the step-up link, and the retry with the answer runs the call once granted', async () => {
     const adaMember = SANDBOX_STAFF[0]!;
     const states: string[] = [];
-    const ada = await connectModern(adaMember.sub, (state) => (states.push(state), state));
+    const ada = await connectStateless(adaMember.sub, (state) => (states.push(state), state));
     const prompted: string[] = [];
     ada.client.setRequestHandler('elicitation/create', async (request) => {
       const { url } = request.params as { url: string };
@@ -220,7 +220,7 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
     expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
     expect(textOf(created)).toContain('ada.modern@example.com');
     expect(prompted).toHaveLength(1);
-    expect(prompted[0]).toMatch(new RegExp(`^${modern.base}/step-up/`));
+    expect(prompted[0]).toMatch(new RegExp(`^${stateless.base}/step-up/`));
     // The link came in an input-required result, not a server-to-client request: the retry echoed its state.
     expect(states).toHaveLength(1);
     await ada.client.close();
@@ -228,25 +228,25 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
 
   it('HOST-15 ends the call as declined when the person declines the input-required step-up, granting nothing', async () => {
     const alanMember = SANDBOX_STAFF[2]!;
-    const alan = await connectModern(alanMember.sub);
+    const alan = await connectStateless(alanMember.sub);
     alan.client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
     const result = (await alan.client.callTool({ name: 'create_member', arguments: { email: 'alan.declined@example.com', name: 'Declined' } })) as { isError?: boolean };
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/declined/);
-    expect((await modern.store.read(SCHOOL_GRANTS, alanMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
+    expect((await stateless.store.read(SCHOOL_GRANTS, alanMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
     await alan.client.close();
   });
 
   it("HOST-26 refuses a step-up requestState that was altered or that was minted for another person, running nothing", async () => {
     const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     let alanState: string | undefined;
-    const alan = await connectModern(alanMember.sub, (state) => (alanState = state));
+    const alan = await connectStateless(alanMember.sub, (state) => (alanState = state));
     alan.client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
     expect(textOf(await alan.client.callTool({ name: 'create_member', arguments: { email: 'replayed@example.com', name: 'Replayed' } }))).toMatch(/declined/);
     expect(alanState).toBeDefined();
 
     let replace: (state: string) => string = (state) => state;
-    const grace = await connectModern(graceMember.sub, (state) => replace(state));
+    const grace = await connectStateless(graceMember.sub, (state) => replace(state));
     let graceAnswers: 'accept' | 'decline' = 'accept';
     grace.client.setRequestHandler('elicitation/create', async () => ({ action: graceAnswers }));
 
@@ -265,7 +265,7 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
     graceAnswers = 'decline';
     const honest = textOf(await grace.client.callTool({ name: 'create_member', arguments: { email: 'honest@example.com', name: 'Honest' } }));
     expect(honest).toMatch(/declined/);
-    expect((await modern.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
+    expect((await stateless.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
     await Promise.allSettled([alan.client.close(), grace.client.close()]);
   });
 });

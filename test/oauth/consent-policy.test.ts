@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consentScopes, refusedInReadOnly, type ConsentRequest, type DocumentScopes } from '../../src/consent/consent-policy.js';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalog, consentScopeFacts, loadDocument } from '../../src/openapi/index.js';
+import { buildCatalogue, consentScopeFacts, loadDocument } from '../../src/openapi/index.js';
 import { createSandbox } from '@school-mcp/sandbox';
 import { DEFAULT_TOOLSETS } from '../../src/server/index.js';
 import { resolveSessionConfig } from '../../src/consent/session-config.js';
@@ -108,9 +108,9 @@ describe("with the sandbox school's document", () => {
     const sandbox = createSandbox(school, {});
     try {
       const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
-      const catalog = await buildCatalog((await loadDocument({ schoolUrl: school, fetch: fetchFromSandbox })).document, { schoolUrl: school });
-      const scopes = [...new Set(catalog.operations.flatMap((operation) => operation.scopeAlternatives.flat()))].sort();
-      return { facts: consentScopeFacts(catalog.operations, DEFAULT_TOOLSETS), scopes };
+      const catalogue = await buildCatalogue((await loadDocument({ schoolUrl: school, fetch: fetchFromSandbox })).document, { schoolUrl: school });
+      const scopes = [...new Set(catalogue.operations.flatMap((operation) => operation.scopeAlternatives.flat()))].sort();
+      return { facts: consentScopeFacts(catalogue.operations, DEFAULT_TOOLSETS), scopes };
     } finally {
       await sandbox.close();
     }

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OAuthSession } from '../../src/consent/index.js';
+import type { SignInSession } from '../../src/consent/index.js';
 import { parseIntrospection } from '../../src/oauth/token-introspection.js';
 import { consentFailedResult } from '../../src/consent/consent-messages.js';
 import type { SchoolMcpError } from '../../src/errors.js';
@@ -32,7 +32,7 @@ afterEach(async () => {
   await Promise.all([school.close(), trap.close()]);
 });
 
-function session(): OAuthSession {
+function session(): SignInSession {
   return harness.session({ schoolUrl: new URL(school.base), prompter: browser, now: () => clock });
 }
 

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTokenStore } from '../../src/oauth/token-store.js';
-import type { OAuthSession } from '../../src/consent/index.js';
+import type { SignInSession } from '../../src/consent/index.js';
 import { completeConsent, type RunningSandbox } from '@school-mcp/sandbox';
 import { fakeBrowser, type FakeBrowser } from './support/fake-browser.js';
 import { createHarness, READ_COURSES, recordingFetch, type Harness, type Recorder } from './support/harness.js';
@@ -34,7 +34,7 @@ afterEach(async () => {
   await harness.cleanup();
 });
 
-function session(): OAuthSession {
+function session(): SignInSession {
   return harness.session({
     schoolUrl: new URL(sandbox.url),
     prompter: browser,

@@ -47,7 +47,7 @@ afterEach(async () => {
 const load = (options: { version?: string | undefined; schoolUrl?: string; configDir?: string | undefined } = {}) =>
   loadCatalogue({
     load: { schoolUrl: SCHOOL, openapi: documentPath, fetch: noNetwork, ...('configDir' in options ? (options.configDir === undefined ? {} : { configDirectory: options.configDir }) : { configDirectory }) },
-    catalog: { schoolUrl: options.schoolUrl ?? SCHOOL },
+    catalogue: { schoolUrl: options.schoolUrl ?? SCHOOL },
     version: 'version' in options ? options.version : '1.2.3',
     debug: (message) => debug.push(message),
   });
@@ -65,7 +65,7 @@ async function stored(): Promise<string> {
   return join(cacheFolder(), name);
 }
 
-const toolNames = (loaded: LoadedCatalogue) => loaded.catalog.operations.map((operation) => operation.toolName);
+const toolNames = (loaded: LoadedCatalogue) => loaded.catalogue.operations.map((operation) => operation.toolName);
 
 describe('the catalogue cache', () => {
   it('stores the catalogue private after the build, and the next load reads it instead of the document', async () => {
@@ -75,8 +75,8 @@ describe('the catalogue cache', () => {
     expect(second.store).toBeUndefined();
     expect(debug.at(-1)).toMatch(/^used the cached tool catalogue \(2 operations\)$/);
     expect(toolNames(second)).toEqual(['list_courses', 'create_course']);
-    expect(second.catalog.operations[1]?.body).toMatchObject({ contentType: 'application/json', mode: 'merged' });
-    expect(second.catalog.scopeRoles.isWriteCapable('courses:write')).toBe(true);
+    expect(second.catalogue.operations[1]?.body).toMatchObject({ contentType: 'application/json', mode: 'merged' });
+    expect(second.catalogue.scopeRoles.isWriteCapable('courses:write')).toBe(true);
     expect(second.loaded).toMatchObject({ source: 'file', location: documentPath });
   });
 
@@ -155,7 +155,7 @@ describe('the catalogue cache', () => {
   it(`ST-09 stores no catalogue whose schemas use the property name ${SHARED_REFERENCE_KEY}, says so at debug, and builds it on the next start`, async () => {
     await writeFile(documentPath, YAML.replace('properties: {title: {type: string}}', `properties: {title: {type: string}, "${SHARED_REFERENCE_KEY}": {type: string}}`));
     const first = await load();
-    expect(JSON.stringify(first.catalog.operations[1]?.inputSchema)).toContain(SHARED_REFERENCE_KEY);
+    expect(JSON.stringify(first.catalogue.operations[1]?.inputSchema)).toContain(SHARED_REFERENCE_KEY);
     await first.store?.();
     expect(debug.at(-1)).toMatch(/property name "\$@", which a cached catalogue keeps for its own use; it is not cached$/);
     await expect(readdir(cacheFolder())).resolves.not.toContainEqual(expect.stringMatching(/^catalogue-/));

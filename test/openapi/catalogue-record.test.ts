@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
 import { createSandbox } from '@school-mcp/sandbox';
-import { buildCatalog, loadDocument, parseDocumentText, type ApiDocument, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
+import { buildCatalogue, loadDocument, parseDocumentText, type ApiDocument, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
 import { listedSchemaBytes } from '../../src/openapi/catalogue-budget.js';
 import { jsonBytes } from '../../src/openapi/json-size.js';
-import { scopeRoleSourcesOf } from '../../src/openapi/catalog.js';
+import { scopeRoleSourcesOf } from '../../src/openapi/catalogue.js';
 import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
 import { SHARED_REFERENCE_KEY } from '../../src/openapi/shared-subtrees.js';
@@ -33,9 +33,9 @@ async function sandboxDocument(): Promise<ApiDocument> {
   }
 }
 
-function encoded(catalog: ToolCatalog, maxBytes = Number.MAX_SAFE_INTEGER, documentWarnings: readonly string[] = []): string | undefined {
-  const encoder = catalogueEncoder({ key: KEY, catalog, roleSources: scopeRoleSourcesOf(catalog)!, documentWarnings }, maxBytes);
-  for (const operation of catalog.operations) {
+function encoded(catalogue: ToolCatalogue, maxBytes = Number.MAX_SAFE_INTEGER, documentWarnings: readonly string[] = []): string | undefined {
+  const encoder = catalogueEncoder({ key: KEY, catalogue, roleSources: scopeRoleSourcesOf(catalogue)!, documentWarnings }, maxBytes);
+  for (const operation of catalogue.operations) {
     if (!encoder.add(operation, convertQuietly(operation)!)) return undefined;
   }
   const writing = encoder.write();
@@ -45,12 +45,12 @@ function encoded(catalog: ToolCatalog, maxBytes = Number.MAX_SAFE_INTEGER, docum
 }
 
 /** Everything a catalogue holds, functions asked about every scope, so that two can be compared. */
-function comparable(catalog: ToolCatalog) {
-  const scopes = [...new Set(catalog.operations.flatMap((operation) => operation.scopeAlternatives.flat()))];
-  const { scopeRoles, byName, toolsets, ...rest } = catalog;
+function comparable(catalogue: ToolCatalogue) {
+  const scopes = [...new Set(catalogue.operations.flatMap((operation) => operation.scopeAlternatives.flat()))];
+  const { scopeRoles, byName, toolsets, ...rest } = catalogue;
   return {
     ...rest,
-    operations: catalog.operations.map((operation) => ({ ...operation })),
+    operations: catalogue.operations.map((operation) => ({ ...operation })),
     byName: [...byName.keys()],
     toolsets: [...toolsets].map(([name, operations]) => [name, operations.map((operation) => operation.toolName)]),
     roles: {
@@ -64,15 +64,15 @@ function comparable(catalog: ToolCatalog) {
 
 async function roundTrip(document: ApiDocument, schoolUrl?: string) {
   const options = schoolUrl === undefined ? {} : { schoolUrl };
-  const built = await buildCatalog(document, options);
+  const built = await buildCatalogue(document, options);
   const text = encoded(built)!;
   const restored = decodeCatalogue(text, KEY)!;
   expect(restored).toBeDefined();
-  expect(comparable(restored.catalog)).toEqual(comparable(built));
+  expect(comparable(restored.catalogue)).toEqual(comparable(built));
   // The stored sizes are what measuring would find, so the tool list's budget cuts at the same tool.
   const measured = (operation: Operation) => jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
-  expect(restored.catalog.operations.map((operation) => listedSchemaBytes(operation))).toEqual(built.operations.map(measured));
-  return { catalog: restored.catalog, storedBytes: Buffer.byteLength(text) };
+  expect(restored.catalogue.operations.map((operation) => listedSchemaBytes(operation))).toEqual(built.operations.map(measured));
+  return { catalogue: restored.catalogue, storedBytes: Buffer.byteLength(text) };
 }
 
 const fixture = (name: string) => parseDocumentText(readFileSync(join(FIXTURES, name), 'utf8'), { source: name }).document;
@@ -87,7 +87,7 @@ describe('a decoded catalogue deep-equals the built one', () => {
   });
 
   it('on the Kubernetes document (Swagger 2.0, upgraded in memory), its repeated definitions stored once', async () => {
-    const { catalog: restored, storedBytes } = await roundTrip(fixture('kubernetes.swagger.json'));
+    const { catalogue: restored, storedBytes } = await roundTrip(fixture('kubernetes.swagger.json'));
     expect(restored.upgradedFrom).toBe('Swagger 2.0');
     expect(restored.operations.length).toBeGreaterThan(1_000);
     const whole = restored.operations.reduce((sum, operation) => sum + jsonBytes({ parameters: operation.parameters, body: operation.body, inputSchema: operation.inputSchema, outputSchema: operation.outputSchema }), 0);
@@ -100,7 +100,7 @@ describe('schema warnings of a decoded catalogue', () => {
   it('come when a tool is first read, once, as a built catalogue gives them', async () => {
     const document = fanOutDocument(4) as unknown as ApiDocument;
     const builtWarnings: string[] = [];
-    const built = await buildCatalog(document, { onSchemaWarning: (message) => builtWarnings.push(message) });
+    const built = await buildCatalogue(document, { onSchemaWarning: (message) => builtWarnings.push(message) });
     const text = encoded(built)!;
     // Converting to store reports nothing: the built catalogue's tools were never read.
     expect(builtWarnings).toEqual([]);
@@ -109,23 +109,23 @@ describe('schema warnings of a decoded catalogue', () => {
     expect(restoredWarnings).toEqual([]);
     for (const [index, operation] of built.operations.entries()) {
       void operation.inputSchema;
-      void restored.catalog.operations[index]!.inputSchema;
-      void restored.catalog.operations[index]!.outputSchema;
+      void restored.catalogue.operations[index]!.inputSchema;
+      void restored.catalogue.operations[index]!.outputSchema;
       expect(restoredWarnings).toEqual(builtWarnings);
     }
     expect(builtWarnings).toEqual(expect.arrayContaining([expect.stringMatching(/its input schema is over/), expect.stringMatching(/its output schema is over/)]));
-    expect(comparable(restored.catalog)).toEqual(comparable(built));
+    expect(comparable(restored.catalogue)).toEqual(comparable(built));
   });
 
   it('keeps what parsing the document said', async () => {
-    const built = await buildCatalog(await sandboxDocument());
+    const built = await buildCatalogue(await sandboxDocument());
     const restored = decodeCatalogue(encoded(built, undefined, ['YAML in school.yaml: a warning'])!, KEY)!;
     expect(restored.documentWarnings).toEqual(['YAML in school.yaml: a warning']);
   });
 });
 
 describe('what decodes to nothing', () => {
-  const sandboxText = async () => encoded(await buildCatalog(await sandboxDocument(), { schoolUrl: SCHOOL }))!;
+  const sandboxText = async () => encoded(await buildCatalogue(await sandboxDocument(), { schoolUrl: SCHOOL }))!;
 
   it('ST-09 ignores an entry stored under another key (another document, version or option)', async () => {
     expect(decodeCatalogue(await sandboxText(), 'b'.repeat(64))).toBeUndefined();
@@ -164,7 +164,7 @@ describe('what decodes to nothing', () => {
 describe('repeated subtrees in a stored catalogue', () => {
   const reference = (index: unknown) => ({ [SHARED_REFERENCE_KEY]: index });
   type Stored = { shared: unknown[]; operations: Record<string, unknown>[] } & Record<string, unknown>;
-  const sandboxValue = async () => JSON.parse(encoded(await buildCatalog(await sandboxDocument(), { schoolUrl: SCHOOL }))!) as Stored;
+  const sandboxValue = async () => JSON.parse(encoded(await buildCatalogue(await sandboxDocument(), { schoolUrl: SCHOOL }))!) as Stored;
 
   it('are written once in a table the operations refer to', async () => {
     const value = await sandboxValue();
@@ -227,7 +227,7 @@ describe('repeated subtrees in a stored catalogue', () => {
   it(`ST-09 refuses to store a catalogue whose schemas use the property name ${SHARED_REFERENCE_KEY}, which marks a reference`, async () => {
     const schema = { type: 'object', properties: { [SHARED_REFERENCE_KEY]: { type: 'string' }, name: { type: 'string' } } };
     const document = operationDocument('post', '/notes', { operationId: 'createNote', requestBody: { content: { 'application/json': { schema } } } });
-    const built = await buildCatalog(document);
+    const built = await buildCatalogue(document);
     expect(JSON.stringify(built.operations[0]!.inputSchema)).toContain(SHARED_REFERENCE_KEY);
     expect(encoded(built)).toBeUndefined();
   });
@@ -235,7 +235,7 @@ describe('repeated subtrees in a stored catalogue', () => {
 
 describe('the size bound', () => {
   it('ST-09 refuses to encode a catalogue over the bound, before building its text', async () => {
-    const built = await buildCatalog(await sandboxDocument());
+    const built = await buildCatalogue(await sandboxDocument());
     const whole = encoded(built)!;
     expect(encoded(built, Buffer.byteLength(whole)) === whole).toBe(true);
     expect(encoded(built, Buffer.byteLength(whole) - 1)).toBeUndefined();

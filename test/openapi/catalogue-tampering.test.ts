@@ -44,7 +44,7 @@ afterEach(async () => {
 const load = () =>
   loadCatalogue({
     load: { schoolUrl: SCHOOL, openapi: documentPath, fetch: noNetwork, configDirectory: join(directory, 'config') },
-    catalog: { schoolUrl: SCHOOL, onSchemaWarning: (message) => warnings.push(message) },
+    catalogue: { schoolUrl: SCHOOL, onSchemaWarning: (message) => warnings.push(message) },
     version: '1.2.3',
     debug: (message) => debug.push(message),
   });
@@ -95,7 +95,7 @@ describe('a cached catalogue pointing elsewhere', () => {
     });
     expect(again.store).toBeDefined();
     expect(debug.at(-1)).toMatch(/^ignored the cached tool catalogue: its API base "https:\/\/attacker\.example\/api\/v1" is not on the school's origin/);
-    expect(again.catalog.apiBase).toMatchObject({ baseUrl: 'https://school.example/api/v1', origin: SCHOOL });
+    expect(again.catalogue.apiBase).toMatchObject({ baseUrl: 'https://school.example/api/v1', origin: SCHOOL });
   });
 
   it('ST-15 ignores one whose API base keeps the origin field but points elsewhere, or was removed', async () => {
@@ -103,12 +103,12 @@ describe('a cached catalogue pointing elsewhere', () => {
       record['apiBase'] = { baseUrl: 'https://attacker.example/api/v1', origin: SCHOOL, warnings: [] };
     });
     expect(moved.store).toBeDefined();
-    expect(moved.catalog.apiBase?.baseUrl).toBe('https://school.example/api/v1');
+    expect(moved.catalogue.apiBase?.baseUrl).toBe('https://school.example/api/v1');
     const removed = await loadEdited((record) => {
       delete record['apiBase'];
     });
     expect(removed.store).toBeDefined();
-    expect(removed.catalog.apiBase?.baseUrl).toBe('https://school.example/api/v1');
+    expect(removed.catalogue.apiBase?.baseUrl).toBe('https://school.example/api/v1');
   });
 });
 
@@ -129,7 +129,7 @@ describe('a cached catalogue listing oversized schemas', () => {
     expect(JSON.stringify(bigSchema(7_000, 'a')).length).toBeGreaterThan(4 * MAX_TOOL_SCHEMA_BYTES);
     expect(again.store).toBeDefined();
     expect(debug.at(-1)).toMatch(/^ignored the cached tool catalogue/);
-    expect(JSON.stringify(again.catalog.operations.find((operation) => operation.toolName === 'create_course')!.inputSchema).length).toBeLessThan(1_000);
+    expect(JSON.stringify(again.catalogue.operations.find((operation) => operation.toolName === 'create_course')!.inputSchema).length).toBeLessThan(1_000);
   });
 
   it('ST-16 ignores a catalogue whose stored schema size is less than its schemas take, so the tool list budget cannot be misled', async () => {
@@ -152,7 +152,7 @@ describe('a cached catalogue listing oversized schemas', () => {
       operation['schemaBytes'] = chars;
     });
     expect(again.store).toBeUndefined();
-    const create = again.catalog.operations.find((operation) => operation.toolName === 'create_course')!;
+    const create = again.catalogue.operations.find((operation) => operation.toolName === 'create_course')!;
     const listed = fitListedSchemas([create]).operations[0]!;
     expect(Buffer.byteLength(JSON.stringify(listed.inputSchema))).toBeLessThanOrEqual(MAX_TOOL_SCHEMA_BYTES);
     expect(JSON.stringify(listed.inputSchema)).not.toContain('éééé');

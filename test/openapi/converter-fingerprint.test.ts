@@ -14,11 +14,11 @@ afterEach(async () => {
 describe('the fingerprint of the converter build that wrote a cached catalogue', () => {
   it('ST-09 changes when a file of the part is rebuilt, so a catalogue converted by older code of the same version is not read back', async () => {
     dir = await mkdtemp(join(tmpdir(), 'school-mcp-fingerprint-'));
-    await writeFile(join(dir, 'catalog.js'), 'export const a = 1;\n');
+    await writeFile(join(dir, 'catalogue.js'), 'export const a = 1;\n');
     await writeFile(join(dir, 'operations.js'), 'export const b = 2;\n');
     const before = directoryFingerprint(dir);
     expect(directoryFingerprint(dir)).toBe(before);
-    await utimes(join(dir, 'catalog.js'), new Date(), new Date(Date.now() + 5_000));
+    await utimes(join(dir, 'catalogue.js'), new Date(), new Date(Date.now() + 5_000));
     const touched = directoryFingerprint(dir);
     expect(touched).not.toBe(before);
     await writeFile(join(dir, 'operations.js'), 'export const b = 22;\n');

@@ -5,7 +5,7 @@
  * never timings (those are in BENCHMARKS.md, "Hostile documents").
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, fitListedSchemas, MAX_LISTED_SCHEMA_BYTES, MAX_TOOL_SCHEMA_BYTES, type Operation } from '../../src/openapi/index.js';
+import { buildCatalogue, fitListedSchemas, MAX_LISTED_SCHEMA_BYTES, MAX_TOOL_SCHEMA_BYTES, type Operation } from '../../src/openapi/index.js';
 import { SIMPLIFIED_TOOL_BYTES } from '../../src/openapi/catalogue-budget.js';
 import { MAX_POINTER_STEPS, resolvePointer } from '../../src/openapi/json-pointer.js';
 import { MAX_PARAMETERS } from '../../src/openapi/parameters.js';
@@ -15,18 +15,18 @@ import { operationDocument } from './fixtures/minimal-document.js';
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
 const schemaBytes = (operation: Operation) => bytes(operation.inputSchema) + bytes(operation.outputSchema);
 
-async function catalogWithWarnings(document: Record<string, unknown>) {
+async function catalogueWithWarnings(document: Record<string, unknown>) {
   const late: string[] = [];
-  const catalog = await buildCatalog(document as never, { onSchemaWarning: (message) => late.push(message) });
-  return { catalog, late };
+  const catalogue = await buildCatalogue(document as never, { onSchemaWarning: (message) => late.push(message) });
+  return { catalogue, late };
 }
 
 describe('tool schema budget', () => {
   it('API-11 keeps each schema of a five-level $ref fan-out within its budget, simplified with a warning', async () => {
-    const { catalog, late } = await catalogWithWarnings(fanOutDocument(4));
-    const [read, create] = catalog.operations;
+    const { catalogue, late } = await catalogueWithWarnings(fanOutDocument(4));
+    const [read, create] = catalogue.operations;
     if (!read || !create) throw new Error('the fan-out document has no operations');
-    for (const operation of catalog.operations) {
+    for (const operation of catalogue.operations) {
       expect(bytes(operation.inputSchema)).toBeLessThanOrEqual(MAX_TOOL_SCHEMA_BYTES);
       expect(bytes(operation.outputSchema)).toBeLessThanOrEqual(MAX_TOOL_SCHEMA_BYTES);
     }
@@ -48,8 +48,8 @@ describe('tool schema budget', () => {
     const create = paths['/things1']!['post']!;
     paths['/things1/{id}'] = { post: { ...create, parameters: [{ name: 'notify', in: 'query', schema: { type: 'boolean', description: 'Tell the owner.' } }] } };
     delete paths['/things1'];
-    const { catalog } = await catalogWithWarnings(document);
-    const operation = catalog.operations.find((candidate) => candidate.pathTemplate === '/things1/{id}')!;
+    const { catalogue } = await catalogueWithWarnings(document);
+    const operation = catalogue.operations.find((candidate) => candidate.pathTemplate === '/things1/{id}')!;
     expect(operation.inputSchema['properties']).toEqual({
       id: { type: 'string', description: 'The id in the path.' },
       notify: { type: 'boolean', description: 'Tell the owner.' },
@@ -63,8 +63,8 @@ describe('tool schema budget', () => {
     const big = { type: 'string', example: 'x'.repeat(100_000), default: 'y'.repeat(100_000), enum: Array.from({ length: 20_000 }, (_, index) => `v${index}`) };
     const body = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`f${index}`, { $ref: '#/components/schemas/Big' }])) };
     const document = operationDocument('post', '/x', { requestBody: { content: { 'application/json': { schema: body } } } }, { components: { schemas: { Big: big } } });
-    const { catalog, late } = await catalogWithWarnings(document);
-    const properties = catalog.operations[0]!.inputSchema['properties'] as Record<string, unknown>;
+    const { catalogue, late } = await catalogueWithWarnings(document);
+    const properties = catalogue.operations[0]!.inputSchema['properties'] as Record<string, unknown>;
     expect(Object.keys(properties)).toHaveLength(50);
     expect(properties['f0']).toEqual({ type: 'string' });
     expect(late).toEqual([]);
@@ -72,9 +72,9 @@ describe('tool schema budget', () => {
 
   it('API-11 uses the first 128 parameters of an operation that declares thousands, with a warning', async () => {
     const parameters = Array.from({ length: 5_000 }, (_, index) => ({ name: `p${index}`, in: 'query', schema: { type: 'string' } }));
-    const { catalog } = await catalogWithWarnings(operationDocument('get', '/x', { parameters }));
-    expect(catalog.operations[0]!.parameters).toHaveLength(MAX_PARAMETERS);
-    expect(catalog.warnings.join('\n')).toContain(`only the first ${MAX_PARAMETERS} are used`);
+    const { catalogue } = await catalogueWithWarnings(operationDocument('get', '/x', { parameters }));
+    expect(catalogue.operations[0]!.parameters).toHaveLength(MAX_PARAMETERS);
+    expect(catalogue.warnings.join('\n')).toContain(`only the first ${MAX_PARAMETERS} are used`);
   });
 
   it('API-11 stops a reference lookup after a bounded number of pointer steps', () => {
@@ -88,10 +88,10 @@ describe('tool schema budget', () => {
 
 describe('conversion on first use', () => {
   it('API-11 converts no schema while building a 5,000-operation fan-out catalogue, and one tool when it is read', async () => {
-    const { catalog, late } = await catalogWithWarnings(fanOutDocument(5_000));
-    expect(catalog.operations).toHaveLength(5_000);
+    const { catalogue, late } = await catalogueWithWarnings(fanOutDocument(5_000));
+    expect(catalogue.operations).toHaveLength(5_000);
     expect(late).toEqual([]);
-    expect(schemaBytes(catalog.operations[4_999]!)).toBeLessThanOrEqual(2 * MAX_TOOL_SCHEMA_BYTES);
+    expect(schemaBytes(catalogue.operations[4_999]!)).toBeLessThanOrEqual(2 * MAX_TOOL_SCHEMA_BYTES);
     expect(late).toEqual([expect.stringMatching(/^create_thing_4999: its input schema/), expect.stringMatching(/^create_thing_4999: its output schema/)]);
   });
 });
@@ -106,11 +106,11 @@ describe('tool list budget', () => {
     const paths = Object.fromEntries(
       Array.from({ length: 30 }, (_, index) => [`/r${index}/{id}`, { put: { requestBody: { content: { 'application/json': { schema: large(index) } } }, responses: { '200': { description: 'OK' } } } }]),
     );
-    const { catalog } = await catalogWithWarnings({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths });
+    const { catalogue } = await catalogueWithWarnings({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths });
     const budget = 256 * 1024;
-    const listed = fitListedSchemas(catalog.operations, budget);
-    expect(listed.operations.map((operation) => operation.toolName)).toEqual(catalog.operations.map((operation) => operation.toolName));
-    const full = listed.operations.filter((operation, index) => operation.inputSchema === catalog.operations[index]!.inputSchema);
+    const listed = fitListedSchemas(catalogue.operations, budget);
+    expect(listed.operations.map((operation) => operation.toolName)).toEqual(catalogue.operations.map((operation) => operation.toolName));
+    const full = listed.operations.filter((operation, index) => operation.inputSchema === catalogue.operations[index]!.inputSchema);
     const simplified = listed.operations.slice(full.length);
     expect(full.length).toBeGreaterThan(0);
     expect(simplified.length).toBeGreaterThan(0);
@@ -130,9 +130,9 @@ describe('tool list budget', () => {
   });
 
   it('leaves a list within its budget as it is', async () => {
-    const { catalog } = await catalogWithWarnings(operationDocument('get', '/x', {}));
-    const listed = fitListedSchemas(catalog.operations);
-    expect(listed.operations[0]).toBe(catalog.operations[0]);
+    const { catalogue } = await catalogueWithWarnings(operationDocument('get', '/x', {}));
+    const listed = fitListedSchemas(catalogue.operations);
+    expect(listed.operations[0]).toBe(catalogue.operations[0]);
     expect(listed.warnings).toEqual([]);
   });
 });

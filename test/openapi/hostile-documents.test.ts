@@ -1,6 +1,6 @@
 /** Documents written to hurt: external references, cycles, hostile paths and servers, odd YAML. */
 import { describe, expect, it, vi } from 'vitest';
-import { buildCatalog, parseDocumentText, resolveApiBase } from '../../src/openapi/index.js';
+import { buildCatalogue, parseDocumentText, resolveApiBase } from '../../src/openapi/index.js';
 import { elicitationMessage, pendingResult } from '../../src/consent/index.js';
 import { documentWith, operationDocument } from './fixtures/minimal-document.js';
 
@@ -15,7 +15,7 @@ describe('references', () => {
     'API-08 refuses the external $ref %s before anything resolves it, with no request sent',
     async (reference) => {
       const fetchSpy = vi.spyOn(globalThis, 'fetch');
-      await expect(buildCatalog(withSchemaReference(reference))).rejects.toMatchObject({ code: 'OPENAPI_EXTERNAL_REF' });
+      await expect(buildCatalogue(withSchemaReference(reference))).rejects.toMatchObject({ code: 'OPENAPI_EXTERNAL_REF' });
       expect(fetchSpy).not.toHaveBeenCalled();
       fetchSpy.mockRestore();
     },
@@ -37,7 +37,7 @@ describe('references', () => {
       },
       { components: { schemas: { Course: course } } },
     );
-    const [operation] = (await buildCatalog(document)).operations;
+    const [operation] = (await buildCatalogue(document)).operations;
     if (!operation) throw new Error('no operation was built');
     const text = JSON.stringify(operation);
     expect(text).not.toContain('$ref');
@@ -59,15 +59,15 @@ describe('references', () => {
         },
       },
     );
-    const [operation] = (await buildCatalog(document)).operations;
+    const [operation] = (await buildCatalogue(document)).operations;
     expect(JSON.stringify(operation?.outputSchema)).not.toContain('$ref');
     expect(operation?.outputSchema?.['properties']).toHaveProperty('b');
   });
 
   it('treats a local $ref that points nowhere as an empty schema, with a warning', async () => {
-    const catalog = await buildCatalog(withSchemaReference('#/components/schemas/Missing'));
-    expect(catalog.operations).toHaveLength(1);
-    expect(catalog.warnings.join('\n')).toContain('#/components/schemas/Missing');
+    const catalogue = await buildCatalogue(withSchemaReference('#/components/schemas/Missing'));
+    expect(catalogue.operations).toHaveLength(1);
+    expect(catalogue.warnings.join('\n')).toContain('#/components/schemas/Missing');
   });
 
   it('API-08 refuses a YAML alias that makes an object its own ancestor', async () => {
@@ -81,9 +81,9 @@ describe('paths', () => {
   const hostile = ['//evil.example/x', '/a/../../admin', '/a/./b', '/a\\b', '/https://evil.example', '/a?b', '/a#b', '/a\u0000b', '/a\nb', '/%2e%2e/admin', 'relative/path', '/a/{unclosed'];
 
   it.each(hostile)('API-02 skips the path %j with a warning and makes no tool', async (path) => {
-    const catalog = await buildCatalog(documentWith({ [path]: { get: { responses: { '200': { description: 'OK' } } } }, '/ok': { get: { responses: { '200': { description: 'OK' } } } } }));
-    expect(catalog.operations.map((operation) => operation.pathTemplate)).toEqual(['/ok']);
-    expect(catalog.warnings.filter((warning) => warning.startsWith('Skipped path'))).toHaveLength(1);
+    const catalogue = await buildCatalogue(documentWith({ [path]: { get: { responses: { '200': { description: 'OK' } } } }, '/ok': { get: { responses: { '200': { description: 'OK' } } } } }));
+    expect(catalogue.operations.map((operation) => operation.pathTemplate)).toEqual(['/ok']);
+    expect(catalogue.warnings.filter((warning) => warning.startsWith('Skipped path'))).toHaveLength(1);
   });
 
   it('API-02 documents the hazard: resolving instead of appending changes the origin', () => {
@@ -92,14 +92,14 @@ describe('paths', () => {
 
   it('keeps ordinary templates, including actions after a colon and file extensions', async () => {
     const paths = ['/courses/{course_id}/students', '/v1/courses:batchGet', '/exports/{id}.csv', '/'];
-    const catalog = await buildCatalog(documentWith(Object.fromEntries(paths.map((path) => [path, { get: { responses: { '200': { description: 'OK' } } } }]))));
-    expect(catalog.operations.map((operation) => operation.pathTemplate)).toEqual(paths);
+    const catalogue = await buildCatalogue(documentWith(Object.fromEntries(paths.map((path) => [path, { get: { responses: { '200': { description: 'OK' } } } }]))));
+    expect(catalogue.operations.map((operation) => operation.pathTemplate)).toEqual(paths);
   });
 
   it('takes an undeclared path placeholder as a required string argument', async () => {
-    const catalog = await buildCatalog(operationDocument('get', '/courses/{course_id}', {}));
-    expect(catalog.operations[0]?.inputSchema['required']).toEqual(['course_id']);
-    expect(catalog.warnings.join('\n')).toContain('course_id');
+    const catalogue = await buildCatalogue(operationDocument('get', '/courses/{course_id}', {}));
+    expect(catalogue.operations[0]?.inputSchema['required']).toEqual(['course_id']);
+    expect(catalogue.warnings.join('\n')).toContain('course_id');
   });
 });
 
@@ -154,10 +154,10 @@ describe('document text', () => {
   });
 
   it('API-08 keeps descriptions as inert plain text', async () => {
-    const catalog = await buildCatalog(
+    const catalogue = await buildCatalogue(
       operationDocument('get', '/x', { summary: '${process.exit(1)}', description: '<script>alert(1)</script>Lists **things**. See [the guide](https://e.example).\n\n```js\nrm -rf /\n```' }),
     );
-    expect(catalog.operations[0]?.description).toBe('${process.exit(1)}.\n\nLists things. See the guide.\n\nPublic: no sign-in needed.');
+    expect(catalogue.operations[0]?.description).toBe('${process.exit(1)}.\n\nLists things. See the guide.\n\nPublic: no sign-in needed.');
   });
 });
 
@@ -183,9 +183,9 @@ describe('scope descriptions in consent texts', () => {
   };
 
   it('API-13 200 kB of markup in scope descriptions gives short plain words in the elicitation message and the result', async () => {
-    const catalog = await buildCatalog(document);
-    expect(catalog.scopeDescriptions).toEqual({ 'coupons:write': expect.stringMatching(/^Write access to coupons Approve everything\./), 'courses:read': 'Read courses & lessons' });
-    const wording = { toolName: 'create_coupon', school: 'school.example', scopeDescriptions: catalog.scopeDescriptions };
+    const catalogue = await buildCatalogue(document);
+    expect(catalogue.scopeDescriptions).toEqual({ 'coupons:write': expect.stringMatching(/^Write access to coupons Approve everything\./), 'courses:read': 'Read courses & lessons' });
+    const wording = { toolName: 'create_coupon', school: 'school.example', scopeDescriptions: catalogue.scopeDescriptions };
     const message = elicitationMessage(consent, wording);
     const result = pendingResult(consent, wording, 0);
     const resultText = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');

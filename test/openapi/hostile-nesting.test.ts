@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, parseDocumentText } from '../../src/openapi/index.js';
+import { buildCatalogue, parseDocumentText } from '../../src/openapi/index.js';
 import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds } from '../../src/openapi/document-depth.js';
 import { startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 
@@ -16,7 +16,7 @@ function deepJson(levels: number): string {
 
 /** Loads the text the way the server does: parse, then check and convert. */
 async function load(text: string, source = 'deep.json') {
-  return buildCatalog(parseDocumentText(text, { source }).document);
+  return buildCatalogue(parseDocumentText(text, { source }).document);
 }
 
 describe('nesting depth', () => {
@@ -46,7 +46,7 @@ describe('nesting depth', () => {
     let deep: unknown = 'bottom';
     for (let level = 0; level < 50_000; level++) deep = { next: deep };
     const document = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, 'x-deep': deep };
-    await expect(buildCatalog(document)).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP' });
+    await expect(buildCatalogue(document)).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP' });
   });
 
   it('accepts the deepest document allowed, and brackets inside strings do not count', async () => {

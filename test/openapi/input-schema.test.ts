@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, type Operation } from '../../src/openapi/index.js';
+import { buildCatalogue, type Operation } from '../../src/openapi/index.js';
 import { documentWith, operationDocument } from './fixtures/minimal-document.js';
 
-async function onlyOperation(document: Parameters<typeof buildCatalog>[0]): Promise<Operation> {
-  const catalog = await buildCatalog(document);
-  const [operation] = catalog.operations;
-  if (!operation) throw new Error(`no operation built: ${catalog.warnings.join('; ')}`);
+async function onlyOperation(document: Parameters<typeof buildCatalogue>[0]): Promise<Operation> {
+  const catalogue = await buildCatalogue(document);
+  const [operation] = catalogue.operations;
+  if (!operation) throw new Error(`no operation built: ${catalogue.warnings.join('; ')}`);
   return operation;
 }
 
@@ -210,7 +210,7 @@ describe('input schemas', () => {
   });
 
   it('declares an output schema only for a JSON object success response', async () => {
-    const catalog = await buildCatalog(
+    const catalogue = await buildCatalogue(
       documentWith({
         '/courses': { get: { responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } } } } } },
         '/courses/{id}': {
@@ -221,6 +221,6 @@ describe('input schemas', () => {
         },
       }),
     );
-    expect(catalog.operations.map((operation) => operation.outputSchema)).toEqual([undefined, { type: 'object', properties: { id: { type: 'string' } } }]);
+    expect(catalogue.operations.map((operation) => operation.outputSchema)).toEqual([undefined, { type: 'object', properties: { id: { type: 'string' } } }]);
   });
 });

@@ -30,8 +30,8 @@ describe('pathological documents, under a watchdog', () => {
         },
       },
     });
-    const catalog = await buildInWorker({ document }, BUILD_DEADLINE_MS);
-    const [operation] = catalog.operations;
+    const catalogue = await buildInWorker({ document }, BUILD_DEADLINE_MS);
+    const [operation] = catalogue.operations;
     expect(operation?.toolName).toBe('update_quiz');
     const args = operation ? argumentsOf(operation) : [];
     expect(args).toHaveLength(5);
@@ -44,11 +44,11 @@ describe('pathological documents, under a watchdog', () => {
   it('API-11 hands out colliding argument names to as many of 2,000 parameters as an operation may take, without slowing to a crawl', async () => {
     const names = bracketed(2_000);
     const document = documentWith({ '/quizzes': { get: { operationId: 'listQuizzes', parameters: names.map((name) => ({ name, in: 'query', schema: { type: 'string' } })), responses: ok } } });
-    const catalog = await buildInWorker({ document }, BUILD_DEADLINE_MS);
-    const args = catalog.operations[0] ? argumentsOf(catalog.operations[0]) : [];
+    const catalogue = await buildInWorker({ document }, BUILD_DEADLINE_MS);
+    const args = catalogue.operations[0] ? argumentsOf(catalogue.operations[0]) : [];
     // An operation takes at most 128 parameters (API-11); each of those gets an argument of its own.
     expect(new Set(args).size).toBe(128);
-    expect(catalog.warnings.some((warning) => warning.includes('128'))).toBe(true);
+    expect(catalogue.warnings.some((warning) => warning.includes('128'))).toBe(true);
     for (const argument of args) expect(argument).toMatch(ARGUMENT_KEY);
   }, 60_000);
 
@@ -61,12 +61,12 @@ describe('pathological documents, under a watchdog', () => {
     };
     for (let index = 0; index < 2_000; index += 1) paths[`/v1/items${index}/{id}`] = { get: { operationId: 'same', responses: ok } };
     const document = documentWith(paths, { components: { securitySchemes: { school: { type: 'oauth2', flows: {} } } } });
-    const catalog = await buildInWorker({ document }, BUILD_DEADLINE_MS);
-    const names = catalog.operations.map((operation) => operation.toolName);
-    expect(catalog.operations.length).toBeGreaterThanOrEqual(2_003);
+    const catalogue = await buildInWorker({ document }, BUILD_DEADLINE_MS);
+    const names = catalogue.operations.map((operation) => operation.toolName);
+    expect(catalogue.operations.length).toBeGreaterThanOrEqual(2_003);
     expect(new Set(names).size).toBe(names.length);
     expect(names.filter((name) => name === 'same')).toHaveLength(1);
     expect(names).toContain('get_items1999_by_id');
-    expect(catalog.warnings.some((warning) => warning.includes('"same"'))).toBe(true);
+    expect(catalogue.warnings.some((warning) => warning.includes('"same"'))).toBe(true);
   }, 60_000);
 });

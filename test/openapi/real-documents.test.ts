@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalog, parseDocumentText, selectOperations, TOOL_NAME_PATTERN, type ApiDocument, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
-import { BUILD_DEADLINE_MS, buildInWorker, type WorkerCatalog } from './support/build-in-worker.js';
+import { buildCatalogue, parseDocumentText, selectOperations, TOOL_NAME_PATTERN, type ApiDocument, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
+import { BUILD_DEADLINE_MS, buildInWorker, type WorkerCatalogue } from './support/build-in-worker.js';
 import { CORPUS as DOCUMENTS } from './support/corpus.js';
 
 /** `toolsets`: some that must be there; `groupedBy`: what they were made from. */
@@ -74,24 +74,24 @@ function newAjv() {
 }
 
 describe.each(DOCUMENTS)('$file', ({ file, operations, groupedBy, toolsets }) => {
-  let catalog: WorkerCatalog;
+  let catalogue: WorkerCatalogue;
   beforeAll(async () => {
-    catalog = await buildInWorker({ document: readDocument(file), schoolUrl: 'https://school.example' }, BUILD_DEADLINE_MS);
+    catalogue = await buildInWorker({ document: readDocument(file), schoolUrl: 'https://school.example' }, BUILD_DEADLINE_MS);
   }, 60_000);
 
   it('loads before the watchdog fires and makes one tool per operation', () => {
-    expect(catalog.operations).toHaveLength(operations);
+    expect(catalogue.operations).toHaveLength(operations);
   });
 
   it('groups the tools into toolsets named from scopes, tags or paths, never from a URL', () => {
-    expect(catalog.groupedBy).toBe(groupedBy);
-    const names = catalog.toolsets.map(([name]) => name);
+    expect(catalogue.groupedBy).toBe(groupedBy);
+    const names = catalogue.toolsets.map(([name]) => name);
     expect(names).toEqual(expect.arrayContaining([...toolsets]));
     for (const name of names) expect(name).toMatch(/^(?!https?_)[a-z0-9_]{1,40}$/);
   });
 
   it('API-09 marks reads read-only and deletes destructive', () => {
-    for (const operation of catalog.operations) {
+    for (const operation of catalogue.operations) {
       const read = operation.method === 'get' || operation.method === 'head';
       expect(operation.annotations.readOnlyHint, operation.toolName).toBe(read);
       if (operation.method === 'delete') expect(operation.annotations.destructiveHint, operation.toolName).toBe(true);
@@ -99,7 +99,7 @@ describe.each(DOCUMENTS)('$file', ({ file, operations, groupedBy, toolsets }) =>
   });
 
   it('API-08 gives every tool a valid, unique name that fits a 64-character host prefix', () => {
-    const names = catalog.operations.map((operation) => operation.toolName);
+    const names = catalogue.operations.map((operation) => operation.toolName);
     for (const name of names) expect(name).toMatch(TOOL_NAME_PATTERN);
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) expect(`mcp__school__${name}`.length).toBeLessThanOrEqual(64);
@@ -107,7 +107,7 @@ describe.each(DOCUMENTS)('$file', ({ file, operations, groupedBy, toolsets }) =>
 
   it('gives every tool an input schema that is a closed object and compiles as JSON Schema 2020-12 with strict types', () => {
     const ajv = newAjv();
-    for (const operation of spread(catalog.operations, MAX_COMPILED_OPERATIONS) as Operation[]) {
+    for (const operation of spread(catalogue.operations, MAX_COMPILED_OPERATIONS) as Operation[]) {
       const schema = operation.inputSchema;
       expect(schema['type']).toBe('object');
       expect(schema['additionalProperties']).toBe(false);
@@ -122,12 +122,12 @@ describe.each(DOCUMENTS)('$file', ({ file, operations, groupedBy, toolsets }) =>
   });
 
   it('produces schemas the MCP SDK validator accepts, with no reference left to the document', () => {
-    for (const operation of catalog.operations) {
+    for (const operation of catalogue.operations) {
       const text = JSON.stringify(operation.inputSchema) + JSON.stringify(operation.outputSchema ?? {});
       // A property may be named `$ref` (Kubernetes' JSONSchemaProps has one); a reference has a string value.
       expect(text).not.toMatch(/"\$ref":"/);
     }
-    for (const operation of spread(catalog.operations, MAX_COMPILED_OPERATIONS) as Operation[]) {
+    for (const operation of spread(catalogue.operations, MAX_COMPILED_OPERATIONS) as Operation[]) {
       const result = fromJsonSchema(operation.inputSchema as never)['~standard'].validate({ unknown_argument_xyz: 1 });
       expect(result).not.toBeInstanceOf(Promise);
       expect((result as { issues?: unknown }).issues, operation.toolName).toBeDefined();
@@ -137,12 +137,12 @@ describe.each(DOCUMENTS)('$file', ({ file, operations, groupedBy, toolsets }) =>
   // The second run is in this process, with the sources rather than the built code: another thread
   // and copy of the generator, and no worker to start again.
   it('names the same tools on a second run', async () => {
-    const again = await buildCatalog(readDocument(file));
-    expect(again.operations.map((operation) => operation.toolName)).toEqual(catalog.operations.map((operation) => operation.toolName));
+    const again = await buildCatalogue(readDocument(file));
+    expect(again.operations.map((operation) => operation.toolName)).toEqual(catalogue.operations.map((operation) => operation.toolName));
   }, 60_000);
 
   it('ends every description with the access it needs', () => {
-    for (const operation of catalog.operations) {
+    for (const operation of catalogue.operations) {
       expect(operation.description).toMatch(/(Public: no sign-in needed\.|Requires sign-in\.|Requires scopes?: .+\.)$/);
     }
   });
@@ -153,8 +153,8 @@ describe('documents without operationIds (Thinkific, stripped)', () => {
     const document = withoutOperationIds(readDocument('thinkific-admin-v1.openapi.yaml'));
     expect(JSON.stringify(document)).not.toContain('"operationId"');
     const reversed = { ...document, paths: Object.fromEntries(Object.entries(document['paths'] as object).reverse()) } as ApiDocument;
-    const [forward, backward] = await Promise.all([buildCatalog(document), buildCatalog(reversed)]);
-    const byRoute = (catalog: ToolCatalog) => new Map(catalog.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
+    const [forward, backward] = await Promise.all([buildCatalogue(document), buildCatalogue(reversed)]);
+    const byRoute = (catalogue: ToolCatalogue) => new Map(catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
     expect(byRoute(backward)).toEqual(byRoute(forward));
     expect(byRoute(forward).get('get /courses')).toBe('list_courses');
     expect(byRoute(forward).get('get /courses/{id}')).toBe('get_courses_by_id');
@@ -162,25 +162,25 @@ describe('documents without operationIds (Thinkific, stripped)', () => {
   });
 
   it('groups tools by first tag when the document names no scope', async () => {
-    const catalog = await buildCatalog(withoutOperationIds(readDocument('thinkific-admin-v1.openapi.yaml')));
-    expect(catalog.toolsets.get('courses')?.map((operation) => operation.toolName)).toContain('list_courses');
-    expect(catalog.operations.every((operation) => operation.scopeAlternatives.length === 1 && operation.scopeAlternatives[0]?.length === 0)).toBe(true);
+    const catalogue = await buildCatalogue(withoutOperationIds(readDocument('thinkific-admin-v1.openapi.yaml')));
+    expect(catalogue.toolsets.get('courses')?.map((operation) => operation.toolName)).toContain('list_courses');
+    expect(catalogue.operations.every((operation) => operation.scopeAlternatives.length === 1 && operation.scopeAlternatives[0]?.length === 0)).toBe(true);
   });
 });
 
 describe('the GitHub description', () => {
-  let catalog: Awaited<ReturnType<typeof buildCatalog>>;
+  let catalogue: Awaited<ReturnType<typeof buildCatalogue>>;
   beforeAll(async () => {
-    catalog = await buildCatalog(readDocument('github-rest-2020-07-30.openapi.yaml'), { schoolUrl: 'https://school.example' });
+    catalogue = await buildCatalogue(readDocument('github-rest-2020-07-30.openapi.yaml'), { schoolUrl: 'https://school.example' });
   }, 60_000);
 
   it('API-01 ignores the servers on api.github.com and uploads.github.com for a school origin', () => {
-    expect(catalog.apiBase?.baseUrl).toBe('https://school.example');
-    expect(catalog.warnings.some((warning) => warning.includes('"https://api.github.com"'))).toBe(true);
+    expect(catalogue.apiBase?.baseUrl).toBe('https://school.example');
+    expect(catalogue.warnings.some((warning) => warning.includes('"https://api.github.com"'))).toBe(true);
   });
 
   it('snake-cases operationIds such as repos/list-for-org', () => {
-    const operation = catalog.operations.find((candidate) => candidate.operationId === 'repos/list-for-org');
+    const operation = catalogue.operations.find((candidate) => candidate.operationId === 'repos/list-for-org');
     expect(operation?.toolName).toBe('repos_list_for_org');
     expect(operation?.toolset).toBe('repos');
   });
@@ -190,25 +190,25 @@ const CLASSROOM = 'https://www.googleapis.com/auth/classroom';
 
 describe('Google Classroom: URL-form scopes with alternatives', () => {
   it('groups by the scope tail and asks a read for the read-only alternative', async () => {
-    const catalog = await buildCatalog(readDocument('google-classroom-v1.openapi.yaml'));
-    const listCourses = catalog.byName.get('list_courses');
+    const catalogue = await buildCatalogue(readDocument('google-classroom-v1.openapi.yaml'));
+    const listCourses = catalogue.byName.get('list_courses');
     expect(listCourses?.toolset).toBe('courses');
     expect(listCourses?.scopeAlternatives).toEqual(expect.arrayContaining([[`${CLASSROOM}.courses`], [`${CLASSROOM}.courses.readonly`]]));
     expect(listCourses?.requiredScopes).toEqual([`${CLASSROOM}.courses.readonly`]);
-    expect(catalog.byName.get('create_courses')?.requiredScopes).toEqual([`${CLASSROOM}.courses`]);
-    expect(catalog.scopeRoles.isWriteCapable(`${CLASSROOM}.courses`)).toBe(true);
-    expect(catalog.scopeRoles.isWriteCapable(`${CLASSROOM}.courses.readonly`)).toBe(false);
+    expect(catalogue.byName.get('create_courses')?.requiredScopes).toEqual([`${CLASSROOM}.courses`]);
+    expect(catalogue.scopeRoles.isWriteCapable(`${CLASSROOM}.courses`)).toBe(true);
+    expect(catalogue.scopeRoles.isWriteCapable(`${CLASSROOM}.courses.readonly`)).toBe(false);
   });
 
   it('API-09 never lets read-only mode ask for a read-write alternative', async () => {
-    const catalog = await buildCatalog(readDocument('google-classroom-v1.openapi.yaml'));
-    const selected = selectOperations(catalog, { readOnly: true });
+    const catalogue = await buildCatalogue(readDocument('google-classroom-v1.openapi.yaml'));
+    const selected = selectOperations(catalogue, { readOnly: true });
     expect(selected.operations.length).toBeGreaterThan(10);
     expect(selected.operations.every((operation) => operation.method === 'get')).toBe(true);
     const asked = selected.operations.flatMap((operation) => operation.scopeAlternatives.flat());
-    expect(asked.filter((scope) => catalog.scopeRoles.isWriteCapable(scope))).toEqual([]);
+    expect(asked.filter((scope) => catalogue.scopeRoles.isWriteCapable(scope))).toEqual([]);
     expect(selected.byName.get('list_courses')?.requiredScopes).toEqual([`${CLASSROOM}.courses.readonly`]);
-    expect(selectOperations(catalog, { toolsets: ['courses'] }).operations.length).toBeGreaterThan(0);
+    expect(selectOperations(catalogue, { toolsets: ['courses'] }).operations.length).toBeGreaterThan(0);
   });
 
   it('names operations by method and path when operationIds are reused, keeping one name per id and warning about the rest', async () => {
@@ -226,8 +226,8 @@ describe('Google Classroom: URL-form scopes with alternatives', () => {
       ]),
     );
     const reused = { ...document, paths } as ApiDocument;
-    const [forward, backward] = await Promise.all([buildCatalog(reused), buildCatalog({ ...reused, paths: Object.fromEntries(Object.entries(paths).reverse()) } as ApiDocument)]);
-    const byRoute = (catalog: ToolCatalog) => new Map(catalog.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
+    const [forward, backward] = await Promise.all([buildCatalogue(reused), buildCatalogue({ ...reused, paths: Object.fromEntries(Object.entries(paths).reverse()) } as ApiDocument)]);
+    const byRoute = (catalogue: ToolCatalogue) => new Map(catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
     expect(byRoute(backward)).toEqual(byRoute(forward));
     const names = forward.operations.map((operation) => operation.toolName);
     expect(new Set(names).size).toBe(61);
@@ -243,32 +243,32 @@ describe('Google Classroom: URL-form scopes with alternatives', () => {
 
 describe('OneRoster 1.2: no operationIds under a long shared prefix', () => {
   it('drops the shared /ims/oneroster/rostering/v1p2 prefix from names and never needs a hash', async () => {
-    const catalog = await buildCatalog(readDocument('edfi-oneroster-v1p2.openapi.yaml'));
-    const names = catalog.operations.map((operation) => operation.toolName);
+    const catalogue = await buildCatalogue(readDocument('edfi-oneroster-v1p2.openapi.yaml'));
+    const names = catalogue.operations.map((operation) => operation.toolName);
     expect(names).toEqual(expect.arrayContaining(['list_academic_sessions', 'get_academic_sessions_by_id', 'list_classes', 'list_demographics']));
     for (const name of names) expect(name).not.toMatch(/ims|oneroster|v1p2|_[0-9a-f]{6}$/);
   });
 
   it('asks for the narrower core scope where the full roster scope is also accepted', async () => {
-    const catalog = await buildCatalog(readDocument('edfi-oneroster-v1p2.openapi.yaml'));
-    expect(catalog.byName.get('list_classes')?.requiredScopes).toEqual(['https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly']);
-    expect(selectOperations(catalog, { readOnly: true }).operations).toHaveLength(24);
+    const catalogue = await buildCatalogue(readDocument('edfi-oneroster-v1p2.openapi.yaml'));
+    expect(catalogue.byName.get('list_classes')?.requiredScopes).toEqual(['https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly']);
+    expect(selectOperations(catalogue, { readOnly: true }).operations).toHaveLength(24);
   });
 });
 
 describe('Swagger 2.0 documents', () => {
   it('are upgraded in memory and say so', async () => {
-    const catalog = await buildCatalog(readDocument('sume-lms-course.swagger.json'));
-    expect(catalog.upgradedFrom).toBe('Swagger 2.0');
-    expect(catalog.operations.map((operation) => operation.toolName)).toEqual(expect.arrayContaining(['list_courses', 'create_courses', 'get_courses_by_uuid', 'delete_courses_by_uuid']));
-    expect((await buildCatalog(readDocument('thinkific-admin-v1.openapi.yaml'))).upgradedFrom).toBeUndefined();
+    const catalogue = await buildCatalogue(readDocument('sume-lms-course.swagger.json'));
+    expect(catalogue.upgradedFrom).toBe('Swagger 2.0');
+    expect(catalogue.operations.map((operation) => operation.toolName)).toEqual(expect.arrayContaining(['list_courses', 'create_courses', 'get_courses_by_uuid', 'delete_courses_by_uuid']));
+    expect((await buildCatalogue(readDocument('thinkific-admin-v1.openapi.yaml'))).upgradedFrom).toBeUndefined();
   });
 });
 
 describe('Magento: deep bracketed parameter names', () => {
   it('turns searchCriteria[filterGroups][0][filters][0][field] into a valid argument that maps back to the wire name', async () => {
-    const catalog = await buildCatalog(readDocument('magento-cart.openapi.yaml'));
-    const parameters = catalog.operations.flatMap((operation) => operation.parameters).filter((parameter) => parameter.name.startsWith('searchCriteria['));
+    const catalogue = await buildCatalogue(readDocument('magento-cart.openapi.yaml'));
+    const parameters = catalogue.operations.flatMap((operation) => operation.parameters).filter((parameter) => parameter.name.startsWith('searchCriteria['));
     expect(parameters.length).toBeGreaterThan(0);
     expect(parameters.map((parameter) => parameter.argument)).toContain('searchCriteria_filterGroups_0_filters_0_field');
   });
@@ -277,7 +277,7 @@ describe('Magento: deep bracketed parameter names', () => {
 describe('new operations that collide with existing names', () => {
   it('API-10 keeps every existing tool name when a new operation reuses an operationId or a path name, and warns about the collision', async () => {
     const document = readDocument('thinkific-admin-v1.openapi.yaml');
-    const before = await buildCatalog(document);
+    const before = await buildCatalogue(document);
     const withNewcomers = {
       ...document,
       paths: {
@@ -286,8 +286,8 @@ describe('new operations that collide with existing names', () => {
         '/v2/coupons': { get: { responses: { '200': { description: 'OK' } } } },
       },
     } as ApiDocument;
-    const after = await buildCatalog(withNewcomers);
-    const names = (catalog: ToolCatalog) => new Map(catalog.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
+    const after = await buildCatalogue(withNewcomers);
+    const names = (catalogue: ToolCatalogue) => new Map(catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
     const kept = names(after);
     for (const [route, name] of names(before)) expect(kept.get(route), route).toBe(name);
     expect(new Set(kept.values()).size).toBe(kept.size);

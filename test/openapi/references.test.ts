@@ -1,6 +1,6 @@
 /** References resolved on read: pointers through other references, chains, loops, and the catalogue built on them. */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../src/openapi/index.js';
+import { buildCatalogue } from '../../src/openapi/index.js';
 import { resolvePointer } from '../../src/openapi/json-pointer.js';
 import { resolveSchema } from '../../src/openapi/schema-converter.js';
 import { documentWith } from './fixtures/minimal-document.js';
@@ -96,9 +96,9 @@ describe('a catalogue over references of every kind', () => {
         },
       },
     );
-    const catalog = await buildCatalog(document);
-    const [operation] = catalog.operations;
-    expect(catalog.warnings).toEqual([]);
+    const catalogue = await buildCatalogue(document);
+    const [operation] = catalogue.operations;
+    expect(catalogue.warnings).toEqual([]);
     expect(operation?.toolName).toBe('update_course');
     const properties = operation?.inputSchema['properties'] as Record<string, unknown>;
     expect(properties['course_id']).toMatchObject({ type: 'integer', description: 'The course.' });
@@ -132,10 +132,10 @@ describe('references outside schemas', () => {
         },
       },
     );
-    const catalog = await buildCatalog(document);
-    const [operation] = catalog.operations;
+    const catalogue = await buildCatalogue(document);
+    const [operation] = catalogue.operations;
     expect((operation!.inputSchema['properties'] as Record<string, unknown>)['q']).toMatchObject({ examples: ['piano'] });
     expect(operation?.requiredScopes).toEqual(['courses:read']);
-    expect(catalog.scopeDescriptions).toMatchObject({ 'courses:read': 'Read courses.' });
+    expect(catalogue.scopeDescriptions).toMatchObject({ 'courses:read': 'Read courses.' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, consentScopeFacts, enablesChange, scopeRoles } from '../../src/openapi/index.js';
+import { buildCatalogue, consentScopeFacts, enablesChange, scopeRoles } from '../../src/openapi/index.js';
 import { documentWith, oauthSchemes } from './fixtures/minimal-document.js';
 
 const ok = { '200': { description: 'OK' } };
@@ -35,12 +35,12 @@ function schoolDocument() {
 
 describe('what scopes allow, from the operations', () => {
   it('AZ-08 a scope is readable when some read operation accepts it, whatever its name', async () => {
-    const catalog = await buildCatalog(schoolDocument());
-    expect([...scopeRoles(catalog.operations).readable].sort()).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
+    const catalogue = await buildCatalogue(schoolDocument());
+    expect([...scopeRoles(catalogue.operations).readable].sort()).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
   });
 
   it('a set of scopes enables a change only when it holds a whole alternative of an operation that changes data', async () => {
-    const { changes } = scopeRoles((await buildCatalog(schoolDocument())).operations);
+    const { changes } = scopeRoles((await buildCatalogue(schoolDocument())).operations);
     expect(enablesChange(['courses:read'], changes)).toBe(false);
     expect(enablesChange(['read:org'], changes)).toBe(false);
     expect(enablesChange(['read:org', 'write:org'], changes)).toBe(true);
@@ -58,25 +58,25 @@ describe('what scopes allow, from the operations', () => {
   });
 
   it('the first consent takes the reads of the enabled toolsets, less any scope that alone lets data change', async () => {
-    const catalog = await buildCatalog(schoolDocument());
-    const toolsetOf = (name: string) => catalog.byName.get(name)?.toolset;
+    const catalogue = await buildCatalogue(schoolDocument());
+    const toolsetOf = (name: string) => catalogue.byName.get(name)?.toolset;
     expect([toolsetOf('list_courses'), toolsetOf('get_org'), toolsetOf('get_reports'), toolsetOf('get_admin')]).toEqual(['courses', 'org', 'reports', 'admin']);
     // admin also resets, so it waits for its first need; courses:read and read:org change nothing on their own.
-    expect(consentScopeFacts(catalog.operations, ['courses', 'coupons', 'org', 'reports', 'admin', 'public']).upFront).toEqual(['coupons:read', 'courses:read', 'read:org', 'reports']);
-    expect(consentScopeFacts(catalog.operations, ['coupons']).upFront).toEqual(['coupons:read']);
-    expect(consentScopeFacts(catalog.operations, []).upFront).toEqual([]);
+    expect(consentScopeFacts(catalogue.operations, ['courses', 'coupons', 'org', 'reports', 'admin', 'public']).upFront).toEqual(['coupons:read', 'courses:read', 'read:org', 'reports']);
+    expect(consentScopeFacts(catalogue.operations, ['coupons']).upFront).toEqual(['coupons:read']);
+    expect(consentScopeFacts(catalogue.operations, []).upFront).toEqual([]);
   });
 
   it('names, for each scope that some change accepts and that is no read itself, the reads of its group to ask for with it', async () => {
-    const catalog = await buildCatalog(schoolDocument());
-    const facts = consentScopeFacts(catalog.operations, []);
+    const catalogue = await buildCatalogue(schoolDocument());
+    const facts = consentScopeFacts(catalogue.operations, []);
     // courses:read is needed to create a plan, read:org to change the org: they are reads, never keys.
     expect(facts.readsWith).toEqual({ 'courses:write': ['courses:read'], 'coupons:write': ['coupons:read'], 'write:org': ['read:org'] });
     expect(facts.readable).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
   });
 
   it('for a read, prefers the alternative that enables no change, whatever the spelling', async () => {
-    const catalog = await buildCatalog(
+    const catalogue = await buildCatalogue(
       documentWith(
         {
           '/a': {
@@ -87,6 +87,6 @@ describe('what scopes allow, from the operations', () => {
         { components: oauthSchemes },
       ),
     );
-    expect(catalog.byName.get('read_a')?.requiredScopes).toEqual(['a.view']);
+    expect(catalogue.byName.get('read_a')?.requiredScopes).toEqual(['a.view']);
   });
 });

@@ -9,11 +9,11 @@ import { PHRASINGS_FILE, readPhrasings, recallAtThree, sandboxCatalogue } from '
 describe('search recall at 3 in the administrator\'s words', () => {
   it('has at least 150 phrasings in two fixed halves, several for every sandbox operation', async () => {
     const phrasings = await readPhrasings(PHRASINGS_FILE);
-    const catalog = await sandboxCatalogue();
+    const catalogue = await sandboxCatalogue();
     expect(phrasings.length).toBeGreaterThanOrEqual(150);
     expect(new Set(phrasings.map((phrasing) => phrasing.half))).toEqual(new Set(['tuning', 'held-back']));
-    for (const phrasing of phrasings) for (const name of phrasing.expect) expect(catalog.byName.has(name), name).toBe(true);
-    for (const operation of catalog.operations) {
+    for (const phrasing of phrasings) for (const name of phrasing.expect) expect(catalogue.byName.has(name), name).toBe(true);
+    for (const operation of catalogue.operations) {
       expect(phrasings.filter((phrasing) => phrasing.expect[0] === operation.toolName).length, operation.toolName).toBeGreaterThanOrEqual(2);
     }
   });

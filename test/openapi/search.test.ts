@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, loadDocument, parseDocumentText, searchOperations, type ToolCatalog } from '../../src/openapi/index.js';
+import { buildCatalogue, loadDocument, parseDocumentText, searchOperations, type ToolCatalogue } from '../../src/openapi/index.js';
 import { nearOperations, searchWords, unknownWords } from '../../src/openapi/search.js';
 import { createSandbox } from '@school-mcp/sandbox';
 import { documentWith } from './fixtures/minimal-document.js';
@@ -19,16 +19,16 @@ const document = documentWith({
 
 describe('searchOperations', () => {
   it('ranks the operation whose name matches every word first', async () => {
-    const catalog = await buildCatalog(document);
-    const names = searchOperations(catalog, 'create coupon').map((result) => result.operation.toolName);
+    const catalogue = await buildCatalogue(document);
+    const names = searchOperations(catalogue, 'create coupon').map((result) => result.operation.toolName);
     expect(names[0]).toBe('create_coupon');
     expect(names).not.toContain('delete_member');
   });
 
   it('understands plurals and everyday verbs', async () => {
-    const catalog = await buildCatalog(document);
-    expect(searchOperations(catalog, 'add courses')[0]?.operation.toolName).toBe('create_course');
-    expect(searchOperations(catalog, 'remove member')[0]?.operation.toolName).toBe('delete_member');
+    const catalogue = await buildCatalogue(document);
+    expect(searchOperations(catalogue, 'add courses')[0]?.operation.toolName).toBe('create_course');
+    expect(searchOperations(catalogue, 'remove member')[0]?.operation.toolName).toBe('delete_member');
     expect(searchWords('listCourses /course-players')).toEqual(['list', 'cours', 'cours', 'player']);
     expect(searchWords('Enrolments enrolled enrollment')).toEqual(['enroll', 'enroll', 'enroll']);
     expect(searchWords('colours color')).toEqual(['color', 'color']);
@@ -36,11 +36,11 @@ describe('searchOperations', () => {
   });
 
   it('is deterministic, respects the limit, and lists in catalogue order for an empty query', async () => {
-    const catalog = await buildCatalog(document);
-    expect(searchOperations(catalog, 'course', 2)).toEqual(searchOperations(catalog, 'course', 2));
-    expect(searchOperations(catalog, 'course', 2)).toHaveLength(2);
-    expect(searchOperations(catalog, '', 3).map((result) => result.operation.toolName)).toEqual(['list_courses', 'create_course', 'list_coupons']);
-    expect(searchOperations(catalog, 'zebra')).toEqual([]);
+    const catalogue = await buildCatalogue(document);
+    expect(searchOperations(catalogue, 'course', 2)).toEqual(searchOperations(catalogue, 'course', 2));
+    expect(searchOperations(catalogue, 'course', 2)).toHaveLength(2);
+    expect(searchOperations(catalogue, '', 3).map((result) => result.operation.toolName)).toEqual(['list_courses', 'create_course', 'list_coupons']);
+    expect(searchOperations(catalogue, 'zebra')).toEqual([]);
   });
 });
 
@@ -63,7 +63,7 @@ describe('searchOperations ranking', () => {
       },
     },
   });
-  const names = async (query: string) => searchOperations(await buildCatalog(favourites), query).map((result) => result.operation.toolName);
+  const names = async (query: string) => searchOperations(await buildCatalogue(favourites), query).map((result) => result.operation.toolName);
 
   it('puts the name made of the query words before one with more words in it', async () => {
     expect((await names('list courses'))[0]).toBe('list_courses');
@@ -81,33 +81,33 @@ describe('searchOperations ranking', () => {
     expect(await names('list invoices')).toEqual(['list_orders']);
     expect(await names('list zebras')).toEqual([]);
     expect(await names('refund order')).toEqual(['list_orders']);
-    expect(unknownWords(await buildCatalog(favourites), 'refund order')).toEqual(['refund']);
+    expect(unknownWords(await buildCatalogue(favourites), 'refund order')).toEqual(['refund']);
   });
 
   it('names the operations of the subject when no operation makes the change asked for', async () => {
-    const catalog = await buildCatalog(favourites);
-    expect(searchOperations(catalog, 'delete order')).toEqual([]);
-    expect(nearOperations(catalog, 'delete order').map((operation) => operation.toolName)).toEqual(['list_orders']);
+    const catalogue = await buildCatalogue(favourites);
+    expect(searchOperations(catalogue, 'delete order')).toEqual([]);
+    expect(nearOperations(catalogue, 'delete order').map((operation) => operation.toolName)).toEqual(['list_orders']);
   });
 });
 
 describe('searchOperations on real catalogues', () => {
   // One catalogue per document for all its searches, as a server keeps one: building them again
   // for each query (a sandbox each time, the Thinkific YAML each time) was this file's CPU.
-  let sandboxBuilt: Promise<ToolCatalog> | undefined;
-  let thinkificBuilt: Promise<ToolCatalog> | undefined;
-  const sandboxCatalog = () =>
+  let sandboxBuilt: Promise<ToolCatalogue> | undefined;
+  let thinkificBuilt: Promise<ToolCatalogue> | undefined;
+  const sandboxCatalogue = () =>
     (sandboxBuilt ??= (async () => {
       const sandbox = createSandbox(SCHOOL, {});
       try {
         const loaded = await loadDocument({ schoolUrl: SCHOOL, fetch: (url, init) => sandbox.fetch(new Request(url, init)) });
-        return await buildCatalog(loaded.document, { schoolUrl: SCHOOL });
+        return await buildCatalogue(loaded.document, { schoolUrl: SCHOOL });
       } finally {
         await sandbox.close();
       }
     })());
-  const thinkific = () => (thinkificBuilt ??= buildCatalog(parseDocumentText(readFileSync(join(FIXTURES, 'thinkific-admin-v1.openapi.yaml'), 'utf8'), { source: 'thinkific' }).document));
-  const top = (catalog: ToolCatalog, query: string) => searchOperations(catalog, query).map((result) => result.operation.toolName);
+  const thinkific = () => (thinkificBuilt ??= buildCatalogue(parseDocumentText(readFileSync(join(FIXTURES, 'thinkific-admin-v1.openapi.yaml'), 'utf8'), { source: 'thinkific' }).document));
+  const top = (catalogue: ToolCatalogue, query: string) => searchOperations(catalogue, query).map((result) => result.operation.toolName);
 
   it.each([
     ['list courses', 'list_courses'],
@@ -119,7 +119,7 @@ describe('searchOperations on real catalogues', () => {
     ['set school name', 'update_school'],
     ['upload file', 'upload_file'],
   ])('the sandbox: %s finds %s first', async (query, expected) => {
-    expect(top(await sandboxCatalog(), query)[0]).toBe(expected);
+    expect(top(await sandboxCatalogue(), query)[0]).toBe(expected);
   });
 
   it.each([
@@ -129,24 +129,24 @@ describe('searchOperations on real catalogues', () => {
     ['take the lecturer off the course', 'detach_lecturer_from_course'],
     ['roll the about page back', 'rollback_page'],
   ])('the sandbox, in an administrator\'s words: %s finds %s first', async (query, expected) => {
-    expect(top(await sandboxCatalog(), query)[0]).toBe(expected);
+    expect(top(await sandboxCatalogue(), query)[0]).toBe(expected);
   });
 
   it('the sandbox: "enrolment" the noun asks for a read, "enrol" the verb for an enrolment', async () => {
-    const catalog = await sandboxCatalog();
-    const numbers = top(catalog, 'enrollment numbers for last quarter');
+    const catalogue = await sandboxCatalogue();
+    const numbers = top(catalogue, 'enrollment numbers for last quarter');
     expect(numbers.slice(0, 3)).toContain('get_enrollment_summary');
     expect(numbers[0]).not.toBe('create_enrollment');
-    expect(top(catalog, 'enrol the new member')[0]).toBe('create_enrollment');
+    expect(top(catalogue, 'enrol the new member')[0]).toBe('create_enrollment');
   });
 
   it('the sandbox: a change is never answered with a read, and an unknown subject with nothing', async () => {
-    const catalog = await sandboxCatalog();
+    const catalogue = await sandboxCatalogue();
     for (const query of ['delete event', 'delete course', 'add member', 'update coupon', 'cancel order']) {
-      for (const name of top(catalog, query)) expect(catalog.byName.get(name)!.method, `${query}: ${name}`).not.toBe('get');
+      for (const name of top(catalogue, query)) expect(catalogue.byName.get(name)!.method, `${query}: ${name}`).not.toBe('get');
     }
-    expect(top(catalog, 'delete event')).toEqual([]);
-    expect(top(catalog, 'zebra migration')).toEqual([]);
+    expect(top(catalogue, 'delete event')).toEqual([]);
+    expect(top(catalogue, 'zebra migration')).toEqual([]);
   });
 
   it.each([
@@ -160,10 +160,10 @@ describe('searchOperations on real catalogues', () => {
   });
 
   it('Thinkific: says nothing rather than a wrong operation for what the API cannot do', async () => {
-    const catalog = await thinkific();
-    expect(top(catalog, 'delete course')).toEqual([]);
-    expect(top(catalog, 'cancel order')).toEqual([]);
+    const catalogue = await thinkific();
+    expect(top(catalogue, 'delete course')).toEqual([]);
+    expect(top(catalogue, 'cancel order')).toEqual([]);
     // Thinkific's students are its users.
-    expect(top(catalog, 'list students')[0]).toBe('get_users');
+    expect(top(catalogue, 'list students')[0]).toBe('get_users');
   });
 });

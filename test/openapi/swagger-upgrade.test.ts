@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, parseDocumentText, type ApiDocument } from '../../src/openapi/index.js';
+import { buildCatalogue, parseDocumentText, type ApiDocument } from '../../src/openapi/index.js';
 import { upgradeToOpenApi3 } from '../../src/openapi/swagger-upgrade.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
@@ -32,10 +32,10 @@ paths:
 describe('the Swagger 2.0 upgrade', () => {
   it('reads a YAML alias as a copy of the anchored value, as YAML means it', async () => {
     const { document } = parseDocumentText(ANCHORED_SWAGGER, { source: 'anchors.yaml' });
-    const catalog = await buildCatalog(document);
-    expect(catalog.upgradedFrom).toBe('Swagger 2.0');
-    const list = catalog.byName.get('list_courses');
-    const archived = catalog.byName.get('list_archived_courses');
+    const catalogue = await buildCatalogue(document);
+    expect(catalogue.upgradedFrom).toBe('Swagger 2.0');
+    const list = catalogue.byName.get('list_courses');
+    const archived = catalogue.byName.get('list_archived_courses');
     expect(list?.outputSchema).toBeDefined();
     expect(archived?.outputSchema).toEqual(list?.outputSchema);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, selectOperations, type ToolCatalog } from '../../src/openapi/index.js';
+import { buildCatalogue, selectOperations, type ToolCatalogue } from '../../src/openapi/index.js';
 import { narrowestAlternative, scopeRoles } from '../../src/openapi/scope-roles.js';
 import { scopeAlternatives, scopeGroup } from '../../src/openapi/toolsets.js';
 import { documentWith, oauthSchemes } from './fixtures/minimal-document.js';
@@ -46,8 +46,8 @@ describe('scopes and toolsets', () => {
   });
 
   it('understands OR of requirement objects, AND within one, root security, and public alternatives', async () => {
-    const catalog = await buildCatalog(schoolDocument());
-    const view = Object.fromEntries(catalog.operations.map((operation) => [operation.toolName, [operation.scopeAlternatives, operation.requiredScopes, operation.toolset]]));
+    const catalogue = await buildCatalogue(schoolDocument());
+    const view = Object.fromEntries(catalogue.operations.map((operation) => [operation.toolName, [operation.scopeAlternatives, operation.requiredScopes, operation.toolset]]));
     expect(view).toEqual({
       list_courses: [[['courses:write'], ['courses:read']], ['courses:read'], 'courses'],
       create_course: [[['courses:write']], ['courses:write'], 'courses'],
@@ -59,14 +59,14 @@ describe('scopes and toolsets', () => {
       legacy: [[['students:read']], ['students:read'], 'students'],
       enrolments: [[['students:read', 'courses:read']], ['students:read', 'courses:read'], 'students'],
     });
-    expect(catalog.scopeDescriptions['coupons:write']).toBe('Write access to coupons');
+    expect(catalogue.scopeDescriptions['coupons:write']).toBe('Write access to coupons');
   });
 
   it('keeps the scopes of an operation that anonymous callers may also use, so administrators sign in for the full view', async () => {
-    const catalog = await buildCatalog(schoolDocument());
-    expect(catalog.byName.get('report')?.anonymousAccess).toBe(true);
-    expect(catalog.byName.get('report')?.description).toBe('Report.\n\nRequires scope: students:read. Without sign-in, only the public view is served.');
-    expect(catalog.byName.get('public_catalogue')?.anonymousAccess).toBeUndefined();
+    const catalogue = await buildCatalogue(schoolDocument());
+    expect(catalogue.byName.get('report')?.anonymousAccess).toBe(true);
+    expect(catalogue.byName.get('report')?.description).toBe('Report.\n\nRequires scope: students:read. Without sign-in, only the public view is served.');
+    expect(catalogue.byName.get('public_catalogue')?.anonymousAccess).toBeUndefined();
     expect(scopeAlternatives(undefined, [{}, { bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([]);
   });
 
@@ -116,34 +116,34 @@ describe('scopes and toolsets', () => {
   });
 
   it('ends descriptions with the scope needed, or says the tool is public', async () => {
-    const catalog = await buildCatalog(schoolDocument());
-    expect(catalog.byName.get('create_coupon')?.description).toBe('Create coupon.\n\nRequires scope: coupons:write.');
-    expect(catalog.byName.get('list_courses')?.description).toBe('List courses.\n\nRequires scope: courses:read. Also accepted: courses:write.');
-    expect(catalog.byName.get('public_catalogue')?.description.endsWith('Public: no sign-in needed.')).toBe(true);
+    const catalogue = await buildCatalogue(schoolDocument());
+    expect(catalogue.byName.get('create_coupon')?.description).toBe('Create coupon.\n\nRequires scope: coupons:write.');
+    expect(catalogue.byName.get('list_courses')?.description).toBe('List courses.\n\nRequires scope: courses:read. Also accepted: courses:write.');
+    expect(catalogue.byName.get('public_catalogue')?.description.endsWith('Public: no sign-in needed.')).toBe(true);
   });
 
   it('API-09 annotates reads, destructive writes and idempotent methods', async () => {
-    const catalog = await buildCatalog(schoolDocument());
-    expect(catalog.byName.get('list_courses')?.annotations).toEqual({ title: 'List courses', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
-    expect(catalog.byName.get('create_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
-    expect(catalog.byName.get('replace_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, title: 'Replace course' });
-    expect(catalog.byName.get('delete_course')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    const catalogue = await buildCatalogue(schoolDocument());
+    expect(catalogue.byName.get('list_courses')?.annotations).toEqual({ title: 'List courses', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
+    expect(catalogue.byName.get('create_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    expect(catalogue.byName.get('replace_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, title: 'Replace course' });
+    expect(catalogue.byName.get('delete_course')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
   });
 });
 
 describe('selection', () => {
-  let catalog: ToolCatalog;
-  const names = (selected: ToolCatalog) => selected.operations.map((operation) => operation.toolName);
+  let catalogue: ToolCatalogue;
+  const names = (selected: ToolCatalogue) => selected.operations.map((operation) => operation.toolName);
 
   it('selects toolsets by name, or all', async () => {
-    catalog = await buildCatalog(schoolDocument());
-    expect(names(selectOperations(catalog, { toolsets: ['coupons', 'public'] }))).toEqual(['create_coupon', 'public_catalogue']);
-    expect(names(selectOperations(catalog, { toolsets: 'all' }))).toEqual(names(catalog));
+    catalogue = await buildCatalogue(schoolDocument());
+    expect(names(selectOperations(catalogue, { toolsets: ['coupons', 'public'] }))).toEqual(['create_coupon', 'public_catalogue']);
+    expect(names(selectOperations(catalogue, { toolsets: 'all' }))).toEqual(names(catalogue));
   });
 
   it('API-09 AZ-08 read-only keeps reads and drops the alternatives that would also let data change', async () => {
-    catalog = await buildCatalog(schoolDocument());
-    const selected = selectOperations(catalog, { readOnly: true });
+    catalogue = await buildCatalogue(schoolDocument());
+    const selected = selectOperations(catalogue, { readOnly: true });
     expect(names(selected)).toEqual(['list_courses', 'public_catalogue', 'report', 'legacy', 'enrolments']);
     const listCourses = selected.byName.get('list_courses');
     expect(listCourses?.scopeAlternatives).toEqual([['courses:read']]);
@@ -153,7 +153,7 @@ describe('selection', () => {
   });
 
   it('AZ-08 read-only keeps a read whose every alternative a change also accepts: a read accepts those scopes', async () => {
-    const shared = await buildCatalog(
+    const shared = await buildCatalogue(
       documentWith(
         {
           '/stats': {
@@ -170,19 +170,19 @@ describe('selection', () => {
   });
 
   it('API-09 lets an exact tool list win over toolsets and applies exclusions last', async () => {
-    catalog = await buildCatalog(schoolDocument());
-    expect(names(selectOperations(catalog, { toolsets: ['public'], tools: ['create_coupon', 'delete_course'] }))).toEqual(['delete_course', 'create_coupon']);
-    expect(names(selectOperations(catalog, { toolsets: ['courses'], excludeTools: ['delete_course'] }))).toEqual(['list_courses', 'create_course', 'replace_course']);
+    catalogue = await buildCatalogue(schoolDocument());
+    expect(names(selectOperations(catalogue, { toolsets: ['public'], tools: ['create_coupon', 'delete_course'] }))).toEqual(['delete_course', 'create_coupon']);
+    expect(names(selectOperations(catalogue, { toolsets: ['courses'], excludeTools: ['delete_course'] }))).toEqual(['list_courses', 'create_course', 'replace_course']);
   });
 
   it('refuses unknown toolsets and tools, naming the valid ones', async () => {
-    catalog = await buildCatalog(schoolDocument());
-    expect(() => selectOperations(catalog, { toolsets: ['courses', 'grades'] })).toThrow(
+    catalogue = await buildCatalogue(schoolDocument());
+    expect(() => selectOperations(catalogue, { toolsets: ['courses', 'grades'] })).toThrow(
       expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOLSET', hint: expect.stringContaining('coupons, courses, public, students') }),
     );
-    expect(() => selectOperations(catalog, { tools: ['create_coupons'] })).toThrow(
+    expect(() => selectOperations(catalogue, { tools: ['create_coupons'] })).toThrow(
       expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL', hint: expect.stringContaining('create_coupon') }),
     );
-    expect(() => selectOperations(catalog, { excludeTools: ['nope'] })).toThrow(expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL' }));
+    expect(() => selectOperations(catalogue, { excludeTools: ['nope'] })).toThrow(expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL' }));
   });
 });

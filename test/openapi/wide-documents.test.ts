@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalog, loadCatalogue, loadDocument } from '../../src/openapi/index.js';
+import { buildCatalogue, loadCatalogue, loadDocument } from '../../src/openapi/index.js';
 import { parsedCopyText } from '../../src/openapi/parsed-copy.js';
 
 const KEYS = 250_000;
@@ -36,16 +36,16 @@ describe('wide documents', () => {
     const load = { schoolUrl: 'https://school.example', openapi: documentPath, fetch: noNetwork, configDirectory: join(directory, 'config') };
     const loaded = await loadDocument(load);
     expect(Object.keys(loaded.document['x-wide'] as object)).toHaveLength(KEYS);
-    const catalog = await buildCatalog(loaded.document);
-    expect(catalog.operations.map((operation) => operation.toolName)).toEqual(['list_members']);
+    const catalogue = await buildCatalogue(loaded.document);
+    expect(catalogue.operations.map((operation) => operation.toolName)).toEqual(['list_members']);
     // The start the stdio server makes: built and stored, then restored from the cache.
-    const start = () => loadCatalogue({ load, catalog: { schoolUrl: 'https://school.example' }, version: '1.0.0', debug: () => undefined });
+    const start = () => loadCatalogue({ load, catalogue: { schoolUrl: 'https://school.example' }, version: '1.0.0', debug: () => undefined });
     const built = await start();
     expect(built.store).toBeDefined();
     await built.store!();
     const restored = await start();
     expect(restored.store).toBeUndefined();
-    expect(restored.catalog.operations.map((operation) => operation.toolName)).toEqual(['list_members']);
+    expect(restored.catalogue.operations.map((operation) => operation.toolName)).toEqual(['list_members']);
   }, 60_000);
 
   it('API-18 writes the JSON copy of a document with a list of 250,000 items', () => {

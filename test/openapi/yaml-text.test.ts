@@ -1,7 +1,7 @@
 /** YAML documents: aliases bounded by what they expand to, foreign tags inert, one document, coded errors. */
 import { CORE_SCHEMA, constructFromEvents, parseEvents } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { buildCatalog, parseDocumentText } from '../../src/openapi/index.js';
+import { buildCatalogue, parseDocumentText } from '../../src/openapi/index.js';
 import { MAX_YAML_ALIAS_NODES, aliasReach, neutralizeUnknownTags, tagWarnings } from '../../src/openapi/yaml-text.js';
 
 const HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
@@ -129,8 +129,8 @@ paths:
                   <<: &common {id: {type: string}, title: {type: string}}
                   archived: {type: boolean}
 `;
-    const catalog = await buildCatalog(parseDocumentText(text, { source: 'merge.yaml' }).document);
-    const output = catalog.byName.get('get_course')?.outputSchema as { properties: Record<string, unknown> } | undefined;
+    const catalogue = await buildCatalogue(parseDocumentText(text, { source: 'merge.yaml' }).document);
+    const output = catalogue.byName.get('get_course')?.outputSchema as { properties: Record<string, unknown> } | undefined;
     expect(Object.keys(output?.properties ?? {}).sort()).toEqual(['archived', 'id', 'title']);
   });
 

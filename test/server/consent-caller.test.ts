@@ -34,7 +34,7 @@ describe('consent-aware caller', () => {
     const { broker, finish } = scriptedBroker();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 10_000, progressIntervalMs: 5 });
     const { ctx, notices } = context({ progressToken: 7 });
-    const running = call(createCoupon, {}, ctx, connection('legacy', false));
+    const running = call(createCoupon, {}, ctx, connection('sessionful', false));
     await expect.poll(() => notices.length).toBeGreaterThan(1);
     finish({ kind: 'granted' });
     const result = await running;
@@ -50,12 +50,12 @@ describe('consent-aware caller', () => {
     const { broker } = scriptedBroker();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5 });
     const first = context();
-    expect(textOf(await call(createCoupon, {}, first.ctx, connection('legacy', true)))).toContain(CONSENT.url);
+    expect(textOf(await call(createCoupon, {}, first.ctx, connection('sessionful', true)))).toContain(CONSENT.url);
     expect(first.elicited).toHaveLength(1);
     const second = context();
     // Joined, not shown again: the same link comes back in the result, and nothing is elicited. (Whether
     // "still pending (waited …)" is said depends on how much of the 5 ms wait was left when it began.)
-    const joined = textOf(await call(createCoupon, {}, second.ctx, connection('legacy', true)));
+    const joined = textOf(await call(createCoupon, {}, second.ctx, connection('sessionful', true)));
     expect(joined).toContain('has not run yet');
     expect(joined).toContain(CONSENT.url);
     expect(second.elicited).toHaveLength(0);
@@ -74,7 +74,7 @@ describe('consent-aware caller', () => {
         throw new Error('Request timed out');
       },
     });
-    const result = await call(createCoupon, {}, waiting.ctx, connection('legacy', true));
+    const result = await call(createCoupon, {}, waiting.ctx, connection('sessionful', true));
     expect(textOf(result)).toContain(CONSENT.url);
     expect(noticesWhenShown).toBe(1);
     expect(JSON.stringify(waiting.notices[0])).toContain('coupons:write');
@@ -84,7 +84,7 @@ describe('consent-aware caller', () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker, log } = scriptedBroker();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000 });
-    const result = await call(createCoupon, {}, context({ elicit: async () => ({ action: 'decline' }) }).ctx, connection('legacy', true));
+    const result = await call(createCoupon, {}, context({ elicit: async () => ({ action: 'decline' }) }).ctx, connection('sessionful', true));
     expect(log.declined).toBe(1);
     expect(textOf(result)).toContain('declined to open the approval link for coupons:write');
   });
@@ -93,18 +93,18 @@ describe('consent-aware caller', () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5 });
-    const first = (await call(createCoupon, {}, context().ctx, connection('modern', true))) as { resultType?: string; inputRequests?: Record<string, { params?: { url?: string } }>; requestState?: string };
+    const first = (await call(createCoupon, {}, context().ctx, connection('stateless', true))) as { resultType?: string; inputRequests?: Record<string, { params?: { url?: string } }>; requestState?: string };
     expect(first.resultType).toBe('input_required');
     expect(first.inputRequests?.[CONSENT_INPUT_KEY]?.params?.url).toBe(CONSENT.url);
     expect(first.requestState).toMatch(/^v1\./);
 
     const accepted = { [CONSENT_INPUT_KEY]: { action: 'accept' } };
-    const honest = await call(createCoupon, {}, context({ requestState: first.requestState!, inputResponses: accepted }).ctx, connection('modern', true));
+    const honest = await call(createCoupon, {}, context({ requestState: first.requestState!, inputResponses: accepted }).ctx, connection('stateless', true));
     // The honest retry is taken as the same flow, still waiting for the user; only the tampered one is refused.
     expect(textOf(honest)).toContain('has not run yet');
     expect(textOf(honest)).toContain(CONSENT.url);
     expect(textOf(honest)).not.toContain('was refused');
-    const tampered = await call(createCoupon, {}, context({ requestState: `${first.requestState}A`, inputResponses: accepted }).ctx, connection('modern', true));
+    const tampered = await call(createCoupon, {}, context({ requestState: `${first.requestState}A`, inputResponses: accepted }).ctx, connection('stateless', true));
     expect(textOf(tampered)).toContain('was refused');
   });
 
@@ -115,11 +115,11 @@ describe('consent-aware caller', () => {
     // Once the denied flow is over, running the operation would open the next one.
     const { broker, finish } = scriptedBroker({ pendingOf: () => (flowsOpened++ === 0 ? CONSENT : next) });
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000 });
-    const first = (await call(createCoupon, {}, context().ctx, connection('modern', true))) as { requestState?: string };
+    const first = (await call(createCoupon, {}, context().ctx, connection('stateless', true))) as { requestState?: string };
     finish({ kind: 'denied' });
 
     const accepted = { [CONSENT_INPUT_KEY]: { action: 'accept' } };
-    const retry = await call(createCoupon, {}, context({ requestState: first.requestState!, inputResponses: accepted }).ctx, connection('modern', true));
+    const retry = await call(createCoupon, {}, context({ requestState: first.requestState!, inputResponses: accepted }).ctx, connection('stateless', true));
     expect(textOf(retry)).toContain('did not approve coupons:write');
     expect(textOf(retry)).not.toContain(next.url);
     expect(executor.calls).toBe(1);
@@ -129,8 +129,8 @@ describe('consent-aware caller', () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5 });
-    await call(createCoupon, {}, context({ sessionId: 'alice' }).ctx, connection('legacy', false));
-    const other = await call(createCoupon, {}, context({ sessionId: 'mallory' }).ctx, connection('legacy', false));
+    await call(createCoupon, {}, context({ sessionId: 'alice' }).ctx, connection('sessionful', false));
+    const other = await call(createCoupon, {}, context({ sessionId: 'mallory' }).ctx, connection('sessionful', false));
     expect(textOf(other)).toContain('another connection is waiting');
     expect(textOf(other)).not.toContain(CONSENT.url);
   });
@@ -142,7 +142,7 @@ describe('consent-aware caller with a broker of one person among many (hosted)',
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker({ person: 'usr_lecturer_grace', noteReach: async (_consent, reach) => void reaches.push(reach) });
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 5, hosted: true });
-    const result = await call(createCoupon, {}, context({ elicit: async () => ({ action: 'accept' }) }).ctx, connection('legacy', true));
+    const result = await call(createCoupon, {}, context({ elicit: async () => ({ action: 'accept' }) }).ctx, connection('sessionful', true));
     expect(reaches).toEqual(['call-waits', 'ask-again']);
     // Hosted words: the approval reaches the server, and the link is single-use.
     expect(textOf(result)).toContain('that this person has not granted to school-mcp');
@@ -156,7 +156,7 @@ describe('consent-aware caller with a broker of one person among many (hosted)',
     const requestState = createConsentStateCodec(new Uint8Array(32).fill(7));
     const shownHere = scriptedBroker({ person: 'usr_lecturer_grace' });
     const shownElsewhere = createConsentCaller({ execute: executor.execute, broker: shownHere.broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000, requestState });
-    const first = (await shownElsewhere(createCoupon, {}, context().ctx, connection('modern', true))) as { requestState?: string };
+    const first = (await shownElsewhere(createCoupon, {}, context().ctx, connection('stateless', true))) as { requestState?: string };
     const accepted = { [CONSENT_INPUT_KEY]: { action: 'accept' } };
     const retry = () => context({ requestState: first.requestState!, inputResponses: accepted }).ctx;
 
@@ -165,13 +165,13 @@ describe('consent-aware caller with a broker of one person among many (hosted)',
     const there = scriptedBroker({ person: 'usr_lecturer_grace', rejoin: async (flow) => (rejoined.push(flow), CONSENT) });
     there.finish({ kind: 'granted' });
     const call = createConsentCaller({ execute: executor.execute, broker: there.broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000, requestState });
-    expect(await call(createCoupon, {}, retry(), connection('modern', true))).toMatchObject({ structuredContent: { id: 'c1' } });
+    expect(await call(createCoupon, {}, retry(), connection('stateless', true))).toMatchObject({ structuredContent: { id: 'c1' } });
     expect(rejoined).toEqual([flowId(CONSENT.url)]);
 
     // Another person's broker refuses the same state before anything runs.
     const calls = executor.calls;
     const stranger = createConsentCaller({ execute: executor.execute, broker: scriptedBroker({ person: 'usr_support_alan' }).broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 1_000, requestState });
-    expect(textOf(await stranger(createCoupon, {}, retry(), connection('modern', true)))).toContain('was refused');
+    expect(textOf(await stranger(createCoupon, {}, retry(), connection('stateless', true)))).toContain('was refused');
     expect(executor.calls).toBe(calls);
   });
 });

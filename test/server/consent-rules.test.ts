@@ -110,8 +110,8 @@ describe('request state of an input-required result', () => {
 describe('consent channel', () => {
   it('uses URL elicitation only when the client declared its url mode, as a request on 2025-11-25 and as input-required on 2026-07-28', () => {
     const url = { elicitation: { url: {} } };
-    expect(chooseConsentChannel({ era: 'legacy', revision: '2025-11-25', clientCapabilities: url, browser: true })).toBe('elicit-url');
-    expect(chooseConsentChannel({ era: 'modern', revision: '2026-07-28', clientCapabilities: url, browser: true })).toBe('input-required');
+    expect(chooseConsentChannel({ era: 'sessionful', revision: '2025-11-25', clientCapabilities: url, browser: true })).toBe('elicit-url');
+    expect(chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: url, browser: true })).toBe('input-required');
     // An empty elicitation object means form mode only.
     expect(supportsUrlElicitation({ elicitation: {} })).toBe(false);
     expect(supportsUrlElicitation({ elicitation: { form: {} } })).toBe(false);
@@ -120,8 +120,8 @@ describe('consent channel', () => {
 
   it.each(['2024-11-05', '2025-03-26', '2025-06-18'])('uses the browser or the link on %s, which has no URL elicitation, even when the client claims it', (revision) => {
     const claimed = { elicitation: { url: {} } };
-    expect(chooseConsentChannel({ era: 'legacy', revision, clientCapabilities: claimed, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'legacy', revision, clientCapabilities: claimed, browser: false })).toBe('link');
+    expect(chooseConsentChannel({ era: 'sessionful', revision, clientCapabilities: claimed, browser: true })).toBe('browser');
+    expect(chooseConsentChannel({ era: 'sessionful', revision, clientCapabilities: claimed, browser: false })).toBe('link');
   });
 
   it('reads revisions as dates, and an unknown or missing one as defining no URL elicitation', () => {
@@ -130,14 +130,14 @@ describe('consent channel', () => {
     expect(definesUrlElicitation('2025-06-18')).toBe(false);
     expect(definesUrlElicitation(undefined)).toBe(false);
     expect(definesUrlElicitation('latest')).toBe(false);
-    expect(chooseConsentChannel({ era: 'legacy', revision: undefined, clientCapabilities: { elicitation: { url: {} } }, browser: false })).toBe('link');
+    expect(chooseConsentChannel({ era: 'sessionful', revision: undefined, clientCapabilities: { elicitation: { url: {} } }, browser: false })).toBe('link');
   });
 
   it('falls back to the browser where one may be opened, else to a link in the result', () => {
-    expect(chooseConsentChannel({ era: 'legacy', revision: '2025-11-25', clientCapabilities: { elicitation: {} }, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'modern', revision: '2026-07-28', clientCapabilities: {}, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'modern', revision: '2026-07-28', clientCapabilities: {}, browser: false })).toBe('link');
-    expect(chooseConsentChannel({ era: 'legacy', revision: '2025-11-25', clientCapabilities: undefined, browser: false })).toBe('link');
+    expect(chooseConsentChannel({ era: 'sessionful', revision: '2025-11-25', clientCapabilities: { elicitation: {} }, browser: true })).toBe('browser');
+    expect(chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: {}, browser: true })).toBe('browser');
+    expect(chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: {}, browser: false })).toBe('link');
+    expect(chooseConsentChannel({ era: 'sessionful', revision: '2025-11-25', clientCapabilities: undefined, browser: false })).toBe('link');
   });
 });
 

@@ -37,7 +37,7 @@ describe('the consent wait', () => {
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: DESCRIPTIONS, schoolName: 'school.example', waitMs: DEFAULT_CONSENT_WAIT_MS });
     const { ctx, noticedAt } = context({ progressToken: 'p1' as unknown as number });
     const started = Date.now();
-    const answer = track(call(createCoupon, {}, ctx, connection('legacy', false)));
+    const answer = track(call(createCoupon, {}, ctx, connection('sessionful', false)));
 
     await vi.advanceTimersByTimeAsync(DEFAULT_CONSENT_WAIT_MS - 1);
     expect(answer.settled).toBe(false);
@@ -64,7 +64,7 @@ describe('the consent wait', () => {
     const { broker } = scriptedBroker();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 20_000 });
     const { ctx, notices } = context();
-    const answer = track(call(createCoupon, {}, ctx, connection('legacy', false)));
+    const answer = track(call(createCoupon, {}, ctx, connection('sessionful', false)));
     await vi.advanceTimersByTimeAsync(20_000);
     expect(answer.settled).toBe(true);
     expect(notices).toEqual([]);
@@ -84,7 +84,7 @@ describe('the consent wait', () => {
       outcome: (consent) => (consent.url === CONSENT.url ? first : new Promise<ConsentOutcome>(() => undefined)),
     });
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 45_000 });
-    const answer = track(call(createCoupon, {}, context().ctx, connection('legacy', false)));
+    const answer = track(call(createCoupon, {}, context().ctx, connection('sessionful', false)));
 
     await vi.advanceTimersByTimeAsync(30_000);
     finishFirst({ kind: 'granted' });
@@ -106,7 +106,7 @@ describe('the consent wait', () => {
         return new Promise((_, reject) => setTimeout(() => reject(new Error('Request timed out')), timeout));
       },
     });
-    const answer = track(call(createCoupon, {}, ctx, connection('legacy', true)));
+    const answer = track(call(createCoupon, {}, ctx, connection('sessionful', true)));
     await vi.advanceTimersByTimeAsync(45_000);
     expect(answer.settled).toBe(true);
     expect(timeouts).toEqual([45_000]);
@@ -117,10 +117,10 @@ describe('the consent wait', () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 500, linkWaitMs: 0 });
-    const shown = track(call(createCoupon, {}, context().ctx, connection('legacy', false)));
+    const shown = track(call(createCoupon, {}, context().ctx, connection('sessionful', false)));
     await vi.advanceTimersByTimeAsync(0);
     expect(shown.settled).toBe(true);
-    const again = track(call(createCoupon, {}, context().ctx, connection('legacy', false)));
+    const again = track(call(createCoupon, {}, context().ctx, connection('sessionful', false)));
     await vi.advanceTimersByTimeAsync(499);
     expect(again.settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -133,7 +133,7 @@ describe('the consent wait', () => {
     const { broker } = scriptedBroker();
     const leaving = new AbortController();
     const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 45_000, leaving: leaving.signal, loginCommand: 'school-mcp login --school https://school.example' });
-    const answer = track(call(createCoupon, {}, context().ctx, connection('legacy', false)));
+    const answer = track(call(createCoupon, {}, context().ctx, connection('sessionful', false)));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(answer.settled).toBe(false);
     leaving.abort('input-closed');
@@ -144,7 +144,7 @@ describe('the consent wait', () => {
     expect(text).toContain('school-mcp login --school https://school.example --scopes');
     expect(text).not.toContain('it continues');
 
-    const later = await call(createCoupon, {}, context().ctx, connection('legacy', false));
+    const later = await call(createCoupon, {}, context().ctx, connection('sessionful', false));
     expect(textOf(later)).toContain('shutting down');
   });
 });

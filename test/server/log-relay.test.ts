@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, type Logger } from '../../src/log.js';
 import { createLogRelay, createSchoolServerFactory, type LogRelay, type ToolPlan } from '../../src/server/index.js';
-import type { ToolCatalog } from '../../src/openapi/index.js';
+import type { ToolCatalogue } from '../../src/openapi/index.js';
 import { KEPT_LOG_LINES } from '../../src/server/log-relay.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -17,7 +17,7 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-const emptyCatalog = { operations: [], toolsets: new Map(), warnings: [] } as unknown as ToolCatalog;
+const emptyCatalogue = { operations: [], toolsets: new Map(), warnings: [] } as unknown as ToolCatalogue;
 const plan: ToolPlan = { direct: [], discovery: false };
 
 function relayedLogger(): { logger: Logger; logs: LogRelay } {
@@ -28,7 +28,7 @@ function relayedLogger(): { logger: Logger; logs: LogRelay } {
 
 async function connectedHost(logs: LogRelay): Promise<{ client: Client; messages: { level: string; data: unknown }[] }> {
   const factory = createSchoolServerFactory({
-    catalog: emptyCatalog,
+    catalogue: emptyCatalogue,
     plan,
     call: () => Promise.reject(new Error('no calls here')),
     account: { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) },

@@ -1,6 +1,6 @@
 /** A school's answer against the output schema its document declares: additive changes pass, wrong types are flagged and kept. */
 import { describe, expect, it } from 'vitest';
-import { buildCatalog } from '../../src/openapi/index.js';
+import { buildCatalogue } from '../../src/openapi/index.js';
 import { checkOutput, compileOperationTool } from '../../src/server/operation-tools.js';
 import { operationDocument } from '../openapi/fixtures/minimal-document.js';
 
@@ -17,10 +17,10 @@ const course = {
 };
 
 async function courseTool() {
-  const catalog = await buildCatalog(
+  const catalogue = await buildCatalogue(
     operationDocument('get', '/course', { operationId: 'getCourse', responses: { '200': { description: 'OK', content: { 'application/json': { schema: course } } } } }),
   );
-  return compileOperationTool(catalog.operations[0]!);
+  return compileOperationTool(catalogue.operations[0]!);
 }
 
 function answer(value: Record<string, unknown>) {

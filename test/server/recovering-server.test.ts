@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
-import type { ToolCatalog } from '../../src/openapi/index.js';
+import type { ToolCatalogue } from '../../src/openapi/index.js';
 import { createRecoveringServerFactory, SEARCH_TOOL, type SchoolOutage, type SchoolServerOptions } from '../../src/server/index.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -18,9 +18,9 @@ afterEach(async () => {
 });
 
 const account = { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) };
-const emptyCatalog = { operations: [], toolsets: new Map(), warnings: [] } as unknown as ToolCatalog;
+const emptyCatalogue = { operations: [], toolsets: new Map(), warnings: [] } as unknown as ToolCatalogue;
 const opened: SchoolServerOptions = {
-  catalog: emptyCatalog,
+  catalogue: emptyCatalogue,
   plan: { direct: [], discovery: true },
   call: () => Promise.reject(new Error('no calls here')),
   account,

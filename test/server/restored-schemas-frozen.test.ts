@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalog, fitListedSchemas, loadDocument, type Operation, type ToolCatalog } from '../../src/openapi/index.js';
-import { scopeRoleSourcesOf } from '../../src/openapi/catalog.js';
+import { buildCatalogue, fitListedSchemas, loadDocument, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
+import { scopeRoleSourcesOf } from '../../src/openapi/catalogue.js';
 import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
 import { createSandbox } from '@school-mcp/sandbox';
@@ -20,23 +20,23 @@ import { buildRequest } from '../../src/executor/build-request.js';
 const SCHOOL = 'http://127.0.0.1:1';
 const KEY = 'c'.repeat(64);
 
-async function sandboxCatalog(): Promise<ToolCatalog> {
+async function sandboxCatalogue(): Promise<ToolCatalogue> {
   const sandbox = createSandbox(SCHOOL, {});
   try {
     const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
-    return await buildCatalog((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, { schoolUrl: SCHOOL });
+    return await buildCatalogue((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, { schoolUrl: SCHOOL });
   } finally {
     await sandbox.close();
   }
 }
 
-function restored(built: ToolCatalog): ToolCatalog {
-  const encoder = catalogueEncoder({ key: KEY, catalog: built, roleSources: scopeRoleSourcesOf(built)!, documentWarnings: [] }, Number.MAX_SAFE_INTEGER);
+function restored(built: ToolCatalogue): ToolCatalogue {
+  const encoder = catalogueEncoder({ key: KEY, catalogue: built, roleSources: scopeRoleSourcesOf(built)!, documentWarnings: [] }, Number.MAX_SAFE_INTEGER);
   for (const operation of built.operations) expect(encoder.add(operation, convertQuietly(operation)!)).toBe(true);
   const writing = encoder.write();
   let step = writing.next();
   while (step.done !== true) step = writing.next();
-  return decodeCatalogue(step.value!, KEY)!.catalog;
+  return decodeCatalogue(step.value!, KEY)!.catalogue;
 }
 
 function deepFreeze(value: unknown): void {
@@ -63,10 +63,10 @@ function holders(operations: readonly Operation[]): Map<object, number> {
 const neverCalled: OperationCaller = () => Promise.reject(new Error('not called in this test'));
 const signedOut: AccountService = { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) };
 
-async function listing(catalog: ToolCatalog, choice: ToolsetChoice, budget?: number): Promise<string> {
-  const planned = planTools(catalog, choice, false);
+async function listing(catalogue: ToolCatalogue, choice: ToolsetChoice, budget?: number): Promise<string> {
+  const planned = planTools(catalogue, choice, false);
   const fitted = fitListedSchemas(planned.direct, budget);
-  const factory = createSchoolServerFactory({ catalog, plan: { ...planned, direct: fitted.operations }, call: neverCalled, account: signedOut, schoolName: 'school', version: '0' });
+  const factory = createSchoolServerFactory({ catalogue, plan: { ...planned, direct: fitted.operations }, call: neverCalled, account: signedOut, schoolName: 'school', version: '0' });
   return JSON.stringify(await listServerTools(factory));
 }
 
@@ -82,22 +82,22 @@ function sampleArguments(operation: Operation): Record<string, unknown> {
 
 describe('restored schemas, shared and deep-frozen', () => {
   it('go through listing, simplification, checks and request building unchanged, listed byte-identical to the built ones', async () => {
-    const built = await sandboxCatalog();
-    const catalog = restored(built);
-    const shared = [...holders(catalog.operations).values()].filter((count) => count > 1);
+    const built = await sandboxCatalogue();
+    const catalogue = restored(built);
+    const shared = [...holders(catalogue.operations).values()].filter((count) => count > 1);
     expect(shared.length).toBeGreaterThan(0);
-    catalog.operations.forEach((operation) => schemasOf(operation).forEach(deepFreeze));
+    catalogue.operations.forEach((operation) => schemasOf(operation).forEach(deepFreeze));
 
     const all: ToolsetChoice = { mode: 'toolsets', toolsets: 'all' };
-    expect(await listing(catalog, all)).toBe(await listing(built, all));
-    expect(await listing(catalog, { mode: 'default' })).toBe(await listing(built, { mode: 'default' }));
+    expect(await listing(catalogue, all)).toBe(await listing(built, all));
+    expect(await listing(catalogue, { mode: 'default' })).toBe(await listing(built, { mode: 'default' }));
     // A budget this small lists every tool simplified.
-    const simplified = await listing(catalog, all, 1_000);
+    const simplified = await listing(catalogue, all, 1_000);
     expect(simplified).toBe(await listing(built, all, 1_000));
     expect(simplified).toContain('its shape is not shown');
 
     let requests = 0;
-    for (const operation of catalog.operations) {
+    for (const operation of catalogue.operations) {
       const tool = compileOperationTool(operation);
       const args = sampleArguments(operation);
       await tool.inputSchema['~standard'].validate(args);
@@ -111,6 +111,6 @@ describe('restored schemas, shared and deep-frozen', () => {
         expect(error).not.toBeInstanceOf(TypeError);
       }
     }
-    expect(requests).toBeGreaterThan(catalog.operations.length / 2);
+    expect(requests).toBeGreaterThan(catalogue.operations.length / 2);
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalog, fitListedSchemas, loadDocument, parseDocumentText, withSingleTypes, type ToolCatalog } from '../../src/openapi/index.js';
+import { buildCatalogue, fitListedSchemas, loadDocument, parseDocumentText, withSingleTypes, type ToolCatalogue } from '../../src/openapi/index.js';
 import { createSandbox } from '@school-mcp/sandbox';
 import { createSchoolServerFactory, listServerTools, type AccountService, type OperationCaller } from '../../src/server/index.js';
 import { CORPUS } from '../openapi/support/corpus.js';
@@ -20,20 +20,20 @@ const SCHOOL = 'http://127.0.0.1:1';
 const neverCalled: OperationCaller = () => Promise.reject(new Error('not called in this test'));
 const signedOut: AccountService = { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) };
 
-async function sandboxCatalog(): Promise<ToolCatalog> {
+async function sandboxCatalogue(): Promise<ToolCatalogue> {
   const sandbox = createSandbox(SCHOOL, {});
   try {
     const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
-    return await buildCatalog((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, { schoolUrl: SCHOOL });
+    return await buildCatalogue((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, { schoolUrl: SCHOOL });
   } finally {
     await sandbox.close();
   }
 }
 
 /** Every operation as its own tool, in full (no compact listing), plus the server's own tools. */
-async function listEverything(catalog: ToolCatalog) {
-  const fitted = fitListedSchemas(catalog.operations);
-  const factory = createSchoolServerFactory({ catalog, plan: { direct: fitted.operations, discovery: true }, call: neverCalled, account: signedOut, schoolName: 'school', version: '0' });
+async function listEverything(catalogue: ToolCatalogue) {
+  const fitted = fitListedSchemas(catalogue.operations);
+  const factory = createSchoolServerFactory({ catalogue, plan: { direct: fitted.operations, discovery: true }, call: neverCalled, account: signedOut, schoolName: 'school', version: '0' });
   return listServerTools(factory);
 }
 
@@ -46,8 +46,8 @@ function typeLists(value: unknown, at = ''): string[] {
   return found;
 }
 
-async function expectNoTypeLists(catalog: ToolCatalog): Promise<number> {
-  const tools = await listEverything(catalog);
+async function expectNoTypeLists(catalogue: ToolCatalogue): Promise<number> {
+  const tools = await listEverything(catalogue);
   const offending = tools.flatMap((tool) => [
     ...typeLists(tool.inputSchema).map((pointer) => `${tool.name} input ${pointer}`),
     ...typeLists(tool.outputSchema).map((pointer) => `${tool.name} output ${pointer}`),
@@ -58,15 +58,15 @@ async function expectNoTypeLists(catalog: ToolCatalog): Promise<number> {
 
 describe('listed schemas have one type per schema', () => {
   it('for every tool of the sandbox school, whose document has type lists', async () => {
-    const catalog = await sandboxCatalog();
-    expect(typeLists(catalog.operations.map((operation) => operation.inputSchema)).length).toBeGreaterThan(0);
-    expect(await expectNoTypeLists(catalog)).toBeGreaterThan(catalog.operations.length);
+    const catalogue = await sandboxCatalogue();
+    expect(typeLists(catalogue.operations.map((operation) => operation.inputSchema)).length).toBeGreaterThan(0);
+    expect(await expectNoTypeLists(catalogue)).toBeGreaterThan(catalogue.operations.length);
   });
 
   it.each(CORPUS.map((entry) => entry.file))('for every tool of %s', { timeout: 120_000 }, async (file) => {
     const { document } = parseDocumentText(readFileSync(join(FIXTURES, file), 'utf8'), { source: file });
-    const catalog = await buildCatalog(document, {});
-    expect(await expectNoTypeLists(catalog)).toBeGreaterThanOrEqual(catalog.operations.length);
+    const catalogue = await buildCatalogue(document, {});
+    expect(await expectNoTypeLists(catalogue)).toBeGreaterThanOrEqual(catalogue.operations.length);
   });
 });
 

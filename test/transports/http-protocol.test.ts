@@ -7,12 +7,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLegacySessions } from '../../src/transports/legacy-sessions.js';
+import { createKeptSessions } from '../../src/transports/kept-sessions.js';
 import { MAX_REQUEST_BODY_BYTES } from '../../src/transports/index.js';
+import { sdkEraName } from '../helpers/mcp-server.js';
 import { CONSENT_URL, startEchoEndpoint, type EchoEndpoint } from './support/echo-endpoint.js';
 import { exchange, INITIALIZE, jsonRpcHeaders } from './support/raw-http.js';
 
-type Era = 'legacy' | 'modern';
+type Era = 'sessionful' | 'stateless';
 type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
 
 const endpoints: EchoEndpoint[] = [];
@@ -56,7 +57,7 @@ async function connect(endpoint: EchoEndpoint, era: Era): Promise<Connected> {
   });
   const client = new Client(
     { name: 'http-protocol-test', version: '1.0.0' },
-    { capabilities: { elicitation: { url: {} } }, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+    { capabilities: { elicitation: { url: {} } }, ...(era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
   );
   await client.connect(transport);
   clients.push(client);
@@ -130,7 +131,7 @@ describe('HTTP-06 protocol surface', () => {
 
   it('HTTP-06 a session answers only to the caller that opened it', async () => {
     let servers = 0;
-    const sessions = createLegacySessions({
+    const sessions = createKeptSessions({
       createServer: () => {
         servers += 1;
         return new McpServer({ name: 's', version: '1' });
@@ -157,7 +158,7 @@ describe('HTTP-06 protocol surface', () => {
   });
 
   it('HTTP-06 keeps at most the configured number of sessions, dropping the least recently used', async () => {
-    const sessions = createLegacySessions({ createServer: () => new McpServer({ name: 's', version: '1' }), maxSessions: 2, onerror: () => undefined });
+    const sessions = createKeptSessions({ createServer: () => new McpServer({ name: 's', version: '1' }), maxSessions: 2, onerror: () => undefined });
     try {
       const open = async () => {
         const answer = await sessions.handle(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: jsonRpcHeaders(undefined), body: INITIALIZE }), 'caller');
@@ -185,11 +186,11 @@ describe('HTTP-06 protocol surface', () => {
   });
 });
 
-describe.each<Era>(['legacy', 'modern'])('over the %s era with the SDK client', (era) => {
+describe.each<Era>(['sessionful', 'stateless'])('over the %s era with the SDK client', (era) => {
   it(`HTTP-07 two clients, 50 concurrent calls each with colliding ids: every answer is its own (${era})`, async () => {
     const endpoint = await start();
     const [alice, bob] = await Promise.all([connect(endpoint, era), connect(endpoint, era)]);
-    expect(alice.client.getProtocolEra()).toBe(era);
+    expect(alice.client.getProtocolEra()).toBe(sdkEraName(era));
     const calls = (who: Connected, name: string) =>
       Array.from({ length: 50 }, (_, i) => who.client.callTool({ name: 'echo', arguments: { value: `${name}-${i}` } }) as Promise<ToolResult>);
     const [fromAlice, fromBob] = await Promise.all([Promise.all(calls(alice, 'alice')), Promise.all(calls(bob, 'bob'))]);
@@ -198,7 +199,7 @@ describe.each<Era>(['legacy', 'modern'])('over the %s era with the SDK client', 
     const shared = alice.sentIds.filter((id) => bob.sentIds.includes(id));
     expect(shared.length).toBeGreaterThanOrEqual(50);
     expect(endpoint.counters.toolCalls).toBe(100);
-    if (era === 'legacy') {
+    if (era === 'sessionful') {
       expect(alice.sessionIds.size).toBe(1);
       expect([...alice.sessionIds][0]).not.toBe([...bob.sessionIds][0]);
     } else {

@@ -6,7 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createInProcessBus } from '../../src/grant-store/index.js';
-import { createLegacySessions, type LegacySessions } from '../../src/transports/legacy-sessions.js';
+import { createKeptSessions, type KeptSessions } from '../../src/transports/kept-sessions.js';
 import { SESSION_NAMESPACE } from '../../src/transports/session-record.js';
 import type { SessionSharing } from '../../src/transports/shared-session.js';
 
@@ -36,7 +36,7 @@ function createServer(): McpServer {
 }
 
 interface Instance {
-  readonly sessions: LegacySessions;
+  readonly sessions: KeptSessions;
   readonly published: Fields[];
 }
 
@@ -56,7 +56,7 @@ function twoInstances(): { a: Instance; b: Instance; store: ReturnType<typeof me
       },
       instance: name,
     };
-    return { sessions: createLegacySessions({ createServer, maxSessions: 8, onerror: () => undefined, sharing }), published };
+    return { sessions: createKeptSessions({ createServer, maxSessions: 8, onerror: () => undefined, sharing }), published };
   };
   return { a: make('a'), b: make('b'), store };
 }

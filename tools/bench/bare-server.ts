@@ -91,7 +91,7 @@ if (values.http === undefined) {
 
 /**
  * The bench client speaks 2025-11-25, which school-mcp serves with a server per session (its
- * `legacy-sessions.ts`); the floor does the same with the SDK's own session transport, so both
+ * `kept-sessions.ts`); the floor does the same with the SDK's own session transport, so both
  * pay one server per session and the transport's work per request, and nothing else differs.
  */
 function bareSessions() {

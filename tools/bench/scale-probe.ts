@@ -6,7 +6,7 @@
  */
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalog, loadDocument } from '../../src/openapi/index.js';
+import { buildCatalogue, loadDocument } from '../../src/openapi/index.js';
 
 export interface ScaleSample {
   readonly operations: number;
@@ -29,17 +29,17 @@ async function probe(path: string, mostCompiled: number): Promise<ScaleSample> {
   const started = performance.now();
   const loaded = await loadDocument({ schoolUrl: 'http://127.0.0.1:1', openapi: path, fetch: noNetwork });
   const parsed = performance.now();
-  const catalog = await buildCatalog(loaded.document, { schoolUrl: 'http://127.0.0.1:1' });
+  const catalogue = await buildCatalogue(loaded.document, { schoolUrl: 'http://127.0.0.1:1' });
   // Schemas are converted on first read; the build row keeps counting every operation's conversion.
-  for (const operation of catalog.operations) void [operation.inputSchema, operation.outputSchema];
+  for (const operation of catalogue.operations) void [operation.inputSchema, operation.outputSchema];
   const built = performance.now();
-  for (const operation of evenSpread(catalog.operations, mostCompiled)) {
+  for (const operation of evenSpread(catalogue.operations, mostCompiled)) {
     fromJsonSchema(operation.inputSchema);
     if (operation.outputSchema !== undefined) fromJsonSchema(operation.outputSchema);
   }
   const compiled = performance.now();
   return {
-    operations: catalog.operations.length,
+    operations: catalogue.operations.length,
     parseMs: parsed - started,
     buildMs: built - parsed,
     compileMs: compiled - built,

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [built, school, storeDir] = process.argv.slice(2);
-const { createOAuthSession } = await import(pathToFileURL(join(built, 'src/consent/index.js')).href);
+const { createSignInSession } = await import(pathToFileURL(join(built, 'src/consent/index.js')).href);
 const { createLogger } = await import(pathToFileURL(join(built, 'src/log.js')).href);
 
 const say = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
-const session = createOAuthSession({
+const session = createSignInSession({
   schoolUrl: new URL(school),
   storeDir,
   // Tells the test when this process waits for the other one's flow, so the played user can

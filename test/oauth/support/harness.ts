@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, type Logger } from '../../../src/log.js';
 import type { FetchLike } from '../../../src/network/index.js';
-import { createOAuthSession, type OAuthSession, type OAuthSessionConfig } from '../../../src/consent/index.js';
+import { createSignInSession, type SignInSession, type SignInSessionConfig } from '../../../src/consent/index.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
 
 export interface Harness {
@@ -15,7 +15,7 @@ export interface Harness {
   lines: string[];
   logger: Logger;
   sandbox(options?: SandboxOptions): Promise<RunningSandbox>;
-  session(overrides: Partial<OAuthSessionConfig> & Pick<OAuthSessionConfig, 'prompter' | 'schoolUrl'>): OAuthSession;
+  session(overrides: Partial<SignInSessionConfig> & Pick<SignInSessionConfig, 'prompter' | 'schoolUrl'>): SignInSession;
   cleanup(): Promise<void>;
 }
 
@@ -24,7 +24,7 @@ export async function createHarness(): Promise<Harness> {
   const lines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
   const sandboxes: RunningSandbox[] = [];
-  const sessions: OAuthSession[] = [];
+  const sessions: SignInSession[] = [];
   return {
     dir,
     lines,
@@ -35,7 +35,7 @@ export async function createHarness(): Promise<Harness> {
       return sandbox;
     },
     session(overrides) {
-      const session = createOAuthSession({ storeDir: join(dir, 'store'), logger, consentTimeoutMs: 20_000, ...overrides });
+      const session = createSignInSession({ storeDir: join(dir, 'store'), logger, consentTimeoutMs: 20_000, ...overrides });
       sessions.push(session);
       return session;
     },

@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { GroupingSource, Operation } from '../../../src/openapi/index.js';
 
-export interface WorkerCatalog {
+export interface WorkerCatalogue {
   readonly operations: readonly Operation[];
   readonly toolsets: readonly (readonly [string, readonly string[]])[];
   readonly warnings: readonly string[];
@@ -23,11 +23,11 @@ export type BuildInput = { readonly file: string; readonly schoolUrl?: string } 
  */
 export const BUILD_DEADLINE_MS = 30_000;
 
-type WorkerMessage = { kind: 'started' } | { kind: 'built'; catalog: WorkerCatalog } | { kind: 'failed'; code?: string; message: string };
+type WorkerMessage = { kind: 'started' } | { kind: 'built'; catalogue: WorkerCatalogue } | { kind: 'failed'; code?: string; message: string };
 
-export function buildInWorker(input: BuildInput, deadlineMs: number): Promise<WorkerCatalog> {
-  const worker = new Worker(new URL('./catalog-worker.mjs', import.meta.url), { workerData: input });
-  return new Promise<WorkerCatalog>((resolve, reject) => {
+export function buildInWorker(input: BuildInput, deadlineMs: number): Promise<WorkerCatalogue> {
+  const worker = new Worker(new URL('./catalogue-worker.mjs', import.meta.url), { workerData: input });
+  return new Promise<WorkerCatalogue>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     const finish = (settle: () => void) => {
       clearTimeout(timer);
@@ -38,7 +38,7 @@ export function buildInWorker(input: BuildInput, deadlineMs: number): Promise<Wo
       if (message.kind === 'started') {
         timer = setTimeout(() => finish(() => reject(new Error(`the catalogue was not built within ${deadlineMs} ms`))), deadlineMs);
       } else if (message.kind === 'built') {
-        finish(() => resolve(message.catalog));
+        finish(() => resolve(message.catalogue));
       } else {
         finish(() => reject(Object.assign(new Error(message.message), { code: message.code })));
       }

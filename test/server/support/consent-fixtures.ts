@@ -91,7 +91,7 @@ export function context(options: ContextOptions = {}) {
 }
 
 /** A client of this era that declared URL elicitation or not, on the era's latest revision unless told. */
-export function connection(era: 'legacy' | 'modern', url: boolean, revision = era === 'modern' ? '2026-07-28' : '2025-11-25'): ClientConnection & { completed: string[] } {
+export function connection(era: 'sessionful' | 'stateless', url: boolean, revision = era === 'stateless' ? '2026-07-28' : '2025-11-25'): ClientConnection & { completed: string[] } {
   const completed: string[] = [];
   return {
     completed,

@@ -19,9 +19,9 @@ export async function measureAgentSession(schoolMcpMain: string | undefined, pro
   progress('agent session: the 15 administrator tasks, twice, then the 12 others');
   try {
     const result = await runAgentSessions({ countTokens, ...(schoolMcpMain === undefined ? {} : { schoolMcpMain }) });
-    const catalog = await sandboxCatalogue();
+    const catalogue = await sandboxCatalogue();
     const phrasings = await readPhrasings(PHRASINGS_FILE);
-    const figures = { ...agentFigures(result, countTokens), searchRecall: { tuning: recallAtThree(catalog, phrasings, 'tuning'), heldBack: recallAtThree(catalog, phrasings, 'held-back') } };
+    const figures = { ...agentFigures(result, countTokens), searchRecall: { tuning: recallAtThree(catalogue, phrasings, 'tuning'), heldBack: recallAtThree(catalogue, phrasings, 'held-back') } };
     if (recordFile !== undefined) await writeFile(recordFile, JSON.stringify({ result, figures } satisfies AgentRecord));
     return { ok: true, value: figures };
   } catch (error) {

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildCatalog, loadDocument, searchOperations, type ToolCatalog } from '../../../src/openapi/index.js';
+import { buildCatalogue, loadDocument, searchOperations, type ToolCatalogue } from '../../../src/openapi/index.js';
 import { createSandbox } from '@school-mcp/sandbox';
 import { PROJECT_ROOT } from '../paths.js';
 
@@ -31,12 +31,12 @@ export interface RecallFigures {
 
 const TOP = 3;
 
-export function recallAtThree(catalog: ToolCatalog, phrasings: readonly Phrasing[], half: Half): RecallFigures {
+export function recallAtThree(catalogue: ToolCatalogue, phrasings: readonly Phrasing[], half: Half): RecallFigures {
   const misses: string[] = [];
   let found = 0;
   const ofHalf = phrasings.filter((phrasing) => phrasing.half === half);
   for (const { phrase, expect } of ofHalf) {
-    const top = searchOperations(catalog, phrase, TOP).map((result) => result.operation.toolName);
+    const top = searchOperations(catalogue, phrase, TOP).map((result) => result.operation.toolName);
     if (top.some((name) => expect.includes(name))) found += 1;
     else misses.push(`${phrase} → ${top.join(', ') || 'nothing'} (wanted ${expect.join(' or ')})`);
   }
@@ -49,12 +49,12 @@ export async function readPhrasings(file: string): Promise<Phrasing[]> {
 }
 
 /** The sandbox school's catalogue, built in the process as the server builds it. */
-export async function sandboxCatalogue(): Promise<ToolCatalog> {
+export async function sandboxCatalogue(): Promise<ToolCatalogue> {
   const school = 'http://127.0.0.1:1';
   const sandbox = createSandbox(school, {});
   try {
     const loaded = await loadDocument({ schoolUrl: school, fetch: (url, init) => sandbox.fetch(new Request(url, init)) });
-    return await buildCatalog(loaded.document, { schoolUrl: school });
+    return await buildCatalogue(loaded.document, { schoolUrl: school });
   } finally {
     await sandbox.close();
   }

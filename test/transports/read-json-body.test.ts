@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonBody, readJsonBody, withParsedBody } from '../../src/transports/request-body.js';
+import { parseJsonBody, readJsonBody, withParsedBody } from '../../src/transports/read-json-body.js';
 
 const URL_OF_ENDPOINT = 'http://127.0.0.1:1/mcp';
 const post = (body: string, headers: Record<string, string> = {}) => new Request(URL_OF_ENDPOINT, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

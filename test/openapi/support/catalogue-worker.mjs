@@ -12,20 +12,20 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const builtOpenApiPart = pathToFileURL(join(import.meta.dirname, '../../../dist/src/openapi/index.js')).href;
-const { buildCatalog, parseDocumentText } = await import(builtOpenApiPart);
+const { buildCatalogue, parseDocumentText } = await import(builtOpenApiPart);
 
 parentPort.postMessage({ kind: 'started' });
 try {
   const document = workerData.file === undefined ? workerData.document : parseDocumentText(readFileSync(workerData.file, 'utf8'), { source: workerData.file }).document;
-  const catalog = await buildCatalog(document, workerData.schoolUrl === undefined ? {} : { schoolUrl: workerData.schoolUrl });
+  const catalogue = await buildCatalogue(document, workerData.schoolUrl === undefined ? {} : { schoolUrl: workerData.schoolUrl });
   parentPort.postMessage({
     kind: 'built',
-    catalog: {
-      operations: catalog.operations,
-      toolsets: [...catalog.toolsets].map(([name, operations]) => [name, operations.map((operation) => operation.toolName)]),
-      warnings: catalog.warnings,
-      groupedBy: catalog.groupedBy,
-      upgradedFrom: catalog.upgradedFrom,
+    catalogue: {
+      operations: catalogue.operations,
+      toolsets: [...catalogue.toolsets].map(([name, operations]) => [name, operations.map((operation) => operation.toolName)]),
+      warnings: catalogue.warnings,
+      groupedBy: catalogue.groupedBy,
+      upgradedFrom: catalogue.upgradedFrom,
     },
   });
 } catch (error) {

@@ -2,6 +2,7 @@
  * The request body for an operation's media type: JSON, `application/x-www-form-urlencoded`,
  * `multipart/form-data` (files from base64, for storage uploads), text, or raw bytes. Pure.
  */
+import { isJsonMediaType, mediaTypeOf } from '../network/index.js';
 import type { OperationBody } from '../openapi/index.js';
 import { inputError } from './executor-error.js';
 import { decodeFileArgument, isFileArgumentShape } from './file-argument.js';
@@ -16,16 +17,6 @@ export interface BodyEncodingOptions {
   readonly maxUploadBytes: number;
   /** The multipart boundary; random per request in production, fixed in tests. */
   readonly multipartBoundary: string;
-}
-
-/** The media type without parameters, lower-cased. */
-export function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
-}
-
-export function isJsonMediaType(contentType: string | undefined): boolean {
-  const type = mediaTypeOf(contentType);
-  return type === 'application/json' || /^application\/[^/]*\+json$/.test(type);
 }
 
 /**

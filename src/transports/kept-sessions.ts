@@ -18,10 +18,10 @@ import { randomBytes } from 'node:crypto';
 import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCResultResponse, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpServer } from '@modelcontextprotocol/server';
 import { parseRelayEnvelope, parseSessionRecord, relayEnvelope, SESSION_NAMESPACE, SESSION_TTL_SECONDS, sessionChannel, sessionInitOf, tagOfWireId, type RelayEnvelope, type SessionRecord } from './session-record.js';
 import { MAX_REQUEST_BODY_BYTES } from './http-limits.js';
-import { readJsonBody, withParsedBody } from './request-body.js';
+import { readJsonBody, withParsedBody } from './read-json-body.js';
 import { connectSessionCopy, initializeFromRecord, sessionPost, watchStreamEnd, type SessionSharing, type SharedSession } from './shared-session.js';
 
-export interface LegacySessionsOptions {
+export interface KeptSessionsOptions {
   /** A fresh server for each new session. */
   readonly createServer: () => McpServer;
   /** Sessions kept at most; opening one more drops the least recently used. */
@@ -33,7 +33,7 @@ export interface LegacySessionsOptions {
   readonly maxRequestBodySize?: number;
 }
 
-export interface LegacySessions {
+export interface KeptSessions {
   /**
    * Serves one 2025-era request for `caller` (the fingerprint of the secret it presented);
    * `parsedBody` is its POST body already read, which is then not read again.
@@ -54,7 +54,7 @@ const SESSION_ID_BYTES = 24;
 /** A session in use has its record's expiry pushed back at most this often, not on every request. */
 const REFRESH_EVERY_MS = 5 * 60 * 1000;
 
-export function createLegacySessions({ createServer, maxSessions, onerror, sharing, maxRequestBodySize = MAX_REQUEST_BODY_BYTES }: LegacySessionsOptions): LegacySessions {
+export function createKeptSessions({ createServer, maxSessions, onerror, sharing, maxRequestBodySize = MAX_REQUEST_BODY_BYTES }: KeptSessionsOptions): KeptSessions {
   // A Map iterates in insertion order; re-inserting on use keeps it ordered by last use.
   const sessions = new Map<string, Session>();
   const restoring = new Map<string, Promise<Session | undefined>>();

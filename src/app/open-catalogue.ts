@@ -6,15 +6,15 @@
 import type { Config } from '../config/index.js';
 import type { DocumentScopes } from '../consent/index.js';
 import { documentFetch } from '../network/index.js';
-import { consentScopeFacts, fitListedSchemas, loadCatalogue, selectOperations, type LoadedCatalogue, type ToolCatalog } from '../openapi/index.js';
+import { consentScopeFacts, fitListedSchemas, loadCatalogue, selectOperations, type LoadedCatalogue, type ToolCatalogue } from '../openapi/index.js';
 import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';
 
-export interface OpenedCatalog {
+export interface OpenedCatalogue {
   readonly loaded: LoadedCatalogue['loaded'];
   /** The whole catalogue, before the user's selection. */
-  readonly fullCatalog: ToolCatalog;
+  readonly fullCatalogue: ToolCatalogue;
   /** The user's selection: read-only, toolsets, exact lists. */
-  readonly catalog: ToolCatalog;
+  readonly catalogue: ToolCatalogue;
   readonly choice: ToolsetChoice;
   /** The listed tools within the tool list's budget (API-11). */
   readonly plan: ToolPlan;
@@ -27,7 +27,7 @@ export interface OpenedCatalog {
   readonly storeCatalogue: (() => Promise<void>) | undefined;
 }
 
-export interface OpenCatalogOptions {
+export interface OpenCatalogueOptions {
   readonly config: Config;
   /** Absent when the document is a file and no school is named (`school-mcp tools --openapi FILE`). */
   readonly schoolUrl: URL | undefined;
@@ -47,16 +47,16 @@ export interface OpenCatalogOptions {
  */
 const NO_SCHOOL = 'http://127.0.0.1/';
 
-export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarning, version, onDebug }: OpenCatalogOptions): Promise<OpenedCatalog> {
+export async function openCatalogue({ config, schoolUrl, configDir, onSchemaWarning, version, onDebug }: OpenCatalogueOptions): Promise<OpenedCatalogue> {
   // The unauthenticated document GET goes over Node's own http client (the network part's `http-stack.ts`).
-  const { loaded, catalog: fullCatalog, store } = await loadCatalogue({
+  const { loaded, catalogue: fullCatalogue, store } = await loadCatalogue({
     load: {
       schoolUrl: schoolUrl?.href ?? NO_SCHOOL,
       ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
       fetch: documentFetch,
       ...(configDir === undefined ? {} : { configDirectory: configDir }),
     },
-    catalog: {
+    catalogue: {
       ...(schoolUrl === undefined ? {} : { schoolUrl: schoolUrl.href }),
       ...(onSchemaWarning === undefined ? {} : { onSchemaWarning }),
     },
@@ -64,15 +64,15 @@ export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarnin
     debug: onDebug ?? (() => undefined),
   });
   const choice: ToolsetChoice = config.toolsets ?? { mode: 'default' };
-  const catalog = selectOperations(fullCatalog, {
+  const catalogue = selectOperations(fullCatalogue, {
     ...(choice.mode === 'toolsets' ? { toolsets: choice.toolsets } : {}),
     readOnly: config.readOnly,
     ...(config.tools === undefined ? {} : { tools: config.tools }),
     excludeTools: config.excludeTools,
   });
-  const planned = planTools(catalog, choice, config.tools !== undefined);
+  const planned = planTools(catalogue, choice, config.tools !== undefined);
   const listed = fitListedSchemas(planned.direct);
-  return { loaded, fullCatalog, catalog, choice, plan: { ...planned, direct: listed.operations }, listWarnings: listed.warnings, storeCatalogue: store };
+  return { loaded, fullCatalogue, catalogue, choice, plan: { ...planned, direct: listed.operations }, listWarnings: listed.warnings, storeCatalogue: store };
 }
 
 /**
@@ -80,6 +80,6 @@ export async function openCatalog({ config, schoolUrl, configDir, onSchemaWarnin
  * their reads are what the first consent asks for (`consent-policy.ts`), at a first call or at
  * `school-mcp login`.
  */
-export function enabledScopeFacts({ fullCatalog, plan }: Pick<OpenedCatalog, 'fullCatalog' | 'plan'>): DocumentScopes {
-  return consentScopeFacts(fullCatalog.operations, new Set(plan.direct.map((operation) => operation.toolset)));
+export function enabledScopeFacts({ fullCatalogue, plan }: Pick<OpenedCatalogue, 'fullCatalogue' | 'plan'>): DocumentScopes {
+  return consentScopeFacts(fullCatalogue.operations, new Set(plan.direct.map((operation) => operation.toolset)));
 }

@@ -18,7 +18,7 @@ import { upgradeToOpenApi3 } from './swagger-upgrade.js';
 import { assignToolNames } from './tool-names.js';
 import { scopeDescriptions, type SecurityRequirements } from './toolsets.js';
 
-export interface ToolCatalog {
+export interface ToolCatalogue {
   /** Document order (paths, then methods in OpenAPI order): stable for a given document. */
   readonly operations: readonly Operation[];
   readonly byName: ReadonlyMap<string, Operation>;
@@ -37,7 +37,7 @@ export interface ToolCatalog {
   readonly warnings: readonly string[];
 }
 
-export interface CatalogOptions {
+export interface CatalogueOptions {
   /** The school's URL: enables `apiBase` and the `servers` checks of API-01. */
   readonly schoolUrl?: string;
   /** Operations beyond this are left out with a warning (API-08). */
@@ -56,7 +56,7 @@ const MAX_WARNINGS = 100;
 
 const PUBLIC: SecurityRequirements = { alternatives: [], anonymousAccess: false };
 
-export async function buildCatalog(document: ApiDocument, options: CatalogOptions = {}): Promise<ToolCatalog> {
+export async function buildCatalogue(document: ApiDocument, options: CatalogueOptions = {}): Promise<ToolCatalogue> {
   const warnings = new Set<string>();
   const warn = (message: string) => {
     if (warnings.size < MAX_WARNINGS) warnings.add(message);
@@ -97,7 +97,7 @@ export async function buildCatalog(document: ApiDocument, options: CatalogOption
 
   const apiBase = options.schoolUrl === undefined ? undefined : resolveApiBase(root, options.schoolUrl);
   apiBase?.warnings.forEach(warn);
-  const catalog = catalogOf(operations, {
+  const catalogue = catalogueOf(operations, {
     scopeDescriptions: scopeDescriptions(securitySchemes),
     apiBase,
     scopeRoles: roles,
@@ -105,23 +105,23 @@ export async function buildCatalog(document: ApiDocument, options: CatalogOption
     upgradedFrom,
     warnings: [...warnings],
   });
-  roleSourcesByCatalogue.set(catalog, roleSources);
-  return catalog;
+  roleSourcesByCatalogue.set(catalogue, roleSources);
+  return catalogue;
 }
 
 /** Built catalogues → what their scope roles were computed from, which the catalogue cache stores. */
-const roleSourcesByCatalogue = new WeakMap<ToolCatalog, readonly ScopedOperation[]>();
+const roleSourcesByCatalogue = new WeakMap<ToolCatalogue, readonly ScopedOperation[]>();
 
-/** What `buildCatalog` computed the scope roles from; undefined for a catalogue it did not build. */
-export function scopeRoleSourcesOf(catalog: ToolCatalog): readonly ScopedOperation[] | undefined {
-  return roleSourcesByCatalogue.get(catalog);
+/** What `buildCatalogue` computed the scope roles from; undefined for a catalogue it did not build. */
+export function scopeRoleSourcesOf(catalogue: ToolCatalogue): readonly ScopedOperation[] | undefined {
+  return roleSourcesByCatalogue.get(catalogue);
 }
 
 /** Everything of a catalogue but its operations, which a selection keeps as it is. */
-export type CatalogContext = Omit<ToolCatalog, 'operations' | 'byName' | 'toolsets'>;
+export type CatalogueContext = Omit<ToolCatalogue, 'operations' | 'byName' | 'toolsets'>;
 
 /** A catalogue over a list of operations (also used for selections of a catalogue). */
-export function catalogOf(operations: readonly Operation[], context: CatalogContext): ToolCatalog {
+export function catalogueOf(operations: readonly Operation[], context: CatalogueContext): ToolCatalogue {
   const byName = new Map(operations.map((operation) => [operation.toolName, operation]));
   const grouped = new Map<string, Operation[]>();
   for (const operation of operations) {

@@ -3,6 +3,7 @@
  * input. JSON is preferred, then multipart and form bodies (which the executor can build from
  * arguments), then anything else. Multipart file fields become file arguments (`FILE_ARGUMENT_SCHEMA`).
  */
+import { isJsonMediaType, mediaTypeOf } from '../network/index.js';
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { INPUT_BUDGET, convertSchema, isBinarySchema, isObjectSchema, resolveSchema, type SchemaMeter } from './schema-converter.js';
@@ -71,8 +72,8 @@ export function fileArgumentSchema(): JsonSchema {
 type MediaKind = 'json' | 'multipart' | 'form' | 'other';
 
 function mediaKind(contentType: string): MediaKind {
-  const essence = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (essence === 'application/json' || essence.endsWith('+json')) return 'json';
+  const essence = mediaTypeOf(contentType);
+  if (isJsonMediaType(essence)) return 'json';
   if (essence === 'multipart/form-data') return 'multipart';
   if (essence === 'application/x-www-form-urlencoded') return 'form';
   return 'other';
