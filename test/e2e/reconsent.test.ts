@@ -164,7 +164,7 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
     if (elicitation && era === 'legacy') {
       const id = elicitations.at(-1)!.elicitationId;
       expect(id).toBeTruthy();
-      await expect.poll(() => completions, { timeout: 20_000 }).toContain(id);
+      await expect.poll(() => completions, { timeout: 90_000 }).toContain(id);
     }
     const stored = await call('get_coupon_by_code', { code });
     expect(stored.structuredContent?.['percent_off']).toBe(15);
@@ -211,7 +211,7 @@ describe.each(COMBINATIONS)('re-consent over $transport on a $era connection, UR
     await answerConsentPage(link, 'allow');
     decision = 'allow';
     // The code is exchanged after the browser got its page: the next call comes once the grant is stored.
-    await expect.poll(() => storedScopes(server.configDir), { timeout: 20_000 }).toContain('courses:write');
+    await expect.poll(() => storedScopes(server.configDir), { timeout: 90_000 }).toContain('courses:write');
     const done = await call('create_course', { title: `Pending ${transport}-${era} ${elicitation}` }, undefined, impatientServer);
     expect(done.isError, textOf(done)).toBeFalsy();
     expect(done.structuredContent?.['title']).toBe(`Pending ${transport}-${era} ${elicitation}`);
