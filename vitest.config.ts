@@ -43,8 +43,13 @@ export default defineConfig({
     // Says once per run when the browser suites skip, and how to enable them.
     globalSetup: ['test/helpers/browser-notice.ts'],
     // Real sockets, child processes and a real browser: generous per-test budgets, no timing asserts.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A budget only catches a hang, so it sits far above what a loaded machine takes: with four
+    // CPU-bound processes beside the suite on 2 cores, end-to-end tests doing tens of round trips
+    // between real processes (SCL-30 SCL-33 through three instances, HOST-14's three sign-ins, a
+    // per-call host's link and login) took 9 to 11 s, and 24 to 31 s at a load average of 17,
+    // where 30 s failed the first of them.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
     // A worker keeps its loaded modules from one file to the next: loading the SDK, undici and the
     // sandbox again for each of 120 files cost more than a third of the run. Tests own no module

@@ -59,7 +59,9 @@ function registrationHead(port: number): string {
 
 describe('school-mcp --hosted stopped with SIGTERM', () => {
   it('SCL-04 answers the request in flight, says draining on /readyz, refuses new connections, and exits 0', async () => {
-    const instance = await startInstance('30');
+    // The longest drain the option allows: the steps below, after SIGTERM, then never race it, and
+    // the process still exits as soon as the last request is answered.
+    const instance = await startInstance('600');
     const { port } = instance;
     // In flight: the server has the registration's head and waits for its body.
     const inFlight = await openSocket(port, sockets);

@@ -42,7 +42,8 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/** Polls `condition`; the limit is for the failure message only, far above a loaded machine's relay across instances. */
+async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms`);

@@ -43,7 +43,7 @@ describe.each(MCP_TRANSPORTS)('the SDK 1.x client at its defaults over %s', (tra
 
     await (await fetch(await completeConsent(link!, 'allow'))).text();
     // The school redirected back; the call after it runs once the code has been exchanged.
-    await expect.poll(() => hasStoredTokens(server.configDir), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => hasStoredTokens(server.configDir), { timeout: 90_000 }).toBe(true);
     const done = (await server.client.callTool({ name: 'create_coupon', arguments: coupon })) as Result;
     expect(done.isError, textOf(done)).toBeFalsy();
     expect(done.structuredContent?.['code']).toBe(coupon.code);

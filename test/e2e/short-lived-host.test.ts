@@ -74,7 +74,7 @@ function runLogin(words: string[], configDir: string): Promise<{ code: number | 
 }
 
 async function waitForLink(server: RawServer): Promise<void> {
-  await expect.poll(() => server.stderr.some((line) => LINK.test(line)), { timeout: 20_000 }).toBe(true);
+  await expect.poll(() => server.stderr.some((line) => LINK.test(line)), { timeout: 90_000 }).toBe(true);
 }
 
 describe('a host that starts a server per call', () => {

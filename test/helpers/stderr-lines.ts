@@ -7,6 +7,12 @@ import type { Readable } from 'node:stream';
 export interface LineCollector {
   /** Every complete line so far. */
   readonly stderr: string[];
+  /**
+   * Waits for the next unconsumed line matching `pattern`. The default limit is far above what a
+   * loaded machine takes (a Python client's first line, after its start and four round trips to a
+   * busy server, took over 20 s with four CPU-bound processes beside the suite) and below the
+   * suite's per-test budget, so that a line that never comes still fails with the stderr so far.
+   */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
@@ -34,7 +40,7 @@ export function collectLines(stream: Readable | null | undefined): LineCollector
   });
   return {
     stderr,
-    waitForLine(pattern, timeoutMs = 20_000) {
+    waitForLine(pattern, timeoutMs = 90_000) {
       return new Promise((resolveLine, reject) => {
         const timer = setTimeout(() => reject(new Error(`no stderr line matched ${pattern} in ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)), timeoutMs);
         waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolveLine(line)) });

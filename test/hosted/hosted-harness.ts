@@ -67,6 +67,8 @@ export interface HostedOptions {
   registration?: { perAddressPerHour?: number; cap?: number; unusedSeconds?: number };
   /** A path for the public URL (`/mcp-gw`): the server is then reached at `http://127.0.0.1:PORT/mcp-gw`. */
   publicPath?: string;
+  /** How long a tool call waits for a step-up's approval (`--consent-wait`); 45 s when absent. */
+  consentWaitSeconds?: number;
 }
 
 export async function startHosted(options: HostedOptions = {}): Promise<Hosted> {
@@ -138,7 +140,7 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   const first = options.publicPath === undefined ? await startInstance(undefined) : await startAtPath(options.publicPath, startInstance);
   // Every tool, so that a test can reach a write that is not in the default list by name.
   if (options.tools) {
-    school = await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all'], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test', stateKey: await stepUpStateKey(first.store) });
+    school = await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all', ...(options.consentWaitSeconds === undefined ? [] : ['--consent-wait', String(options.consentWaitSeconds)])], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test', stateKey: await stepUpStateKey(first.store) });
   }
   const instances = [first];
   for (let index = 1; index < (options.instances ?? 1); index += 1) instances.push(await startInstance(first.server.publicUrl));

@@ -5,9 +5,15 @@ import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { approveStepUp, connectStatelessClient, exchange, registerMcpClient, signIn, startHosted, type Hosted, type StatelessConnection } from './hosted-harness.js';
 
+/**
+ * A call waits this long for a step-up's approval: the longest the option allows, so that a call
+ * ended early (HOST-60) ends well before it however loaded the machine, and no test here races it.
+ */
+const CONSENT_WAIT_SECONDS = 600;
+
 let hosted: Hosted;
 beforeAll(async () => {
-  hosted = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'] });
+  hosted = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'], consentWaitSeconds: CONSENT_WAIT_SECONDS });
 });
 afterAll(async () => {
   await hosted.close();
@@ -150,20 +156,18 @@ describe('hosted mode: a step-up answered by someone else', () => {
       answered = Date.now();
       return { action: 'accept' };
     });
-    const started = Date.now();
-    // A permission nobody was granted in this file: comments:read.
+    // A permission nobody was granted in this file: comments:read. A call not ended by the refusal
+    // would wait the ten minutes for an approval, and fail this test on its budget.
     const created = (await alan.client.callTool({ name: 'list_comments', arguments: {} })) as { isError?: boolean };
     expect(answered).toBeDefined();
     expect(created.isError).toBe(true);
     expect(textOf(created)).toMatch(/OAUTH_CALLBACK_REJECTED[\s\S]*someone other than the person/);
     expect(textOf(created)).not.toMatch(/OAUTH_CONSENT_PENDING/);
-    // Ended by the refusal, not by the wait for an approval (45 s by default).
-    expect(Date.now() - started).toBeLessThan(40_000);
     for (const member of [alanMember, graceMember]) {
       expect(((await hosted.store.read(SCHOOL_GRANTS, member.sub)) as { scopes: string[] } | undefined)?.scopes ?? []).not.toContain('comments:read');
     }
     await alan.client.close();
-  }, 60_000);
+  });
 });
 
 describe("hosted mode: the school's tokens expire", () => {
