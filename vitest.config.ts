@@ -24,7 +24,10 @@ class LongestFirst extends BaseSequencer {
       return index < 0 ? LONGEST_FIRST.length : index;
     };
     const sorted = await super.sort(files);
-    return sorted.map((file, order) => ({ file, order })).sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order).map(({ file }) => file);
+    return sorted
+      .map((file, order) => ({ file, order }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+      .map(({ file }) => file);
   }
 }
 

@@ -114,7 +114,7 @@ export class SecretRegistry {
     if (this.size === 0) return line;
     let redacted = '';
     let copiedTo = 0;
-    for (let index = 0; index + MIN_SECRET_LENGTH <= line.length; ) {
+    for (let index = 0; index + MIN_SECRET_LENGTH <= line.length;) {
       let end = this.#endOfSecretAt(line, index);
       if (end === undefined) {
         index += 1;
@@ -133,7 +133,8 @@ export class SecretRegistry {
   #endOfSecretAt(line: string, index: number): number | undefined {
     if (index + MIN_SECRET_LENGTH > line.length || this.#startCounts[startHash(line, index)] === 0) return undefined;
     for (const length of this.#lengths) {
-      if (index + length <= line.length && this.#byLength.get(length)!.has(line.slice(index, index + length))) return index + length;
+      if (index + length <= line.length && this.#byLength.get(length)!.has(line.slice(index, index + length)))
+        return index + length;
     }
     return undefined;
   }
@@ -173,7 +174,10 @@ export class SecretRegistry {
  */
 function secretForms(secret: string): string[] {
   const escaped = JSON.stringify(secret).slice(1, -1);
-  const asciiOnly = escaped.replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const asciiOnly = escaped.replace(
+    /[^\x00-\x7f]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   const once = [secret, escaped, asciiOnly];
   return [...new Set([...once, ...once.map((form) => JSON.stringify(form).slice(1, -1))])];
 }
@@ -243,7 +247,10 @@ function renderValue(value: unknown): string {
 function shownText(secrets: Pick<SecretRegistry, 'redactIn' | 'longest'>, text: string): string {
   const head = text.slice(0, MAX_VALUE_LENGTH + secrets.longest);
   const redacted = secrets.redactIn(head);
-  const capped = redacted.length > MAX_VALUE_LENGTH || head.length < text.length ? `${redacted.slice(0, MAX_VALUE_LENGTH)}…(${text.length} chars)` : redacted;
+  const capped =
+    redacted.length > MAX_VALUE_LENGTH || head.length < text.length
+      ? `${redacted.slice(0, MAX_VALUE_LENGTH)}…(${text.length} chars)`
+      : redacted;
   return escapeControls(capped);
 }
 

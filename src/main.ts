@@ -3,7 +3,18 @@
  * The command line entry: reads the config, then runs one command. Only this file touches
  * `process.argv`, `process.env` and the exit code.
  */
-import { configDirectory, createSchoolSession, listSchoolTools, openLoginSession, openServedSchool, packageVersion, runHosted, runStoreCommand, startDemoSchool, type DemoSchool } from './app/index.js';
+import {
+  configDirectory,
+  createSchoolSession,
+  listSchoolTools,
+  openLoginSession,
+  openServedSchool,
+  packageVersion,
+  runHosted,
+  runStoreCommand,
+  startDemoSchool,
+  type DemoSchool,
+} from './app/index.js';
 import { commandUsage, SCHOOL_MCP_COMMAND_LINE } from './command-line/index.js';
 import { loadConfig, type Config } from './config/index.js';
 import { isSchoolMcpError } from './errors.js';
@@ -101,7 +112,10 @@ async function serve(config: Config, logger: Logger, logs: LogRelay): Promise<nu
       } else {
         logger.info('serving over stdio', school.served);
         // The host closed stdin: it is done with this server, and a pending link dies with it.
-        transport = serveOverStdio(school.factory, logger, { onInputEnd: () => school.leave('input-closed'), onFirstListAnswered: () => school.afterToolsListed() });
+        transport = serveOverStdio(school.factory, logger, {
+          onInputEnd: () => school.leave('input-closed'),
+          onFirstListAnswered: () => school.afterToolsListed(),
+        });
       }
       // On a signal the transport closes first (no new calls, open streams end), then the
       // school closes: pending consents end and their attempts settle before the exit.
@@ -125,7 +139,10 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
   return withTarget(config, logger, async ({ schoolUrl, configDir }) => {
     const target = { config, schoolUrl, logger, configDir };
     // `login` asks by default for what a server's first call would: the reads of the enabled toolsets.
-    const { session, firstCallScopes } = config.command === 'login' ? await openLoginSession(target) : { session: createSchoolSession(target), firstCallScopes: [] };
+    const { session, firstCallScopes } =
+      config.command === 'login'
+        ? await openLoginSession(target)
+        : { session: createSchoolSession(target), firstCallScopes: [] };
     try {
       if (config.command === 'login') {
         const scopes = config.scopes === undefined ? firstCallScopes : config.scopes === 'least' ? [] : config.scopes;
@@ -153,7 +170,8 @@ async function runAccountCommand(config: Config, logger: Logger): Promise<number
 /** `school-mcp tools`: a listing needs no sign-in, and with `--openapi FILE` no school either. */
 async function runToolsCommand(config: Config, logger: Logger): Promise<number> {
   const { buildToolsReport, formatToolsReport } = await import('./cli/index.js');
-  const list = (schoolUrl: URL | undefined, configDir: string | undefined) => listSchoolTools({ config, schoolUrl, configDir, version: VERSION });
+  const list = (schoolUrl: URL | undefined, configDir: string | undefined) =>
+    listSchoolTools({ config, schoolUrl, configDir, version: VERSION });
   const listing =
     config.schoolUrl === undefined && !config.demo
       ? await list(undefined, config.configDir)

@@ -18,7 +18,10 @@ interface FeaturePackages {
 }
 
 export const OPTIONAL_PACKAGES: Readonly<Record<OptionalFeature, FeaturePackages>> = {
-  hosted: { feature: 'Hosted mode (--hosted and the store commands)', packages: ['oidc-provider@8.8.1', '@redis/client@5.10.0'] },
+  hosted: {
+    feature: 'Hosted mode (--hosted and the store commands)',
+    packages: ['oidc-provider@8.8.1', '@redis/client@5.10.0'],
+  },
   swagger: { feature: 'A Swagger 2.0 document', packages: ['swagger2openapi@7.0.8'] },
 };
 
@@ -30,7 +33,8 @@ export function installKindOf(path: string): InstallKind {
   const normalised = path.replaceAll('\\', '/');
   if (/\/_npx\/[^/]+\/node_modules\/school-mcp\//.test(normalised)) return 'npx';
   // npm's global folder: {prefix}/lib/node_modules on POSIX, %APPDATA%\npm\node_modules on Windows.
-  if (/\/lib\/node_modules\/school-mcp\//.test(normalised) || /\/npm\/node_modules\/school-mcp\//i.test(normalised)) return 'global';
+  if (/\/lib\/node_modules\/school-mcp\//.test(normalised) || /\/npm\/node_modules\/school-mcp\//i.test(normalised))
+    return 'global';
   return 'project';
 }
 
@@ -63,10 +67,14 @@ export function optionalPackageError(error: unknown, feature: OptionalFeature, r
   const missing = missingOptionalPackage(error, feature);
   if (missing === undefined) return error;
   const { feature: what, packages } = OPTIONAL_PACKAGES[feature];
-  return new SchoolMcpError('OPTIONAL_PACKAGE_MISSING', `${what} needs ${packages.map(nameOf).join(' and ')}, which a plain install of school-mcp leaves out (${missing} is not installed).`, {
-    hint: `install ${packages.length > 1 ? 'them' : 'it'} beside school-mcp: ${installCommand(feature, installKindOf(runningFile))}`,
-    cause: error,
-  });
+  return new SchoolMcpError(
+    'OPTIONAL_PACKAGE_MISSING',
+    `${what} needs ${packages.map(nameOf).join(' and ')}, which a plain install of school-mcp leaves out (${missing} is not installed).`,
+    {
+      hint: `install ${packages.length > 1 ? 'them' : 'it'} beside school-mcp: ${installCommand(feature, installKindOf(runningFile))}`,
+      cause: error,
+    },
+  );
 }
 
 /** `require(name)` of an optional package, its absence turned into `OPTIONAL_PACKAGE_MISSING`. */

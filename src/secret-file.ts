@@ -14,7 +14,8 @@ const MAX_SECRET_FILE_BYTES = 4096;
 export function secretFromFileText(text: string, flag: string): string {
   const secret = text.replace(/\r?\n$/, '');
   if (secret.trim() === '') throw configError(`the file given to ${flag} is empty`);
-  if (/[\r\n]/.test(secret)) throw configError(`the file given to ${flag} holds more than one line; it must hold the secret alone`);
+  if (/[\r\n]/.test(secret))
+    throw configError(`the file given to ${flag} holds more than one line; it must hold the secret alone`);
   if (secret !== secret.trim()) throw configError(`the secret in the file given to ${flag} starts or ends with spaces`);
   return secret;
 }
@@ -34,7 +35,8 @@ async function readSecretFile(path: string, flag: string, warnings: string[]): P
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_SECRET_FILE_BYTES) throw configError(`the file given to ${flag} is not a small regular file`);
+    if (!info.isFile() || info.size > MAX_SECRET_FILE_BYTES)
+      throw configError(`the file given to ${flag} is not a small regular file`);
     const warning = looseSecretFileWarning(info.mode, flag, path);
     if (warning !== undefined) warnings.push(warning);
     return secretFromFileText(await handle.readFile('utf8'), flag);
@@ -52,6 +54,7 @@ export async function resolveSecretFiles(config: Config): Promise<Config> {
     checkHttpSecretLength(secret);
     http = { ...http, secret };
   }
-  if (config.clientSecretFile !== undefined) clientSecret = await readSecretFile(config.clientSecretFile, '--client-secret-file', warnings);
+  if (config.clientSecretFile !== undefined)
+    clientSecret = await readSecretFile(config.clientSecretFile, '--client-secret-file', warnings);
   return Object.freeze({ ...config, http, clientSecret, warnings });
 }

@@ -12,7 +12,9 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
 const SANDBOX = join(ROOT, 'packages/sandbox/src');
 /** The parts that are workspace packages: the name the bridge imports, and the part's folder. */
-const PACKAGE_PARTS: ReadonlyMap<string, { part: string; dir: string }> = new Map([['@school-mcp/sandbox', { part: 'sandbox', dir: SANDBOX }]]);
+const PACKAGE_PARTS: ReadonlyMap<string, { part: string; dir: string }> = new Map([
+  ['@school-mcp/sandbox', { part: 'sandbox', dir: SANDBOX }],
+]);
 
 interface Edge {
   readonly from: string;
@@ -41,7 +43,9 @@ export function importedSpecifiers(source: string): string[] {
     /^\s*import\s+['"]([^'"]+)['"]/gm,
     /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
   ];
-  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!)).filter((specifier) => specifier.startsWith('.') || PACKAGE_PARTS.has(specifier));
+  return patterns
+    .flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!))
+    .filter((specifier) => specifier.startsWith('.') || PACKAGE_PARTS.has(specifier));
 }
 
 function sourceFiles(dir: string): string[] {
@@ -79,7 +83,9 @@ function importEdges(): Edge[] {
 
 function targetOf(from: string, specifier: string): string {
   const workspace = PACKAGE_PARTS.get(specifier);
-  return workspace !== undefined ? join(workspace.dir, 'index.ts') : resolve(dirname(from), specifier.replace(/\.js$/, '.ts'));
+  return workspace !== undefined
+    ? join(workspace.dir, 'index.ts')
+    : resolve(dirname(from), specifier.replace(/\.js$/, '.ts'));
 }
 
 /** The import rules of the table, as messages that name the file and the rule. */
@@ -90,9 +96,12 @@ export function ruleViolations(edges: readonly Edge[], allowed: ReadonlyMap<stri
     if (fromPart === toPart) continue;
     const where = `${relative(ROOT, from)} imports ${relative(ROOT, to)}`;
     const mayImport = allowed.get(fromPart);
-    if (mayImport === undefined) violations.push(`${where}: the part "${fromPart}" is not in ARCHITECTURE.md's import table`);
-    else if (!mayImport.has(toPart)) violations.push(`${where}: "${fromPart}" may not import "${toPart}" (ARCHITECTURE.md, Allowed imports)`);
-    else if (!isEntryOf(to, toPart)) violations.push(`${where}: import "${toPart}" through ${entryText(toPart)}, not its files`);
+    if (mayImport === undefined)
+      violations.push(`${where}: the part "${fromPart}" is not in ARCHITECTURE.md's import table`);
+    else if (!mayImport.has(toPart))
+      violations.push(`${where}: "${fromPart}" may not import "${toPart}" (ARCHITECTURE.md, Allowed imports)`);
+    else if (!isEntryOf(to, toPart))
+      violations.push(`${where}: import "${toPart}" through ${entryText(toPart)}, not its files`);
   }
   return violations;
 }
@@ -151,11 +160,24 @@ describe('architecture', () => {
         "import { readFile } from 'node:fs/promises';",
         "const school = await import('@school-mcp/sandbox');",
       ].join('\n');
-      expect(importedSpecifiers(source).sort()).toEqual(['../b/index.js', './a.js', './c.js', './e.js', './f.js', './lazy.js', './side-effect.js', '@school-mcp/sandbox']);
+      expect(importedSpecifiers(source).sort()).toEqual([
+        '../b/index.js',
+        './a.js',
+        './c.js',
+        './e.js',
+        './f.js',
+        './lazy.js',
+        './side-effect.js',
+        '@school-mcp/sandbox',
+      ]);
     });
 
     it('count the sandbox package as the part sandbox: nothing of the bridge for it, and only through its index', () => {
-      const table = new Map([['sandbox', new Set<string>()], ['app', new Set(['sandbox'])], ['oauth', new Set(['errors'])]]);
+      const table = new Map([
+        ['sandbox', new Set<string>()],
+        ['app', new Set(['sandbox'])],
+        ['oauth', new Set(['errors'])],
+      ]);
       expect(
         ruleViolations(
           [
@@ -175,7 +197,10 @@ describe('architecture', () => {
     });
 
     it('name the file and the rule for a forbidden part, a reach into files, and an unknown part', () => {
-      const table = new Map([['oauth', new Set(['errors'])], ['server', new Set(['openapi'])]]);
+      const table = new Map([
+        ['oauth', new Set(['errors'])],
+        ['server', new Set(['openapi'])],
+      ]);
       expect(
         ruleViolations(
           [
@@ -200,7 +225,9 @@ describe('architecture', () => {
         { from: file('server/c.ts'), to: file('server/a.ts') },
         { from: file('server/c.ts'), to: file('server/d.ts') },
       ]);
-      expect(cycles.map((cycle) => cycle.map((path) => relative(SRC, path)))).toEqual([['server/a.ts', 'server/b.ts', 'server/c.ts', 'server/a.ts']]);
+      expect(cycles.map((cycle) => cycle.map((path) => relative(SRC, path)))).toEqual([
+        ['server/a.ts', 'server/b.ts', 'server/c.ts', 'server/a.ts'],
+      ]);
     });
   });
 });

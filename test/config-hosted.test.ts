@@ -7,17 +7,64 @@ const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(
 describe('school-mcp --hosted arguments', () => {
   it('HOST-23 takes --allowed-host and --allowed-origin for a proxy in front of the hosted server', () => {
     expect(
-      hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--allowed-host', 'mcp-internal:8080', '--allowed-origin', 'https://chat.example']),
+      hosted([
+        '--public-url',
+        'https://mcp.school.example',
+        '--school',
+        'https://school.example',
+        '--client-id',
+        'sbxi_1',
+        '--allowed-host',
+        'mcp-internal:8080',
+        '--allowed-origin',
+        'https://chat.example',
+      ]),
     ).toMatchObject({ allowedHosts: ['mcp-internal:8080'], allowedOrigins: ['https://chat.example'] });
   });
 
   it('reads the public URL, store, key file, host and port; the key only from the environment', () => {
     expect(
-      hosted(['--public-url', 'https://mcp.school.example', '--school', 'https://school.example', '--client-id', 'sbxi_1', '--store', '/srv/store', '--store-key-file', '/srv/key', '--host', '0.0.0.0', '--port', '8080'], {
-        SCHOOL_MCP_STORE_KEY: 'k',
+      hosted(
+        [
+          '--public-url',
+          'https://mcp.school.example',
+          '--school',
+          'https://school.example',
+          '--client-id',
+          'sbxi_1',
+          '--store',
+          '/srv/store',
+          '--store-key-file',
+          '/srv/key',
+          '--host',
+          '0.0.0.0',
+          '--port',
+          '8080',
+        ],
+        {
+          SCHOOL_MCP_STORE_KEY: 'k',
+        },
+      ),
+    ).toEqual({
+      publicUrl: 'https://mcp.school.example',
+      storeDir: '/srv/store',
+      storeKeyFile: '/srv/key',
+      storeKey: 'k',
+      host: '0.0.0.0',
+      port: 8080,
+      allowedHosts: [],
+      allowedOrigins: [],
+      drainSeconds: 10,
+      trustProxy: false,
+      registration: {},
+    });
+    expect(
+      hosted(['--school', 'https://school.example'], {
+        SCHOOL_MCP_PUBLIC_URL: 'https://mcp.school.example',
+        SCHOOL_MCP_CLIENT_ID: 'sbxi_1',
+        SCHOOL_MCP_STORE: '/s',
       }),
-    ).toEqual({ publicUrl: 'https://mcp.school.example', storeDir: '/srv/store', storeKeyFile: '/srv/key', storeKey: 'k', host: '0.0.0.0', port: 8080, allowedHosts: [], allowedOrigins: [], drainSeconds: 10, trustProxy: false, registration: {} });
-    expect(hosted(['--school', 'https://school.example'], { SCHOOL_MCP_PUBLIC_URL: 'https://mcp.school.example', SCHOOL_MCP_CLIENT_ID: 'sbxi_1', SCHOOL_MCP_STORE: '/s' })).toMatchObject({
+    ).toMatchObject({
       publicUrl: 'https://mcp.school.example',
       storeDir: '/s',
       host: '127.0.0.1',
@@ -31,7 +78,10 @@ describe('school-mcp --hosted arguments', () => {
     expect(hosted(['--demo', '--drain-seconds', '2.5'])?.drainSeconds).toBe(2.5);
     expect(hosted(['--demo'], { SCHOOL_MCP_DRAIN_SECONDS: '30' })?.drainSeconds).toBe(30);
     expect(hosted(['--demo', '--drain-seconds', '5'], { SCHOOL_MCP_DRAIN_SECONDS: '30' })?.drainSeconds).toBe(5);
-    for (const wrong of ['-1', 'soon', '601']) expect(() => hosted(['--demo', '--drain-seconds', wrong])).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/--drain-seconds/) }));
+    for (const wrong of ['-1', 'soon', '601'])
+      expect(() => hosted(['--demo', '--drain-seconds', wrong])).toThrow(
+        expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringMatching(/--drain-seconds/) }),
+      );
     expect(() => loadConfig(['--demo', '--drain-seconds', '5'], {})).toThrow(/go with --hosted/);
   });
 
@@ -49,7 +99,11 @@ describe('school-mcp --hosted arguments', () => {
 
   it.each([
     ['no public URL', ['--school', 'https://school.example', '--client-id', 'x'], /--public-url/],
-    ['no client id', ['--school', 'https://school.example', '--public-url', 'https://mcp.school.example'], /--client-id/],
+    [
+      'no client id',
+      ['--school', 'https://school.example', '--public-url', 'https://mcp.school.example'],
+      /--client-id/,
+    ],
     ['--http as well', ['--demo', '--http'], /exclude each other/],
   ])('refuses %s as a usage error', (_label, args, message) => {
     expect(() => hosted(args)).toThrow(message);

@@ -32,7 +32,10 @@ describe('loadConfig', () => {
   });
 
   it('parses toolsets, read-only and exact tool lists', () => {
-    const config = loadConfig(['--demo', '--toolsets', 'courses,orders', '--read-only', '--exclude-tools', 'delete_course'], env);
+    const config = loadConfig(
+      ['--demo', '--toolsets', 'courses,orders', '--read-only', '--exclude-tools', 'delete_course'],
+      env,
+    );
     expect(config.toolsets).toEqual({ mode: 'toolsets', toolsets: ['courses', 'orders'] });
     expect(config.readOnly).toBe(true);
     expect(config.excludeTools).toEqual(['delete_course']);
@@ -65,7 +68,9 @@ describe('loadConfig', () => {
     expect(loadConfig(['--demo'], env).linkWaitMs).toBe(0);
     expect(loadConfig(['--demo', '--link-wait', '30'], env).linkWaitMs).toBe(30_000);
     expect(() => loadConfig(['--demo', '--link-wait', '-1'], env)).toThrow(/--link-wait/);
-    expect(() => loadConfig(['--demo', '--consent-wait', '0'], env)).toThrow(/--consent-wait must be a number of seconds between 0.1 and 600/);
+    expect(() => loadConfig(['--demo', '--consent-wait', '0'], env)).toThrow(
+      /--consent-wait must be a number of seconds between 0.1 and 600/,
+    );
   });
 
   it('waits 45 s for consent by default, under the request timeout of the SDK 1.x client at its defaults, and accepts tenths', () => {
@@ -79,8 +84,13 @@ describe('loadConfig', () => {
 
   it('keeps --link-wait within --consent-wait, which bounds every call', () => {
     expect(loadConfig(['--demo', '--link-wait', '45'], env).linkWaitMs).toBe(45_000);
-    expect(() => loadConfig(['--demo', '--link-wait', '120'], env)).toThrow(/--link-wait \(120 s\) cannot be longer than --consent-wait \(45 s\)/);
-    expect(loadConfig(['--demo', '--link-wait', '120', '--consent-wait', '120'], env)).toMatchObject({ linkWaitMs: 120_000, consentWaitMs: 120_000 });
+    expect(() => loadConfig(['--demo', '--link-wait', '120'], env)).toThrow(
+      /--link-wait \(120 s\) cannot be longer than --consent-wait \(45 s\)/,
+    );
+    expect(loadConfig(['--demo', '--link-wait', '120', '--consent-wait', '120'], env)).toMatchObject({
+      linkWaitMs: 120_000,
+      consentWaitMs: 120_000,
+    });
   });
 
   it('returns a frozen config', () => {
@@ -92,28 +102,73 @@ describe('ST-08 secrets outside argv', () => {
   const SCHOOL = ['--school', 'https://school.example'];
 
   it('ST-08 warns about a secret given in argv, naming the file flag and the variable', () => {
-    const config = loadConfig([...SCHOOL, '--http', '--http-secret', 'a-secret-of-twenty-chars', '--client-id', 'c', '--client-secret', 'client-secret-value'], {});
+    const config = loadConfig(
+      [
+        ...SCHOOL,
+        '--http',
+        '--http-secret',
+        'a-secret-of-twenty-chars',
+        '--client-id',
+        'c',
+        '--client-secret',
+        'client-secret-value',
+      ],
+      {},
+    );
     expect(config.warnings).toHaveLength(2);
-    expect(config.warnings[0]).toMatch(/--http-secret .*\/proc\/<pid>\/cmdline.*--http-secret-file FILE or SCHOOL_MCP_HTTP_SECRET/);
+    expect(config.warnings[0]).toMatch(
+      /--http-secret .*\/proc\/<pid>\/cmdline.*--http-secret-file FILE or SCHOOL_MCP_HTTP_SECRET/,
+    );
     expect(config.warnings[1]).toMatch(/--client-secret .*--client-secret-file FILE or SCHOOL_MCP_CLIENT_SECRET/);
     expect(config.warnings.join('\n')).not.toMatch(/a-secret-of-twenty-chars|client-secret-value/);
   });
 
   it('ST-08 takes the secrets from the environment and from files without a warning', () => {
-    const fromEnv = loadConfig([...SCHOOL, '--http', '--client-id', 'c'], { SCHOOL_MCP_HTTP_SECRET: 'env-secret-of-20-chars', SCHOOL_MCP_CLIENT_SECRET: 'env-client' });
-    expect(fromEnv).toMatchObject({ clientSecret: 'env-client', http: { secret: 'env-secret-of-20-chars' }, warnings: [] });
-    const fromFiles = loadConfig([...SCHOOL, '--http', '--http-secret-file', '/run/http', '--client-id', 'c', '--client-secret-file', '/run/client'], { SCHOOL_MCP_HTTP_SECRET: 'env-secret-of-20-chars' });
-    expect(fromFiles).toMatchObject({ clientSecret: undefined, clientSecretFile: '/run/client', http: { secret: undefined, secretFile: '/run/http' }, warnings: [] });
+    const fromEnv = loadConfig([...SCHOOL, '--http', '--client-id', 'c'], {
+      SCHOOL_MCP_HTTP_SECRET: 'env-secret-of-20-chars',
+      SCHOOL_MCP_CLIENT_SECRET: 'env-client',
+    });
+    expect(fromEnv).toMatchObject({
+      clientSecret: 'env-client',
+      http: { secret: 'env-secret-of-20-chars' },
+      warnings: [],
+    });
+    const fromFiles = loadConfig(
+      [
+        ...SCHOOL,
+        '--http',
+        '--http-secret-file',
+        '/run/http',
+        '--client-id',
+        'c',
+        '--client-secret-file',
+        '/run/client',
+      ],
+      { SCHOOL_MCP_HTTP_SECRET: 'env-secret-of-20-chars' },
+    );
+    expect(fromFiles).toMatchObject({
+      clientSecret: undefined,
+      clientSecretFile: '/run/client',
+      http: { secret: undefined, secretFile: '/run/http' },
+      warnings: [],
+    });
   });
 
   it('ST-08 refuses a secret and its file together, and --http-secret-file without --http', () => {
-    expect(() => loadConfig([...SCHOOL, '--http', '--http-secret', 'a-secret-of-twenty-chars', '--http-secret-file', 'f'], {})).toThrow(/exclude each other/);
-    expect(() => loadConfig([...SCHOOL, '--client-secret', 's', '--client-secret-file', 'f'], {})).toThrow(/exclude each other/);
+    expect(() =>
+      loadConfig([...SCHOOL, '--http', '--http-secret', 'a-secret-of-twenty-chars', '--http-secret-file', 'f'], {}),
+    ).toThrow(/exclude each other/);
+    expect(() => loadConfig([...SCHOOL, '--client-secret', 's', '--client-secret-file', 'f'], {})).toThrow(
+      /exclude each other/,
+    );
     expect(() => loadConfig([...SCHOOL, '--http-secret-file', 'f'], {})).toThrow(/go with --http/);
   });
 
   it('ST-08 a remote bind may take its secret from a file', () => {
-    const config = loadConfig([...SCHOOL, '--http', '--host', '10.0.0.5', '--allow-remote', '--http-secret-file', 'f'], {});
+    const config = loadConfig(
+      [...SCHOOL, '--http', '--host', '10.0.0.5', '--allow-remote', '--http-secret-file', 'f'],
+      {},
+    );
     expect(config.http?.secretFile).toBe('f');
   });
 

@@ -26,7 +26,10 @@ function errorTableRows(page: string): ErrorRow[] {
   const section = end === -1 ? rest : rest.slice(0, end);
   const rows: ErrorRow[] = [];
   for (const line of section.split('\n')) {
-    const cells = line.match(/^\|(.*)\|\s*$/)?.[1]?.split(/(?<!\\)\|/).map((cell) => cell.trim());
+    const cells = line
+      .match(/^\|(.*)\|\s*$/)?.[1]
+      ?.split(/(?<!\\)\|/)
+      .map((cell) => cell.trim());
     if (cells === undefined || cells.length !== 3) continue;
     const code = /^`([A-Z][A-Z0-9_]*)`$/.exec(cells[0] ?? '')?.[1];
     if (code === undefined) continue;
@@ -56,7 +59,9 @@ function tableProblems(page: string, codes: readonly string[]): string[] {
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 const plantedTable = [
@@ -86,12 +91,16 @@ describe('the error table of docs/errors.md', () => {
   });
 
   it('reports a page without the table', () => {
-    expect(tableProblems('# Errors\n', ['CONFIG_INVALID'])).toEqual(['docs/errors.md has no "| Code | What happened | Next step |" table']);
+    expect(tableProblems('# Errors\n', ['CONFIG_INVALID'])).toEqual([
+      'docs/errors.md has no "| Code | What happened | Next step |" table',
+    ]);
   });
 
   it('reads no row past the next heading', () => {
     const page = `${plantedTable.replace('| `NOT_A_CODE` | Made up. | Nothing. |\n', '')}\n\n| \`OAUTH_CLOSED\` | Later. | Elsewhere. |`;
-    expect(tableProblems(page, ['CONFIG_INVALID', 'HTTP_LISTEN_FAILED', 'OAUTH_CLOSED'])).toContain('OAUTH_CLOSED is missing from the table');
+    expect(tableProblems(page, ['CONFIG_INVALID', 'HTTP_LISTEN_FAILED', 'OAUTH_CLOSED'])).toContain(
+      'OAUTH_CLOSED is missing from the table',
+    );
   });
 });
 

@@ -7,7 +7,11 @@ describe('the logger', () => {
     const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
     logger.redact('AT-CANARY-0123456789');
     const oauthLog = logger.child('oauth');
-    oauthLog.info('refreshed AT-CANARY-0123456789', { access_token: 'anything', authorization: 'Bearer x', note: 'see AT-CANARY-0123456789' });
+    oauthLog.info('refreshed AT-CANARY-0123456789', {
+      access_token: 'anything',
+      authorization: 'Bearer x',
+      note: 'see AT-CANARY-0123456789',
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).not.toContain('AT-CANARY');
     expect(lines[0]).not.toContain('anything');
@@ -17,7 +21,9 @@ describe('the logger', () => {
 
   it('LOG-02 neutralises attacker text: CR/LF, ANSI escapes and huge values stay on one short line', () => {
     const hostile = 'denied\n[info] approved\r\u001b[2J' + 'x'.repeat(1024 * 1024);
-    const line = formatLine(new SecretRegistry(), 'school-mcp', 'warn', 'authorization failed', { error_description: hostile });
+    const line = formatLine(new SecretRegistry(), 'school-mcp', 'warn', 'authorization failed', {
+      error_description: hostile,
+    });
     expect(line).not.toMatch(/[\n\r\u001b]/);
     expect(line).toContain('\\n[info] approved');
     expect(line.length).toBeLessThan(1200);
@@ -31,7 +37,10 @@ describe('the logger', () => {
     for (const start of [480, 490, 495, 499]) {
       // The value is rendered as a JSON string, so its opening quote puts the secret at start + 1.
       const value = `${'x'.repeat(start)}${secret}${'y'.repeat(600)}`;
-      const line = formatLine(secrets, 'school-mcp', 'warn', `${'m'.repeat(start)}${secret} in the message`, { note: value, error: new Error(value) });
+      const line = formatLine(secrets, 'school-mcp', 'warn', `${'m'.repeat(start)}${secret} in the message`, {
+        note: value,
+        error: new Error(value),
+      });
       expect(line).not.toContain('AT-STRADD');
       expect(line).not.toContain('AT-');
       expect(line).toContain('chars)');
@@ -43,7 +52,10 @@ describe('the logger', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
     logger.redact(secret);
-    const asciiJson = JSON.stringify({ client_secret: secret }).replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const asciiJson = JSON.stringify({ client_secret: secret }).replace(
+      /[^\x00-\x7f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
     logger.warn('the school answered', {
       said: secret,
       form: { client: { secret } },
@@ -54,7 +66,8 @@ describe('the logger', () => {
     expect(lines).toHaveLength(1);
     const line = lines[0]!;
     expect(line.match(/\[redacted\]/g)).toHaveLength(5);
-    for (const fragment of ['cl\\"ient', 'ient\\\\', 'sécret', 's\\u00e9cret', 's\\\\u00e9cret']) expect(line).not.toContain(fragment);
+    for (const fragment of ['cl\\"ient', 'ient\\\\', 'sécret', 's\\u00e9cret', 's\\\\u00e9cret'])
+      expect(line).not.toContain(fragment);
   });
 
   it('LOG-08 lets go of every form of a rotated-out secret, and keeps a form another secret still has', () => {
@@ -72,7 +85,9 @@ describe('the logger', () => {
 
   it('LOG-09 shows bidirectional overrides, zero-width characters and tags in logged text as escapes', () => {
     const hostile = `admin\u202egnp.exe\u200b\u2066x\u{e0041}`;
-    const line = formatLine(new SecretRegistry(), 'school-mcp', 'warn', `issuer ${hostile}`, { error_description: hostile });
+    const line = formatLine(new SecretRegistry(), 'school-mcp', 'warn', `issuer ${hostile}`, {
+      error_description: hostile,
+    });
     expect(line).not.toMatch(/[\p{Cf}]/u);
     expect(line).toContain('admin\\u202egnp.exe\\u200b\\u2066x\\u{e0041}');
   });
@@ -92,7 +107,9 @@ describe('the registered secrets', () => {
     secrets.add('refresh-0123456789');
     secrets.add('refresh-0123456789-and-more');
     secrets.add('short');
-    expect(secrets.redactIn('a=refresh-0123456789-and-more b=refresh-0123456789refresh-0123456789 c=short')).toBe('a=[redacted] b=[redacted][redacted] c=short');
+    expect(secrets.redactIn('a=refresh-0123456789-and-more b=refresh-0123456789refresh-0123456789 c=short')).toBe(
+      'a=[redacted] b=[redacted][redacted] c=short',
+    );
     expect(secrets.redactIn('nothing here')).toBe('nothing here');
   });
 
@@ -114,8 +131,11 @@ describe('the registered secrets', () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'debug', write: (line) => lines.push(line) });
     logger.redact('client-secret-registered-once');
-    for (let index = 0; index <= MAX_REDACTED_SECRETS; index++) logger.redact(`rotated-token-${index}-0123456789`, 'rotating');
-    logger.info(`first rotated-token-0-0123456789, last rotated-token-${MAX_REDACTED_SECRETS}-0123456789, client-secret-registered-once`);
+    for (let index = 0; index <= MAX_REDACTED_SECRETS; index++)
+      logger.redact(`rotated-token-${index}-0123456789`, 'rotating');
+    logger.info(
+      `first rotated-token-0-0123456789, last rotated-token-${MAX_REDACTED_SECRETS}-0123456789, client-secret-registered-once`,
+    );
     // The client secret, registered before all the tokens, outlives them: a lasting secret is never let go.
     expect(lines).toEqual(['school-mcp [info] first rotated-token-0-0123456789, last [redacted], [redacted]']);
   });
@@ -125,7 +145,9 @@ describe('the registered secrets', () => {
     const header = 'eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9';
     const jwt = (index: number) => `${header}.eyJzdWIiOiJ1LSR7${index}fQ.sig${index % 7}`;
     for (let index = 0; index < 2_000; index++) secrets.add(jwt(index), 'rotating');
-    expect(secrets.redactIn(`a=${jwt(1_999)} b=${jwt(5)} c=${header}.unregistered`)).toBe(`a=[redacted] b=[redacted] c=${header}.unregistered`);
+    expect(secrets.redactIn(`a=${jwt(1_999)} b=${jwt(5)} c=${header}.unregistered`)).toBe(
+      `a=[redacted] b=[redacted] c=${header}.unregistered`,
+    );
   });
 
   it('LOG-01 covers a secret that starts inside another and ends after it, whichever came first', () => {
@@ -141,6 +163,8 @@ describe('the registered secrets', () => {
     secrets.add('client-secret-0123');
     for (let index = 0; index < 10; index++) secrets.add(`token-${index}-0123456789`, 'rotating');
     expect(secrets.size).toBe(3);
-    expect(secrets.redactIn('client-secret-0123 token-9-0123456789 token-0-0123456789')).toBe('[redacted] [redacted] token-0-0123456789');
+    expect(secrets.redactIn('client-secret-0123 token-9-0123456789 token-0-0123456789')).toBe(
+      '[redacted] [redacted] token-0-0123456789',
+    );
   });
 });

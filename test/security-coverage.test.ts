@@ -61,7 +61,9 @@ function parseListedChecks(markdown: string): ListedCheck[] {
 
 async function readListedChecks(): Promise<ListedCheck[]> {
   const markdown = await readFile(securityDocument, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`SECURITY.md must exist at the repository root: it lists the security checks this test holds the tests to (${error.code})`);
+    throw new Error(
+      `SECURITY.md must exist at the repository root: it lists the security checks this test holds the tests to (${error.code})`,
+    );
   });
   return parseListedChecks(markdown);
 }
@@ -80,7 +82,12 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 async function readTestSources(): Promise<TestSource[]> {
   const files = await filesUnder(join(root, 'test'));
-  return Promise.all(files.map(async (file) => ({ path: relative(root, file).split(sep).join('/'), text: await readFile(file, 'utf8') })));
+  return Promise.all(
+    files.map(async (file) => ({
+      path: relative(root, file).split(sep).join('/'),
+      text: await readFile(file, 'utf8'),
+    })),
+  );
 }
 
 describe('SECURITY.md and the tests cite each other', () => {
@@ -88,7 +95,9 @@ describe('SECURITY.md and the tests cite each other', () => {
     const checks = await readListedChecks();
     expect(checks.length, `SECURITY.md lists ${checks.length} checks`).toBeGreaterThanOrEqual(MINIMUM_CHECKS);
     const ids = checks.map(({ id }) => id);
-    const duplicates = ids.filter((id, index) => ids.indexOf(id) !== index).map((id) => `${id} is listed more than once`);
+    const duplicates = ids
+      .filter((id, index) => ids.indexOf(id) !== index)
+      .map((id) => `${id} is listed more than once`);
     expect(duplicates).toEqual([]);
     const withoutFiles = checks.filter(({ files }) => files.length === 0).map(({ id }) => `${id} names no test file`);
     expect(withoutFiles).toEqual([]);
@@ -118,7 +127,9 @@ describe('SECURITY.md and the tests cite each other', () => {
     const [checks, sources] = await Promise.all([readListedChecks(), readTestSources()]);
     const listed = new Set(checks.map(({ id }) => id));
     const unknown = sources.flatMap(({ path, text }) =>
-      [...new Set(titleIdsOf(text))].filter((id) => !listed.has(id)).map((id) => `${id} in ${path}: not listed in SECURITY.md`),
+      [...new Set(titleIdsOf(text))]
+        .filter((id) => !listed.has(id))
+        .map((id) => `${id} in ${path}: not listed in SECURITY.md`),
     );
     expect(unknown).toEqual([]);
   });

@@ -4,7 +4,11 @@
  * create a coupon, a member and an enrolment.
  */
 
-export type ToolResult = { content?: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+export type ToolResult = {
+  content?: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 export type CallTool = (name: string, args?: Record<string, unknown>) => Promise<ToolResult>;
 
@@ -12,7 +16,11 @@ export type CallTool = (name: string, args?: Record<string, unknown>) => Promise
 export const DEMO_PROMPT_BUDGET = 4;
 
 /** Runs the session's tasks; `step` titles each one. The first call signs in. */
-export async function runAdministratorTasks(call: CallTool, step: (title: string) => void, note: (line: string) => void): Promise<void> {
+export async function runAdministratorTasks(
+  call: CallTool,
+  step: (title: string) => void,
+  note: (line: string) => void,
+): Promise<void> {
   step('The first call signs in: the reads of the listed toolsets are asked for once, together');
   await call('get_school');
 

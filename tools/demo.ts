@@ -43,7 +43,10 @@ async function main(): Promise<void> {
     for (const line of lines) out(`   | ${line}`);
   });
 
-  const client = new Client({ name: 'school-mcp-demo', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  const client = new Client(
+    { name: 'school-mcp-demo', version: '1.0.0' },
+    { capabilities: { elicitation: { url: {} } } },
+  );
   let prompts = 0;
   // What a host with URL elicitation does: show the message and the full URL, and open it only
   // once the user agrees; here the user always agrees and approves.
@@ -84,7 +87,9 @@ async function main(): Promise<void> {
     await call('who_am_i');
 
     await runAdministratorTasks(call, step, out);
-    out(`\nConsent prompts for the whole session: ${prompts} (budget ${DEMO_PROMPT_BUDGET}: the reads together first, then each write once)`);
+    out(
+      `\nConsent prompts for the whole session: ${prompts} (budget ${DEMO_PROMPT_BUDGET}: the reads together first, then each write once)`,
+    );
     if (prompts > DEMO_PROMPT_BUDGET) process.exitCode = 1;
 
     step('Who am I now?');

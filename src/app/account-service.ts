@@ -2,7 +2,10 @@
 import type { SignInSession } from '../consent/index.js';
 import type { AccountService } from '../server/index.js';
 
-export function accountServiceOf(session: SignInSession, signOut: () => ReturnType<AccountService['signOut']>): AccountService {
+export function accountServiceOf(
+  session: SignInSession,
+  signOut: () => ReturnType<AccountService['signOut']>,
+): AccountService {
   return {
     async status() {
       const status = await session.status();

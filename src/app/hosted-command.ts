@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import { NO_AUDIT_LOG, openAuditTarget, type AuditTarget } from '../audit/index.js';
 import type { Config, HostedConfig } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
-import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreLocation, readingUnreadableAsAbsent, readStoreKeyFile, storeKeysFromText, type GrantStore, type MessageBus, type StoreKeyring } from '../grant-store/index.js';
+import {
+  createInProcessBus,
+  openDirectoryStore,
+  openRedisStore,
+  parseStoreLocation,
+  readingUnreadableAsAbsent,
+  readStoreKeyFile,
+  storeKeysFromText,
+  type GrantStore,
+  type MessageBus,
+  type StoreKeyring,
+} from '../grant-store/index.js';
 import { callerKey, drainGraceMs, parsePublicUrl, startHostedServer, stepUpStateKey } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { openCallerEndpoints } from '../transports/index.js';
@@ -46,12 +57,22 @@ export function storeLocationText(config: Config, storeDir: string | undefined):
  * Redis URL, a throw-away directory; a Redis store also serves the demo, so the shared store can
  * be tried end to end.
  */
-async function openStore(config: Config, keyring: StoreKeyring, demoStore: string | undefined, logger: Logger): Promise<{ store: GrantStore; bus: MessageBus; close: () => Promise<void> }> {
+async function openStore(
+  config: Config,
+  keyring: StoreKeyring,
+  demoStore: string | undefined,
+  logger: Logger,
+): Promise<{ store: GrantStore; bus: MessageBus; close: () => Promise<void> }> {
   const hosted = config.hosted!;
   const location = parseStoreLocation(storeLocationText(config, hosted.storeDir));
   if (!location.ok) throw configInvalid(`--store: ${location.reason}`);
   if (location.location.kind === 'redis') {
-    const store = await openRedisStore({ address: location.location.address, password: hosted.redisPassword, keyring, logger });
+    const store = await openRedisStore({
+      address: location.location.address,
+      password: hosted.redisPassword,
+      keyring,
+      logger,
+    });
     const bus = await store.openMessageBus().catch(async (error: unknown) => {
       await store.close();
       throw error;
@@ -74,8 +95,13 @@ async function openStore(config: Config, keyring: StoreKeyring, demoStore: strin
 async function openAudit(target: string | undefined, logger: Logger): Promise<AuditTarget | undefined> {
   if (target === undefined) return undefined;
   const log = logger.child('audit');
-  return openAuditTarget(target, { onFailure: (message, error) => log.error(message, { error: error instanceof Error ? error.message : String(error) }) }).catch((error: unknown) => {
-    throw configInvalid(`--audit-log: cannot open ${target}: ${error instanceof Error ? error.message : String(error)}`);
+  return openAuditTarget(target, {
+    onFailure: (message, error) =>
+      log.error(message, { error: error instanceof Error ? error.message : String(error) }),
+  }).catch((error: unknown) => {
+    throw configInvalid(
+      `--audit-log: cannot open ${target}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
 }
 
@@ -120,17 +146,31 @@ export async function serveHosted(config: Config, logger: Logger, version: strin
     const schoolUrl = demo?.schoolUrl ?? config.schoolUrl!;
     const publicUrl = hosted.publicUrl === undefined ? undefined : parsePublicUrl(hosted.publicUrl);
     if (publicUrl !== undefined && !publicUrl.ok) throw configInvalid(`--public-url: ${publicUrl.reason}`);
-    if (!demo && config.clientSecret === undefined) throw configInvalid('--hosted needs the integration\'s secret: --client-secret-file FILE or SCHOOL_MCP_CLIENT_SECRET');
+    if (!demo && config.clientSecret === undefined)
+      throw configInvalid(
+        "--hosted needs the integration's secret: --client-secret-file FILE or SCHOOL_MCP_CLIENT_SECRET",
+      );
     const keyring = demo ? storeKeysFromText(randomBytes(32).toString('base64')) : await keyringOf(hosted);
     const opened = await openStore(config, keyring, demoStore, logger);
     closeStore = opened.close;
     const store = opened.store;
-    const school = await openHostedSchool({ config, schoolUrl, logger, version, stateKey: await stepUpStateKey(store), audit: audit ?? NO_AUDIT_LOG });
+    const school = await openHostedSchool({
+      config,
+      schoolUrl,
+      logger,
+      version,
+      stateKey: await stepUpStateKey(store),
+      audit: audit ?? NO_AUDIT_LOG,
+    });
     const endpoints = await openCallerEndpoints({
       maxCallers: 256,
       onerror: (error) => logger.debug('MCP request failed', { error: error.message }),
       // Any instance on the same store serves any 2025-11-25 session; the instance name only tells a copy's own bus messages apart.
-      sharing: { store: readingUnreadableAsAbsent(store, logger), bus: opened.bus, instance: randomBytes(9).toString('base64url') },
+      sharing: {
+        store: readingUnreadableAsAbsent(store, logger),
+        bus: opened.bus,
+        instance: randomBytes(9).toString('base64url'),
+      },
     });
     const server = await startHostedServer({
       ...(publicUrl?.ok ? { publicUrl: publicUrl.url } : {}),
@@ -145,25 +185,50 @@ export async function serveHosted(config: Config, logger: Logger, version: strin
       audit: audit ?? NO_AUDIT_LOG,
       school: (url) => {
         if (demo) {
-          const credentials = demo.sandbox.registerIntegration({ clientName: 'school-mcp (hosted demo)', redirectUris: [url.schoolCallback] });
-          return { schoolUrl, clientId: credentials.clientId, clientSecret: credentials.clientSecret, callback: url.schoolCallback, scopes: FIRST_SCOPES };
+          const credentials = demo.sandbox.registerIntegration({
+            clientName: 'school-mcp (hosted demo)',
+            redirectUris: [url.schoolCallback],
+          });
+          return {
+            schoolUrl,
+            clientId: credentials.clientId,
+            clientSecret: credentials.clientSecret,
+            callback: url.schoolCallback,
+            scopes: FIRST_SCOPES,
+          };
         }
-        return { schoolUrl, clientId: config.clientId!, clientSecret: config.clientSecret!, callback: url.schoolCallback, scopes: FIRST_SCOPES };
+        return {
+          schoolUrl,
+          clientId: config.clientId!,
+          clientSecret: config.clientSecret!,
+          callback: url.schoolCallback,
+          scopes: FIRST_SCOPES,
+        };
       },
       mcp: (req, res, caller, access) =>
         endpoints.handle(req, res, { caller: callerKey(caller), person: caller.sub }, () =>
           school.open(access.tokens, access.account, access.stepUps, { sub: caller.sub, clientId: caller.clientId }),
         ),
     });
-    logger.info('serving hosted', { publicUrl: server.publicUrl.base, listening: server.listenUrl, school: schoolUrl.origin, tools: school.plan.direct.length, audit: audit?.description ?? 'off' });
+    logger.info('serving hosted', {
+      publicUrl: server.publicUrl.base,
+      listening: server.listenUrl,
+      school: schoolUrl.origin,
+      tools: school.plan.direct.length,
+      audit: audit?.description ?? 'off',
+    });
     if (demo) process.stderr.write(demoWalkthrough(server.publicUrl.base, schoolUrl.href));
-    const sweeper = setInterval(() => void store.sweep().catch((error: unknown) => logger.warn('store sweep failed', { error: String(error) })), SWEEP_INTERVAL_MS);
+    const sweeper = setInterval(
+      () => void store.sweep().catch((error: unknown) => logger.warn('store sweep failed', { error: String(error) })),
+      SWEEP_INTERVAL_MS,
+    );
     sweeper.unref();
     const signal = await stop.received;
     clearInterval(sweeper);
     logger.info('stopping', { signal });
     const outcome = await server.drain(drainGraceMs(hosted.drainSeconds));
-    if (outcome === 'cut') logger.warn('requests still running after --drain-seconds were cut', { drainSeconds: hosted.drainSeconds });
+    if (outcome === 'cut')
+      logger.warn('requests still running after --drain-seconds were cut', { drainSeconds: hosted.drainSeconds });
     await endpoints.close();
     logger.info('stopped');
     return 0;

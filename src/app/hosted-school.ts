@@ -9,7 +9,14 @@ import type { Config } from '../config/index.js';
 import { createConsentCaller, createConsentStateCodec, type ConsentBroker } from '../consent/index.js';
 import { createExecutor, type AccessTokenSource, type ExecutionOutcome } from '../executor/index.js';
 import type { Logger } from '../log.js';
-import { createSchoolServerFactory, storeOutageResult, type AccountService, type OperationCaller, type OperationResult, type ToolPlan } from '../server/index.js';
+import {
+  createSchoolServerFactory,
+  storeOutageResult,
+  type AccountService,
+  type OperationCaller,
+  type OperationResult,
+  type ToolPlan,
+} from '../server/index.js';
 import type { CallerRuntime } from '../transports/index.js';
 import { openCatalogue } from './open-catalogue.js';
 import { isStoreOutage } from './store-outage-result.js';
@@ -38,9 +45,21 @@ export interface HostedSchoolOptions {
   readonly audit?: AuditLog;
 }
 
-export async function openHostedSchool({ config, schoolUrl, logger, version, stateKey, audit = NO_AUDIT_LOG }: HostedSchoolOptions): Promise<HostedSchool> {
+export async function openHostedSchool({
+  config,
+  schoolUrl,
+  logger,
+  version,
+  stateKey,
+  audit = NO_AUDIT_LOG,
+}: HostedSchoolOptions): Promise<HostedSchool> {
   // No document cache in hosted mode: the store directory holds grants, and the document is public.
-  const { fullCatalogue, catalogue, plan, listWarnings } = await openCatalogue({ config, schoolUrl, configDir: undefined, onSchemaWarning: (message) => logger.warn(message) });
+  const { fullCatalogue, catalogue, plan, listWarnings } = await openCatalogue({
+    config,
+    schoolUrl,
+    configDir: undefined,
+    onSchemaWarning: (message) => logger.warn(message),
+  });
   for (const warning of [...fullCatalogue.warnings, ...catalogue.warnings, ...listWarnings]) logger.warn(warning);
   const apiBaseUrl = fullCatalogue.apiBase?.baseUrl ?? schoolUrl.origin;
   // One key for every caller of every instance: each state is sealed to its own person.

@@ -7,7 +7,7 @@ export function demoWalkthrough(publicBase: string, schoolUrl: string): string {
     `  MCP endpoint:     ${publicBase}/mcp`,
     `  sandbox school:   ${schoolUrl}`,
     '  1. Add the MCP endpoint to an MCP client that supports OAuth (remote server, no API key).',
-    '  2. The client registers itself and opens school-mcp\'s consent page: check its name, then Allow.',
+    "  2. The client registers itself and opens school-mcp's consent page: check its name, then Allow.",
     '  3. At the sandbox school pick a staff member (Ada, Grace or Alan) and Allow.',
     '  4. Ask the client "who am I?": who_am_i answers as the person you picked.',
     '  5. Connect a second client, or a private browser window, as someone else: each sees only themselves.',

@@ -5,7 +5,10 @@
 import type { Config } from '../config/index.js';
 
 /** `undefined` for a demo school: it lives only inside the server that started it. */
-export function loginCommandFor(config: Pick<Config, 'demo' | 'configDir' | 'clientId'>, schoolUrl: URL): string | undefined {
+export function loginCommandFor(
+  config: Pick<Config, 'demo' | 'configDir' | 'clientId'>,
+  schoolUrl: URL,
+): string | undefined {
   if (config.demo) return undefined;
   const school = schoolUrl.pathname === '/' ? schoolUrl.origin : schoolUrl.href;
   const parts = ['school-mcp', 'login', '--school', school];

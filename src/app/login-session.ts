@@ -27,10 +27,13 @@ export async function openLoginSession(options: OpenSchoolOptions): Promise<Logi
     return { session: createSchoolSession(options, facts), firstCallScopes: facts.upFront };
   } catch (error) {
     if (!isSchoolMcpError(error)) throw error;
-    logger.warn("the school's API description could not be loaded, so this sign-in asks only for your identity; the first call asks for the rest", {
-      errorCode: error.code,
-      error: error.message,
-    });
+    logger.warn(
+      "the school's API description could not be loaded, so this sign-in asks only for your identity; the first call asks for the rest",
+      {
+        errorCode: error.code,
+        error: error.message,
+      },
+    );
     return { session: createSchoolSession(options), firstCallScopes: [] };
   }
 }

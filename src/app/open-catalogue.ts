@@ -6,7 +6,14 @@
 import type { Config } from '../config/index.js';
 import type { DocumentScopes } from '../consent/index.js';
 import { documentFetch } from '../network/index.js';
-import { consentScopeFacts, fitListedSchemas, loadCatalogue, selectOperations, type LoadedCatalogue, type ToolCatalogue } from '../openapi/index.js';
+import {
+  consentScopeFacts,
+  fitListedSchemas,
+  loadCatalogue,
+  selectOperations,
+  type LoadedCatalogue,
+  type ToolCatalogue,
+} from '../openapi/index.js';
 import { planTools, type ToolPlan, type ToolsetChoice } from '../server/index.js';
 
 export interface OpenedCatalogue {
@@ -47,9 +54,20 @@ export interface OpenCatalogueOptions {
  */
 const NO_SCHOOL = 'http://127.0.0.1/';
 
-export async function openCatalogue({ config, schoolUrl, configDir, onSchemaWarning, version, onDebug }: OpenCatalogueOptions): Promise<OpenedCatalogue> {
+export async function openCatalogue({
+  config,
+  schoolUrl,
+  configDir,
+  onSchemaWarning,
+  version,
+  onDebug,
+}: OpenCatalogueOptions): Promise<OpenedCatalogue> {
   // The unauthenticated document GET goes over Node's own http client (the network part's `http-stack.ts`).
-  const { loaded, catalogue: fullCatalogue, store } = await loadCatalogue({
+  const {
+    loaded,
+    catalogue: fullCatalogue,
+    store,
+  } = await loadCatalogue({
     load: {
       schoolUrl: schoolUrl?.href ?? NO_SCHOOL,
       ...(config.openapiSource === undefined ? {} : { openapi: config.openapiSource }),
@@ -72,7 +90,15 @@ export async function openCatalogue({ config, schoolUrl, configDir, onSchemaWarn
   });
   const planned = planTools(catalogue, choice, config.tools !== undefined);
   const listed = fitListedSchemas(planned.direct);
-  return { loaded, fullCatalogue, catalogue, choice, plan: { ...planned, direct: listed.operations }, listWarnings: listed.warnings, storeCatalogue: store };
+  return {
+    loaded,
+    fullCatalogue,
+    catalogue,
+    choice,
+    plan: { ...planned, direct: listed.operations },
+    listWarnings: listed.warnings,
+    storeCatalogue: store,
+  };
 }
 
 /**
@@ -80,6 +106,9 @@ export async function openCatalogue({ config, schoolUrl, configDir, onSchemaWarn
  * their reads are what the first consent asks for (`consent-policy.ts`), at a first call or at
  * `school-mcp login`.
  */
-export function enabledScopeFacts({ fullCatalogue, plan }: Pick<OpenedCatalogue, 'fullCatalogue' | 'plan'>): DocumentScopes {
+export function enabledScopeFacts({
+  fullCatalogue,
+  plan,
+}: Pick<OpenedCatalogue, 'fullCatalogue' | 'plan'>): DocumentScopes {
   return consentScopeFacts(fullCatalogue.operations, new Set(plan.direct.map((operation) => operation.toolset)));
 }

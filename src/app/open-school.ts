@@ -5,7 +5,14 @@
  */
 import { homedir } from 'node:os';
 import type { Config } from '../config/index.js';
-import { openConversationConsent, openTerminalSignIn, type DocumentScopes, type LeavingReason, type SignInSession, type SignInSettings } from '../consent/index.js';
+import {
+  openConversationConsent,
+  openTerminalSignIn,
+  type DocumentScopes,
+  type LeavingReason,
+  type SignInSession,
+  type SignInSettings,
+} from '../consent/index.js';
 import { createExecutor, type Executor } from '../executor/index.js';
 import type { Logger } from '../log.js';
 import { loadUndici } from '../network/index.js';
@@ -53,7 +60,9 @@ export interface OpenSchoolOptions {
 }
 
 export function configDirectory(config: Config): string {
-  return config.configDir ?? defaultConfigDir({ platform: process.platform, env: config.environment, homedir: homedir() });
+  return (
+    config.configDir ?? defaultConfigDir({ platform: process.platform, env: config.environment, homedir: homedir() })
+  );
 }
 
 export async function openSchool({ config, schoolUrl, logger, configDir }: OpenSchoolOptions): Promise<OpenSchool> {
@@ -67,12 +76,17 @@ export async function openSchool({ config, schoolUrl, logger, configDir }: OpenS
     onDebug: (message) => logger.debug(message),
   });
   const catalogueWrite = scheduleCatalogueWrite(storeCatalogue);
-  const callWarmUp = createCallWarmUp(loadUndici, (error) => logger.debug('loading the HTTP client ahead of the first call failed; the call loads it', { error: String(error) }));
+  const callWarmUp = createCallWarmUp(loadUndici, (error) =>
+    logger.debug('loading the HTTP client ahead of the first call failed; the call loads it', { error: String(error) }),
+  );
   let leaving: LeavingReason | undefined;
-  if (loaded.source === 'cache-fallback') logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
+  if (loaded.source === 'cache-fallback')
+    logger.warn('the school could not be reached; using the cached API description', { location: loaded.location });
   for (const warning of loaded.warnings) logger.warn(warning);
   if (fullCatalogue.upgradedFrom !== undefined) {
-    logger.info(`the API description is ${fullCatalogue.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`, { location: loaded.location });
+    logger.info(`the API description is ${fullCatalogue.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`, {
+      location: loaded.location,
+    });
   }
   for (const warning of fullCatalogue.warnings) logger.warn(warning);
   logger.debug(`toolsets grouped by ${fullCatalogue.groupedBy}`, { count: fullCatalogue.toolsets.size });
@@ -132,7 +146,10 @@ export function createSchoolSession(options: OpenSchoolOptions, documentScopes?:
   return openTerminalSignIn(signInSettings(options, documentScopes));
 }
 
-function signInSettings({ config, schoolUrl, logger, configDir }: OpenSchoolOptions, documentScopes?: DocumentScopes): SignInSettings {
+function signInSettings(
+  { config, schoolUrl, logger, configDir }: OpenSchoolOptions,
+  documentScopes?: DocumentScopes,
+): SignInSettings {
   return {
     schoolUrl,
     storeDir: configDir,
@@ -140,7 +157,12 @@ function signInSettings({ config, schoolUrl, logger, configDir }: OpenSchoolOpti
     ...(config.clientSecret === undefined ? {} : { clientSecret: config.clientSecret }),
     ...(config.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: config.clientMetadataUrl }),
     ...(config.callbackPort === undefined ? {} : { callbackPort: config.callbackPort }),
-    scopePolicy: config.scopes === undefined ? { mode: 'reads-first' } : config.scopes === 'least' ? { mode: 'least' } : { mode: 'fixed', scopes: [...config.scopes] },
+    scopePolicy:
+      config.scopes === undefined
+        ? { mode: 'reads-first' }
+        : config.scopes === 'least'
+          ? { mode: 'least' }
+          : { mode: 'fixed', scopes: [...config.scopes] },
     ...(documentScopes === undefined ? {} : { documentScopes }),
     readOnly: config.readOnly,
     logger,

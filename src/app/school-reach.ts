@@ -25,7 +25,13 @@ export interface SchoolReachOptions {
   readonly now?: () => number;
 }
 
-export function reachSchoolLater({ failure, open, serverOptions, logger, now = Date.now }: SchoolReachOptions): SchoolReach {
+export function reachSchoolLater({
+  failure,
+  open,
+  serverOptions,
+  logger,
+  now = Date.now,
+}: SchoolReachOptions): SchoolReach {
   let problem = failure;
   let failures = 1;
   let nextAttemptAt = now() + retryDelayMs(failures);
@@ -38,7 +44,9 @@ export function reachSchoolLater({ failure, open, serverOptions, logger, now = D
       school = { open: opened, options: serverOptions(opened) };
       logger.info('the school answers again; its tools are listed now');
     } catch (error) {
-      problem = isSchoolMcpError(error) ? error : new SchoolMcpError('OPENAPI_FETCH_FAILED', error instanceof Error ? error.message : String(error));
+      problem = isSchoolMcpError(error)
+        ? error
+        : new SchoolMcpError('OPENAPI_FETCH_FAILED', error instanceof Error ? error.message : String(error));
       failures += 1;
       nextAttemptAt = now() + retryDelayMs(failures);
       logger.debug('the school is still not available', { errorCode: problem.code, retryInMs: nextAttemptAt - now() });

@@ -8,7 +8,14 @@
 import { isSchoolMcpError, type SchoolMcpError } from '../errors.js';
 import type { LeavingReason } from '../consent/index.js';
 import type { Logger } from '../log.js';
-import { createRecoveringServerFactory, createSchoolServerFactory, SCHOOL_STATUS_TOOL, type LogRelay, type SchoolServerFactory, type SchoolServerOptions } from '../server/index.js';
+import {
+  createRecoveringServerFactory,
+  createSchoolServerFactory,
+  SCHOOL_STATUS_TOOL,
+  type LogRelay,
+  type SchoolServerFactory,
+  type SchoolServerOptions,
+} from '../server/index.js';
 import { accountServiceOf } from './account-service.js';
 import { createSchoolSession, openSchool, type OpenSchool, type OpenSchoolOptions } from './open-school.js';
 import { reachSchoolLater } from './school-reach.js';
@@ -60,11 +67,14 @@ function servedUntilReachable(
   serverOptions: (school: OpenSchool) => SchoolServerOptions,
   logger: Logger,
 ): ServedSchool {
-  logger.warn(`the school's API description could not be loaded; serving ${SCHOOL_STATUS_TOOL} until it can, and trying again when the host lists or calls`, {
-    errorCode: failure.code,
-    error: failure.message,
-    ...(failure.hint === undefined ? {} : { hint: failure.hint }),
-  });
+  logger.warn(
+    `the school's API description could not be loaded; serving ${SCHOOL_STATUS_TOOL} until it can, and trying again when the host lists or calls`,
+    {
+      errorCode: failure.code,
+      error: failure.message,
+      ...(failure.hint === undefined ? {} : { hint: failure.hint }),
+    },
+  );
   const reach = reachSchoolLater({ failure, open: () => openSchool(options), serverOptions, logger });
   // Sign-in status and sign-out need the school's sign-in, not its API description.
   const session = createSchoolSession(options);

@@ -7,15 +7,29 @@
 import { stat } from 'node:fs/promises';
 import type { Config } from '../config/index.js';
 import { SchoolMcpError } from '../errors.js';
-import { countStoreKeys, openDirectoryStore, openRedisStore, parseStoreLocation, resealStore, type GrantStore, type ResealReport, type SealedRecordScan, type StoreKeyring } from '../grant-store/index.js';
+import {
+  countStoreKeys,
+  openDirectoryStore,
+  openRedisStore,
+  parseStoreLocation,
+  resealStore,
+  type GrantStore,
+  type ResealReport,
+  type SealedRecordScan,
+  type StoreKeyring,
+} from '../grant-store/index.js';
 import { resetProviderSecrets, type SecretsReset } from '../hosted/index.js';
 import type { Logger } from '../log.js';
 import { keyringOf, storeLocationText } from './hosted-command.js';
 
-export type StoreCommandResult = { readonly kind: 'census'; readonly report: ResealReport } | { readonly kind: 'secrets-reset'; readonly outcome: SecretsReset };
+export type StoreCommandResult =
+  | { readonly kind: 'census'; readonly report: ResealReport }
+  | { readonly kind: 'secrets-reset'; readonly outcome: SecretsReset };
 
 function configInvalid(message: string): SchoolMcpError {
-  return new SchoolMcpError('CONFIG_INVALID', message, { hint: 'give the --store that `school-mcp --hosted` uses (or SCHOOL_MCP_STORE)' });
+  return new SchoolMcpError('CONFIG_INVALID', message, {
+    hint: 'give the --store that `school-mcp --hosted` uses (or SCHOOL_MCP_STORE)',
+  });
 }
 
 interface OpenedStore {
@@ -27,7 +41,12 @@ async function openNamedStore(config: Config, logger: Logger, keyring: StoreKeyr
   const location = parseStoreLocation(storeLocationText(config, config.store!.storeDir));
   if (!location.ok) throw configInvalid(`--store: ${location.reason}`);
   if (location.location.kind === 'redis') {
-    const store = await openRedisStore({ address: location.location.address, password: config.store!.redisPassword, keyring, logger });
+    const store = await openRedisStore({
+      address: location.location.address,
+      password: config.store!.redisPassword,
+      keyring,
+      logger,
+    });
     return { store, close: () => store.close() };
   }
   const { dir } = location.location;
@@ -42,9 +61,16 @@ export async function runStoreCommand(config: Config, logger: Logger): Promise<S
   const opened = await openNamedStore(config, logger, keyring);
   const now = () => Math.floor(Date.now() / 1000);
   try {
-    if (config.command === 'store-reset-secrets') return { kind: 'secrets-reset', outcome: await resetProviderSecrets(opened.store) };
+    if (config.command === 'store-reset-secrets')
+      return { kind: 'secrets-reset', outcome: await resetProviderSecrets(opened.store) };
     const scan = opened.store.scan();
-    return { kind: 'census', report: config.command === 'store-reseal' ? await resealStore(scan, keyring, now) : await countStoreKeys(scan, keyring, now) };
+    return {
+      kind: 'census',
+      report:
+        config.command === 'store-reseal'
+          ? await resealStore(scan, keyring, now)
+          : await countStoreKeys(scan, keyring, now),
+    };
   } finally {
     await opened.close();
   }

@@ -28,9 +28,18 @@ export function toolCallEvent(tool: string, caller: ToolCaller | undefined, end:
     case undefined:
       return { ...base, outcome: failed ? 'error' : 'ok' };
     case 'response':
-      return { ...base, outcome: failed || outcome.status >= 400 ? 'error' : 'ok', statusClass: statusClassOf(outcome.status) };
+      return {
+        ...base,
+        outcome: failed || outcome.status >= 400 ? 'error' : 'ok',
+        statusClass: statusClassOf(outcome.status),
+      };
     case 'insufficient_scope':
-      return { ...base, outcome: 'error', error: 'insufficient_scope', statusClass: statusClassOf(outcome.response.status) };
+      return {
+        ...base,
+        outcome: 'error',
+        error: 'insufficient_scope',
+        statusClass: statusClassOf(outcome.response.status),
+      };
     case 'error':
       return { ...base, outcome: 'error', error: outcome.error.code };
   }

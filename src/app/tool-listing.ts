@@ -18,7 +18,14 @@ import { openCatalogue } from './open-catalogue.js';
 
 interface ListedTool {
   /** The definition exactly as `tools/list` carries it. */
-  readonly definition: { readonly name: string; readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean; readonly idempotentHint?: boolean } };
+  readonly definition: {
+    readonly name: string;
+    readonly annotations?: {
+      readonly readOnlyHint?: boolean;
+      readonly destructiveHint?: boolean;
+      readonly idempotentHint?: boolean;
+    };
+  };
   /** The operation's toolset; absent for the server's own tools. */
   readonly toolset: string | undefined;
   /** Each alternative the operation accepts, as scope lists; empty for the server's own tools. */
@@ -28,7 +35,12 @@ interface ListedTool {
 export interface ToolListing {
   /** Where the document was read: a URL or a file path. */
   readonly location: string;
-  readonly toolsets: readonly { readonly name: string; readonly operations: number; readonly listed: number; readonly selected: number }[];
+  readonly toolsets: readonly {
+    readonly name: string;
+    readonly operations: number;
+    readonly listed: number;
+    readonly selected: number;
+  }[];
   /** Whether the discovery tools reach the selected operations that are not listed. */
   readonly discovery: boolean;
   readonly tools: readonly ListedTool[];
@@ -46,18 +58,37 @@ export interface ToolListingOptions {
 /** The server's own tools, which no operation replaces. */
 const SERVER_TOOLS = new Set([WHO_AM_I_TOOL, SIGN_OUT_TOOL, SEARCH_TOOL, DESCRIBE_TOOL, CALL_TOOL]);
 
-const neverCalled: OperationCaller = () => Promise.reject(new Error('school-mcp tools lists tools and never calls them'));
+const neverCalled: OperationCaller = () =>
+  Promise.reject(new Error('school-mcp tools lists tools and never calls them'));
 const signedOut: AccountService = {
   status: () => Promise.reject(new Error('school-mcp tools never signs in')),
   signOut: () => Promise.reject(new Error('school-mcp tools never signs in')),
 };
 
-export async function listSchoolTools({ config, schoolUrl, configDir, version }: ToolListingOptions): Promise<ToolListing> {
+export async function listSchoolTools({
+  config,
+  schoolUrl,
+  configDir,
+  version,
+}: ToolListingOptions): Promise<ToolListing> {
   // Listing the tools converts their schemas; what that finds (a simplified schema) is reported too.
   const schemaWarnings: string[] = [];
-  const { loaded, fullCatalogue, catalogue, plan, listWarnings } = await openCatalogue({ config, schoolUrl, configDir, version, onSchemaWarning: (message) => schemaWarnings.push(message) });
+  const { loaded, fullCatalogue, catalogue, plan, listWarnings } = await openCatalogue({
+    config,
+    schoolUrl,
+    configDir,
+    version,
+    onSchemaWarning: (message) => schemaWarnings.push(message),
+  });
   const schoolName = schoolUrl?.host ?? 'school';
-  const factory = createSchoolServerFactory({ catalogue, plan, call: neverCalled, account: signedOut, schoolName, version });
+  const factory = createSchoolServerFactory({
+    catalogue,
+    plan,
+    call: neverCalled,
+    account: signedOut,
+    schoolName,
+    version,
+  });
   const definitions = await listServerTools(factory);
   const listedNames = new Set(definitions.map((tool) => tool.name));
   const directNames = new Set(plan.direct.map((operation) => operation.toolName));
@@ -67,16 +98,22 @@ export async function listSchoolTools({ config, schoolUrl, configDir, version }:
       name,
       operations: operations.length,
       selected: catalogue.toolsets.get(name)?.length ?? 0,
-      listed: operations.filter((operation) => listedNames.has(operation.toolName) && directNames.has(operation.toolName)).length,
+      listed: operations.filter(
+        (operation) => listedNames.has(operation.toolName) && directNames.has(operation.toolName),
+      ).length,
     })),
     discovery: plan.discovery,
     tools: definitions.map((definition) => {
-      const operation = SERVER_TOOLS.has(definition.name) ? undefined : plan.direct.find((candidate) => candidate.toolName === definition.name);
+      const operation = SERVER_TOOLS.has(definition.name)
+        ? undefined
+        : plan.direct.find((candidate) => candidate.toolName === definition.name);
       return { definition, toolset: operation?.toolset, scopeAlternatives: operation?.scopeAlternatives ?? [] };
     }),
     warnings: [
       ...new Set([
-        ...(fullCatalogue.upgradedFrom === undefined ? [] : [`the document is ${fullCatalogue.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`]),
+        ...(fullCatalogue.upgradedFrom === undefined
+          ? []
+          : [`the document is ${fullCatalogue.upgradedFrom}; it was upgraded to OpenAPI 3 in memory`]),
         ...loaded.warnings,
         ...fullCatalogue.warnings,
         ...catalogue.warnings,

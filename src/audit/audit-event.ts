@@ -51,7 +51,9 @@ interface AuditFields {
   readonly dropped?: number | undefined;
 }
 
-export type AuditEvent = { readonly [E in AuditEventName]: { readonly event: E; readonly outcome: AuditOutcomes[E] } & AuditFields }[AuditEventName];
+export type AuditEvent = {
+  readonly [E in AuditEventName]: { readonly event: E; readonly outcome: AuditOutcomes[E] } & AuditFields;
+}[AuditEventName];
 
 /** Where events go. `record` never throws and never waits: a slow or failing log does not hold a request. */
 export interface AuditLog {

@@ -19,7 +19,22 @@ const STATUS_CLASS = /^[1-5]xx$/;
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** The keys of a line, in the order they are written. */
-export const FIELD_ORDER = ['v', 'time', 'event', 'outcome', 'sub', 'client_id', 'client_name', 'tool', 'status_class', 'error', 'reason', 'scopes', 'school_revoked', 'dropped'] as const;
+export const FIELD_ORDER = [
+  'v',
+  'time',
+  'event',
+  'outcome',
+  'sub',
+  'client_id',
+  'client_name',
+  'tool',
+  'status_class',
+  'error',
+  'reason',
+  'scopes',
+  'school_revoked',
+  'dropped',
+] as const;
 
 export function auditLine(event: AuditEvent, time: Date): string {
   const fields: Record<(typeof FIELD_ORDER)[number], unknown> = {
@@ -30,8 +45,14 @@ export function auditLine(event: AuditEvent, time: Date): string {
     sub: freeText(event.sub, MAX_ID_LENGTH),
     client_id: freeText(event.clientId, MAX_ID_LENGTH),
     client_name: freeText(event.clientName, MAX_NAME_LENGTH),
-    tool: typeof event.tool === 'string' && TOOL_NAME.test(event.tool) ? event.tool : event.tool === undefined ? undefined : 'malformed tool name',
-    status_class: typeof event.statusClass === 'string' && STATUS_CLASS.test(event.statusClass) ? event.statusClass : undefined,
+    tool:
+      typeof event.tool === 'string' && TOOL_NAME.test(event.tool)
+        ? event.tool
+        : event.tool === undefined
+          ? undefined
+          : 'malformed tool name',
+    status_class:
+      typeof event.statusClass === 'string' && STATUS_CLASS.test(event.statusClass) ? event.statusClass : undefined,
     error: errorCodeText(event.error),
     reason: freeText(event.reason, MAX_REASON_LENGTH),
     scopes: event.scopes === undefined ? undefined : quotableScopes(event.scopes),

@@ -108,7 +108,8 @@ class AuditFile implements AuditTarget {
       if (this.#dropped > 0) {
         const dropped = this.#dropped;
         this.#dropped = 0;
-        if (!(await this.#write(`${auditLine({ event: 'audit_gap', outcome: 'ok', dropped }, this.now())}\n`))) this.#dropped += dropped;
+        if (!(await this.#write(`${auditLine({ event: 'audit_gap', outcome: 'ok', dropped }, this.now())}\n`)))
+          this.#dropped += dropped;
       }
       const line = this.#queue.shift();
       if (line !== undefined && !(await this.#write(line))) this.#dropped += 1;

@@ -21,7 +21,11 @@ export async function runLogin(session: SignInSession, options: LoginOptions, wr
     formatStatus(await session.status(), Date.now()).forEach((line) => write(line));
     return;
   }
-  write(scopes.length > 0 ? `Signing in with ${scopes.join(' ')}; approve the request in your browser.` : 'Signing in; approve the request in your browser.');
+  write(
+    scopes.length > 0
+      ? `Signing in with ${scopes.join(' ')}; approve the request in your browser.`
+      : 'Signing in; approve the request in your browser.',
+  );
   // Only asks when the grant does not cover the scopes yet; a signed-in user is not prompted again.
   await session.accessToken({ scopeAlternatives: [scopes], requiredScopes: scopes });
   formatStatus(await session.status(), Date.now()).forEach((line) => write(line));
@@ -49,9 +53,12 @@ export function formatStatus(status: SessionStatus, now: number): string[] {
   if (status.clientId) lines.push(`Client id:  ${status.clientId}`);
   if (status.signedIn) {
     lines.push(`Scopes:     ${status.scopes.length > 0 ? status.scopes.join(' ') : '(none)'}`);
-    lines.push(`Expires:    ${status.expiresAt === undefined ? 'unknown (refreshed when the school refuses it)' : describeExpiry(status.expiresAt, now)}`);
+    lines.push(
+      `Expires:    ${status.expiresAt === undefined ? 'unknown (refreshed when the school refuses it)' : describeExpiry(status.expiresAt, now)}`,
+    );
     if (status.introspection === 'active') lines.push('Checked:    confirmed by the school just now');
-    if (status.introspection === 'inactive') lines.push('Checked:    the school no longer accepts this access token; it is renewed on next use');
+    if (status.introspection === 'inactive')
+      lines.push('Checked:    the school no longer accepts this access token; it is renewed on next use');
   } else {
     lines.push('Run `school-mcp login` to sign in.');
   }
@@ -60,7 +67,10 @@ export function formatStatus(status: SessionStatus, now: number): string[] {
 
 function describeExpiry(expiresAt: number, now: number): string {
   const minutes = Math.round((expiresAt - now) / 60_000);
-  const when = new Date(expiresAt).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const when = new Date(expiresAt)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   if (minutes <= 0) return `${when} (expired; refreshed on next use)`;
   return `${when} (in ${minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`})`;
 }

@@ -17,7 +17,12 @@ type Pasted = { kind: 'line'; line: string } | { kind: 'end' };
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Signs in through a pasted redirect address; resolves once the session holds the tokens. */
-export async function pasteLogin(session: SignInSession, scopes: readonly string[], input: NodeJS.ReadableStream, write: LineWriter): Promise<void> {
+export async function pasteLogin(
+  session: SignInSession,
+  scopes: readonly string[],
+  input: NodeJS.ReadableStream,
+  write: LineWriter,
+): Promise<void> {
   const request = { scopeAlternatives: [scopes], requiredScopes: scopes };
   let url: string;
   try {
@@ -30,7 +35,10 @@ export async function pasteLogin(session: SignInSession, scopes: readonly string
     url = pending.url;
   }
   const redirectUri = redirectUriOf(url);
-  if (!redirectUri) throw new OAuthError('OAUTH_INVALID_CONFIG', 'The sign-in link names no redirect address.', { hint: 'Run `school-mcp login` again.' });
+  if (!redirectUri)
+    throw new OAuthError('OAUTH_INVALID_CONFIG', 'The sign-in link names no redirect address.', {
+      hint: 'Run `school-mcp login` again.',
+    });
 
   write('Open this link in a browser on any machine and approve the request:');
   write(`  ${url}`);
@@ -49,7 +57,7 @@ export async function pasteLogin(session: SignInSession, scopes: readonly string
   let accepted = false;
   let refused = false;
   try {
-    for (let pending = nextLine(); ; ) {
+    for (let pending = nextLine(); ;) {
       const event = await Promise.race([settled, pending]);
       if (event.kind === 'settled') {
         // The flow's own rejection, passed on as it came (an Error from the OAuth client or this bridge).
@@ -61,10 +69,16 @@ export async function pasteLogin(session: SignInSession, scopes: readonly string
         // The answer was handed over: its outcome is the flow's (exchange or refusal).
         if (accepted) return finish(await settled);
         throw refused
-          ? new OAuthError('OAUTH_CALLBACK_REJECTED', 'The pasted address does not answer this sign-in; no code was exchanged.', {
-              hint: 'Run `school-mcp login --paste` again and paste the address the browser landed on after approving.',
-            })
-          : new OAuthError('OAUTH_ABORTED', 'No address was pasted; the sign-in was not completed.', { hint: 'Run `school-mcp login --paste` again.' });
+          ? new OAuthError(
+              'OAUTH_CALLBACK_REJECTED',
+              'The pasted address does not answer this sign-in; no code was exchanged.',
+              {
+                hint: 'Run `school-mcp login --paste` again and paste the address the browser landed on after approving.',
+              },
+            )
+          : new OAuthError('OAUTH_ABORTED', 'No address was pasted; the sign-in was not completed.', {
+              hint: 'Run `school-mcp login --paste` again.',
+            });
       }
       pending = nextLine();
       if (event.line.trim().length === 0) continue;
@@ -78,7 +92,9 @@ export async function pasteLogin(session: SignInSession, scopes: readonly string
         write('Received; finishing the sign-in…');
       } else {
         refused = true;
-        write('That address was refused: it does not answer this sign-in. Paste the right one, or press Ctrl-D to give up.');
+        write(
+          'That address was refused: it does not answer this sign-in. Paste the right one, or press Ctrl-D to give up.',
+        );
       }
     }
   } finally {

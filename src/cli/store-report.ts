@@ -7,7 +7,12 @@
 
 /** The census of the store, as `grant-store` takes it. */
 interface CensusInput {
-  readonly keys: readonly { readonly keyId: string; readonly records: number; readonly current: boolean; readonly given: boolean }[];
+  readonly keys: readonly {
+    readonly keyId: string;
+    readonly records: number;
+    readonly current: boolean;
+    readonly given: boolean;
+  }[];
   readonly underOldKeys: number;
   readonly unreadable: number;
   readonly unreadableByNamespace: Readonly<Record<string, number>>;
@@ -52,7 +57,8 @@ export type StoreCommandOutcome =
 const SECRETS_RESET = {
   removed:
     "removed the authorization server's secrets record, which no key given opens: the next start makes new ones. Browser sessions at school-mcp's pages end (sign-ins under way start over) and step-up links already sent stop working; MCP clients' tokens do not depend on them.",
-  readable: "the authorization server's secrets record opens with the keys given: nothing was reset (drop an old key only after `school-mcp store reseal`).",
+  readable:
+    "the authorization server's secrets record opens with the keys given: nothing was reset (drop an old key only after `school-mcp store reseal`).",
   absent: 'there is no secrets record: the next start makes one.',
 } as const;
 
@@ -60,8 +66,12 @@ const SECRETS_RESET = {
  * Pure: what to print and the exit code. A reseal that left records under an old key exits 1, and
  * so does a reset that found readable secrets: a script must not drop a key, or go on, after either.
  */
-export function storeCommandAnswer(outcome: StoreCommandOutcome, json: boolean): { readonly text: string; readonly exitCode: number } {
-  if (outcome.kind === 'secrets-reset') return { text: `${SECRETS_RESET[outcome.outcome]}\n`, exitCode: outcome.outcome === 'readable' ? 1 : 0 };
+export function storeCommandAnswer(
+  outcome: StoreCommandOutcome,
+  json: boolean,
+): { readonly text: string; readonly exitCode: number } {
+  if (outcome.kind === 'secrets-reset')
+    return { text: `${SECRETS_RESET[outcome.outcome]}\n`, exitCode: outcome.outcome === 'readable' ? 1 : 0 };
   const { report } = outcome;
   const text = json ? `${JSON.stringify(report, null, 2)}\n` : `${formatStoreReport(report).join('\n')}\n`;
   return { text, exitCode: report.after !== undefined && report.after.underOldKeys > 0 ? 1 : 0 };
@@ -74,7 +84,10 @@ export function formatStoreReport(report: StoreReportInput): string[] {
   lines.push(...keyLines(report.before));
   if (report.before.expired > 0) lines.push(`  expired, left to the sweep: ${report.before.expired}`);
   if (resealing) {
-    const meanwhile = report.changedMeanwhile === 0 ? '' : ` (${plural(report.changedMeanwhile, 'record')} changed meanwhile, left as its writer left it)`;
+    const meanwhile =
+      report.changedMeanwhile === 0
+        ? ''
+        : ` (${plural(report.changedMeanwhile, 'record')} changed meanwhile, left as its writer left it)`;
     lines.push(`resealed ${plural(report.resealed, 'record')} with the current key${meanwhile}; counted again:`);
     lines.push(...keyLines(report.after!));
   }

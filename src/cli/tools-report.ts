@@ -14,10 +14,22 @@
 /** What the report is made from: the tool list as the server answers it, and its catalogue. */
 export interface ToolsReportInput {
   readonly location: string;
-  readonly toolsets: readonly { readonly name: string; readonly operations: number; readonly listed: number; readonly selected: number }[];
+  readonly toolsets: readonly {
+    readonly name: string;
+    readonly operations: number;
+    readonly listed: number;
+    readonly selected: number;
+  }[];
   readonly discovery: boolean;
   readonly tools: readonly {
-    readonly definition: { readonly name: string; readonly annotations?: { readonly readOnlyHint?: boolean; readonly destructiveHint?: boolean; readonly idempotentHint?: boolean } };
+    readonly definition: {
+      readonly name: string;
+      readonly annotations?: {
+        readonly readOnlyHint?: boolean;
+        readonly destructiveHint?: boolean;
+        readonly idempotentHint?: boolean;
+      };
+    };
     readonly toolset: string | undefined;
     readonly scopeAlternatives: readonly (readonly string[])[];
   }[];
@@ -84,24 +96,46 @@ export function formatToolsReport(report: ToolsReport): string[] {
   for (const toolset of report.toolsets) {
     const searched = report.discovery ? toolset.selected - toolset.listed : 0;
     const notServed = toolset.operations - toolset.listed - searched;
-    const parts = [`${toolset.listed} listed`, ...(searched > 0 ? [`${searched} by search`] : []), ...(notServed > 0 ? [`${notServed} not served`] : [])];
+    const parts = [
+      `${toolset.listed} listed`,
+      ...(searched > 0 ? [`${searched} by search`] : []),
+      ...(notServed > 0 ? [`${notServed} not served`] : []),
+    ];
     lines.push(`  ${toolset.name.padEnd(toolsetWidth)} ${String(toolset.operations).padStart(4)}  ${parts.join(', ')}`);
   }
   lines.push('', `tools (${report.total.tools}):`);
-  const rows = report.tools.map((tool) => [tool.name, tool.toolset ?? '-', tool.scopes.length === 0 ? '-' : tool.scopes.join(' | '), hints(tool), `~${tool.tokens}`]);
+  const rows = report.tools.map((tool) => [
+    tool.name,
+    tool.toolset ?? '-',
+    tool.scopes.length === 0 ? '-' : tool.scopes.join(' | '),
+    hints(tool),
+    `~${tool.tokens}`,
+  ]);
   const header = ['name', 'toolset', 'scopes', 'hints', 'tokens'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   for (const row of [header, ...rows]) {
-    lines.push(`  ${row.map((cell, column) => (column === row.length - 1 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ')}`);
+    lines.push(
+      `  ${row.map((cell, column) => (column === row.length - 1 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ')}`,
+    );
   }
   const kib = (report.total.bytes / 1024).toFixed(1);
-  lines.push('', `tools/list: ${report.total.tools} tools, ${kib} KiB, ~${report.total.tokens.toLocaleString('en-US')} tokens (${report.tokenCount})`);
+  lines.push(
+    '',
+    `tools/list: ${report.total.tools} tools, ${kib} KiB, ~${report.total.tokens.toLocaleString('en-US')} tokens (${report.tokenCount})`,
+  );
   lines.push('', report.warnings.length === 0 ? 'warnings: none' : `warnings (${report.warnings.length}):`);
   for (const warning of report.warnings) lines.push(`  - ${warning}`);
   return lines;
 }
 
-function hints(tool: { readonly readOnly: boolean; readonly destructive: boolean; readonly idempotent: boolean }): string {
-  const words = [tool.readOnly ? 'read-only' : tool.destructive ? 'destructive' : 'write', ...(tool.idempotent ? ['idempotent'] : [])];
+function hints(tool: {
+  readonly readOnly: boolean;
+  readonly destructive: boolean;
+  readonly idempotent: boolean;
+}): string {
+  const words = [
+    tool.readOnly ? 'read-only' : tool.destructive ? 'destructive' : 'write',
+    ...(tool.idempotent ? ['idempotent'] : []),
+  ];
   return words.join(', ');
 }

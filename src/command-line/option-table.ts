@@ -54,7 +54,10 @@ const HELP = 'help';
 const VERSION = 'version';
 
 /** The `parseArgs` options of one command, or of every command at once. */
-export function parseArgsOptions<Command extends string>(table: CommandLineTable<Command>, command?: Command): NonNullable<ParseArgsConfig['options']> {
+export function parseArgsOptions<Command extends string>(
+  table: CommandLineTable<Command>,
+  command?: Command,
+): NonNullable<ParseArgsConfig['options']> {
   const options: NonNullable<ParseArgsConfig['options']> = {};
   for (const option of table.options) {
     if (command !== undefined && !option.commands.includes(command)) continue;
@@ -67,7 +70,10 @@ export function parseArgsOptions<Command extends string>(table: CommandLineTable
   return options;
 }
 
-export function commandNamed<Command extends string>(table: CommandLineTable<Command>, name: Command): CommandSpec<Command> {
+export function commandNamed<Command extends string>(
+  table: CommandLineTable<Command>,
+  name: Command,
+): CommandSpec<Command> {
   const spec = table.commands.find((command) => command.name === name);
   if (spec === undefined) throw new Error(`the command table has no command ${name}`);
   return spec;
@@ -77,7 +83,10 @@ export function commandNamed<Command extends string>(table: CommandLineTable<Com
  * The command a word selects and what it was given. A flag of another command is refused with
  * the commands that take it; an unknown word is an unknown command.
  */
-export function parseCommandLine<Command extends string>(table: CommandLineTable<Command>, argv: readonly string[]): ParsedCommandLine<Command> {
+export function parseCommandLine<Command extends string>(
+  table: CommandLineTable<Command>,
+  argv: readonly string[],
+): ParsedCommandLine<Command> {
   const defaultCommand = table.commands.find((command) => command.word === undefined);
   if (defaultCommand === undefined) throw new Error('the command table has no command without a word');
   const [first] = argv;
@@ -87,31 +96,56 @@ export function parseCommandLine<Command extends string>(table: CommandLineTable
     const named = commandOfWords(table, argv);
     if (named === undefined) {
       const words = table.commands.flatMap((candidate) => (candidate.word === undefined ? [] : [candidate.word]));
-      const given = argv.slice(0, Math.max(1, ...words.map((word) => word.split(' ').length))).filter((arg) => !arg.startsWith('-'));
-      return usageError<Command>(undefined, `unknown command ${JSON.stringify(given.join(' '))}; the commands are ${words.join(', ')}`);
+      const given = argv
+        .slice(0, Math.max(1, ...words.map((word) => word.split(' ').length)))
+        .filter((arg) => !arg.startsWith('-'));
+      return usageError<Command>(
+        undefined,
+        `unknown command ${JSON.stringify(given.join(' '))}; the commands are ${words.join(', ')}`,
+      );
     }
     command = named;
     args = argv.slice(named.word!.split(' ').length);
   }
 
   // Every flag of the table is parsed, so that one given to the wrong command is named as such.
-  const { values, tokens } = parseArgs({ args, options: parseArgsOptions(table), strict: false, allowPositionals: true, tokens: true });
+  const { values, tokens } = parseArgs({
+    args,
+    options: parseArgsOptions(table),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const byFlag = new Map(table.options.map((option) => [option.flag, option]));
   const offered = new Set<string>();
   for (const token of tokens) {
     if (token.kind === 'positional') {
-      return usageError(command.name, `${programWith(table, command)} takes no argument ${JSON.stringify(token.value)}`);
+      return usageError(
+        command.name,
+        `${programWith(table, command)} takes no argument ${JSON.stringify(token.value)}`,
+      );
     }
     if (token.kind !== 'option') continue;
     const option = byFlag.get(token.name);
-    if (option === undefined) return usageError(command.name, `Unknown option ${token.rawName} for ${programWith(table, command)}`);
-    if (option.type === 'string' && token.value === undefined) return usageError(command.name, `${token.rawName} needs a value`);
+    if (option === undefined)
+      return usageError(command.name, `Unknown option ${token.rawName} for ${programWith(table, command)}`);
+    if (option.type === 'string' && token.value === undefined)
+      return usageError(command.name, `${token.rawName} needs a value`);
     // A value that looks like a flag is most likely a forgotten value; `--flag=-x` says it is meant.
     // A lone `-` is no flag: it names a standard stream (`--audit-log -`).
-    if (option.type === 'string' && token.inlineValue === false && token.value !== '-' && token.value?.startsWith('-')) {
-      return usageError(command.name, `${token.rawName} needs a value, not ${JSON.stringify(token.value)} (write ${token.rawName}=${token.value} if you mean it)`);
+    if (
+      option.type === 'string' &&
+      token.inlineValue === false &&
+      token.value !== '-' &&
+      token.value?.startsWith('-')
+    ) {
+      return usageError(
+        command.name,
+        `${token.rawName} needs a value, not ${JSON.stringify(token.value)} (write ${token.rawName}=${token.value} if you mean it)`,
+      );
     }
-    if (option.type === 'boolean' && token.value !== undefined) return usageError(command.name, `${token.rawName} takes no value`);
+    if (option.type === 'boolean' && token.value !== undefined)
+      return usageError(command.name, `${token.rawName} takes no value`);
     offered.add(option.flag);
   }
   if (offered.has(HELP)) return { kind: 'help', command: command.name };
@@ -119,14 +153,20 @@ export function parseCommandLine<Command extends string>(table: CommandLineTable
   for (const flag of offered) {
     const takers = table.options.filter((option) => option.flag === flag).flatMap((option) => option.commands);
     if (!takers.includes(command.name)) {
-      return usageError(command.name, `--${flag} goes with ${takers.map((taker) => commandLabel(table, taker)).join(' and ')} only`);
+      return usageError(
+        command.name,
+        `--${flag} goes with ${takers.map((taker) => commandLabel(table, taker)).join(' and ')} only`,
+      );
     }
   }
   return { kind: 'run', command: command.name, values: values as OptionValues };
 }
 
 /** The command whose word (one word, or several such as `store keys`) starts `argv`; the longest such word wins. */
-function commandOfWords<Command extends string>(table: CommandLineTable<Command>, argv: readonly string[]): CommandSpec<Command> | undefined {
+function commandOfWords<Command extends string>(
+  table: CommandLineTable<Command>,
+  argv: readonly string[],
+): CommandSpec<Command> | undefined {
   let found: CommandSpec<Command> | undefined;
   for (const candidate of table.commands) {
     const parts = candidate.word?.split(' ');

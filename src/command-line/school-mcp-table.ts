@@ -16,7 +16,14 @@ const ALL: readonly CommandName[] = [...SCHOOL, 'sandbox', ...STORE_COMMANDS];
 const HOSTED_STORE: readonly CommandName[] = ['serve', ...STORE_COMMANDS];
 
 const OPTIONS: readonly OptionSpec<CommandName>[] = [
-  { flag: 'school', type: 'string', value: 'URL', env: 'SCHOOL_MCP_SCHOOL', commands: SCHOOL, help: "the school's base URL; https, or http on loopback" },
+  {
+    flag: 'school',
+    type: 'string',
+    value: 'URL',
+    env: 'SCHOOL_MCP_SCHOOL',
+    commands: SCHOOL,
+    help: "the school's base URL; https, or http on loopback",
+  },
   { flag: 'demo', type: 'boolean', commands: SCHOOL, help: 'a sandbox school started in-process instead of --school' },
   {
     flag: 'openapi',
@@ -25,7 +32,14 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: CATALOGUE,
     help: "read the API description from here instead of {school}/openapi.json (a URL must be on the school's origin)",
   },
-  { flag: 'toolsets', type: 'string', value: 'a,b|all|dynamic', env: 'SCHOOL_MCP_TOOLSETS', commands: CATALOGUE, help: 'scope groups to serve as tools' },
+  {
+    flag: 'toolsets',
+    type: 'string',
+    value: 'a,b|all|dynamic',
+    env: 'SCHOOL_MCP_TOOLSETS',
+    commands: CATALOGUE,
+    help: 'scope groups to serve as tools',
+  },
   {
     flag: 'read-only',
     type: 'boolean',
@@ -42,7 +56,14 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: ['serve', 'login'],
     help: 'ask for these scopes up front; or "least": only what each call needs (default: the reads of the listed toolsets first, each write when needed)',
   },
-  { flag: 'client-id', type: 'string', value: 'ID', env: 'SCHOOL_MCP_CLIENT_ID', commands: SIGN_IN, help: 'a pre-registered client' },
+  {
+    flag: 'client-id',
+    type: 'string',
+    value: 'ID',
+    env: 'SCHOOL_MCP_CLIENT_ID',
+    commands: SIGN_IN,
+    help: 'a pre-registered client',
+  },
   {
     flag: 'client-secret-file',
     type: 'string',
@@ -58,9 +79,27 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: SIGN_IN,
     help: 'the same on the command line, where every user of the machine can read it in the process list',
   },
-  { flag: 'client-metadata-url', type: 'string', value: 'URL', commands: SIGN_IN, help: 'a Client ID Metadata Document, when the school supports them' },
-  { flag: 'callback-port', type: 'string', value: 'N', commands: SIGN_IN, help: 'a fixed loopback port for the sign-in redirect' },
-  { flag: 'no-browser', type: 'boolean', env: 'SCHOOL_MCP_NO_BROWSER', commands: SIGN_IN, help: 'never open a browser; show the sign-in link instead' },
+  {
+    flag: 'client-metadata-url',
+    type: 'string',
+    value: 'URL',
+    commands: SIGN_IN,
+    help: 'a Client ID Metadata Document, when the school supports them',
+  },
+  {
+    flag: 'callback-port',
+    type: 'string',
+    value: 'N',
+    commands: SIGN_IN,
+    help: 'a fixed loopback port for the sign-in redirect',
+  },
+  {
+    flag: 'no-browser',
+    type: 'boolean',
+    env: 'SCHOOL_MCP_NO_BROWSER',
+    commands: SIGN_IN,
+    help: 'never open a browser; show the sign-in link instead',
+  },
   // STDIO-02: stdin is the protocol when serving; only the login command may read a pasted address.
   {
     flag: 'paste',
@@ -82,16 +121,70 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: ['serve'],
     help: "how much of that wait to use when the link can only be shown in the tool result (default 0: answer at once with the link; more if you approve from the server's log, or if your host starts a server per call)",
   },
-  { flag: 'config-dir', type: 'string', value: 'DIR', env: 'SCHOOL_MCP_CONFIG_DIR', commands: [...SCHOOL, ...STORE_COMMANDS], help: 'where tokens and caches live' },
-  { flag: 'log-level', type: 'string', value: 'L', env: 'SCHOOL_MCP_LOG_LEVEL', commands: [...SCHOOL, ...STORE_COMMANDS], help: 'debug | info | warn | error, on stderr' },
-  { flag: 'json', type: 'boolean', commands: ['tools', 'store-keys', 'store-reseal'], help: 'print the listing or the report as one JSON object instead of text' },
+  {
+    flag: 'config-dir',
+    type: 'string',
+    value: 'DIR',
+    env: 'SCHOOL_MCP_CONFIG_DIR',
+    commands: [...SCHOOL, ...STORE_COMMANDS],
+    help: 'where tokens and caches live',
+  },
+  {
+    flag: 'log-level',
+    type: 'string',
+    value: 'L',
+    env: 'SCHOOL_MCP_LOG_LEVEL',
+    commands: [...SCHOOL, ...STORE_COMMANDS],
+    help: 'debug | info | warn | error, on stderr',
+  },
+  {
+    flag: 'json',
+    type: 'boolean',
+    commands: ['tools', 'store-keys', 'store-reseal'],
+    help: 'print the listing or the report as one JSON object instead of text',
+  },
   { flag: 'http', type: 'boolean', commands: ['serve'], help: 'serve over Streamable HTTP at /mcp instead of stdio' },
-  { flag: 'host', type: 'string', value: 'H', commands: ['serve'], help: 'where --http or --hosted listens (default 127.0.0.1)' },
-  { flag: 'port', type: 'string', value: 'N', commands: ['serve'], help: 'the port --http or --hosted listens on (default 0: any free port, printed on stderr)' },
-  { flag: 'hosted', type: 'boolean', commands: ['serve'], help: 'serve a team: each person signs in through their MCP client' },
-  { flag: 'public-url', type: 'string', value: 'URL', commands: ['serve'], help: 'where clients reach --hosted; https (or SCHOOL_MCP_PUBLIC_URL)' },
-  { flag: 'store', type: 'string', value: 'DIR|URL', commands: HOSTED_STORE, help: "--hosted's grant store: a directory, or redis://HOST:PORT/DB or rediss://… (or SCHOOL_MCP_STORE); the Redis password only in SCHOOL_MCP_REDIS_PASSWORD, never in the URL, where every local user could read it in the process list" },
-  { flag: 'store-key-file', type: 'string', value: 'FILE', commands: HOSTED_STORE, help: "--hosted's store key file (or SCHOOL_MCP_STORE_KEY)" },
+  {
+    flag: 'host',
+    type: 'string',
+    value: 'H',
+    commands: ['serve'],
+    help: 'where --http or --hosted listens (default 127.0.0.1)',
+  },
+  {
+    flag: 'port',
+    type: 'string',
+    value: 'N',
+    commands: ['serve'],
+    help: 'the port --http or --hosted listens on (default 0: any free port, printed on stderr)',
+  },
+  {
+    flag: 'hosted',
+    type: 'boolean',
+    commands: ['serve'],
+    help: 'serve a team: each person signs in through their MCP client',
+  },
+  {
+    flag: 'public-url',
+    type: 'string',
+    value: 'URL',
+    commands: ['serve'],
+    help: 'where clients reach --hosted; https (or SCHOOL_MCP_PUBLIC_URL)',
+  },
+  {
+    flag: 'store',
+    type: 'string',
+    value: 'DIR|URL',
+    commands: HOSTED_STORE,
+    help: "--hosted's grant store: a directory, or redis://HOST:PORT/DB or rediss://… (or SCHOOL_MCP_STORE); the Redis password only in SCHOOL_MCP_REDIS_PASSWORD, never in the URL, where every local user could read it in the process list",
+  },
+  {
+    flag: 'store-key-file',
+    type: 'string',
+    value: 'FILE',
+    commands: HOSTED_STORE,
+    help: "--hosted's store key file (or SCHOOL_MCP_STORE_KEY)",
+  },
   {
     flag: 'drain-seconds',
     type: 'string',
@@ -123,15 +216,27 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: ['serve'],
     help: 'the same on the command line, where every user of the machine can read it in the process list',
   },
-  { flag: 'allow-remote', type: 'boolean', commands: ['serve'], help: 'allow --host other than loopback (needs a secret you chose)' },
-  { flag: 'allowed-origin', type: 'string', multiple: true, value: 'O', commands: ['serve'], help: 'an Origin allowed to call the HTTP endpoint, or --hosted\'s /mcp besides the public URL\'s (repeatable)' },
+  {
+    flag: 'allow-remote',
+    type: 'boolean',
+    commands: ['serve'],
+    help: 'allow --host other than loopback (needs a secret you chose)',
+  },
+  {
+    flag: 'allowed-origin',
+    type: 'string',
+    multiple: true,
+    value: 'O',
+    commands: ['serve'],
+    help: "an Origin allowed to call the HTTP endpoint, or --hosted's /mcp besides the public URL's (repeatable)",
+  },
   {
     flag: 'allowed-host',
     type: 'string',
     multiple: true,
     value: 'H[:PORT]',
     commands: ['serve'],
-    help: 'a Host name the HTTP endpoint answers to besides 127.0.0.1, localhost and [::1] (repeatable; needed with --host 0.0.0.0); with --hosted, one a proxy that rewrites Host sends besides the public URL\'s',
+    help: "a Host name the HTTP endpoint answers to besides 127.0.0.1, localhost and [::1] (repeatable; needed with --host 0.0.0.0); with --hosted, one a proxy that rewrites Host sends besides the public URL's",
   },
   {
     flag: 'trust-proxy',
@@ -164,9 +269,26 @@ const OPTIONS: readonly OptionSpec<CommandName>[] = [
     commands: ['serve'],
     help: 'a registered client that never gets a token is forgotten after this (default 86400); one that does is kept as long as its tokens',
   },
-  { flag: 'port', type: 'string', value: 'N', commands: ['sandbox'], help: 'listen on 127.0.0.1:N (default: a free port)' },
-  { flag: 'auto-approve', type: 'boolean', commands: ['sandbox'], help: 'approve every authorization request without the consent page' },
-  { flag: 'data', type: 'string', value: 'FILE', commands: ['sandbox'], help: "keep the school's data in FILE across restarts" },
+  {
+    flag: 'port',
+    type: 'string',
+    value: 'N',
+    commands: ['sandbox'],
+    help: 'listen on 127.0.0.1:N (default: a free port)',
+  },
+  {
+    flag: 'auto-approve',
+    type: 'boolean',
+    commands: ['sandbox'],
+    help: 'approve every authorization request without the consent page',
+  },
+  {
+    flag: 'data',
+    type: 'string',
+    value: 'FILE',
+    commands: ['sandbox'],
+    help: "keep the school's data in FILE across restarts",
+  },
   {
     flag: 'extra-staff',
     type: 'string',
@@ -195,7 +317,10 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
       forms: [
         { form: '--school URL [options]', summary: "serve the school's tools over MCP (stdio)" },
         { form: '--demo [options]', summary: 'the same against a sandbox school started in-process' },
-        { form: '--http [--host H] [--port N] --school URL|--demo', summary: 'serve over Streamable HTTP on 127.0.0.1' },
+        {
+          form: '--http [--host H] [--port N] --school URL|--demo',
+          summary: 'serve over Streamable HTTP on 127.0.0.1',
+        },
         { form: '--hosted --public-url URL --school URL --client-id ID', summary: 'serve a team over OAuth' },
         { form: '--hosted --demo', summary: 'the same against a sandbox school, with a walkthrough' },
       ],
@@ -205,7 +330,11 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
       word: 'login',
       forms: [
         { form: 'login [--scopes "a b"]', summary: 'sign in now (browser consent)' },
-        { form: 'login --paste', summary: 'sign in from a headless machine: open the printed link anywhere, then paste the address the browser lands on' },
+        {
+          form: 'login --paste',
+          summary:
+            'sign in from a headless machine: open the printed link anywhere, then paste the address the browser lands on',
+        },
       ],
     },
     { name: 'logout', word: 'logout', forms: [{ form: 'logout', summary: 'revoke and forget the tokens' }] },
@@ -216,19 +345,31 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
       forms: [
         {
           form: 'tools [--school URL | --openapi FILE] [--toolsets a,b] [--read-only] [--json]',
-          summary: "the tools a host would be given, their size and every warning about the school's API document (no sign-in)",
+          summary:
+            "the tools a host would be given, their size and every warning about the school's API document (no sign-in)",
         },
       ],
     },
     {
       name: 'sandbox',
       word: 'sandbox',
-      forms: [{ form: 'sandbox [--port N] [--auto-approve] [--data FILE] [--integration CALLBACK]', summary: 'run the sandbox school on its own' }],
+      forms: [
+        {
+          form: 'sandbox [--port N] [--auto-approve] [--data FILE] [--integration CALLBACK]',
+          summary: 'run the sandbox school on its own',
+        },
+      ],
     },
     {
       name: 'store-keys',
       word: 'store keys',
-      forms: [{ form: 'store keys [--store DIR|URL] [--store-key-file FILE]', summary: "--hosted's grant store: how many records rest under each key, and how many no key given opens (changes nothing)" }],
+      forms: [
+        {
+          form: 'store keys [--store DIR|URL] [--store-key-file FILE]',
+          summary:
+            "--hosted's grant store: how many records rest under each key, and how many no key given opens (changes nothing)",
+        },
+      ],
     },
     {
       name: 'store-reseal',
@@ -236,7 +377,8 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
       forms: [
         {
           form: 'store reseal [--store DIR|URL] [--store-key-file FILE]',
-          summary: 'seal every record under an old key again with the first key, safe while instances serve; then the same count (exit 1 while records remain under an old key)',
+          summary:
+            'seal every record under an old key again with the first key, safe while instances serve; then the same count (exit 1 while records remain under an old key)',
         },
       ],
     },
@@ -246,7 +388,8 @@ export const SCHOOL_MCP_COMMAND_LINE: CommandLineTable<CommandName> = {
       forms: [
         {
           form: 'store reset-secrets [--store DIR|URL] [--store-key-file FILE]',
-          summary: "remove the authorization server's secrets record when no key given opens it, so the next start makes new ones (stop every instance first)",
+          summary:
+            "remove the authorization server's secrets record when no key given opens it, so the next start makes new ones (stop every instance first)",
         },
       ],
     },

@@ -26,9 +26,14 @@ export function programUsage<Command extends string>(table: CommandLineTable<Com
 export function commandUsage<Command extends string>(table: CommandLineTable<Command>, name: Command): string {
   const command = commandNamed(table, name);
   if (command.word === undefined) return programUsage(table);
-  return ['usage:', ...formLines(table.program, command.forms), '', 'options:', ...optionLines(table.options.filter((option) => option.commands.includes(name))), ''].join(
-    '\n',
-  );
+  return [
+    'usage:',
+    ...formLines(table.program, command.forms),
+    '',
+    'options:',
+    ...optionLines(table.options.filter((option) => option.commands.includes(name))),
+    '',
+  ].join('\n');
 }
 
 function formLines(program: string, forms: readonly { form: string; summary: string }[]): string[] {
@@ -39,7 +44,11 @@ function optionLines(options: readonly OptionSpec<string>[]): string[] {
   return options.flatMap((option) => {
     const name = `${option.short === undefined ? '' : `-${option.short}, `}--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`;
     // The variable stays on one line with its "env", where it can be read and copied.
-    return columns(`  ${name}`, [...wordsOf(option.help), ...(option.env === undefined ? [] : [`(env ${option.env})`])], OPTION_COLUMN);
+    return columns(
+      `  ${name}`,
+      [...wordsOf(option.help), ...(option.env === undefined ? [] : [`(env ${option.env})`])],
+      OPTION_COLUMN,
+    );
   });
 }
 

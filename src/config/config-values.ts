@@ -14,7 +14,8 @@ export const DEFAULT_CONSENT_WAIT_MS = 45_000;
 
 export function parsePort(text: string, flag: string, minimum: number, command?: CommandName): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port < minimum || port > 65535) throw configError(`${flag} must be a port number, got ${JSON.stringify(text)}`, command);
+  if (!/^\d+$/.test(text) || port < minimum || port > 65535)
+    throw configError(`${flag} must be a port number, got ${JSON.stringify(text)}`, command);
   return port;
 }
 
@@ -27,8 +28,14 @@ function parseSeconds(text: string, flag: string, minimum: number): number {
 }
 
 /** `--link-wait` is a part of `--consent-wait`, which bounds every call. */
-export function parseWaits(consentWait: string | undefined, linkWait: string | undefined): { consentWaitMs: number; linkWaitMs: number } {
-  const consentWaitMs = consentWait === undefined ? DEFAULT_CONSENT_WAIT_MS : Math.round(parseSeconds(consentWait, '--consent-wait', 0.1) * 1000);
+export function parseWaits(
+  consentWait: string | undefined,
+  linkWait: string | undefined,
+): { consentWaitMs: number; linkWaitMs: number } {
+  const consentWaitMs =
+    consentWait === undefined
+      ? DEFAULT_CONSENT_WAIT_MS
+      : Math.round(parseSeconds(consentWait, '--consent-wait', 0.1) * 1000);
   const linkWaitMs = linkWait === undefined ? 0 : Math.round(parseSeconds(linkWait, '--link-wait', 0) * 1000);
   if (linkWaitMs > consentWaitMs) {
     throw configError(
@@ -67,18 +74,21 @@ export function parseDrainSeconds(text: string | undefined): number {
 /** A whole number of something within bounds, e.g. `--registration-cap`. */
 export function parseWholeNumber(text: string, flag: string, minimum: number, maximum: number): number {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < minimum || value > maximum) throw configError(`${flag} must be a whole number from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || value < minimum || value > maximum)
+    throw configError(`${flag} must be a whole number from ${minimum} to ${maximum}, got ${JSON.stringify(text)}`);
   return value;
 }
 
 /** The sandbox numbers generated members with three digits. */
 export function parseExtraStaff(text: string): number {
-  if (!/^\d{1,3}$/.test(text)) throw configError(`--extra-staff takes a whole number from 0 to 999, got ${JSON.stringify(text)}`, 'sandbox');
+  if (!/^\d{1,3}$/.test(text))
+    throw configError(`--extra-staff takes a whole number from 0 to 999, got ${JSON.stringify(text)}`, 'sandbox');
   return Number(text);
 }
 
 /** The sandbox checks the rest when it registers the integration; here only what a URL is. */
 export function parseIntegrationCallback(value: string): string {
-  if (!URL.canParse(value)) throw configError(`--integration needs a callback URL, got ${JSON.stringify(value)}`, 'sandbox');
+  if (!URL.canParse(value))
+    throw configError(`--integration needs a callback URL, got ${JSON.stringify(value)}`, 'sandbox');
   return value;
 }

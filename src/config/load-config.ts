@@ -6,7 +6,19 @@
 import { parseCommandLine, SCHOOL_MCP_COMMAND_LINE, STORE_COMMANDS, type CommandName } from '../command-line/index.js';
 import { checkSchoolUrl, isLoopbackName } from '../network/index.js';
 import type { LogLevel } from '../log.js';
-import { configError, DEFAULT_CONSENT_WAIT_MS, isTrue, nonEmpty, parseDrainSeconds, parseExtraStaff, parseIntegrationCallback, parsePort, parseWaits, parseWholeNumber, splitList } from './config-values.js';
+import {
+  configError,
+  DEFAULT_CONSENT_WAIT_MS,
+  isTrue,
+  nonEmpty,
+  parseDrainSeconds,
+  parseExtraStaff,
+  parseIntegrationCallback,
+  parsePort,
+  parseWaits,
+  parseWholeNumber,
+  splitList,
+} from './config-values.js';
 
 type Command = CommandName | 'help' | 'version';
 
@@ -59,7 +71,11 @@ export interface HostedConfig {
   /** `--trust-proxy`: the client's address is the last `X-Forwarded-For` entry rather than the socket's peer. */
   readonly trustProxy: boolean;
   /** `--registration-limit`, `--registration-cap`, `--registration-expiry`; absent ones take the hosted defaults. */
-  readonly registration: { readonly perAddressPerHour?: number; readonly cap?: number; readonly unusedSeconds?: number };
+  readonly registration: {
+    readonly perAddressPerHour?: number;
+    readonly cap?: number;
+    readonly unusedSeconds?: number;
+  };
 }
 
 /** `school-mcp store …`: the grant store `--hosted` would open, and its keys. */
@@ -121,7 +137,6 @@ export interface Config {
   readonly warnings: readonly string[];
 }
 
-
 /** Everything else in the environment stays unread. */
 const ENVIRONMENT_KEYS = [
   'SCHOOL_MCP_CONFIG_DIR',
@@ -158,13 +173,20 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   if (command === 'sandbox') return freeze(defaults('sandbox', { sandbox: parseSandboxOptions(values), environment }));
 
   const fromEnv = (flag: string) => {
-    const variable = SCHOOL_MCP_COMMAND_LINE.options.find((option) => option.flag === flag && option.commands.includes(command))?.env;
+    const variable = SCHOOL_MCP_COMMAND_LINE.options.find(
+      (option) => option.flag === flag && option.commands.includes(command),
+    )?.env;
     return variable === undefined ? undefined : nonEmpty(env[variable]);
   };
   if ((STORE_COMMANDS as readonly string[]).includes(command)) {
     return freeze(
       defaults(command, {
-        store: { storeDir: values.store ?? nonEmpty(env.SCHOOL_MCP_STORE), storeKeyFile: values['store-key-file'], storeKey: nonEmpty(env.SCHOOL_MCP_STORE_KEY), redisPassword: nonEmpty(env.SCHOOL_MCP_REDIS_PASSWORD) },
+        store: {
+          storeDir: values.store ?? nonEmpty(env.SCHOOL_MCP_STORE),
+          storeKeyFile: values['store-key-file'],
+          storeKey: nonEmpty(env.SCHOOL_MCP_STORE_KEY),
+          redisPassword: nonEmpty(env.SCHOOL_MCP_REDIS_PASSWORD),
+        },
         configDir: values['config-dir'] ?? fromEnv('config-dir'),
         logLevel: parseLogLevel(values['log-level'] ?? fromEnv('log-level')),
         json: values.json === true,
@@ -185,7 +207,10 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     );
   }
   if (!demo && !schoolText && /^https?:/i.test(values.openapi ?? '')) {
-    throw configError("an --openapi URL needs --school: the document is read only from the school's origin; or download it and give the file", command);
+    throw configError(
+      "an --openapi URL needs --school: the document is read only from the school's origin; or download it and give the file",
+      command,
+    );
   }
   const schoolUrl = demo || !schoolText ? undefined : parseSchoolUrl(schoolText);
 
@@ -193,13 +218,34 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const logLevel = parseLogLevel(values['log-level'] ?? fromEnv('log-level'));
 
   const hosted = values.hosted ? parseHosted(values, demo, fromEnv, env) : undefined;
-  const hostedOnly = ['public-url', 'store', 'store-key-file', 'drain-seconds', 'trust-proxy', 'registration-limit', 'registration-cap', 'registration-expiry', 'audit-log'] as const;
+  const hostedOnly = [
+    'public-url',
+    'store',
+    'store-key-file',
+    'drain-seconds',
+    'trust-proxy',
+    'registration-limit',
+    'registration-cap',
+    'registration-expiry',
+    'audit-log',
+  ] as const;
   if (!values.hosted && hostedOnly.some((flag) => values[flag] !== undefined && values[flag] !== false)) {
     throw configError(`${hostedOnly.map((flag) => `--${flag}`).join(', ')} go with --hosted`);
   }
   const http = values.http ? parseHttp(values, fromEnv('http-secret')) : undefined;
-  if (!values.http && !values.hosted && (values.host || values.port || values['allow-remote'] || values['allowed-host'] || values['allowed-origin'] || values['http-secret-file'])) {
-    throw configError('--host, --port, --allow-remote, --allowed-host, --allowed-origin and --http-secret-file go with --http');
+  if (
+    !values.http &&
+    !values.hosted &&
+    (values.host ||
+      values.port ||
+      values['allow-remote'] ||
+      values['allowed-host'] ||
+      values['allowed-origin'] ||
+      values['http-secret-file'])
+  ) {
+    throw configError(
+      '--host, --port, --allow-remote, --allowed-host, --allowed-origin and --http-secret-file go with --http',
+    );
   }
   if (values['client-secret'] !== undefined && values['client-secret-file'] !== undefined) {
     throw configError('--client-secret and --client-secret-file exclude each other');
@@ -215,12 +261,14 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     readOnly: values['read-only'] === true || isTrue(fromEnv('read-only')),
     tools: values.tools === undefined ? undefined : splitList(values.tools),
     excludeTools: values['exclude-tools'] === undefined ? [] : splitList(values['exclude-tools']),
-    scopes: values.scopes === undefined ? undefined : values.scopes.trim() === 'least' ? 'least' : splitList(values.scopes),
+    scopes:
+      values.scopes === undefined ? undefined : values.scopes.trim() === 'least' ? 'least' : splitList(values.scopes),
     clientId: values['client-id'] ?? fromEnv('client-id'),
     clientSecret: values['client-secret'] ?? (clientSecretFile === undefined ? fromEnv('client-secret') : undefined),
     clientSecretFile,
     clientMetadataUrl: values['client-metadata-url'],
-    callbackPort: values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
+    callbackPort:
+      values['callback-port'] === undefined ? undefined : parsePort(values['callback-port'], '--callback-port', 1),
     openBrowser: !(values['no-browser'] === true || isTrue(fromEnv('no-browser'))),
     pasteRedirect: values.paste === true,
     ...parseWaits(values['consent-wait'], values['link-wait']),
@@ -291,7 +339,9 @@ function parseSandboxOptions(values: ParsedValues): SandboxCommandOptions {
     ...(values.port === undefined ? {} : { port: parsePort(values.port, '--port', 0, 'sandbox') }),
     ...(values['auto-approve'] === true ? { autoApprove: true } : {}),
     ...(values.data === undefined ? {} : { dataFile: values.data }),
-    ...(values.integration === undefined ? {} : { integrationCallbacks: values.integration.map((callback) => parseIntegrationCallback(callback)) }),
+    ...(values.integration === undefined
+      ? {}
+      : { integrationCallbacks: values.integration.map((callback) => parseIntegrationCallback(callback)) }),
     ...(values['extra-staff'] === undefined ? {} : { extraStaff: parseExtraStaff(values['extra-staff']) }),
   };
 }
@@ -304,8 +354,10 @@ function parseHosted(
 ): HostedConfig {
   if (values.http) throw configError('--hosted and --http exclude each other: --hosted serves its own HTTP endpoint');
   const url = values['public-url'] ?? nonEmpty(env.SCHOOL_MCP_PUBLIC_URL);
-  if (!demo && url === undefined) throw configError('--hosted needs --public-url URL (or SCHOOL_MCP_PUBLIC_URL): where MCP clients reach it');
-  if (!demo && (values['client-id'] ?? fromEnv('client-id')) === undefined) throw configError('--hosted needs --client-id: the integration registered for it at the school');
+  if (!demo && url === undefined)
+    throw configError('--hosted needs --public-url URL (or SCHOOL_MCP_PUBLIC_URL): where MCP clients reach it');
+  if (!demo && (values['client-id'] ?? fromEnv('client-id')) === undefined)
+    throw configError('--hosted needs --client-id: the integration registered for it at the school');
   return {
     publicUrl: demo ? undefined : url,
     storeDir: values.store ?? nonEmpty(env.SCHOOL_MCP_STORE),
@@ -323,15 +375,22 @@ function parseHosted(
   };
 }
 
-function parseRegistration(values: ParsedValues, fromEnv: (flag: string) => string | undefined): HostedConfig['registration'] {
+function parseRegistration(
+  values: ParsedValues,
+  fromEnv: (flag: string) => string | undefined,
+): HostedConfig['registration'] {
   const limit = values['registration-limit'] ?? fromEnv('registration-limit');
   const cap = values['registration-cap'] ?? fromEnv('registration-cap');
   const expiry = values['registration-expiry'] ?? fromEnv('registration-expiry');
   return {
-    ...(limit === undefined ? {} : { perAddressPerHour: parseWholeNumber(limit, '--registration-limit', 1, 1_000_000) }),
+    ...(limit === undefined
+      ? {}
+      : { perAddressPerHour: parseWholeNumber(limit, '--registration-limit', 1, 1_000_000) }),
     ...(cap === undefined ? {} : { cap: parseWholeNumber(cap, '--registration-cap', 1, 10_000_000) }),
     // A client registers just before its user signs in: a minute at least; at most the 30 days of a refresh token.
-    ...(expiry === undefined ? {} : { unusedSeconds: parseWholeNumber(expiry, '--registration-expiry', 60, 30 * 24 * 3600) }),
+    ...(expiry === undefined
+      ? {}
+      : { unusedSeconds: parseWholeNumber(expiry, '--registration-expiry', 60, 30 * 24 * 3600) }),
   };
 }
 
@@ -346,9 +405,14 @@ function parseAuditLog(target: string | undefined): string | undefined {
  */
 function argvSecretWarnings(values: { 'http-secret'?: string; 'client-secret'?: string }): string[] {
   const warnings: string[] = [];
-  for (const [flag, variable] of [['http-secret', 'SCHOOL_MCP_HTTP_SECRET'], ['client-secret', 'SCHOOL_MCP_CLIENT_SECRET']] as const) {
+  for (const [flag, variable] of [
+    ['http-secret', 'SCHOOL_MCP_HTTP_SECRET'],
+    ['client-secret', 'SCHOOL_MCP_CLIENT_SECRET'],
+  ] as const) {
     if (values[flag] === undefined) continue;
-    warnings.push(`--${flag} puts the secret in the command line, where every user of this machine can read it (ps, /proc/<pid>/cmdline); use --${flag}-file FILE or ${variable} instead`);
+    warnings.push(
+      `--${flag} puts the secret in the command line, where every user of this machine can read it (ps, /proc/<pid>/cmdline); use --${flag}-file FILE or ${variable} instead`,
+    );
   }
   return warnings;
 }
@@ -399,7 +463,9 @@ export function parseSchoolUrl(text: string): URL {
     case 'query-or-fragment':
       throw configError('--school must not carry a query or fragment');
     case 'scheme':
-      throw configError(`--school must be an https URL (plain http is allowed only on 127.0.0.1 or [::1]): ${verdict.url?.href ?? text}`);
+      throw configError(
+        `--school must be an https URL (plain http is allowed only on 127.0.0.1 or [::1]): ${verdict.url?.href ?? text}`,
+      );
   }
 }
 
@@ -407,24 +473,37 @@ function parseToolsets(text: string): ToolsetSelection {
   const list = splitList(text);
   if (list.length === 1 && list[0] === 'dynamic') return { mode: 'dynamic' };
   if (list.length === 1 && list[0] === 'all') return { mode: 'toolsets', toolsets: 'all' };
-  if (list.includes('dynamic') || list.includes('all')) throw configError('--toolsets takes "all", "dynamic", or a list of toolsets');
+  if (list.includes('dynamic') || list.includes('all'))
+    throw configError('--toolsets takes "all", "dynamic", or a list of toolsets');
   if (list.length === 0) throw configError('--toolsets is empty');
   return { mode: 'toolsets', toolsets: list };
 }
 
 function parseHttp(
-  values: { host?: string; port?: string; 'http-secret'?: string; 'http-secret-file'?: string; 'allow-remote'?: boolean; 'allowed-origin'?: string[]; 'allowed-host'?: string[] },
+  values: {
+    host?: string;
+    port?: string;
+    'http-secret'?: string;
+    'http-secret-file'?: string;
+    'allow-remote'?: boolean;
+    'allowed-origin'?: string[];
+    'allowed-host'?: string[];
+  },
   envSecret: string | undefined,
 ): HttpConfig {
   const host = values.host ?? '127.0.0.1';
   const allowRemote = values['allow-remote'] === true;
   const secretFile = values['http-secret-file'];
-  if (values['http-secret'] !== undefined && secretFile !== undefined) throw configError('--http-secret and --http-secret-file exclude each other');
+  if (values['http-secret'] !== undefined && secretFile !== undefined)
+    throw configError('--http-secret and --http-secret-file exclude each other');
   const secret = values['http-secret'] ?? (secretFile === undefined ? envSecret : undefined);
   const loopback = isLoopbackName(host);
-  if (!loopback && !allowRemote) throw configError(`--host ${host} is not a loopback address; add --allow-remote to bind it on purpose`);
+  if (!loopback && !allowRemote)
+    throw configError(`--host ${host} is not a loopback address; add --allow-remote to bind it on purpose`);
   if (!loopback && !secret && !secretFile) {
-    throw configError('binding a non-loopback address needs a secret you chose (--http-secret-file or SCHOOL_MCP_HTTP_SECRET)');
+    throw configError(
+      'binding a non-loopback address needs a secret you chose (--http-secret-file or SCHOOL_MCP_HTTP_SECRET)',
+    );
   }
   if (secret !== undefined) checkHttpSecretLength(secret);
   return {

@@ -68,8 +68,12 @@ export function createBrowserPrompter(options: BrowserPrompterOptions): BrowserP
       announce(prompt, url);
       if (options.disabled) return;
       if (!possible()) {
-        print('school-mcp: no browser can be opened here (remote or headless session). Open the URL above on this machine;');
-        print('  the sign-in finishes on a 127.0.0.1 address, so from another machine forward that port (ssh -L) first.');
+        print(
+          'school-mcp: no browser can be opened here (remote or headless session). Open the URL above on this machine;',
+        );
+        print(
+          '  the sign-in finishes on a 127.0.0.1 address, so from another machine forward that port (ssh -L) first.',
+        );
         return;
       }
       await launchChecked(url);

@@ -34,14 +34,19 @@ export function launchableUrl(candidate: string, allowedOrigin: string): string 
 }
 
 function percentEncode(character: string): string {
-  return [...new TextEncoder().encode(character)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  return [...new TextEncoder().encode(character)]
+    .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join('');
 }
 
 /**
  * BR-04: when a browser can plausibly be opened. Not over SSH, not in CI, and on Linux/BSD not
  * without a display. Pure: the environment comes in.
  */
-export function canLaunchBrowser(platform: NodeJS.Platform, env: Readonly<Record<string, string | undefined>>): boolean {
+export function canLaunchBrowser(
+  platform: NodeJS.Platform,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   if (env.SSH_CONNECTION || env.SSH_CLIENT || env.SSH_TTY) return false;
   if (env.CI) return false;
   if (platform === 'win32' || platform === 'darwin') return true;

@@ -45,7 +45,11 @@ export const CONSENT_INPUT_KEY = 'consent';
 
 export interface ConsentCallerOptions {
   /** Runs the operation once: the executor, with the request's cancellation. */
-  readonly execute: (operation: Operation, args: Record<string, unknown>, signal: AbortSignal) => Promise<ExecutionOutcome>;
+  readonly execute: (
+    operation: Operation,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => Promise<ExecutionOutcome>;
   readonly broker: ConsentBroker;
   readonly scopeDescriptions: Readonly<Record<string, string>>;
   /** The school as the user knows it, e.g. its host. */
@@ -107,7 +111,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
   const linkWaitMs = options.linkWaitMs ?? options.waitMs;
   // `--consent-wait` bounds every call; the link channel uses only part of it (`--link-wait`).
   const budgetOf = (channel: ConsentChannel, startedAt: number): CallBudget => {
-    const totalMs = channel === 'link' ? Math.min(options.waitMs, Math.max(linkWaitMs, LINK_RECHECK_MS)) : options.waitMs;
+    const totalMs =
+      channel === 'link' ? Math.min(options.waitMs, Math.max(linkWaitMs, LINK_RECHECK_MS)) : options.waitMs;
     return { deadline: startedAt + totalMs, firstLinkWaitMs: linkWaitMs };
   };
   const { broker } = options;
@@ -119,7 +124,10 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
   /** Flows sent in an input-required result, by flow id: the client's retry names one of them. */
   const awaitingAnswer = new Map<string, PendingConsent>();
 
-  async function resumedConsent(operation: Operation, context: ServerContext): Promise<Resumed | 'invalid' | undefined> {
+  async function resumedConsent(
+    operation: Operation,
+    context: ServerContext,
+  ): Promise<Resumed | 'invalid' | undefined> {
     const wire = context.mcpReq.requestState();
     const answer = inputResponse(context.mcpReq.inputResponses, CONSENT_INPUT_KEY);
     if (wire === undefined && answer.kind === 'missing') return undefined;
@@ -135,7 +143,11 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
 
   /** Tells the broker how the user learns of the end; a failure to record it never fails the call. */
   async function note(consent: PendingConsent, reach: ConsentReach): Promise<void> {
-    await broker.noteReach?.(consent, reach).catch((error: unknown) => options.logger?.warn('could not record how the approval reaches the user', { error: String(error) }));
+    await broker
+      .noteReach?.(consent, reach)
+      .catch((error: unknown) =>
+        options.logger?.warn('could not record how the approval reaches the user', { error: String(error) }),
+      );
   }
 
   /** The call stops waiting: whoever approves now must ask again. */
@@ -175,9 +187,17 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         // The client's retry comes back and waits: the approval finishes the call by itself.
         await note(consent, 'call-waits');
         const person = broker.person === undefined ? {} : { owner: broker.person, scopes: consent.scopes };
-        const requestState = await codec.mint({ v: 1, tool: wording.toolName, flow: flowId(consent.url), ...person }, context);
+        const requestState = await codec.mint(
+          { v: 1, tool: wording.toolName, flow: flowId(consent.url), ...person },
+          context,
+        );
         return inputRequired({
-          inputRequests: { [CONSENT_INPUT_KEY]: inputRequired.elicitUrl({ message: elicitationMessage(consent, wording), url: consent.url }) },
+          inputRequests: {
+            [CONSENT_INPUT_KEY]: inputRequired.elicitUrl({
+              message: elicitationMessage(consent, wording),
+              url: consent.url,
+            }),
+          },
           requestState,
         });
       }
@@ -191,25 +211,39 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
         const answer = await context.mcpReq.elicitInput(
           { mode: 'url', elicitationId, url: consent.url, message: elicitationMessage(consent, wording) },
           // The client answers once the user chose; a call waiting for that still counts against the wait.
-          { signal: options.leaving === undefined ? context.mcpReq.signal : AbortSignal.any([context.mcpReq.signal, options.leaving]), timeout: Math.max(1, Math.min(remainingMs(), consent.expiresAt - Date.now())) },
+          {
+            signal:
+              options.leaving === undefined
+                ? context.mcpReq.signal
+                : AbortSignal.any([context.mcpReq.signal, options.leaving]),
+            timeout: Math.max(1, Math.min(remainingMs(), consent.expiresAt - Date.now())),
+          },
         );
         action = answer.action;
       } catch (error) {
         if (context.mcpReq.signal.aborted) return cancelledResult(wording);
         if (options.leaving?.aborted) return leavingResult(consent, wording, leavingReason());
-        options.logger?.warn('the client did not show the approval link; it goes into the tool result', { error: String(error) });
+        options.logger?.warn('the client did not show the approval link; it goes into the tool result', {
+          error: String(error),
+        });
         return pending(consent, wording, 0);
       }
       if (action === 'decline') return declined(consent, wording);
       if (action === 'cancel') return pending(consent, wording, 0);
-      void broker.outcome(consent).then(async (outcome) => {
-        if (outcome.kind === 'granted') await connection?.elicitationComplete(elicitationId);
-      }).catch(() => undefined);
+      void broker
+        .outcome(consent)
+        .then(async (outcome) => {
+          if (outcome.kind === 'granted') await connection?.elicitationComplete(elicitationId);
+        })
+        .catch(() => undefined);
     } else if (channel === 'browser' && firstShowing) {
-      await broker.openBrowser(consent).catch((error: unknown) => options.logger?.warn('the browser could not be opened', { error: String(error) }));
+      await broker
+        .openBrowser(consent)
+        .catch((error: unknown) => options.logger?.warn('the browser could not be opened', { error: String(error) }));
     }
 
-    const waitMs = channel === 'link' && firstShowing ? Math.min(callBudget.firstLinkWaitMs, remainingMs()) : remainingMs();
+    const waitMs =
+      channel === 'link' && firstShowing ? Math.min(callBudget.firstLinkWaitMs, remainingMs()) : remainingMs();
     const waited = await waitForConsent(broker.outcome(consent), {
       waitMs,
       signal: context.mcpReq.signal,
@@ -261,7 +295,8 @@ export function createConsentCaller(options: ConsentCallerOptions): OperationCal
     // The user answered for one flow: how it ended is the answer. Running the operation first
     // would, once that flow is over, open a new one and show it again after a denial.
     // Another instance of the deployment may have shown it; the broker finds it in the shared store.
-    const answeredFor = resumed === undefined ? undefined : (awaitingAnswer.get(resumed.flow) ?? (await broker.rejoin?.(resumed.flow)));
+    const answeredFor =
+      resumed === undefined ? undefined : (awaitingAnswer.get(resumed.flow) ?? (await broker.rejoin?.(resumed.flow)));
     if (answeredFor !== undefined) {
       const reached = await reachUser(answeredFor, channel, context, connection, wording, resumed, callBudget);
       if (reached !== 'granted') return reached;
@@ -316,6 +351,11 @@ function optionalTick(onTick: ((waitedMs: number) => void) | undefined): { onTic
 function consentFailedResultForRounds(wording: ConsentWording): OperationResult {
   return {
     isError: true,
-    content: [{ type: 'text', text: `${wording.toolName} did not run: it kept needing new permissions at ${wording.school} after ${MAX_ROUNDS} approvals, so school-mcp stopped asking.\nNext step: call it again; if this repeats, report it.` }],
+    content: [
+      {
+        type: 'text',
+        text: `${wording.toolName} did not run: it kept needing new permissions at ${wording.school} after ${MAX_ROUNDS} approvals, so school-mcp stopped asking.\nNext step: call it again; if this repeats, report it.`,
+      },
+    ],
   };
 }

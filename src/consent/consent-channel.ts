@@ -38,6 +38,7 @@ export function definesUrlElicitation(revision: string | undefined): boolean {
 }
 
 export function chooseConsentChannel(input: ChannelInput): ConsentChannel {
-  if (definesUrlElicitation(input.revision) && supportsUrlElicitation(input.clientCapabilities)) return input.era === 'stateless' ? 'input-required' : 'elicit-url';
+  if (definesUrlElicitation(input.revision) && supportsUrlElicitation(input.clientCapabilities))
+    return input.era === 'stateless' ? 'input-required' : 'elicit-url';
   return input.browser ? 'browser' : 'link';
 }

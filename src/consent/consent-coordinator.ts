@@ -51,7 +51,10 @@ export interface ConsentCoordinatorOptions {
 }
 
 export interface ConsentCoordinator {
-  consent(scopes: string[], options: { granted: readonly string[]; waitMs: number; signal?: AbortSignal }): Promise<TokenSet>;
+  consent(
+    scopes: string[],
+    options: { granted: readonly string[]; waitMs: number; signal?: AbortSignal },
+  ): Promise<TokenSet>;
   pending(): PendingFlow | undefined;
   close(): void;
   /** Resolves once every local flow has finished its own bookkeeping (store writes, lock release). */
@@ -61,7 +64,12 @@ export interface ConsentCoordinator {
 /** A remote flow ended without a result we can use: try again (maybe running the flow ourselves). */
 class RemoteFlowEnded extends Error {}
 
-const FAILURE_CODES = new Set<OAuthErrorCode>(['OAUTH_ACCESS_DENIED', 'OAUTH_CONSENT_TIMEOUT', 'OAUTH_AUTHORIZATION_FAILED', 'OAUTH_CALLBACK_REJECTED']);
+const FAILURE_CODES = new Set<OAuthErrorCode>([
+  'OAUTH_ACCESS_DENIED',
+  'OAUTH_CONSENT_TIMEOUT',
+  'OAUTH_AUTHORIZATION_FAILED',
+  'OAUTH_CALLBACK_REJECTED',
+]);
 
 export function createConsentCoordinator(options: ConsentCoordinatorOptions): ConsentCoordinator {
   const lockPath = options.store.lockPath('consent');
@@ -91,7 +99,9 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     // and stored: say so, so that another process waits for the outcome instead of showing the link.
     // The attempt settles `answered` before `result`; the release below waits for this rewrite,
     // so that it can never land on a lock another process took in between.
-    const markedAnswered = attempt.answered.then(() => lock.annotate({ ...note, answered: true })).catch(() => undefined);
+    const markedAnswered = attempt.answered
+      .then(() => lock.annotate({ ...note, answered: true }))
+      .catch(() => undefined);
     const flowEnded = new AbortController();
     cancelLocal = attempt.cancel;
     const result = attempt.result
@@ -122,7 +132,13 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     );
     localFlows.add(bookkeeping);
     void bookkeeping.finally(() => localFlows.delete(bookkeeping));
-    const flow: PendingFlow = { url: attempt.url, scopes: attempt.scopes, startedAt: attempt.startedAt, remote: false, result };
+    const flow: PendingFlow = {
+      url: attempt.url,
+      scopes: attempt.scopes,
+      startedAt: attempt.startedAt,
+      remote: false,
+      result,
+    };
     void present(attempt, granted, flowEnded.signal);
     return flow;
   }
@@ -211,9 +227,13 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     if (usable && includesAll(usable.scopes, scopesToCheck(scopes))) return usable;
     const failure = after.lastConsentFailure;
     if (failure && failure.at >= since && FAILURE_CODES.has(failure.code as OAuthErrorCode)) {
-      throw new OAuthError(failure.code as OAuthErrorCode, 'The sign-in started by another school-mcp process did not succeed.', {
-        hint: 'Ask again to start a new sign-in.',
-      });
+      throw new OAuthError(
+        failure.code as OAuthErrorCode,
+        'The sign-in started by another school-mcp process did not succeed.',
+        {
+          hint: 'Ask again to start a new sign-in.',
+        },
+      );
     }
     return undefined;
   }
@@ -258,11 +278,14 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     // against a 0 ms timer would hand it the flow's own ending whenever the user's answer lands in
     // that millisecond, as if the call itself had been refused; how a flow ended is read from the
     // flow (the consent broker joins it and words the answer).
-    if (remaining <= 0) throw consentPendingError({ url: flow.url ?? '', scopes: flow.scopes, startedAt: flow.startedAt });
+    if (remaining <= 0)
+      throw consentPendingError({ url: flow.url ?? '', scopes: flow.scopes, startedAt: flow.startedAt });
     // Waiting as long as the flow lives: its own outcome (approved, denied, timed out) is the answer.
     const outlivesFlow = remaining >= flow.startedAt + options.maxFlowMs - options.now();
     const stop = new AbortController();
-    const abort = signal ? AbortSignal.any([signal, stop.signal, closing.signal]) : AbortSignal.any([stop.signal, closing.signal]);
+    const abort = signal
+      ? AbortSignal.any([signal, stop.signal, closing.signal])
+      : AbortSignal.any([stop.signal, closing.signal]);
     try {
       return await Promise.race([
         flow.result,
@@ -289,18 +312,21 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
       const deadline = options.now() + waitMs;
       let wanted = scopes;
       for (;;) {
-        if (closing.signal.aborted) throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
+        if (closing.signal.aborted)
+          throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
         if (!current) {
           const opened = await open(wanted, granted);
           if (!('result' in opened)) return opened;
           const flow = opened;
           current = flow;
-          flow.result.then(
-            () => undefined,
-            () => undefined,
-          ).finally(() => {
-            if (current === flow) current = undefined;
-          });
+          flow.result
+            .then(
+              () => undefined,
+              () => undefined,
+            )
+            .finally(() => {
+              if (current === flow) current = undefined;
+            });
         }
         const flow = current;
         try {
@@ -317,7 +343,11 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     pending: () => current,
     close() {
       closing.abort();
-      cancelLocal?.(new OAuthError('OAUTH_CLOSED', 'The sign-in was stopped because school-mcp is shutting down.', { hint: 'Start it again to sign in.' }));
+      cancelLocal?.(
+        new OAuthError('OAUTH_CLOSED', 'The sign-in was stopped because school-mcp is shutting down.', {
+          hint: 'Start it again to sign in.',
+        }),
+      );
     },
     async settled() {
       await Promise.allSettled([...localFlows]);

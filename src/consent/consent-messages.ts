@@ -86,7 +86,11 @@ function hostedPendingResult(consent: PendingConsent, wording: ConsentWording, w
  * The call stopped because the process that owns the approval is going away; its link dies with
  * it, so nothing here promises that calling again continues.
  */
-export function leavingResult(consent: PendingConsent | undefined, wording: ConsentWording, reason: LeavingReason): CallToolResult {
+export function leavingResult(
+  consent: PendingConsent | undefined,
+  wording: ConsentWording,
+  reason: LeavingReason,
+): CallToolResult {
   const why = reason === 'input-closed' ? 'the host closed its connection to it' : 'it was asked to stop';
   return textResult([
     `${wording.toolName} did not run: school-mcp is shutting down (${why}), and the approval at ${wording.school} it was waiting for ends with it; ` +
@@ -107,13 +111,18 @@ const DEMO_IN_PER_CALL_HOST =
 
 /** Sign-in that outlives this process: the terminal command, or a call that waits while the user approves. */
 function otherWays(consent: PendingConsent | undefined, wording: ConsentWording): string {
-  const waiting = "start the server with `--link-wait 40`, so that a call waits while the user approves from the link in the server's log.";
+  const waiting =
+    "start the server with `--link-wait 40`, so that a call waits while the user approves from the link in the server's log.";
   if (wording.loginCommand === undefined) return `Instead, ${waiting}`;
   const scopes = consent === undefined ? '' : ` --scopes "${[...new Set(consent.scopes)].sort().join(' ')}"`;
   return `Instead, sign in once from a terminal with \`${wording.loginCommand}${scopes}\` and then call ${wording.toolName} again; or ${waiting}`;
 }
 
-export function deniedResult(consent: PendingConsent, wording: ConsentWording, how: 'denied' | 'declined'): CallToolResult {
+export function deniedResult(
+  consent: PendingConsent,
+  wording: ConsentWording,
+  how: 'denied' | 'declined',
+): CallToolResult {
   const what = how === 'declined' ? 'declined to open the approval link for' : 'did not approve';
   return textResult([
     `The user ${what} ${granting(consent, wording)} at ${wording.school}, so ${wording.toolName} did not run and nothing was changed.`,
@@ -133,7 +142,10 @@ export function stepUpExhaustedResult(wording: ConsentWording, scopes: readonly 
 export function consentFailedResult(wording: ConsentWording, error: SchoolMcpError): CallToolResult {
   // AZ-08: no approval was attempted, so none "did not succeed".
   if (error.code === 'OAUTH_READ_ONLY') {
-    return textResult([`${wording.toolName} did not run (${error.code}): ${error.message}`, ...(error.hint === undefined ? [] : [`Next step: ${error.hint}`])]);
+    return textResult([
+      `${wording.toolName} did not run (${error.code}): ${error.message}`,
+      ...(error.hint === undefined ? [] : [`Next step: ${error.hint}`]),
+    ]);
   }
   return textResult([
     `${wording.toolName} did not run: the approval at ${wording.school} did not succeed (${error.code}). ${error.message}`,
@@ -157,7 +169,9 @@ export function invalidStateResult(wording: ConsentWording): CallToolResult {
 }
 
 export function cancelledResult(wording: ConsentWording): CallToolResult {
-  return textResult([`${wording.toolName} was cancelled while waiting for approval; the approval stays open, and calling again picks it up.`]);
+  return textResult([
+    `${wording.toolName} was cancelled while waiting for approval; the approval stays open, and calling again picks it up.`,
+  ]);
 }
 
 /** Not data: `isError`, so a tool's output schema is never checked against these words. */

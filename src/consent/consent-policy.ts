@@ -68,7 +68,10 @@ function chosenScopes({ policy, required, document }: ConsentRequest): readonly 
     case 'least':
       return [];
     case 'reads-first':
-      return unionScopes(document.upFront, ...required.map((scope) => (Object.hasOwn(document.readsWith, scope) ? (document.readsWith[scope] ?? []) : [])));
+      return unionScopes(
+        document.upFront,
+        ...required.map((scope) => (Object.hasOwn(document.readsWith, scope) ? (document.readsWith[scope] ?? []) : [])),
+      );
   }
 }
 

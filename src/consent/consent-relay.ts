@@ -39,7 +39,11 @@ export function createConsentRelay(printer: ConsentPrompter): ConsentRelay {
     prompt: (url) => running.get(url)?.prompt,
     decline(url) {
       const flow = running.get(url);
-      flow?.refuse(new OAuthError('OAUTH_ACCESS_DENIED', 'The user declined to open the approval link.', { hint: 'Nothing was granted. Ask again when you want to approve it.' }));
+      flow?.refuse(
+        new OAuthError('OAUTH_ACCESS_DENIED', 'The user declined to open the approval link.', {
+          hint: 'Nothing was granted. Ask again when you want to approve it.',
+        }),
+      );
       return flow !== undefined;
     },
   };

@@ -13,7 +13,11 @@ import type { ConsentOutcome } from './consent-broker.js';
  */
 export const PROGRESS_INTERVAL_MS = 5_000;
 
-export type WaitResult = ConsentOutcome | { readonly kind: 'pending' } | { readonly kind: 'cancelled' } | { readonly kind: 'leaving' };
+export type WaitResult =
+  | ConsentOutcome
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'leaving' };
 
 export interface WaitOptions {
   readonly waitMs: number;
@@ -62,7 +66,11 @@ export async function waitForConsent(outcome: Promise<ConsentOutcome>, options: 
  * Progress notifications for the request, when its `_meta` carries a progress token; `undefined`
  * otherwise. `progress` increases with every notice, as the protocol requires.
  */
-export function progressReporter(context: ServerContext, totalMs: number, message: string): ((waitedMs: number) => void) | undefined {
+export function progressReporter(
+  context: ServerContext,
+  totalMs: number,
+  message: string,
+): ((waitedMs: number) => void) | undefined {
   const progressToken = context.mcpReq._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   const total = Math.max(1, Math.round(totalMs / 1000));

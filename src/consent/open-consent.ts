@@ -43,7 +43,10 @@ export function openTerminalSignIn(settings: SignInSettings): SignInSession {
   return createSignInSession(sessionConfig(settings, browserFor(settings)));
 }
 
-export interface ConversationConsentOptions extends Pick<ConsentCallerOptions, 'execute' | 'scopeDescriptions' | 'schoolName' | 'waitMs' | 'linkWaitMs' | 'loginCommand' | 'demoSchool'> {
+export interface ConversationConsentOptions extends Pick<
+  ConsentCallerOptions,
+  'execute' | 'scopeDescriptions' | 'schoolName' | 'waitMs' | 'linkWaitMs' | 'loginCommand' | 'demoSchool'
+> {
   readonly settings: SignInSettings;
 }
 
@@ -76,7 +79,8 @@ export function openConversationConsent(options: ConversationConsentOptions): Co
   const tokenQueue = oneAtATime();
   const tokens: AccessTokenSource = {
     accessToken: (request) => tokenQueue(() => session.accessToken({ ...request, waitMs: 0 })),
-    refreshAfterRejection: (rejected, signal) => tokenQueue(() => session.refreshAfterRejection(rejected, signal, { waitMs: 0 })),
+    refreshAfterRejection: (rejected, signal) =>
+      tokenQueue(() => session.refreshAfterRejection(rejected, signal, { waitMs: 0 })),
   };
 
   // Shared with sign-out: refusals recorded for one grant must not outlive it.
@@ -85,7 +89,14 @@ export function openConversationConsent(options: ConversationConsentOptions): Co
   const call = createConsentCaller({
     execute: options.execute,
     budget,
-    broker: createSessionConsentBroker({ session, tokenQueue, relay, logger: settings.logger, browser, flowTimeoutMs: settings.consentTimeoutMs ?? DEFAULT_CONSENT_TIMEOUT_MS }),
+    broker: createSessionConsentBroker({
+      session,
+      tokenQueue,
+      relay,
+      logger: settings.logger,
+      browser,
+      flowTimeoutMs: settings.consentTimeoutMs ?? DEFAULT_CONSENT_TIMEOUT_MS,
+    }),
     scopeDescriptions: options.scopeDescriptions,
     schoolName: options.schoolName,
     waitMs: options.waitMs,

@@ -2,7 +2,14 @@
  * What a sign-in session is configured with: the OAuth client's settings, how the user is
  * reached, and what consent may ask for. Checked once up front. Pure.
  */
-import { invalidConfig, isScopeToken, normalizeScopes, resolveClientConfig, type OAuthClientConfig, type ResolvedClientConfig } from '../oauth/index.js';
+import {
+  invalidConfig,
+  isScopeToken,
+  normalizeScopes,
+  resolveClientConfig,
+  type OAuthClientConfig,
+  type ResolvedClientConfig,
+} from '../oauth/index.js';
 import { NO_DOCUMENT, refusedInReadOnly, type DocumentScopes, type ScopePolicy } from './consent-policy.js';
 import type { ConsentPrompter } from './consent-prompter.js';
 
@@ -28,15 +35,20 @@ export function resolveSessionConfig(config: SignInSessionConfig): ResolvedSessi
   const documentScopes = config.documentScopes ?? NO_DOCUMENT;
   if (scopePolicy.mode === 'fixed') {
     const bad = scopePolicy.scopes.find((scope) => !isScopeToken(scope));
-    if (bad !== undefined) throw invalidConfig(`${JSON.stringify(bad)} is not a valid scope.`, 'List scopes separated by spaces or commas.');
+    if (bad !== undefined)
+      throw invalidConfig(`${JSON.stringify(bad)} is not a valid scope.`, 'List scopes separated by spaces or commas.');
     const refused = config.readOnly ? refusedInReadOnly(scopePolicy.scopes, documentScopes) : [];
     if (refused.length > 0) {
-      throw invalidConfig(`${refused.join(' ')} cannot be asked for in read-only mode: no read operation of the school's API accepts ${refused.length > 1 ? 'them' : 'it'}.`, 'Remove them from --scopes, or turn read-only mode off.');
+      throw invalidConfig(
+        `${refused.join(' ')} cannot be asked for in read-only mode: no read operation of the school's API accepts ${refused.length > 1 ? 'them' : 'it'}.`,
+        'Remove them from --scopes, or turn read-only mode off.',
+      );
     }
   }
   return {
     ...client,
-    scopePolicy: scopePolicy.mode === 'fixed' ? { mode: 'fixed', scopes: normalizeScopes(scopePolicy.scopes) } : scopePolicy,
+    scopePolicy:
+      scopePolicy.mode === 'fixed' ? { mode: 'fixed', scopes: normalizeScopes(scopePolicy.scopes) } : scopePolicy,
     documentScopes,
     readOnly: config.readOnly ?? false,
   };

@@ -43,7 +43,13 @@ export function createSessionConsentBroker(options: SessionConsentBrokerOptions)
   const settle = (error: unknown): ConsentOutcome => {
     if (isOAuthError(error, 'OAUTH_ACCESS_DENIED')) return { kind: 'denied' };
     if (isSchoolMcpError(error)) return { kind: 'failed', error };
-    return { kind: 'failed', error: new SchoolMcpError('OAUTH_AUTHORIZATION_FAILED', 'The approval failed unexpectedly.', { cause: error, hint: 'Call the tool again.' }) };
+    return {
+      kind: 'failed',
+      error: new SchoolMcpError('OAUTH_AUTHORIZATION_FAILED', 'The approval failed unexpectedly.', {
+        cause: error,
+        hint: 'Call the tool again.',
+      }),
+    };
   };
 
   const outcomeOf = (consent: PendingConsent): Promise<ConsentOutcome> => {
@@ -81,7 +87,8 @@ export function createSessionConsentBroker(options: SessionConsentBrokerOptions)
 
     async decline(consent) {
       const ending = outcomeOf(consent);
-      if (!relay.decline(consent.url)) options.logger.info('the declined approval runs in another process; it ends there on its own');
+      if (!relay.decline(consent.url))
+        options.logger.info('the declined approval runs in another process; it ends there on its own');
       else await ending;
     },
 

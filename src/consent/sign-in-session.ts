@@ -61,21 +61,36 @@ export function createSignInSession(config: SignInSessionConfig): SignInSession 
   const readOnlyGuard = (scopes: readonly string[]) => {
     const refused = resolved.readOnly ? refusedInReadOnly(scopes, resolved.documentScopes) : [];
     if (refused.length > 0) {
-      throw new OAuthError('OAUTH_READ_ONLY', `This needs ${quotableScopes(refused).join(' ')}, which no read operation of the school's API accepts, and school-mcp runs read-only: nothing was asked for.`, {
-        hint: 'Tell the user that the school wants permissions read-only mode never asks for; only starting school-mcp without --read-only allows them.',
-        details: { scopes: refused },
-      });
+      throw new OAuthError(
+        'OAUTH_READ_ONLY',
+        `This needs ${quotableScopes(refused).join(' ')}, which no read operation of the school's API accepts, and school-mcp runs read-only: nothing was asked for.`,
+        {
+          hint: 'Tell the user that the school wants permissions read-only mode never asks for; only starting school-mcp without --read-only allows them.',
+          details: { scopes: refused },
+        },
+      );
     }
   };
 
   /** Consent for what the policy asks (granted ∪ required ∪ ...), then the check that what came back is enough (TK-04). */
-  const consentFor = async (required: readonly string[], alternatives: readonly (readonly string[])[], options: { signal?: AbortSignal; waitMs?: number }) => {
+  const consentFor = async (
+    required: readonly string[],
+    alternatives: readonly (readonly string[])[],
+    options: { signal?: AbortSignal; waitMs?: number },
+  ) => {
     const granted = client.usableTokens(await store.read())?.scopes ?? client.grantedScopes();
-    const scopes = consentScopes({ granted, required, policy: resolved.scopePolicy, readOnly: resolved.readOnly, document: resolved.documentScopes });
+    const scopes = consentScopes({
+      granted,
+      required,
+      policy: resolved.scopePolicy,
+      readOnly: resolved.readOnly,
+      document: resolved.documentScopes,
+    });
     const tokens = await coordinator.consent(scopes, {
       granted,
       // No wait given: the call waits for the flow's own outcome, whatever it is.
-      waitMs: options.waitMs === undefined ? Number.POSITIVE_INFINITY : Math.min(options.waitMs, resolved.consentTimeoutMs),
+      waitMs:
+        options.waitMs === undefined ? Number.POSITIVE_INFINITY : Math.min(options.waitMs, resolved.consentTimeoutMs),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     client.noteGranted(tokens.scopes);
@@ -94,9 +109,12 @@ export function createSignInSession(config: SignInSessionConfig): SignInSession 
     async accessToken(request) {
       client.ensureOpen();
       const alternatives = resolved.readOnly
-        ? request.scopeAlternatives.filter((alternative) => refusedInReadOnly(alternative, resolved.documentScopes).length === 0)
+        ? request.scopeAlternatives.filter(
+            (alternative) => refusedInReadOnly(alternative, resolved.documentScopes).length === 0,
+          )
         : request.scopeAlternatives;
-      if (alternatives.length === 0 && request.scopeAlternatives.length > 0) readOnlyGuard(request.scopeAlternatives.flat());
+      if (alternatives.length === 0 && request.scopeAlternatives.length > 0)
+        readOnlyGuard(request.scopeAlternatives.flat());
       readOnlyGuard(request.requiredScopes);
       await client.ready();
       const tokens = client.usableTokens(await store.read());
@@ -116,7 +134,10 @@ export function createSignInSession(config: SignInSessionConfig): SignInSession 
       const fresh = await client.refreshed(rejectedToken, signal);
       if (fresh) return fresh.accessToken;
       const granted = current?.scopes ?? client.grantedScopes();
-      return consentFor(granted, [granted], { ...(signal ? { signal } : {}), ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }) });
+      return consentFor(granted, [granted], {
+        ...(signal ? { signal } : {}),
+        ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
+      });
     },
 
     async stepUp(scopes, options = {}) {

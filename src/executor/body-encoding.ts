@@ -93,7 +93,11 @@ function encodeForm(value: Record<string, unknown>): string {
  * RFC 7578, with names and file names escaped as the HTML standard's multipart encoder does
  * (`"` → `%22`, CR → `%0D`, LF → `%0A`).
  */
-function encodeMultipart(value: Record<string, unknown>, files: ReadonlySet<string>, options: BodyEncodingOptions): EncodedBody {
+function encodeMultipart(
+  value: Record<string, unknown>,
+  files: ReadonlySet<string>,
+  options: BodyEncodingOptions,
+): EncodedBody {
   const boundary = options.multipartBoundary;
   const chunks: Buffer[] = [];
   let uploaded = 0;
@@ -109,7 +113,10 @@ function encodeMultipart(value: Record<string, unknown>, files: ReadonlySet<stri
         const argument = Array.isArray(item) ? `${name}[${index}]` : name;
         const file = decodeFileArgument(fileValue, argument, options.maxUploadBytes - uploaded);
         uploaded += file.bytes.byteLength;
-        part(`${disposition}; filename="${escapeQuoted(file.filename)}"\r\nContent-Type: ${file.contentType}`, file.bytes);
+        part(
+          `${disposition}; filename="${escapeQuoted(file.filename)}"\r\nContent-Type: ${file.contentType}`,
+          file.bytes,
+        );
       }
     } else if (typeof item === 'object') {
       part(`${disposition}\r\nContent-Type: application/json`, JSON.stringify(item));

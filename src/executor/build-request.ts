@@ -33,9 +33,26 @@ const MAX_PATH_VALUE_BYTES = 1024;
  * headers (RFC 9110 §7.6.1), and those OpenAPI says a header parameter SHALL NOT define.
  */
 const FORBIDDEN_HEADERS = new Set([
-  'authorization', 'proxy-authorization', 'cookie', 'host', 'content-length', 'transfer-encoding',
-  'connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade', 'expect', 'accept',
-  'content-type', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-real-ip',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'accept',
+  'content-type',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
 ]);
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -51,11 +68,21 @@ export interface ApiBase {
 
 export function parseApiBase(apiBaseUrl: string): ApiBase {
   const url = URL.canParse(apiBaseUrl) ? new URL(apiBaseUrl) : undefined;
-  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' ||
-      url.password !== '' || url.search !== '' || url.hash !== '') {
-    throw executorError('API_URL_REFUSED', 'The API base URL must be an http(s) origin with an optional path, without credentials, query or fragment.', {
-      hint: 'Check the configured school URL.',
-    });
+  if (
+    url === undefined ||
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== ''
+  ) {
+    throw executorError(
+      'API_URL_REFUSED',
+      'The API base URL must be an http(s) origin with an optional path, without credentials, query or fragment.',
+      {
+        hint: 'Check the configured school URL.',
+      },
+    );
   }
   return { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
 }
@@ -77,7 +104,10 @@ export function buildRequest(
   const url = `${base.origin}${base.basePath}${path}${query === '' ? '' : `?${query}`}`;
   assertUrlStaysOnApi(url, base, base.basePath + path, query);
 
-  const headers: Record<string, string> = { accept: 'application/json, */*;q=0.5', ...headerArguments(operation, args) };
+  const headers: Record<string, string> = {
+    accept: 'application/json, */*;q=0.5',
+    ...headerArguments(operation, args),
+  };
   const request = { url, method: operation.method.toUpperCase(), headers };
   if (operation.body === undefined) return request;
   const value = collectBodyValue(operation.body, args);
@@ -94,13 +124,20 @@ function expandPath(operation: Operation, args: Readonly<Record<string, unknown>
   return operation.pathTemplate.replace(/\{([^{}]*)\}/g, (_match, name: string) => {
     const parameter = operation.parameters.find((candidate) => candidate.in === 'path' && candidate.name === name);
     if (parameter === undefined) {
-      throw executorError('API_URL_REFUSED', `The path template of ${operation.toolName} names {${name}}, which no path parameter defines.`, {
-        hint: 'The school\'s OpenAPI document is inconsistent; report it to the school.',
-      });
+      throw executorError(
+        'API_URL_REFUSED',
+        `The path template of ${operation.toolName} names {${name}}, which no path parameter defines.`,
+        {
+          hint: "The school's OpenAPI document is inconsistent; report it to the school.",
+        },
+      );
     }
     const value = args[parameter.argument];
     if (value === undefined || value === null) throw inputError(`"${parameter.argument}" is required.`);
-    assertSafePathValue(parameter, serializePathValue(parameter, value, (text) => text));
+    assertSafePathValue(
+      parameter,
+      serializePathValue(parameter, value, (text) => text),
+    );
     return serializePathValue(parameter, value, encodePathSegment);
   });
 }
@@ -123,26 +160,33 @@ function assertSafePathValue(parameter: OperationParameter, raw: string): void {
  */
 function assertUrlStaysOnApi(url: string, base: ApiBase, builtPath: string, builtQuery: string): void {
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
-  const stays = parsed !== undefined &&
+  const stays =
+    parsed !== undefined &&
     hasOnlyProperSegments(builtPath) &&
     parsed.origin === base.origin &&
-    parsed.username === '' && parsed.password === '' &&
+    parsed.username === '' &&
+    parsed.password === '' &&
     parsed.pathname.startsWith(`${base.basePath}/`) &&
     parsed.pathname === builtPath &&
     parsed.search === (builtQuery === '' ? '' : `?${builtQuery}`) &&
     parsed.hash === '';
   if (!stays) {
-    throw executorError('API_URL_REFUSED', 'The request URL would leave the API origin or base path, or be rewritten by URL parsing.', {
-      hint: 'Check the path arguments; ids never contain "..", "?" or "#".',
-    });
+    throw executorError(
+      'API_URL_REFUSED',
+      'The request URL would leave the API origin or base path, or be rewritten by URL parsing.',
+      {
+        hint: 'Check the path arguments; ids never contain "..", "?" or "#".',
+      },
+    );
   }
 }
 
 /** No empty, `.` or `..` segment (in any percent-encoded spelling); a trailing slash is allowed. */
 function hasOnlyProperSegments(path: string): boolean {
   const segments = path.split('/').slice(1);
-  return segments.every((segment, index) =>
-    (segment !== '' || index === segments.length - 1) && !/^(?:\.|%2e){1,2}$/i.test(segment));
+  return segments.every(
+    (segment, index) => (segment !== '' || index === segments.length - 1) && !/^(?:\.|%2e){1,2}$/i.test(segment),
+  );
 }
 
 function headerArguments(operation: Operation, args: Readonly<Record<string, unknown>>): Record<string, string> {

@@ -37,16 +37,34 @@ export function visibleExcerpt(text: string, contentType: string | undefined): s
 }
 
 export function isHtml(text: string, contentType: string | undefined): boolean {
-  return contentType === 'text/html' || contentType === 'application/xhtml+xml' || /^\s*<(?:!doctype\s+html|html[\s>])/i.test(text);
+  return (
+    contentType === 'text/html' ||
+    contentType === 'application/xhtml+xml' ||
+    /^\s*<(?:!doctype\s+html|html[\s>])/i.test(text)
+  );
 }
 
 function summarizeJson(value: unknown): ErrorBodySummary {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { fields: [] };
   const body = value as Record<string, unknown>;
   const nested = isRecord(body['error']) ? body['error'] : undefined;
-  const code = errorCodeText(firstString(typeof body['error'] === 'string' ? body['error'] : undefined, nested?.['code'], nested?.['type'], body['code']));
+  const code = errorCodeText(
+    firstString(
+      typeof body['error'] === 'string' ? body['error'] : undefined,
+      nested?.['code'],
+      nested?.['type'],
+      body['code'],
+    ),
+  );
   const description = freeText(
-    firstString(body['error_description'], nested?.['message'], nested?.['description'], body['message'], body['detail'], body['title']),
+    firstString(
+      body['error_description'],
+      nested?.['message'],
+      nested?.['description'],
+      body['message'],
+      body['detail'],
+      body['title'],
+    ),
     MAX_DESCRIPTION_CHARS,
   );
   const text = [code, description].filter((part) => part !== undefined).join(': ');
@@ -64,8 +82,13 @@ function fieldNames(errors: unknown): string[] {
         if (Array.isArray(name)) return [name.map(String).join('.')];
         return [];
       })
-    : isRecord(errors) ? Object.keys(errors) : [];
-  const shown = names.slice(0, MAX_FIELDS * 2).map((name) => freeText(name, MAX_FIELD_NAME_CHARS)).filter((name) => name !== undefined);
+    : isRecord(errors)
+      ? Object.keys(errors)
+      : [];
+  const shown = names
+    .slice(0, MAX_FIELDS * 2)
+    .map((name) => freeText(name, MAX_FIELD_NAME_CHARS))
+    .filter((name) => name !== undefined);
   return [...new Set(shown)].slice(0, MAX_FIELDS);
 }
 

@@ -45,7 +45,11 @@ interface ExecuteOptions {
 }
 
 export interface Executor {
-  execute(operation: Operation, args: Readonly<Record<string, unknown>> | undefined, options?: ExecuteOptions): Promise<ExecutionOutcome>;
+  execute(
+    operation: Operation,
+    args: Readonly<Record<string, unknown>> | undefined,
+    options?: ExecuteOptions,
+  ): Promise<ExecutionOutcome>;
   close(): Promise<void>;
 }
 
@@ -67,9 +71,14 @@ export function createExecutor(options: ExecutorOptions): Executor {
     args: Readonly<Record<string, unknown>> | undefined,
     { signal }: ExecuteOptions = {},
   ): Promise<ExecutionOutcome> {
-    const call: CallSummary = { toolName: operation.toolName, method: operation.method.toUpperCase(), pathTemplate: operation.pathTemplate };
+    const call: CallSummary = {
+      toolName: operation.toolName,
+      method: operation.method.toUpperCase(),
+      pathTemplate: operation.pathTemplate,
+    };
     const withSignal = signal === undefined ? {} : { signal };
-    const send = (planned: PlannedRequest) => sendWithRetries(client, planned, { policy, clock, logger, ...withSignal });
+    const send = (planned: PlannedRequest) =>
+      sendWithRetries(client, planned, { policy, clock, logger, ...withSignal });
     try {
       const planned = buildRequest(operation, args ?? {}, options.apiBaseUrl, { maxUploadBytes });
       // The school serves token-less requests as anonymous and never challenges them, so whether
@@ -77,7 +86,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (operation.scopeAlternatives.length === 0) return interpret(call, operation, await send(planned));
 
       const { scopeAlternatives, requiredScopes } = operation;
-      let token = await fromTokenSource(() => options.tokens.accessToken({ scopeAlternatives, requiredScopes, ...withSignal }), signal);
+      let token = await fromTokenSource(
+        () => options.tokens.accessToken({ scopeAlternatives, requiredScopes, ...withSignal }),
+        signal,
+      );
       let response = await send(withBearer(planned, token));
       if (isTokenRejection(response)) {
         // ERR-02: the resource server refuses an invalid token before processing the request, so
@@ -101,7 +113,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
     } catch (error) {
       if (signal?.aborted === true) throw cancelled(error);
       if (isSchoolMcpError(error)) throw error;
-      throw executorError('API_SIGN_IN_FAILED', 'Signing in to the school failed.', { cause: error, hint: 'Sign in again.' });
+      throw executorError('API_SIGN_IN_FAILED', 'Signing in to the school failed.', {
+        cause: error,
+        hint: 'Sign in again.',
+      });
     }
     logger.redact(token, 'rotating');
     return token;

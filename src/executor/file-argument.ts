@@ -11,7 +11,8 @@ export interface DecodedFile {
   readonly bytes: Uint8Array;
 }
 
-const MEDIA_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"[^"\\]*"))*$/;
+const MEDIA_TYPE =
+  /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+(?:\s*;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"[^"\\]*"))*$/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const DATA_URL_PREFIX = /^data:[^,]*;base64,/i;
 const MAX_FILENAME_LENGTH = 255;

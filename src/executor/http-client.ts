@@ -76,9 +76,13 @@ function assertCredentialOrigin(plannedRequest: PlannedRequest, apiOrigin: strin
   if (!carriesCredentials) return;
   const origin = URL.canParse(plannedRequest.url) ? new URL(plannedRequest.url).origin : undefined;
   if (origin !== apiOrigin) {
-    throw executorError('API_TOKEN_ORIGIN_REFUSED', 'A request with credentials was aimed at another origin than the school\'s API and was not sent.', {
-      hint: 'Report this as a bug in school-mcp.',
-    });
+    throw executorError(
+      'API_TOKEN_ORIGIN_REFUSED',
+      "A request with credentials was aimed at another origin than the school's API and was not sent.",
+      {
+        hint: 'Report this as a bug in school-mcp.',
+      },
+    );
   }
 }
 
@@ -89,11 +93,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   let ownDispatcher: Dispatcher | undefined;
   const loadStack = async () => {
     const module = await loadUndici();
-    const dispatcher = options.dispatcher ?? (ownDispatcher ??= new module.Agent({
-      connect: { timeout: limits.connectTimeoutMs },
-      headersTimeout: limits.headersTimeoutMs,
-      bodyTimeout: limits.bodyTimeoutMs,
-    }));
+    const dispatcher =
+      options.dispatcher ??
+      (ownDispatcher ??= new module.Agent({
+        connect: { timeout: limits.connectTimeoutMs },
+        headersTimeout: limits.headersTimeoutMs,
+        bodyTimeout: limits.bodyTimeoutMs,
+      }));
     return { request: module.request, dispatcher };
   };
 
@@ -124,7 +130,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       });
       const status = response.statusCode;
       const headers = response.headers as ResponseHeaders;
-      logger?.debug('api response', { method: plannedRequest.method, path: new URL(plannedRequest.url).pathname, status });
+      logger?.debug('api response', {
+        method: plannedRequest.method,
+        path: new URL(plannedRequest.url).pathname,
+        status,
+      });
       if (isRedirect(status)) {
         discardBody(response.body);
         throw redirectRefused(status, headerText(headers['location']), plannedRequest.url);
@@ -168,9 +178,14 @@ function headerText(value: string | string[] | undefined): string | undefined {
 
 /** API-06: the redirect is reported, with its target's origin and path only, and never followed. */
 function redirectRefused(status: number, location: string | undefined, requestUrl: string) {
-  const target = location !== undefined && URL.canParse(location, requestUrl) ? new URL(location, requestUrl) : undefined;
+  const target =
+    location !== undefined && URL.canParse(location, requestUrl) ? new URL(location, requestUrl) : undefined;
   const shown = target === undefined ? 'no valid Location' : `${target.origin}${target.pathname}`.slice(0, 200);
-  return executorError('API_REDIRECT_REFUSED', `The school answered HTTP ${status}, a redirect to ${shown}; redirects are not followed with the sign-in token.`, {
-    hint: 'Check the school URL; the API should answer directly.',
-  });
+  return executorError(
+    'API_REDIRECT_REFUSED',
+    `The school answered HTTP ${status}, a redirect to ${shown}; redirects are not followed with the sign-in token.`,
+    {
+      hint: 'Check the school URL; the API should answer directly.',
+    },
+  );
 }

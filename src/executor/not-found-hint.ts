@@ -8,9 +8,12 @@ import type { CallSummary } from './execution-outcome.js';
 
 export function notFoundHint(call: Pick<CallSummary, 'pathTemplate'>): string {
   const segments = call.pathTemplate.split('/').filter((segment) => segment !== '');
-  const placeholders = segments.map((segment, index) => ({ name: /^\{([^}]+)\}$/.exec(segment)?.[1], index })).filter((found): found is { name: string; index: number } => found.name !== undefined);
+  const placeholders = segments
+    .map((segment, index) => ({ name: /^\{([^}]+)\}$/.exec(segment)?.[1], index }))
+    .filter((found): found is { name: string; index: number } => found.name !== undefined);
   const last = placeholders[placeholders.length - 1];
-  if (last === undefined) return 'Check the ids in the arguments: each must name an item that exists; list those items to find one.';
+  if (last === undefined)
+    return 'Check the ids in the arguments: each must name an item that exists; list those items to find one.';
   const collection = collectionBefore(segments, last.index);
   const things = collection === undefined ? 'the items' : `the ${words(collection)}`;
   if (placeholders.length > 1) {

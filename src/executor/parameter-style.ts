@@ -68,14 +68,16 @@ export function serializePathValue(parameter: OperationParameter, value: unknown
   if (Array.isArray(value)) {
     const items = arrayItems(value).map(encode);
     if (style === 'label') return `.${items.join(explode ? '.' : ',')}`;
-    if (style === 'matrix') return explode ? items.map((item) => `;${name}=${item}`).join('') : `;${name}=${items.join(',')}`;
+    if (style === 'matrix')
+      return explode ? items.map((item) => `;${name}=${item}`).join('') : `;${name}=${items.join(',')}`;
     return items.join(',');
   }
   if (isPlainObject(value)) {
     const entries = objectEntries(value).map(([key, item]) => [encode(key), encode(item)] as const);
     const pairs = entries.map(([key, item]) => (explode ? `${key}=${item}` : `${key},${item}`));
     if (style === 'label') return `.${pairs.join(explode ? '.' : ',')}`;
-    if (style === 'matrix') return explode ? entries.map(([key, item]) => `;${key}=${item}`).join('') : `;${name}=${pairs.join(',')}`;
+    if (style === 'matrix')
+      return explode ? entries.map(([key, item]) => `;${key}=${item}`).join('') : `;${name}=${pairs.join(',')}`;
     return pairs.join(',');
   }
   const text = encode(scalarText(value));
@@ -93,7 +95,9 @@ export function serializeQueryValue(parameter: OperationParameter, value: unknow
   const pair = (key: string, text: string) => `${key}=${encodeFormComponent(text)}`;
 
   if (style === 'deepObject' && isPlainObject(value)) {
-    return deepObjectPairs(parameter.name, value).map(([key, text]) => pair(encodeFormComponent(key), text)).join('&');
+    return deepObjectPairs(parameter.name, value)
+      .map(([key, text]) => pair(encodeFormComponent(key), text))
+      .join('&');
   }
   if (Array.isArray(value)) {
     const items = arrayItems(value);

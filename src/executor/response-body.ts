@@ -40,7 +40,7 @@ export function declaredLengthTooLarge(status: number, contentLength: string | u
 
 export function tooLargeError(maxBytes: number) {
   return executorError('API_RESPONSE_TOO_LARGE', `The response is larger than the ${maxBytes}-byte limit.`, {
-    hint: 'Ask for less: use the operation\'s filters, a smaller page size, or field selection.',
+    hint: "Ask for less: use the operation's filters, a smaller page size, or field selection.",
   });
 }
 
@@ -52,9 +52,13 @@ export async function readResponseBody(
   const decoders = decodersFor(contentEncoding);
   if (decoders === undefined) {
     discardBody(body);
-    throw executorError('API_RESPONSE_UNREADABLE', `The response uses an unsupported content encoding (${JSON.stringify(contentEncoding)}).`, {
-      hint: 'Report this to the school; the API should answer in gzip, deflate, br or plain.',
-    });
+    throw executorError(
+      'API_RESPONSE_UNREADABLE',
+      `The response uses an unsupported content encoding (${JSON.stringify(contentEncoding)}).`,
+      {
+        hint: 'Report this to the school; the API should answer in gzip, deflate, br or plain.',
+      },
+    );
   }
   // `pipeline` destroys every stage when any one fails or is destroyed, so stopping at the cap
   // also stops the decompressor and the socket.

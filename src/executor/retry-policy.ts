@@ -32,7 +32,12 @@ function isIdempotentMethod(method: string): boolean {
   return IDEMPOTENT_METHODS.has(method.toUpperCase());
 }
 
-type NoRetryReason = 'not-retryable' | 'not-idempotent' | 'attempts-exhausted' | 'retry-after-too-long' | 'budget-exhausted';
+type NoRetryReason =
+  | 'not-retryable'
+  | 'not-idempotent'
+  | 'attempts-exhausted'
+  | 'retry-after-too-long'
+  | 'budget-exhausted';
 
 export type RetryDecision =
   | { readonly retry: true; readonly delayMs: number }
@@ -52,7 +57,8 @@ export interface RetryContext {
 }
 
 export function decideRetry(context: RetryContext, policy: RetryPolicy = DEFAULT_RETRY_POLICY): RetryDecision {
-  if (context.status !== undefined && !RETRYABLE_STATUSES.has(context.status)) return { retry: false, reason: 'not-retryable' };
+  if (context.status !== undefined && !RETRYABLE_STATUSES.has(context.status))
+    return { retry: false, reason: 'not-retryable' };
   if (!isIdempotentMethod(context.method)) return { retry: false, reason: 'not-idempotent' };
   if (context.retryAfterMs !== undefined && context.retryAfterMs > policy.maxRetryAfterMs) {
     return { retry: false, reason: 'retry-after-too-long' };

@@ -35,7 +35,11 @@ export interface SendOptions {
   readonly logger?: Logger;
 }
 
-export async function sendWithRetries(client: HttpClient, plannedRequest: PlannedRequest, options: SendOptions = {}): Promise<HttpResponse> {
+export async function sendWithRetries(
+  client: HttpClient,
+  plannedRequest: PlannedRequest,
+  options: SendOptions = {},
+): Promise<HttpResponse> {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   const clock = options.clock ?? systemClock;
   let sleptMs = 0;
@@ -46,11 +50,22 @@ export async function sendWithRetries(client: HttpClient, plannedRequest: Planne
     } catch (error) {
       if (!isSchoolMcpError(error) || !isTransientNetworkError(error)) throw error;
       const decision = decideRetry(
-        { method: plannedRequest.method, attempt, sleptMs, status: undefined, retryAfterMs: undefined, random: clock.random() },
+        {
+          method: plannedRequest.method,
+          attempt,
+          sleptMs,
+          status: undefined,
+          retryAfterMs: undefined,
+          random: clock.random(),
+        },
         policy,
       );
       if (!decision.retry) throw error;
-      options.logger?.info('retrying after a connection failure', { attempt, delayMs: decision.delayMs, code: error.code });
+      options.logger?.info('retrying after a connection failure', {
+        attempt,
+        delayMs: decision.delayMs,
+        code: error.code,
+      });
       sleptMs += await sleep(clock, decision.delayMs, options.signal);
       continue;
     }
@@ -66,7 +81,11 @@ export async function sendWithRetries(client: HttpClient, plannedRequest: Planne
       policy,
     );
     if (!decision.retry) return response;
-    options.logger?.info('retrying a transient answer', { attempt, status: response.status, delayMs: decision.delayMs });
+    options.logger?.info('retrying a transient answer', {
+      attempt,
+      status: response.status,
+      delayMs: decision.delayMs,
+    });
     sleptMs += await sleep(clock, decision.delayMs, options.signal);
   }
 }

@@ -43,16 +43,28 @@ function success(outcome: ResponseOutcome, maxTextChars: number): CallToolResult
   }
   if (content.kind === 'text') {
     if (isHtml(content.text, outcome.contentType)) {
-      return failure('API_UNEXPECTED_CONTENT', outcome.call.toolName, [
-        `The school answered HTTP ${outcome.status} with an HTML page instead of data (a login page or a proxy in between?).`,
-        `It starts: "${visibleExcerpt(content.text, outcome.contentType)}"`,
-      ], 'Check the school URL and that the API is reachable without a browser.');
+      return failure(
+        'API_UNEXPECTED_CONTENT',
+        outcome.call.toolName,
+        [
+          `The school answered HTTP ${outcome.status} with an HTML page instead of data (a login page or a proxy in between?).`,
+          `It starts: "${visibleExcerpt(content.text, outcome.contentType)}"`,
+        ],
+        'Check the school URL and that the API is reachable without a browser.',
+      );
     }
     return { content: [{ type: 'text', text: capText(content.text, maxTextChars) + sizeNote }] };
   }
   if (content.kind === 'binary') {
     const what = `${outcome.byteLength} bytes of ${outcome.contentType ?? 'unlabelled'} content`;
-    return { content: [{ type: 'text', text: `The school answered HTTP ${outcome.status} with ${what}, which is not text and is not shown.` }] };
+    return {
+      content: [
+        {
+          type: 'text',
+          text: `The school answered HTTP ${outcome.status} with ${what}, which is not text and is not shown.`,
+        },
+      ],
+    };
   }
   return { content: [{ type: 'text', text: `Done: HTTP ${outcome.status}, no content.` }] };
 }
@@ -83,11 +95,17 @@ function nextStep(outcome: ResponseOutcome, fields: readonly string[]): { code: 
     case 401:
       return { code: 'API_UNAUTHORIZED', hint: 'Sign in again, then call the tool again.' };
     case 403:
-      return { code: 'API_HTTP_ERROR', hint: 'The signed-in user may not do this; ask a school administrator for the permission.' };
+      return {
+        code: 'API_HTTP_ERROR',
+        hint: 'The signed-in user may not do this; ask a school administrator for the permission.',
+      };
     case 404:
       return { code: 'API_HTTP_ERROR', hint: notFoundHint(outcome.call) };
     case 409:
-      return { code: 'API_HTTP_ERROR', hint: 'The item changed or already exists: read it again, then decide whether to retry.' };
+      return {
+        code: 'API_HTTP_ERROR',
+        hint: 'The item changed or already exists: read it again, then decide whether to retry.',
+      };
     case 413:
       return { code: 'API_HTTP_ERROR', hint: 'Send less: a smaller file or fewer items per call.' };
     case 429:
@@ -96,7 +114,10 @@ function nextStep(outcome: ResponseOutcome, fields: readonly string[]): { code: 
       if (outcome.status >= 500) {
         return {
           code: 'API_HTTP_ERROR',
-          hint: retryAfter === undefined ? 'The school had a problem; try again later.' : `The school is unavailable; retry after ${wait}.`,
+          hint:
+            retryAfter === undefined
+              ? 'The school had a problem; try again later.'
+              : `The school is unavailable; retry after ${wait}.`,
         };
       }
       return { code: 'API_HTTP_ERROR', hint: 'Check the arguments against the tool description and call again.' };
@@ -118,7 +139,9 @@ function localFailure(outcome: ErrorOutcome): CallToolResult {
 }
 
 function failure(code: string, toolName: string, lines: readonly string[], hint: string | undefined): CallToolResult {
-  const text = [`${toolName} failed (${code}).`, ...lines, ...(hint === undefined ? [] : [`Next step: ${hint}`])].join('\n');
+  const text = [`${toolName} failed (${code}).`, ...lines, ...(hint === undefined ? [] : [`Next step: ${hint}`])].join(
+    '\n',
+  );
   return { content: [{ type: 'text', text }], isError: true };
 }
 

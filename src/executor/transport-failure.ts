@@ -20,11 +20,20 @@ const UNDICI_TIMEOUTS: Readonly<Record<string, string>> = {
 };
 
 /** Socket failures where repeating an idempotent request is safe and often succeeds. */
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const TRANSIENT_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
 
 export function toTransportError(cause: unknown, context: FailureContext): SchoolMcpError {
   if (context.cancelled) {
-    return executorError('API_CANCELLED', 'The call was cancelled, so the request to the school was aborted.', { cause });
+    return executorError('API_CANCELLED', 'The call was cancelled, so the request to the school was aborted.', {
+      cause,
+    });
   }
   if (context.deadlineExceeded) {
     return executorError('API_TIMEOUT', `The school did not answer completely within ${context.deadlineMs} ms.`, {

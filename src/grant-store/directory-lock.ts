@@ -60,20 +60,31 @@ async function readFenceFile(path: string): Promise<string | undefined> {
   });
 }
 
-export async function takeDirectoryLock(context: DirectoryLockContext, options: LockOptions): Promise<StoreLock | undefined> {
+export async function takeDirectoryLock(
+  context: DirectoryLockContext,
+  options: LockOptions,
+): Promise<StoreLock | undefined> {
   const { lockDir, nowMs } = context;
-  await preparePrivateDirectory(lockDir, { logger: context.logger, what: 'grant store lock directory', unsafe: storeUnsafe });
+  await preparePrivateDirectory(lockDir, {
+    logger: context.logger,
+    what: 'grant store lock directory',
+    unsafe: storeUnsafe,
+  });
   const written = await context.writtenFence();
   const top = fencesIn(await readdir(lockDir)).at(-1) ?? 0;
   // A record written with a fence above every file (the lock directory was cleared) has no live holder here.
-  if (top > 0 && (written ?? 0) <= top && stillHeld(await readFenceFile(join(lockDir, String(top))), nowMs())) return undefined;
+  if (top > 0 && (written ?? 0) <= top && stillHeld(await readFenceFile(join(lockDir, String(top))), nowMs()))
+    return undefined;
 
   const fence = nextFence(top, written);
   const owner = randomBytes(16).toString('base64url');
   const path = join(lockDir, String(fence));
   const temp = join(lockDir, `${owner}.tmp`);
   try {
-    await writeFile(temp, JSON.stringify({ owner, expiresAtMs: nowMs() + options.ttlMs } satisfies FenceHolder), { flag: 'wx', mode: 0o600 });
+    await writeFile(temp, JSON.stringify({ owner, expiresAtMs: nowMs() + options.ttlMs } satisfies FenceHolder), {
+      flag: 'wx',
+      mode: 0o600,
+    });
     await link(temp, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
@@ -87,7 +98,8 @@ export async function takeDirectoryLock(context: DirectoryLockContext, options: 
     await unlink(path).catch(() => undefined);
     return undefined;
   }
-  for (const old of after) if (old < fence - FENCES_KEPT) await unlink(join(lockDir, String(old))).catch(() => undefined);
+  for (const old of after)
+    if (old < fence - FENCES_KEPT) await unlink(join(lockDir, String(old))).catch(() => undefined);
 
   return {
     fence,

@@ -10,10 +10,22 @@ import { chmod, link, lstat, open, readdir, rename, stat, unlink } from 'node:fs
 import { join } from 'node:path';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { inspectPrivateFile, preparePrivateDirectory, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
+import {
+  inspectPrivateFile,
+  preparePrivateDirectory,
+  readWithoutFollowing,
+  writePrivateFileAtomically,
+} from '../private-files/index.js';
 import { takeDirectoryLock } from './directory-lock.js';
 import { checkFence, checkLockOptions, fenceAccepts, type LockOptions } from './fencing.js';
-import { expiryOf, isValidNamespace, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import {
+  expiryOf,
+  isValidNamespace,
+  type FencedWriteOptions,
+  type GrantStore,
+  type StoredValue,
+  type WriteOptions,
+} from './grant-store.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnsafe, storeWriteFailed } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
@@ -77,11 +89,15 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
     const inspected = await inspectPrivateFile(path);
     if (inspected === undefined) return undefined;
     const { verdict, info } = inspected;
-    if (verdict.kind === 'symlink') throw storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to use it.`);
+    if (verdict.kind === 'symlink')
+      throw storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to use it.`);
     if (verdict.kind === 'wrong-kind') throw storeUnsafe(`The grant store record ${path} is not a regular file.`);
     if (verdict.kind === 'foreign-owner') throw storeUnsafe(`The grant store record ${path} belongs to another user.`);
     if (verdict.kind === 'loose') {
-      logger.warn('a grant store record was readable by others; set to 0600', { file: path, mode: verdict.mode.toString(8) });
+      logger.warn('a grant store record was readable by others; set to 0600', {
+        file: path,
+        mode: verdict.mode.toString(8),
+      });
       await chmod(path, 0o600);
     }
     if (info.size > MAX_RECORD_BYTES) return '';
@@ -94,10 +110,19 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
   async function setAside(path: string, reason: string): Promise<void> {
     const aside = `${path}.damaged-${now()}`;
     await rename(path, aside).catch(() => undefined);
-    logger.warn('a grant store record did not open and was set aside; its user signs in again', { reason, file: aside });
+    logger.warn('a grant store record did not open and was set aside; its user signs in again', {
+      reason,
+      file: aside,
+    });
   }
 
-  async function writeSealed(path: string, address: RecordAddress, value: StoredValue, expiresAt: number | undefined, fence?: number): Promise<void> {
+  async function writeSealed(
+    path: string,
+    address: RecordAddress,
+    value: StoredValue,
+    expiresAt: number | undefined,
+    fence?: number,
+  ): Promise<void> {
     const sealed = sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current, fence);
     try {
       await writePrivateFileAtomically(path, JSON.stringify(sealed), {
@@ -136,7 +161,12 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
    * The value in a record file's text. A record sealed with an older key is sealed again with the
    * current one (when `reseal` is given), so a rotation finishes as records are used.
    */
-  async function openText(text: string, path: string, address: RecordAddress, reseal: boolean): Promise<StoredValue | undefined> {
+  async function openText(
+    text: string,
+    path: string,
+    address: RecordAddress,
+    reseal: boolean,
+  ): Promise<StoredValue | undefined> {
     const sealed = parseSealedRecord(text);
     if (sealed === undefined) {
       await setAside(path, 'not a sealed record');
@@ -146,7 +176,8 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       await unlink(path).catch(() => undefined);
       return undefined;
     }
-    if (!keyring.byId.has(sealed.keyId)) throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
+    if (!keyring.byId.has(sealed.keyId))
+      throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
     const opened = openRecord(sealed, address, keyring);
     if (!opened.ok) {
       await setAside(path, opened.reason);
@@ -154,7 +185,11 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
     }
     const value = (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
     if (reseal && opened.keyId !== keyring.current.id) {
-      await replaceIfUnchanged(path, text, JSON.stringify(sealRecord(opened.plaintext, address, sealed.expiresAt, keyring.current, sealed.fence)));
+      await replaceIfUnchanged(
+        path,
+        text,
+        JSON.stringify(sealRecord(opened.plaintext, address, sealed.expiresAt, keyring.current, sealed.fence)),
+      );
     }
     return value;
   }
@@ -178,7 +213,9 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
 
     async writeIfAbsent(namespace, name, value, writeOptions?: WriteOptions) {
       const { path, address } = await recordPath(namespace, name);
-      const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiryOf(writeOptions, now()), keyring.current));
+      const sealed = JSON.stringify(
+        sealRecord(JSON.stringify({ value }), address, expiryOf(writeOptions, now()), keyring.current),
+      );
       // link(2) fails with EEXIST when the name is taken, so of two creators one wins; the record
       // is complete before it has its name, so no reader sees half of it.
       const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
@@ -238,7 +275,10 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
     async lock(namespace, name, lockOptions: LockOptions) {
       checkLockOptions(lockOptions);
       const { path } = await recordPath(namespace, name);
-      return takeDirectoryLock({ logger, lockDir: `${path}${LOCK_SUFFIX}`, writtenFence: () => writtenFence(path), nowMs: () => Date.now() }, lockOptions);
+      return takeDirectoryLock(
+        { logger, lockDir: `${path}${LOCK_SUFFIX}`, writtenFence: () => writtenFence(path), nowMs: () => Date.now() },
+        lockOptions,
+      );
     },
 
     async writeFenced(namespace, name, value, fence, writeOptions?: FencedWriteOptions) {
@@ -285,7 +325,8 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       return {
         location: dir,
         records,
-        replaceIfUnchanged: (record, sealed) => replaceIfUnchanged(join(dir, record.address.namespace, record.address.name), record.text, sealed),
+        replaceIfUnchanged: (record, sealed) =>
+          replaceIfUnchanged(join(dir, record.address.namespace, record.address.name), record.text, sealed),
       };
     },
 

@@ -38,7 +38,8 @@ export function isFence(value: unknown): value is number {
 }
 
 export function checkLockOptions(options: LockOptions): void {
-  if (!Number.isSafeInteger(options.ttlMs) || options.ttlMs <= 0) throw new RangeError(`a lock's ttlMs must be a positive integer, got ${options.ttlMs}`);
+  if (!Number.isSafeInteger(options.ttlMs) || options.ttlMs <= 0)
+    throw new RangeError(`a lock's ttlMs must be a positive integer, got ${options.ttlMs}`);
 }
 
 export function checkFence(fence: number): void {

@@ -51,7 +51,13 @@ export interface GrantStore {
    * nothing is written and the answer is `false`. A plain `write` afterwards starts the record's
    * fencing afresh.
    */
-  writeFenced(namespace: string, name: string, value: StoredValue, fence: number, options?: FencedWriteOptions): Promise<boolean>;
+  writeFenced(
+    namespace: string,
+    name: string,
+    value: StoredValue,
+    fence: number,
+    options?: FencedWriteOptions,
+  ): Promise<boolean>;
   /**
    * Resolves when the store answers, cheaply (a readiness check may call it often); rejects, with
    * `STORE_UNAVAILABLE` for a store reached over the network, when it does not.
@@ -70,6 +76,7 @@ export function isValidNamespace(namespace: string): boolean {
 export function expiryOf(options: WriteOptions | undefined, nowSeconds: number): number | undefined {
   const ttl = options?.ttlSeconds;
   if (ttl === undefined) return undefined;
-  if (!Number.isFinite(ttl) || ttl <= 0) throw new RangeError(`a record's ttlSeconds must be a positive number, got ${ttl}`);
+  if (!Number.isFinite(ttl) || ttl <= 0)
+    throw new RangeError(`a record's ttlSeconds must be a positive number, got ${ttl}`);
   return nowSeconds + Math.ceil(ttl);
 }

@@ -42,7 +42,13 @@ export interface HoldingLockOptions extends LockOptions {
   readonly pollMs: number;
 }
 
-export async function holdingLock<T>(store: GrantStore, namespace: string, name: string, options: HoldingLockOptions, step: (fence: number) => Promise<T>): Promise<T> {
+export async function holdingLock<T>(
+  store: GrantStore,
+  namespace: string,
+  name: string,
+  options: HoldingLockOptions,
+  step: (fence: number) => Promise<T>,
+): Promise<T> {
   const deadline = Date.now() + options.waitMs;
   for (;;) {
     const lockedUntil = Date.now() + options.ttlMs;

@@ -22,11 +22,17 @@ export type RecordStanding =
   | { readonly kind: 'not-sealed' };
 
 /** Pure: the decision "reseal this record?" — `old` is the one answer that means yes. */
-export function standingOf(sealed: SealedRecord | undefined, keyring: StoreKeyring, nowSeconds: number): RecordStanding {
+export function standingOf(
+  sealed: SealedRecord | undefined,
+  keyring: StoreKeyring,
+  nowSeconds: number,
+): RecordStanding {
   if (sealed === undefined) return { kind: 'not-sealed' };
   if (sealed.expiresAt !== undefined && sealed.expiresAt <= nowSeconds) return { kind: 'expired' };
   if (sealed.keyId === keyring.current.id) return { kind: 'current' };
-  return keyring.byId.has(sealed.keyId) ? { kind: 'old', keyId: sealed.keyId } : { kind: 'unknown-key', keyId: sealed.keyId };
+  return keyring.byId.has(sealed.keyId)
+    ? { kind: 'old', keyId: sealed.keyId }
+    : { kind: 'unknown-key', keyId: sealed.keyId };
 }
 
 /** How many live records rest under one key. */
@@ -85,7 +91,12 @@ export function takeCensus(records: Iterable<CountedRecord>, keyring: StoreKeyri
       unreadableByNamespace[record.namespace] = (unreadableByNamespace[record.namespace] ?? 0) + 1;
     }
   }
-  const keys = [...counts].map(([keyId, count]) => ({ keyId, records: count, current: keyId === keyring.current.id, given: keyring.byId.has(keyId) }));
+  const keys = [...counts].map(([keyId, count]) => ({
+    keyId,
+    records: count,
+    current: keyId === keyring.current.id,
+    given: keyring.byId.has(keyId),
+  }));
   keys.sort((a, b) => Number(b.current) - Number(a.current) || Number(b.given) - Number(a.given));
   return { currentKeyId: keyring.current.id, keys, underOldKeys, unreadable, unreadableByNamespace, expired };
 }

@@ -30,7 +30,8 @@ export function isValidChannel(channel: string): boolean {
 export function encodeBusMessage(message: StoredValue): { ok: true; text: string } | { ok: false; reason: string } {
   const text = JSON.stringify(message);
   const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > MAX_BUS_MESSAGE_BYTES) return { ok: false, reason: `a bus message is ${bytes} bytes, over the ${MAX_BUS_MESSAGE_BYTES}-byte limit` };
+  if (bytes > MAX_BUS_MESSAGE_BYTES)
+    return { ok: false, reason: `a bus message is ${bytes} bytes, over the ${MAX_BUS_MESSAGE_BYTES}-byte limit` };
   return { ok: true, text };
 }
 

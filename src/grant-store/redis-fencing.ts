@@ -35,7 +35,8 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return fence`;
 
 /** KEYS: lock. ARGV: owner. Deletes the lock only while it is still this owner's. */
-export const RELEASE_LOCK = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+export const RELEASE_LOCK =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
 
 /**
  * KEYS: record. ARGV: fence, sealed record, TTL in seconds ('' for none), '1' to replace only a

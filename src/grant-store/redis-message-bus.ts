@@ -10,7 +10,13 @@
 import type { RedisClientType } from '@redis/client';
 import type { Logger } from '../log.js';
 import type { StoredValue } from './grant-store.js';
-import { encodeBusMessage, isValidChannel, MAX_BUS_MESSAGE_BYTES, type BusHandler, type MessageBus } from './message-bus.js';
+import {
+  encodeBusMessage,
+  isValidChannel,
+  MAX_BUS_MESSAGE_BYTES,
+  type BusHandler,
+  type MessageBus,
+} from './message-bus.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeUnavailable } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
@@ -29,14 +35,29 @@ function addressOf(channel: string): RecordAddress {
 }
 
 /** Pure: the text PUBLISH carries for `message` on `channel`, or why it cannot be sent. */
-export function sealBusMessage(channel: string, message: StoredValue, keyring: StoreKeyring, nowSeconds: number): { ok: true; text: string } | { ok: false; reason: string } {
+export function sealBusMessage(
+  channel: string,
+  message: StoredValue,
+  keyring: StoreKeyring,
+  nowSeconds: number,
+): { ok: true; text: string } | { ok: false; reason: string } {
   const encoded = encodeBusMessage(message);
   if (!encoded.ok) return encoded;
-  return { ok: true, text: JSON.stringify(sealRecord(encoded.text, addressOf(channel), nowSeconds + MESSAGE_LIFETIME_SECONDS, keyring.current)) };
+  return {
+    ok: true,
+    text: JSON.stringify(
+      sealRecord(encoded.text, addressOf(channel), nowSeconds + MESSAGE_LIFETIME_SECONDS, keyring.current),
+    ),
+  };
 }
 
 /** Pure: the message a received text carries on `channel`, or why it is dropped. */
-export function openBusMessage(channel: string, text: string, keyring: StoreKeyring, nowSeconds: number): { ok: true; message: StoredValue } | { ok: false; reason: string } {
+export function openBusMessage(
+  channel: string,
+  text: string,
+  keyring: StoreKeyring,
+  nowSeconds: number,
+): { ok: true; message: StoredValue } | { ok: false; reason: string } {
   if (Buffer.byteLength(text, 'utf8') > MAX_SEALED_BYTES) return { ok: false, reason: 'it is over the size bound' };
   const sealed = parseSealedRecord(text);
   if (sealed === undefined) return { ok: false, reason: 'it is not a sealed message' };
@@ -44,7 +65,8 @@ export function openBusMessage(channel: string, text: string, keyring: StoreKeyr
   const opened = openRecord(sealed, addressOf(channel), keyring);
   if (!opened.ok) return opened;
   const value = JSON.parse(opened.plaintext) as unknown;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, reason: 'it is not a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { ok: false, reason: 'it is not a JSON object' };
   return { ok: true, message: value as StoredValue };
 }
 
@@ -55,7 +77,12 @@ export interface RedisMessageBusOptions {
   readonly nowSeconds: () => number;
 }
 
-export async function openRedisMessageBus({ client, keyring, logger, nowSeconds }: RedisMessageBusOptions): Promise<MessageBus> {
+export async function openRedisMessageBus({
+  client,
+  keyring,
+  logger,
+  nowSeconds,
+}: RedisMessageBusOptions): Promise<MessageBus> {
   const subscriber = client.duplicate();
   subscriber.on('error', () => undefined);
   try {

@@ -11,9 +11,13 @@ export interface RedisStoreAddress {
   readonly database: number;
 }
 
-type StoreLocation = { readonly kind: 'directory'; readonly dir: string } | { readonly kind: 'redis'; readonly address: RedisStoreAddress };
+type StoreLocation =
+  | { readonly kind: 'directory'; readonly dir: string }
+  | { readonly kind: 'redis'; readonly address: RedisStoreAddress };
 
-export type StoreLocationParse = { readonly ok: true; readonly location: StoreLocation } | { readonly ok: false; readonly reason: string };
+export type StoreLocationParse =
+  | { readonly ok: true; readonly location: StoreLocation }
+  | { readonly ok: false; readonly reason: string };
 
 /** Redis's default number of databases is 16; a bigger index is refused by the server anyway. */
 const MAX_DATABASE = 15;
@@ -31,15 +35,28 @@ export function parseStoreLocation(text: string): StoreLocationParse {
     return { ok: false, reason: `${text} is not a URL` };
   }
   if (url.username !== '' || url.password !== '') {
-    return { ok: false, reason: 'the Redis URL carries a user or password, which every local user could read on the command line: give the password in SCHOOL_MCP_REDIS_PASSWORD instead' };
+    return {
+      ok: false,
+      reason:
+        'the Redis URL carries a user or password, which every local user could read on the command line: give the password in SCHOOL_MCP_REDIS_PASSWORD instead',
+    };
   }
   if (url.hostname === '') return { ok: false, reason: 'the Redis URL names no host' };
-  if (url.search !== '' || url.hash !== '') return { ok: false, reason: 'the Redis URL takes no query or fragment: redis://HOST:PORT/DB' };
+  if (url.search !== '' || url.hash !== '')
+    return { ok: false, reason: 'the Redis URL takes no query or fragment: redis://HOST:PORT/DB' };
   const path = url.pathname.replace(/^\//, '');
-  if (path !== '' && !/^\d{1,2}$/.test(path)) return { ok: false, reason: `the Redis URL's path is a database number, not ${JSON.stringify(url.pathname)}` };
+  if (path !== '' && !/^\d{1,2}$/.test(path))
+    return { ok: false, reason: `the Redis URL's path is a database number, not ${JSON.stringify(url.pathname)}` };
   const database = path === '' ? 0 : Number(path);
-  if (database > MAX_DATABASE) return { ok: false, reason: `the Redis database is 0 to ${MAX_DATABASE}, not ${database}` };
+  if (database > MAX_DATABASE)
+    return { ok: false, reason: `the Redis database is 0 to ${MAX_DATABASE}, not ${database}` };
   const tls = url.protocol === 'rediss:';
   const port = url.port === '' ? '6379' : url.port;
-  return { ok: true, location: { kind: 'redis', address: { url: `${tls ? 'rediss' : 'redis'}://${url.hostname}:${port}/${database}`, tls, database } } };
+  return {
+    ok: true,
+    location: {
+      kind: 'redis',
+      address: { url: `${tls ? 'rediss' : 'redis'}://${url.hostname}:${port}/${database}`, tls, database },
+    },
+  };
 }

@@ -19,10 +19,22 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import type { Logger } from '../log.js';
 import { checkFence, checkLockOptions, isFence, type LockOptions, type StoreLock } from './fencing.js';
-import { expiryOf, type FencedWriteOptions, type GrantStore, type StoredValue, type WriteOptions } from './grant-store.js';
+import {
+  expiryOf,
+  type FencedWriteOptions,
+  type GrantStore,
+  type StoredValue,
+  type WriteOptions,
+} from './grant-store.js';
 import type { MessageBus } from './message-bus.js';
 import { FENCE_COUNTER_LIFETIME_MS, RELEASE_LOCK, TAKE_LOCK, WRITE_FENCED } from './redis-fencing.js';
-import { redisLockKeys, redisRecordAddress, redisRecordKey, redisRecordKeyOf, REDIS_RECORD_PATTERN } from './redis-keys.js';
+import {
+  redisLockKeys,
+  redisRecordAddress,
+  redisRecordKey,
+  redisRecordKeyOf,
+  REDIS_RECORD_PATTERN,
+} from './redis-keys.js';
 import { openRedisMessageBus } from './redis-message-bus.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
@@ -34,7 +46,8 @@ import type { ScannedRecord, SealedRecordScan } from './store-rotation.js';
  * Replaces a record with its resealed copy only while it still holds what was read, keeping its
  * TTL: a record taken or rewritten meanwhile by another instance is neither revived nor undone.
  */
-const RESEAL_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end return false";
+const RESEAL_IF_UNCHANGED =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end return false";
 const DEFAULT_TIMEOUT_MS = 2000;
 /** Keys asked for per SCAN step: small steps keep each one short on a Redis that serves requests meanwhile. */
 const SCAN_COUNT = 200;
@@ -77,7 +90,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
     commandOptions: { timeout: timeoutMs },
     // A first connection that fails ends the start (school-mcp exits saying why); once connected, a
     // lost connection is retried for as long as it takes, while calls fail fast meanwhile.
-    socket: { connectTimeout: timeoutMs, reconnectStrategy: (_retries, cause) => (everReady ? RECONNECT_DELAY_MS : cause) },
+    socket: {
+      connectTimeout: timeoutMs,
+      reconnectStrategy: (_retries, cause) => (everReady ? RECONNECT_DELAY_MS : cause),
+    },
   });
   let lastWarning = '';
   client.on('error', (error: Error) => {
@@ -123,19 +139,31 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
     }
     // Redis expires the key, but the sealed expiry is the one an attacker cannot extend.
     if (sealed.expiresAt !== undefined && sealed.expiresAt <= now()) return undefined;
-    if (!keyring.byId.has(sealed.keyId)) throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
+    if (!keyring.byId.has(sealed.keyId))
+      throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
     const opened = openRecord(sealed, address, keyring);
     if (!opened.ok) {
-      logger.warn('a grant store record did not open; answered as absent, its user signs in again', { namespace: address.namespace, reason: opened.reason });
+      logger.warn('a grant store record did not open; answered as absent, its user signs in again', {
+        namespace: address.namespace,
+        reason: opened.reason,
+      });
       return undefined;
     }
     return (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
   }
 
-  async function writeSealed(key: string, address: RecordAddress, value: StoredValue, expiresAt: number | undefined): Promise<void> {
+  async function writeSealed(
+    key: string,
+    address: RecordAddress,
+    value: StoredValue,
+    expiresAt: number | undefined,
+  ): Promise<void> {
     const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current));
     if (expiresAt === undefined) await command(`save a ${address.namespace} record`, () => client.set(key, sealed));
-    else await command(`save a ${address.namespace} record`, () => client.set(key, sealed, { EX: Math.max(1, expiresAt - now()) }));
+    else
+      await command(`save a ${address.namespace} record`, () =>
+        client.set(key, sealed, { EX: Math.max(1, expiresAt - now()) }),
+      );
   }
 
   return {
@@ -147,8 +175,12 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const sealed = parseSealedRecord(text);
       // A record sealed with an older key is sealed again with the current one, as the directory store does.
       if (value !== undefined && sealed !== undefined && sealed.keyId !== keyring.current.id) {
-        const resealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, sealed.expiresAt, keyring.current, sealed.fence));
-        await command(`reseal a ${namespace} record`, () => client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [text, resealed] }));
+        const resealed = JSON.stringify(
+          sealRecord(JSON.stringify({ value }), address, sealed.expiresAt, keyring.current, sealed.fence),
+        );
+        await command(`reseal a ${namespace} record`, () =>
+          client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [text, resealed] }),
+        );
       }
       return value;
     },
@@ -164,7 +196,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current));
       const ttl = expiresAt === undefined ? {} : { EX: Math.max(1, expiresAt - now()) };
       // SET NX: atomic on the server, so one instance of many creates the record.
-      const created = await command(`create a ${namespace} record`, () => client.set(key, sealed, { NX: true, ...ttl }));
+      const created = await command(`create a ${namespace} record`, () =>
+        client.set(key, sealed, { NX: true, ...ttl }),
+      );
       return created !== null;
     },
 
@@ -188,14 +222,23 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const keys = redisLockKeys(namespace, name);
       const owner = randomBytes(16).toString('base64url');
       const fence = await command(`lock a ${namespace} record`, () =>
-        client.eval(TAKE_LOCK, { keys: [keys.lock, keys.fence, keys.record], arguments: [owner, String(lockOptions.ttlMs), String(FENCE_COUNTER_LIFETIME_MS)] }),
+        client.eval(TAKE_LOCK, {
+          keys: [keys.lock, keys.fence, keys.record],
+          arguments: [owner, String(lockOptions.ttlMs), String(FENCE_COUNTER_LIFETIME_MS)],
+        }),
       );
       if (fence === null) return undefined;
-      if (!isFence(fence)) throw storeUnavailable(`lock a ${namespace} record`, new Error(`the lock script answered ${JSON.stringify(fence)}`));
+      if (!isFence(fence))
+        throw storeUnavailable(
+          `lock a ${namespace} record`,
+          new Error(`the lock script answered ${JSON.stringify(fence)}`),
+        );
       return {
         fence,
         release: async () => {
-          await command(`release the lock of a ${namespace} record`, () => client.eval(RELEASE_LOCK, { keys: [keys.lock], arguments: [owner] }));
+          await command(`release the lock of a ${namespace} record`, () =>
+            client.eval(RELEASE_LOCK, { keys: [keys.lock], arguments: [owner] }),
+          );
         },
       };
     },
@@ -206,7 +249,12 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const expiresAt = expiryOf(writeOptions, now());
       const sealed = JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current, fence));
       const ttl = expiresAt === undefined ? '' : String(Math.max(1, expiresAt - now()));
-      const written = await command(`save a ${namespace} record`, () => client.eval(WRITE_FENCED, { keys: [key], arguments: [String(fence), sealed, ttl, writeOptions?.replaceOnly ? '1' : ''] }));
+      const written = await command(`save a ${namespace} record`, () =>
+        client.eval(WRITE_FENCED, {
+          keys: [key],
+          arguments: [String(fence), sealed, ttl, writeOptions?.replaceOnly ? '1' : ''],
+        }),
+      );
       return written === 1;
     },
 
@@ -231,7 +279,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
         records,
         async replaceIfUnchanged(record, sealed) {
           const { key } = redisRecordKeyOf(record.address);
-          const replaced = await command(`reseal a ${record.address.namespace} record`, () => client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [record.text, sealed] }));
+          const replaced = await command(`reseal a ${record.address.namespace} record`, () =>
+            client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [record.text, sealed] }),
+          );
           return replaced !== null;
         },
       };

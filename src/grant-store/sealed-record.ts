@@ -28,15 +28,25 @@ export interface RecordAddress {
   readonly name: string;
 }
 
-export type OpenedRecord = { readonly ok: true; readonly plaintext: string; readonly keyId: string } | { readonly ok: false; readonly reason: string };
+export type OpenedRecord =
+  | { readonly ok: true; readonly plaintext: string; readonly keyId: string }
+  | { readonly ok: false; readonly reason: string };
 
 function associatedData(address: RecordAddress, expiresAt: number | undefined, fence: number | undefined): Buffer {
   // Without a fence the data is what it was before fences existed, so older records still open.
   const fenced = fence === undefined ? [] : [fence];
-  return Buffer.from(JSON.stringify(['school-mcp grant store v1', address.namespace, address.name, expiresAt ?? null, ...fenced]));
+  return Buffer.from(
+    JSON.stringify(['school-mcp grant store v1', address.namespace, address.name, expiresAt ?? null, ...fenced]),
+  );
 }
 
-export function sealRecord(plaintext: string, address: RecordAddress, expiresAt: number | undefined, key: StoreKey, fence?: number): SealedRecord {
+export function sealRecord(
+  plaintext: string,
+  address: RecordAddress,
+  expiresAt: number | undefined,
+  key: StoreKey,
+  fence?: number,
+): SealedRecord {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key.bytes, nonce);
   cipher.setAAD(associatedData(address, expiresAt, fence));
@@ -54,15 +64,22 @@ export function sealRecord(plaintext: string, address: RecordAddress, expiresAt:
 
 export function openRecord(sealed: SealedRecord, address: RecordAddress, keyring: StoreKeyring): OpenedRecord {
   const key = keyring.byId.get(sealed.keyId);
-  if (key === undefined) return { ok: false, reason: `it was sealed with key ${sealed.keyId}, which is not among the store keys` };
+  if (key === undefined)
+    return { ok: false, reason: `it was sealed with key ${sealed.keyId}, which is not among the store keys` };
   try {
     const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(sealed.nonce, 'base64url'));
     decipher.setAAD(associatedData(address, sealed.expiresAt, sealed.fence));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64url'));
-    const plaintext = Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    const plaintext = Buffer.concat([
+      decipher.update(Buffer.from(sealed.ciphertext, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
     return { ok: true, plaintext, keyId: key.id };
   } catch {
-    return { ok: false, reason: 'it does not open with its key: it was changed, moved from another name, or is damaged' };
+    return {
+      ok: false,
+      reason: 'it does not open with its key: it was changed, moved from another name, or is damaged',
+    };
   }
 }
 
@@ -77,8 +94,11 @@ export function parseSealedRecord(text: string): SealedRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const fields = value as Record<string, unknown>;
   const strings = ['keyId', 'nonce', 'tag', 'ciphertext'].every((field) => typeof fields[field] === 'string');
-  const expiry = fields.expiresAt === undefined || (typeof fields.expiresAt === 'number' && Number.isFinite(fields.expiresAt));
-  const fence = fields.fence === undefined || (typeof fields.fence === 'number' && Number.isSafeInteger(fields.fence) && fields.fence > 0);
+  const expiry =
+    fields.expiresAt === undefined || (typeof fields.expiresAt === 'number' && Number.isFinite(fields.expiresAt));
+  const fence =
+    fields.fence === undefined ||
+    (typeof fields.fence === 'number' && Number.isSafeInteger(fields.fence) && fields.fence > 0);
   if (fields.version !== 1 || !strings || !expiry || !fence) return undefined;
   return value as SealedRecord;
 }

@@ -7,14 +7,20 @@ export function isStoreUnavailable(error: unknown): boolean {
 }
 
 export function storeUnsafe(message: string): SchoolMcpError {
-  return new SchoolMcpError('STORE_UNSAFE', message, { hint: 'Give the store a directory of its own, owned by the user school-mcp runs as, with no symbolic links in it.' });
+  return new SchoolMcpError('STORE_UNSAFE', message, {
+    hint: 'Give the store a directory of its own, owned by the user school-mcp runs as, with no symbolic links in it.',
+  });
 }
 
 export function storeWriteFailed(what: string, cause: unknown): SchoolMcpError {
-  return new SchoolMcpError('STORE_WRITE_FAILED', `The grant store could not save ${what} (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`, {
-    cause,
-    hint: "Free disk space or fix the permissions of the store directory, then try again.",
-  });
+  return new SchoolMcpError(
+    'STORE_WRITE_FAILED',
+    `The grant store could not save ${what} (${(cause as NodeJS.ErrnoException).code ?? 'error'}).`,
+    {
+      cause,
+      hint: 'Free disk space or fix the permissions of the store directory, then try again.',
+    },
+  );
 }
 
 export function storeKeyInvalid(reason: string): SchoolMcpError {
@@ -38,7 +44,11 @@ export function storeUnavailable(what: string, cause: unknown): SchoolMcpError {
 }
 
 export function storeLockTimeout(what: string, waitMs: number): SchoolMcpError {
-  return new SchoolMcpError('STORE_LOCK_TIMEOUT', `Another school-mcp instance held the lock of ${what} for over ${waitMs} ms.`, {
-    hint: 'Retry the request: a lock whose holder died runs out by itself.',
-  });
+  return new SchoolMcpError(
+    'STORE_LOCK_TIMEOUT',
+    `Another school-mcp instance held the lock of ${what} for over ${waitMs} ms.`,
+    {
+      hint: 'Retry the request: a lock whose holder died runs out by itself.',
+    },
+  );
 }

@@ -17,9 +17,13 @@ export async function readStoreKeyFile(path: string): Promise<StoreKeyring> {
   const inspected = await inspectPrivateFile(path);
   if (inspected === undefined) throw storeKeyInvalid(`the key file ${path} does not exist`);
   const { verdict } = inspected;
-  if (verdict.kind === 'symlink') throw storeUnsafe(`The store key file ${path} is a symbolic link; refusing to use it.`);
+  if (verdict.kind === 'symlink')
+    throw storeUnsafe(`The store key file ${path} is a symbolic link; refusing to use it.`);
   if (verdict.kind === 'wrong-kind') throw storeUnsafe(`The store key file ${path} is not a regular file.`);
   if (verdict.kind === 'foreign-owner') throw storeUnsafe(`The store key file ${path} belongs to another user.`);
-  if (verdict.kind === 'loose') throw storeUnsafe(`The store key file ${path} can be read by others (mode ${verdict.mode.toString(8)}); chmod 600 it and rotate the key.`);
+  if (verdict.kind === 'loose')
+    throw storeUnsafe(
+      `The store key file ${path} can be read by others (mode ${verdict.mode.toString(8)}); chmod 600 it and rotate the key.`,
+    );
   return storeKeysFromText(await readWithoutFollowing(path));
 }

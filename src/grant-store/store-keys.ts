@@ -21,7 +21,9 @@ export interface StoreKeyring {
   readonly byId: ReadonlyMap<string, StoreKey>;
 }
 
-export type StoreKeysParse = { readonly ok: true; readonly keyring: StoreKeyring } | { readonly ok: false; readonly reason: string };
+export type StoreKeysParse =
+  | { readonly ok: true; readonly keyring: StoreKeyring }
+  | { readonly ok: false; readonly reason: string };
 
 const KEY_BYTES = 32;
 
@@ -37,7 +39,11 @@ export function parseStoreKeys(text: string): StoreKeysParse {
   for (const [index, word] of words.entries()) {
     if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(word)) return { ok: false, reason: `key ${index + 1} is not base64` };
     const bytes = Buffer.from(word.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (bytes.length !== KEY_BYTES) return { ok: false, reason: `key ${index + 1} is ${bytes.length} bytes; an AES-256 key is ${KEY_BYTES} random bytes (openssl rand -base64 32)` };
+    if (bytes.length !== KEY_BYTES)
+      return {
+        ok: false,
+        reason: `key ${index + 1} is ${bytes.length} bytes; an AES-256 key is ${KEY_BYTES} random bytes (openssl rand -base64 32)`,
+      };
     keys.push({ id: storeKeyId(bytes), bytes });
   }
   const byId = new Map<string, StoreKey>();

@@ -43,12 +43,19 @@ export interface ResealReport {
 }
 
 /** The record as counted, its seal tried with the keys given; with the opened plaintext when it opened. */
-function examine(record: ScannedRecord, keyring: StoreKeyring, nowSeconds: number): CountedRecord & { readonly plaintext?: string } {
+function examine(
+  record: ScannedRecord,
+  keyring: StoreKeyring,
+  nowSeconds: number,
+): CountedRecord & { readonly plaintext?: string } {
   const sealed = parseSealedRecord(record.text);
   const standing = standingOf(sealed, keyring, nowSeconds);
-  if (sealed === undefined || (standing.kind !== 'current' && standing.kind !== 'old')) return { namespace: record.address.namespace, standing };
+  if (sealed === undefined || (standing.kind !== 'current' && standing.kind !== 'old'))
+    return { namespace: record.address.namespace, standing };
   const opened = openRecord(sealed, record.address, keyring);
-  return opened.ok ? { namespace: record.address.namespace, standing, plaintext: opened.plaintext } : { namespace: record.address.namespace, standing, damaged: true };
+  return opened.ok
+    ? { namespace: record.address.namespace, standing, plaintext: opened.plaintext }
+    : { namespace: record.address.namespace, standing, damaged: true };
 }
 
 async function census(scan: SealedRecordScan, keyring: StoreKeyring, nowSeconds: () => number): Promise<KeyCensus> {
@@ -58,12 +65,20 @@ async function census(scan: SealedRecordScan, keyring: StoreKeyring, nowSeconds:
 }
 
 /** Counts the records under each key; changes nothing. */
-export async function countStoreKeys(scan: SealedRecordScan, keyring: StoreKeyring, nowSeconds: () => number): Promise<ResealReport> {
+export async function countStoreKeys(
+  scan: SealedRecordScan,
+  keyring: StoreKeyring,
+  nowSeconds: () => number,
+): Promise<ResealReport> {
   return { location: scan.location, before: await census(scan, keyring, nowSeconds), resealed: 0, changedMeanwhile: 0 };
 }
 
 /** Seals every record under an old key again with the current key, then counts afresh. */
-export async function resealStore(scan: SealedRecordScan, keyring: StoreKeyring, nowSeconds: () => number): Promise<ResealReport> {
+export async function resealStore(
+  scan: SealedRecordScan,
+  keyring: StoreKeyring,
+  nowSeconds: () => number,
+): Promise<ResealReport> {
   const counted: CountedRecord[] = [];
   let resealed = 0;
   let changedMeanwhile = 0;
@@ -73,9 +88,17 @@ export async function resealStore(scan: SealedRecordScan, keyring: StoreKeyring,
     if (examined.standing.kind !== 'old' || examined.plaintext === undefined) continue;
     const sealed = parseSealedRecord(record.text)!;
     // The same expiry and fence under the seal: the record's lifetime and its place in a lock's order do not change.
-    const again = JSON.stringify(sealRecord(examined.plaintext, record.address, sealed.expiresAt, keyring.current, sealed.fence));
+    const again = JSON.stringify(
+      sealRecord(examined.plaintext, record.address, sealed.expiresAt, keyring.current, sealed.fence),
+    );
     if (await scan.replaceIfUnchanged(record, again)) resealed += 1;
     else changedMeanwhile += 1;
   }
-  return { location: scan.location, before: takeCensus(counted, keyring), after: await census(scan, keyring, nowSeconds), resealed, changedMeanwhile };
+  return {
+    location: scan.location,
+    before: takeCensus(counted, keyring),
+    after: await census(scan, keyring, nowSeconds),
+    resealed,
+    changedMeanwhile,
+  };
 }

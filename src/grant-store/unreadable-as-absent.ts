@@ -24,11 +24,14 @@ export function readingUnreadableAsAbsent<Store extends GrantStore>(store: Store
       if (!isRecordUnreadable(error)) throw error;
       if (!warned.has(namespace)) {
         warned.add(namespace);
-        logger.warn('records sealed with a store key that is no longer given read as absent: their people sign in again', {
-          namespace,
-          reason: (error as Error).message,
-          next: 'put the old key back after the current one and run `school-mcp store reseal`, or leave them to be replaced',
-        });
+        logger.warn(
+          'records sealed with a store key that is no longer given read as absent: their people sign in again',
+          {
+            namespace,
+            reason: (error as Error).message,
+            next: 'put the old key back after the current one and run `school-mcp store reseal`, or leave them to be replaced',
+          },
+        );
       }
       return undefined;
     }

@@ -17,16 +17,24 @@ export interface HostedCaller {
   readonly grantId: string;
 }
 
-export type AccessVerdict = { readonly ok: true; readonly caller: HostedCaller } | { readonly ok: false; readonly refusal: TokenRefusal };
+export type AccessVerdict =
+  | { readonly ok: true; readonly caller: HostedCaller }
+  | { readonly ok: false; readonly refusal: TokenRefusal };
 
-export async function checkAccess(provider: Provider, publicUrl: PublicUrl, authorization: readonly string[] | undefined): Promise<AccessVerdict> {
+export async function checkAccess(
+  provider: Provider,
+  publicUrl: PublicUrl,
+  authorization: readonly string[] | undefined,
+): Promise<AccessVerdict> {
   const token = bearerTokenOf(authorization);
   if (token === undefined) return { ok: false, refusal: authorization === undefined ? 'missing' : 'invalid' };
   const found = await provider.AccessToken.find(token);
   if (found === undefined || found.isExpired) return { ok: false, refusal: 'invalid' };
   const audiences = Array.isArray(found.aud) ? found.aud : [found.aud];
-  if (!audiences.includes(publicUrl.base) || found.accountId === undefined || found.grantId === undefined) return { ok: false, refusal: 'invalid' };
+  if (!audiences.includes(publicUrl.base) || found.accountId === undefined || found.grantId === undefined)
+    return { ok: false, refusal: 'invalid' };
   const grant = await provider.Grant.find(found.grantId);
-  if (grant === undefined || found.clientId === undefined || grant.clientId !== found.clientId) return { ok: false, refusal: 'invalid' };
+  if (grant === undefined || found.clientId === undefined || grant.clientId !== found.clientId)
+    return { ok: false, refusal: 'invalid' };
   return { ok: true, caller: { sub: found.accountId, clientId: found.clientId, grantId: found.grantId } };
 }

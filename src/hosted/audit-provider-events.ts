@@ -11,21 +11,33 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { AuditLog } from '../audit/index.js';
 
 export function auditProviderEvents(provider: Provider, audit: AuditLog): void {
-  provider.on('registration_create.success', (_ctx: KoaContextWithOIDC, client: { clientId: string; clientName?: string }) => {
-    audit.record({ event: 'registration', outcome: 'ok', clientId: client.clientId, clientName: client.clientName });
-  });
+  provider.on(
+    'registration_create.success',
+    (_ctx: KoaContextWithOIDC, client: { clientId: string; clientName?: string }) => {
+      audit.record({ event: 'registration', outcome: 'ok', clientId: client.clientId, clientName: client.clientName });
+    },
+  );
   provider.on('registration_create.error', (_ctx: KoaContextWithOIDC, error: { error?: string }) => {
     audit.record({ event: 'registration', outcome: 'refused', error: error.error ?? 'invalid_request' });
   });
   provider.on('grant.revoked', (ctx: KoaContextWithOIDC) => {
     const { entities, route } = ctx.oidc;
     const token = entities.RefreshToken ?? entities.AuthorizationCode ?? entities.AccessToken;
-    audit.record({ event: 'grant_revoked', outcome: 'ok', sub: token?.accountId, clientId: ctx.oidc.client?.clientId, reason: revocationReason(route, entities) });
+    audit.record({
+      event: 'grant_revoked',
+      outcome: 'ok',
+      sub: token?.accountId,
+      clientId: ctx.oidc.client?.clientId,
+      reason: revocationReason(route, entities),
+    });
   });
 }
 
 /** Pure: why the engine ended a grant, from the route and what it had loaded. */
-export function revocationReason(route: string | undefined, entities: { readonly RefreshToken?: unknown; readonly AuthorizationCode?: unknown }): string {
+export function revocationReason(
+  route: string | undefined,
+  entities: { readonly RefreshToken?: unknown; readonly AuthorizationCode?: unknown },
+): string {
   if (route === 'token') return entities.RefreshToken !== undefined ? 'refresh_token_reuse' : 'code_reuse';
   if (route === 'revocation') return 'revocation_request';
   // The engine's own end-session page (RP-initiated logout) ends the grants of the session.

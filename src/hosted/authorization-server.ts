@@ -64,7 +64,11 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
     scopes: [MCP_SCOPE],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
-    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
     clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
     pkce: { methods: ['S256'], required: () => true },
     ttl: {
@@ -126,7 +130,10 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
         // The public URL or the MCP endpoint, in any RFC 3986 spelling; every token gets the one
         // audience, the public URL, whichever the client named.
         async getResourceServerInfo(_ctx, indicator) {
-          if (!isOwnResource(publicUrl, indicator)) throw new errors.InvalidTarget(`this server issues tokens for ${publicUrl.base} (or ${publicUrl.mcpUrl}) only`);
+          if (!isOwnResource(publicUrl, indicator))
+            throw new errors.InvalidTarget(
+              `this server issues tokens for ${publicUrl.base} (or ${publicUrl.mcpUrl}) only`,
+            );
           return { scope: MCP_SCOPE, audience: publicUrl.base, accessTokenFormat: 'opaque' };
         },
       },
@@ -139,7 +146,10 @@ export function createHostedProvider(options: HostedProviderOptions): Provider {
   const provider = new Provider(publicUrl.base, configuration);
   // RFC 8252 §7.3 for every registered client: the engine frees the loopback port only for
   // application_type native, which most MCP clients do not send.
-  provider.Client.prototype.redirectUriAllowed = function (this: InstanceType<Provider['Client']>, value: string): boolean {
+  provider.Client.prototype.redirectUriAllowed = function (
+    this: InstanceType<Provider['Client']>,
+    value: string,
+  ): boolean {
     return redirectUriAllowed(this.redirectUris ?? [], value, !isUrlClientId(this.clientId));
   };
   // The engine takes its scheme and host from X-Forwarded-Proto and X-Forwarded-Host, which the

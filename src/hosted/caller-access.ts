@@ -26,7 +26,10 @@ const EXPIRY_MARGIN_SECONDS = 30;
 const STILL_USABLE_SECONDS = 5;
 
 export interface CallerTokens {
-  accessToken(request: { readonly scopeAlternatives: readonly (readonly string[])[]; readonly requiredScopes: readonly string[] }): Promise<string>;
+  accessToken(request: {
+    readonly scopeAlternatives: readonly (readonly string[])[];
+    readonly requiredScopes: readonly string[];
+  }): Promise<string>;
   refreshAfterRejection(rejectedToken: string): Promise<string>;
 }
 
@@ -61,7 +64,8 @@ export function createCallerAccess(options: CallerAccessOptions) {
   const linksFor = (caller: HostedCaller): StepUpLinks => ({
     store,
     link: options.stepUpUrl,
-    opened: (missing) => audit.record({ event: 'step_up', outcome: 'asked', sub: caller.sub, clientId: caller.clientId, scopes: missing }),
+    opened: (missing) =>
+      audit.record({ event: 'step_up', outcome: 'asked', sub: caller.sub, clientId: caller.clientId, scopes: missing }),
   });
   const refreshAcrossInstances = createSharedRefresh({ store, signIn });
   // One refresh per person at a time in this instance: concurrent calls share its result instead
@@ -87,10 +91,13 @@ export function createCallerAccess(options: CallerAccessOptions) {
         async accessToken(request) {
           let grant = await grantOf(caller.sub);
           const now = Math.floor(Date.now() / 1000);
-          if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= now) grant = await refreshed(grant, grant.expiresAt - STILL_USABLE_SECONDS <= now);
+          if (grant.expiresAt !== undefined && grant.expiresAt - EXPIRY_MARGIN_SECONDS <= now)
+            grant = await refreshed(grant, grant.expiresAt - STILL_USABLE_SECONDS <= now);
           if (!satisfiesAny(grant.scopes, request.scopeAlternatives)) {
             // Reaches this caller only (the consent pipeline shows it); it asks the school for granted ∪ needed.
-            throw new StepUpRequired(await openStepUp(linksFor(caller), caller.sub, grant.scopes, request.requiredScopes));
+            throw new StepUpRequired(
+              await openStepUp(linksFor(caller), caller.sub, grant.scopes, request.requiredScopes),
+            );
           }
           return grant.accessToken;
         },
@@ -118,7 +125,12 @@ export function createCallerAccess(options: CallerAccessOptions) {
             user:
               grant === undefined
                 ? undefined
-                : { sub: grant.sub, ...(grant.name ? { name: grant.name } : {}), ...(grant.email ? { email: grant.email } : {}), ...(grant.roles ? { roles: grant.roles } : {}) },
+                : {
+                    sub: grant.sub,
+                    ...(grant.name ? { name: grant.name } : {}),
+                    ...(grant.email ? { email: grant.email } : {}),
+                    ...(grant.roles ? { roles: grant.roles } : {}),
+                  },
             scopes: grant?.scopes ?? [],
             expiresAt: grant?.expiresAt === undefined ? undefined : grant.expiresAt * 1000,
             signInAdvice: RECONNECT_ADVICE,
@@ -130,18 +142,27 @@ export function createCallerAccess(options: CallerAccessOptions) {
           const grant = (await store.take(SCHOOL_GRANTS, caller.sub)) as SchoolGrant | undefined;
           await endGeneration(store, caller.sub);
           let revoked = false;
-          if (grant !== undefined) revoked = await signIn.revoke(grant).then(() => true, () => false);
+          if (grant !== undefined)
+            revoked = await signIn.revoke(grant).then(
+              () => true,
+              () => false,
+            );
           await options.endMcpGrant(caller);
-          audit.record({ event: 'sign_out', outcome: 'ok', sub: caller.sub, clientId: caller.clientId, schoolRevoked: revoked });
+          audit.record({
+            event: 'sign_out',
+            outcome: 'ok',
+            sub: caller.sub,
+            clientId: caller.clientId,
+            schoolRevoked: revoked,
+          });
           return {
             revoked,
             message: revoked
               ? "Signed out: school-mcp revoked this person's school sign-in and the tokens of every application they connected; each asks them to sign in again."
-              : "Signed out of school-mcp, in every application this person connected; the school did not confirm the revocation, so its tokens may live until they expire.",
+              : 'Signed out of school-mcp, in every application this person connected; the school did not confirm the revocation, so its tokens may live until they expire.',
           };
         },
       };
     },
   };
 }
-

@@ -6,11 +6,28 @@
  */
 import { checkSchoolUrl, isPublicAddress } from '../network/index.js';
 
-export type ClientIdUrlCheck = { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly reason: string };
-export type ClientMetadataDocumentCheck = { readonly ok: true; readonly metadata: Record<string, unknown> } | { readonly ok: false; readonly reason: string };
+export type ClientIdUrlCheck =
+  | { readonly ok: true; readonly url: URL }
+  | { readonly ok: false; readonly reason: string };
+export type ClientMetadataDocumentCheck =
+  | { readonly ok: true; readonly metadata: Record<string, unknown> }
+  | { readonly ok: false; readonly reason: string };
 
 /** The fields of a document school-mcp hands to the engine; anything else a document says is left out. */
-const KEPT_FIELDS = ['client_name', 'client_uri', 'logo_uri', 'tos_uri', 'policy_uri', 'contacts', 'software_id', 'software_version', 'redirect_uris', 'grant_types', 'response_types', 'scope'] as const;
+const KEPT_FIELDS = [
+  'client_name',
+  'client_uri',
+  'logo_uri',
+  'tos_uri',
+  'policy_uri',
+  'contacts',
+  'software_id',
+  'software_version',
+  'redirect_uris',
+  'grant_types',
+  'response_types',
+  'scope',
+] as const;
 
 /** A client_id that is a URL names a metadata document; a registered client's id never is one. */
 export function isUrlClientId(clientId: string): boolean {
@@ -26,14 +43,18 @@ export function isUrlClientId(clientId: string): boolean {
  */
 export function checkClientIdUrl(clientId: string, publicUrlIsLoopback: boolean): ClientIdUrlCheck {
   const verdict = checkSchoolUrl(clientId);
-  if (!verdict.ok) return { ok: false, reason: 'a URL client_id must be https, without credentials, query or fragment' };
-  if (verdict.plainHttpOnLoopback && !publicUrlIsLoopback) return { ok: false, reason: 'a URL client_id must be https' };
-  if (verdict.url.href !== clientId) return { ok: false, reason: 'a URL client_id must be written in its normal form, without dot segments' };
+  if (!verdict.ok)
+    return { ok: false, reason: 'a URL client_id must be https, without credentials, query or fragment' };
+  if (verdict.plainHttpOnLoopback && !publicUrlIsLoopback)
+    return { ok: false, reason: 'a URL client_id must be https' };
+  if (verdict.url.href !== clientId)
+    return { ok: false, reason: 'a URL client_id must be written in its normal form, without dot segments' };
   if (verdict.url.pathname === '/') return { ok: false, reason: 'a URL client_id must have a path' };
   // An address literal is connected to without a lookup, so the public-address rule is applied here;
   // names are checked when they resolve (network/public-address.ts).
   const literal = /^[\d.]+$/.test(verdict.url.hostname) || verdict.url.hostname.startsWith('[');
-  if (!publicUrlIsLoopback && literal && !isPublicAddress(verdict.url.hostname)) return { ok: false, reason: 'a URL client_id must not point at a private, loopback or link-local address' };
+  if (!publicUrlIsLoopback && literal && !isPublicAddress(verdict.url.hostname))
+    return { ok: false, reason: 'a URL client_id must not point at a private, loopback or link-local address' };
   return { ok: true, url: verdict.url };
 }
 
@@ -43,13 +64,19 @@ export function checkClientIdUrl(clientId: string, publicUrlIsLoopback: boolean)
  * engine then validates the kept fields as it does a registration, redirect rule included.
  */
 export function checkClientMetadataDocument(clientId: string, document: unknown): ClientMetadataDocumentCheck {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) return { ok: false, reason: 'the document is not a JSON object' };
+  if (typeof document !== 'object' || document === null || Array.isArray(document))
+    return { ok: false, reason: 'the document is not a JSON object' };
   const fields = document as Record<string, unknown>;
   if (fields.client_id !== clientId) return { ok: false, reason: 'the document names another client_id than its URL' };
-  if (!Array.isArray(fields.redirect_uris) || fields.redirect_uris.length === 0) return { ok: false, reason: 'the document lists no redirect_uris' };
-  if ('client_secret' in fields || 'client_secret_expires_at' in fields) return { ok: false, reason: 'the document carries a client secret' };
+  if (!Array.isArray(fields.redirect_uris) || fields.redirect_uris.length === 0)
+    return { ok: false, reason: 'the document lists no redirect_uris' };
+  if ('client_secret' in fields || 'client_secret_expires_at' in fields)
+    return { ok: false, reason: 'the document carries a client secret' };
   if (fields.token_endpoint_auth_method !== undefined && fields.token_endpoint_auth_method !== 'none') {
-    return { ok: false, reason: 'a metadata document client must be a public client (token_endpoint_auth_method none)' };
+    return {
+      ok: false,
+      reason: 'a metadata document client must be a public client (token_endpoint_auth_method none)',
+    };
   }
   const metadata: Record<string, unknown> = { client_id: clientId, token_endpoint_auth_method: 'none' };
   for (const field of KEPT_FIELDS) if (fields[field] !== undefined) metadata[field] = fields[field];

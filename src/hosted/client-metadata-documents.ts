@@ -35,30 +35,57 @@ export interface ClientMetadataDocuments {
 
 type Fetched = { readonly ok: true; readonly document: unknown } | { readonly ok: false; readonly reason: string };
 
-export function createClientMetadataDocuments(store: GrantStore, publicUrl: PublicUrl, options: ClientMetadataDocumentOptions = {}): ClientMetadataDocuments {
+export function createClientMetadataDocuments(
+  store: GrantStore,
+  publicUrl: PublicUrl,
+  options: ClientMetadataDocumentOptions = {},
+): ClientMetadataDocuments {
   const timeoutMs = options.timeoutMs ?? 5000;
   const cacheSeconds = options.cacheSeconds ?? 300;
   const refusalCacheSeconds = options.refusalCacheSeconds ?? 30;
   const maxBytes = options.maxBytes ?? 5 * 1024;
   const publicUrlIsLoopback = isLoopbackName(new URL(publicUrl.base).hostname);
-  const get = undiciFetch({ connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs }, { publicAddressesOnly: !publicUrlIsLoopback });
+  const get = undiciFetch(
+    { connectTimeoutMs: timeoutMs, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs },
+    { publicAddressesOnly: !publicUrlIsLoopback },
+  );
   const refuse = (reason: string): never => {
     throw new errors.InvalidClient(`the client's metadata document was refused: ${reason}`);
   };
   /** The fetches under way in this instance, by URL: lookups of one URL at once share one request. */
-  const inFlight = new Map<string, Promise<{ readonly ok: true; readonly metadata: Record<string, unknown> } | { readonly ok: false; readonly reason: string }>>();
+  const inFlight = new Map<
+    string,
+    Promise<
+      | { readonly ok: true; readonly metadata: Record<string, unknown> }
+      | { readonly ok: false; readonly reason: string }
+    >
+  >();
 
   async function download(url: string): Promise<Fetched> {
     let response: Response;
     try {
-      response = await get(url, { method: 'GET', headers: { accept: 'application/json' }, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+      response = await get(url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (error) {
       const notPublic = (error as { cause?: { code?: unknown } }).cause?.code === 'ENOTPUBLIC';
-      return { ok: false, reason: notPublic ? 'its host resolves to an address that is not public' : 'it could not be fetched in time' };
+      return {
+        ok: false,
+        reason: notPublic ? 'its host resolves to an address that is not public' : 'it could not be fetched in time',
+      };
     }
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => undefined);
-      return { ok: false, reason: response.status >= 300 && response.status < 400 ? 'its URL redirects, and redirects are not followed' : `its URL answered ${response.status}` };
+      return {
+        ok: false,
+        reason:
+          response.status >= 300 && response.status < 400
+            ? 'its URL redirects, and redirects are not followed'
+            : `its URL answered ${response.status}`,
+      };
     }
     if (mediaTypeOf(response.headers.get('content-type') ?? undefined) !== 'application/json') {
       await response.body?.cancel().catch(() => undefined);
@@ -72,7 +99,10 @@ export function createClientMetadataDocuments(store: GrantStore, publicUrl: Publ
     }
     if (body.kind === 'too-large') return { ok: false, reason: `it is larger than ${maxBytes} bytes` };
     try {
-      return { ok: true, document: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes)) as unknown };
+      return {
+        ok: true,
+        document: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body.bytes)) as unknown,
+      };
     } catch {
       return { ok: false, reason: 'it is not JSON' };
     }

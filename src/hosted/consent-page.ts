@@ -16,7 +16,10 @@ export interface HostedConsentView {
 }
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+  return value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
 }
 
 function isLoopback(url: URL): boolean {
@@ -28,9 +31,10 @@ export function renderHostedConsentPage(view: HostedConsentView): string {
   const where = isLoopback(redirect) ? 'a program on your computer' : 'a web service';
   const name = view.clientName ?? view.clientId;
   // The name is the client's own claim; the host of its metadata document is not (HOST-20).
-  const vouchedBy = isUrlClientId(view.clientId) && URL.canParse(view.clientId)
-    ? `\n<p>This application is described by <strong id="client-id-host">${escapeHtml(new URL(view.clientId).host)}</strong>. Allow it only if you know and trust that site.</p>`
-    : '';
+  const vouchedBy =
+    isUrlClientId(view.clientId) && URL.canParse(view.clientId)
+      ? `\n<p>This application is described by <strong id="client-id-host">${escapeHtml(new URL(view.clientId).host)}</strong>. Allow it only if you know and trust that site.</p>`
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Allow ${escapeHtml(name)} to use ${escapeHtml(view.schoolName)}?</title></head>

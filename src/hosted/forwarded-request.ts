@@ -12,7 +12,15 @@ import { isIP } from 'node:net';
 import type { PublicUrl } from './public-url.js';
 
 /** The headers that claim where a request came from, none of which a client's own word may set. */
-const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'x-forwarded-prefix', 'x-real-ip'] as const;
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-forwarded-prefix',
+  'x-real-ip',
+] as const;
 
 /** `::ffff:192.0.2.1` (an IPv4 peer on a dual-stack socket) is `192.0.2.1`. */
 function plainAddress(address: string): string {
@@ -24,7 +32,11 @@ function plainAddress(address: string): string {
  * `X-Forwarded-For` entry, the one that proxy appended (entries before it are the client's word).
  * A trusted header that holds no address falls back to the peer.
  */
-export function clientAddressOf(peer: string | undefined, forwardedFor: readonly string[] | undefined, trustProxy: boolean): string {
+export function clientAddressOf(
+  peer: string | undefined,
+  forwardedFor: readonly string[] | undefined,
+  trustProxy: boolean,
+): string {
   const socketAddress = plainAddress(peer ?? 'unknown');
   if (!trustProxy || forwardedFor === undefined || forwardedFor.length === 0) return socketAddress;
   const last = forwardedFor[forwardedFor.length - 1]!.split(',').at(-1)!.trim();
@@ -35,7 +47,11 @@ export function clientAddressOf(peer: string | undefined, forwardedFor: readonly
  * The request's headers as the engine should see them: the forwarding headers dropped, then the
  * public URL's scheme and host, and the client address decided above, put in their place.
  */
-export function pinnedForwardingHeaders(headers: IncomingHttpHeaders, publicUrl: PublicUrl, clientAddress: string): IncomingHttpHeaders {
+export function pinnedForwardingHeaders(
+  headers: IncomingHttpHeaders,
+  publicUrl: PublicUrl,
+  clientAddress: string,
+): IncomingHttpHeaders {
   const pinned: IncomingHttpHeaders = { ...headers };
   for (const name of FORWARDING_HEADERS) delete pinned[name];
   const url = new URL(publicUrl.base);

@@ -10,7 +10,13 @@ import type { ConsentBroker } from '../consent/index.js';
 import { readingUnreadableAsAbsent, type GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { BODY_CAPS, declaredOverCap } from '../network/index.js';
-import { applySocketLimits, checkHost, checkOrigin, nodeServerOptions, type HttpSocketLimits } from '../transports/index.js';
+import {
+  applySocketLimits,
+  checkHost,
+  checkOrigin,
+  nodeServerOptions,
+  type HttpSocketLimits,
+} from '../transports/index.js';
 import { checkAccess, type HostedCaller } from './access-check.js';
 import { createCallerAccess, type CallerAccount, type CallerTokens } from './caller-access.js';
 import { storeAdapterClass } from './store-adapter.js';
@@ -18,8 +24,18 @@ import { createClientMetadataDocuments, type ClientMetadataDocumentOptions } fro
 import { createHostedProvider, HOSTED_PATHS, MCP_SCOPE } from './authorization-server.js';
 import { clientAddressOf, pinnedForwardingHeaders } from './forwarded-request.js';
 import { metadataCacheControl } from './metadata-cache.js';
-import { createRegistrationLimits, DEFAULT_REGISTRATION_LIMITS, type RegistrationLimitOptions } from './registration-limits.js';
-import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp, type InteractionContext } from './interaction-routes.js';
+import {
+  createRegistrationLimits,
+  DEFAULT_REGISTRATION_LIMITS,
+  type RegistrationLimitOptions,
+} from './registration-limits.js';
+import {
+  handleConsentFinish,
+  handleConsentPage,
+  handleSchoolCallback,
+  handleStepUp,
+  type InteractionContext,
+} from './interaction-routes.js';
 import { stepUpLink } from './step-up-record.js';
 import { loadProviderSecrets } from './provider-secrets.js';
 import { HOSTED_SOCKET_LIMITS } from './hosted-limits.js';
@@ -37,7 +53,12 @@ import { answerStoreOutage, isStoreUnavailable, watchStoreOutages } from './stor
 import { createStoreReadiness } from './store-readiness.js';
 
 /** Serves one `/mcp` request of a caller whose token passed. */
-type McpHandler = (req: IncomingMessage, res: ServerResponse, caller: HostedCaller, access: CallerServices) => Promise<void>;
+type McpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  caller: HostedCaller,
+  access: CallerServices,
+) => Promise<void>;
 
 /** What one caller's tools run with: that person's school grant, account and step-ups. */
 interface CallerServices {
@@ -102,7 +123,8 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
   const limits = { ...HOSTED_SOCKET_LIMITS, ...options.limits };
   const server = createServer(nodeServerOptions(limits), (req, res) => {
     // An event stream (a GET asking for text/event-stream) never ends by itself: a drain ends it.
-    if (!drain.track(req, res, req.method === 'GET' && (req.headers.accept ?? '').includes('text/event-stream'))) return refuseWhileDraining(res);
+    if (!drain.track(req, res, req.method === 'GET' && (req.headers.accept ?? '').includes('text/event-stream')))
+      return refuseWhileDraining(res);
     handle(req, res).catch((error: unknown) => {
       if (isStoreUnavailable(error)) return answerStoreOutage(res);
       log.warn('a hosted request failed', { error: error instanceof Error ? error.message : String(error) });
@@ -111,7 +133,9 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
     });
   });
   const drain = createDrain(server);
-  applySocketLimits(server, limits, () => log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections }));
+  applySocketLimits(server, limits, () =>
+    log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -133,7 +157,9 @@ export async function startHostedServer(options: HostedServerOptions): Promise<H
       drain(graceMs) {
         const drained = drain.drain(graceMs);
         // Said once the listener is closed, so whoever reads it finds new connections refused.
-        log.info('draining: /readyz answers 503, new connections are refused, requests in flight finish', { graceSeconds: graceMs / 1000 });
+        log.info('draining: /readyz answers 503, new connections are refused, requests in flight finish', {
+          graceSeconds: graceMs / 1000,
+        });
         return drained;
       },
       close,
@@ -150,7 +176,13 @@ function parsedListenUrl(listenUrl: string): PublicUrl {
   return parsed.url;
 }
 
-async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, listenPort: number, log: Logger, drain: Drain): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
+async function hostedRoutes(
+  options: HostedServerOptions,
+  publicUrl: PublicUrl,
+  listenPort: number,
+  log: Logger,
+  drain: Drain,
+): Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> {
   // The authorization server's secrets must open, or the start stops naming them (ST-11); any other
   // record sealed with a key no longer given reads as absent, so its person signs in again (ST-10).
   const secrets = await loadProviderSecrets(options.store);
@@ -161,7 +193,12 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
   const allowedOrigins = publicOriginAllowList(publicUrl, options.allowedOrigins ?? []);
   const school = typeof options.school === 'function' ? await options.school(publicUrl) : options.school;
   const registrationLimits = { ...DEFAULT_REGISTRATION_LIMITS, ...options.registration };
-  const adapter = storeAdapterClass(store, undefined, createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments), registrationLimits.unusedSeconds);
+  const adapter = storeAdapterClass(
+    store,
+    undefined,
+    createClientMetadataDocuments(store, publicUrl, options.clientMetadataDocuments),
+    registrationLimits.unusedSeconds,
+  );
   const registrations = createRegistrationLimits(store, registrationLimits);
   const schoolSignIn = createSchoolSignIn(school, store, log);
   const provider = createHostedProvider({
@@ -173,7 +210,10 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       // As a sign-out: every client of this person signs in again (HOST-33).
       const grant = (await store.take(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
       await endGeneration(store, sub);
-      if (grant !== undefined) await schoolSignIn.revoke(grant).catch((error: unknown) => log.warn('the school did not confirm a revocation', { error: String(error) }));
+      if (grant !== undefined)
+        await schoolSignIn
+          .revoke(grant)
+          .catch((error: unknown) => log.warn('the school did not confirm a revocation', { error: String(error) }));
     },
   });
   const access = createCallerAccess({
@@ -205,7 +245,9 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     audit,
   };
   const oauth = provider.callback();
-  const metadataDocuments = new Map([...resourceMetadataDocuments(publicUrl, [MCP_SCOPE])].map(([path, document]) => [path, JSON.stringify(document)]));
+  const metadataDocuments = new Map(
+    [...resourceMetadataDocuments(publicUrl, [MCP_SCOPE])].map(([path, document]) => [path, JSON.stringify(document)]),
+  );
   const serverMetadataPaths = new Set(authorizationServerMetadataPaths(publicUrl));
   // The engine's public documents, by the paths a client asks for (before the rewrites below).
   const engineDocumentPaths = new Set([...serverMetadataPaths, `${publicUrl.path}${HOSTED_PATHS.jwks}`]);
@@ -215,13 +257,25 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     // Before the Host check: a load balancer asks by IP address.
     const probe = probeKindOf(req.url);
     if (probe === 'health') return sendProbe(res, healthAnswer(req.method));
-    if (probe === 'ready') return sendProbe(res, readyAnswer(req.method, readinessOf({ draining: drain.draining, storeAnswers: drain.draining || (await storeAnswers()) })));
+    if (probe === 'ready')
+      return sendProbe(
+        res,
+        readyAnswer(
+          req.method,
+          readinessOf({ draining: drain.draining, storeAnswers: drain.draining || (await storeAnswers()) }),
+        ),
+      );
     const host = checkHost(req.headersDistinct['host'], allowedHosts);
     if (!host.allowed) {
       // RFC 9110 §15.5.20: 421 for a request this server is not configured to answer for.
       log.debug('refused a request', { reason: host.reason });
       const single = req.headersDistinct['host']?.length === 1;
-      return refuse(res, single ? 421 : 400, single ? 'misdirected_request' : 'invalid_request', `this server answers only for ${new URL(publicUrl.base).host}`);
+      return refuse(
+        res,
+        single ? 421 : 400,
+        single ? 'misdirected_request' : 'invalid_request',
+        `this server answers only for ${new URL(publicUrl.base).host}`,
+      );
     }
     // From here on, every part (the engine, the consent pages) sees the public URL's scheme and host.
     const clientAddress = clientAddressOf(req.socket.remoteAddress, req.headersDistinct['x-forwarded-for'], trustProxy);
@@ -229,8 +283,14 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
     const [path, query] = splitTarget(req.url ?? '/');
     // The path below the public URL's; `undefined` outside it, where only well-known documents are.
     const local = pathUnderMount(publicUrl, path);
-    const cap = local === '/mcp' ? BODY_CAPS.mcpRequest : local !== undefined && (CONSENT_PATH.test(local) || STEP_UP_PATH.test(local)) ? BODY_CAPS.consentForm : BODY_CAPS.oauthRequest;
-    if (declaredOverCap(req.headers['content-length'], cap)) return refuse(res, 413, 'invalid_request', `the request body is larger than ${cap} bytes`);
+    const cap =
+      local === '/mcp'
+        ? BODY_CAPS.mcpRequest
+        : local !== undefined && (CONSENT_PATH.test(local) || STEP_UP_PATH.test(local))
+          ? BODY_CAPS.consentForm
+          : BODY_CAPS.oauthRequest;
+    if (declaredOverCap(req.headers['content-length'], cap))
+      return refuse(res, 413, 'invalid_request', `the request body is larger than ${cap} bytes`);
     const metadata = metadataDocuments.get(path);
     if (metadata !== undefined && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': metadataCacheControl(200) });
@@ -242,26 +302,41 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
       if (!origin.allowed) {
         log.warn('refused a request', { reason: origin.reason });
         audit.record({ event: 'access', outcome: 'refused', reason: 'a browser request from another origin' });
-        return refuse(res, 403, 'forbidden', 'a browser request to /mcp must come from this server\'s own origin');
+        return refuse(res, 403, 'forbidden', "a browser request to /mcp must come from this server's own origin");
       }
       const verdict = await checkAccess(provider, publicUrl, req.headersDistinct['authorization']);
       if (!verdict.ok) {
         // A request without a token is how every client starts (RFC 9728 discovery): not worth a line.
-        if (verdict.refusal === 'invalid') audit.record({ event: 'access', outcome: 'refused', error: 'invalid_token' });
-        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': buildBearerChallenge(publicUrl, verdict.refusal) });
+        if (verdict.refusal === 'invalid')
+          audit.record({ event: 'access', outcome: 'refused', error: 'invalid_token' });
+        res.writeHead(401, {
+          'content-type': 'application/json',
+          'www-authenticate': buildBearerChallenge(publicUrl, verdict.refusal),
+        });
         res.end(JSON.stringify({ error: verdict.refusal === 'missing' ? 'unauthorized' : 'invalid_token' }));
         return;
       }
-      return options.mcp(req, res, verdict.caller, { tokens: access.tokensFor(verdict.caller), account: access.accountFor(verdict.caller), stepUps: access.stepUpsFor(verdict.caller) });
+      return options.mcp(req, res, verdict.caller, {
+        tokens: access.tokensFor(verdict.caller),
+        account: access.accountFor(verdict.caller),
+        stepUps: access.stepUpsFor(verdict.caller),
+      });
     }
     const consent = local === undefined ? null : CONSENT_PATH.exec(local);
     if (consent !== null) {
-      if (consent[2] !== undefined) return req.method === 'GET' ? handleConsentFinish(interactions, req, res, consent[1]!) : methodNotAllowed(res);
-      return req.method === 'GET' || req.method === 'POST' ? handleConsentPage(interactions, req, res, consent[1]!) : methodNotAllowed(res);
+      if (consent[2] !== undefined)
+        return req.method === 'GET' ? handleConsentFinish(interactions, req, res, consent[1]!) : methodNotAllowed(res);
+      return req.method === 'GET' || req.method === 'POST'
+        ? handleConsentPage(interactions, req, res, consent[1]!)
+        : methodNotAllowed(res);
     }
     const stepUp = local === undefined ? null : STEP_UP_PATH.exec(local);
-    if (stepUp !== null) return req.method === 'GET' || req.method === 'POST' ? handleStepUp(interactions, req, res, stepUp[1]!) : methodNotAllowed(res);
-    if (path === new URL(publicUrl.schoolCallback).pathname) return req.method === 'GET' ? handleSchoolCallback(interactions, req, res) : methodNotAllowed(res);
+    if (stepUp !== null)
+      return req.method === 'GET' || req.method === 'POST'
+        ? handleStepUp(interactions, req, res, stepUp[1]!)
+        : methodNotAllowed(res);
+    if (path === new URL(publicUrl.schoolCallback).pathname)
+      return req.method === 'GET' ? handleSchoolCallback(interactions, req, res) : methodNotAllowed(res);
     if (engineDocumentPaths.has(path)) cacheLikeMetadata(res);
     if (local === HOSTED_PATHS.registration && req.method === 'POST') {
       const admission = await registrations.admit(clientAddress);
@@ -284,7 +359,13 @@ async function hostedRoutes(options: HostedServerOptions, publicUrl: PublicUrl, 
 }
 
 /** A refusal before any route ran, in the OAuth error shape (RFC 6749 §5.2) every client here reads. */
-function refuse(res: ServerResponse, status: 400 | 403 | 404 | 413 | 421 | 429, error: string, description: string, retryAfterSeconds?: number): void {
+function refuse(
+  res: ServerResponse,
+  status: 400 | 403 | 404 | 413 | 421 | 429,
+  error: string,
+  description: string,
+  retryAfterSeconds?: number,
+): void {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
   if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
   // The body of a refused upload is not read; closing the connection discards it.
@@ -301,7 +382,12 @@ function splitTarget(target: string): readonly [string, string] {
 
 /** A new event stream on a kept-alive connection of a draining instance: the client reconnects, through the balancer, elsewhere. */
 function refuseWhileDraining(res: ServerResponse): void {
-  res.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store', 'retry-after': '1', connection: 'close' });
+  res.writeHead(503, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'retry-after': '1',
+    connection: 'close',
+  });
   res.end(JSON.stringify({ error: 'temporarily_unavailable', error_description: 'this instance is stopping; retry' }));
 }
 
@@ -316,7 +402,11 @@ function cacheLikeMetadata(res: ServerResponse): void {
 
 function sendProbe(res: ServerResponse, answer: ProbeAnswer): void {
   const body = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(answer.status, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 

@@ -21,7 +21,15 @@ import { renderHostedConsentPage, renderHostedErrorPage } from './consent-page.j
 import type { PublicUrl } from './public-url.js';
 import { isOwnResource } from './resource-indicator.js';
 import type { SchoolSignIn, StepUp } from './school-sign-in.js';
-import { remainingTtlSeconds, STEP_UP_FLOWS, STEP_UP_PREFIX, STEP_UPS, stepUpLink, type PendingStepUp, type StepUpFlow } from './step-up-record.js';
+import {
+  remainingTtlSeconds,
+  STEP_UP_FLOWS,
+  STEP_UP_PREFIX,
+  STEP_UPS,
+  stepUpLink,
+  type PendingStepUp,
+  type StepUpFlow,
+} from './step-up-record.js';
 import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
 import { isStoreUnavailable } from './store-outage.js';
 
@@ -73,7 +81,14 @@ function refuse(res: ServerResponse, context: InteractionContext, status: number
 }
 
 /** A refused consent or step-up form: the refusal is recorded, since a forged or replayed form is what an audit looks for. */
-function refuseForm(res: ServerResponse, context: InteractionContext, status: number, reason: string, event: 'consent' | 'step_up', who: { readonly clientId?: string; readonly sub?: string }): void {
+function refuseForm(
+  res: ServerResponse,
+  context: InteractionContext,
+  status: number,
+  reason: string,
+  event: 'consent' | 'step_up',
+  who: { readonly clientId?: string; readonly sub?: string },
+): void {
   context.audit.record({ event, outcome: 'refused', reason, ...who });
   refuse(res, context, status, reason);
 }
@@ -106,10 +121,24 @@ async function detailsOf(context: InteractionContext, req: IncomingMessage, res:
   }
 }
 
-export async function handleConsentPage(context: InteractionContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+export async function handleConsentPage(
+  context: InteractionContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  uid: string,
+): Promise<void> {
   const details = await detailsOf(context, req, res, uid);
-  if (details === undefined && req.method === 'POST') return refuseForm(res, context, 400, 'this sign-in was not started in this browser, or it has expired', 'consent', {});
-  if (details === undefined) return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
+  if (details === undefined && req.method === 'POST')
+    return refuseForm(
+      res,
+      context,
+      400,
+      'this sign-in was not started in this browser, or it has expired',
+      'consent',
+      {},
+    );
+  if (details === undefined)
+    return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
   const clientId = String(details.params['client_id']);
   if (req.method === 'GET') {
     const client = await context.provider.Client.find(clientId);
@@ -128,22 +157,35 @@ export async function handleConsentPage(context: InteractionContext, req: Incomi
     );
   }
   const origin = req.headers['origin'];
-  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuseForm(res, context, 403, 'the consent form was sent from another site', 'consent', { clientId });
+  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin)
+    return refuseForm(res, context, 403, 'the consent form was sent from another site', 'consent', { clientId });
   const form = await readForm(req);
   if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', consentFormToken(context.formKey, uid))) {
-    return refuseForm(res, context, 403, 'the consent form was not the one this server showed', 'consent', { clientId });
+    return refuseForm(res, context, 403, 'the consent form was not the one this server showed', 'consent', {
+      clientId,
+    });
   }
   const decision = form.get('decision');
   if (decision === 'deny') {
     context.audit.record({ event: 'consent', outcome: 'denied', clientId });
-    return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request at school-mcp' }, { mergeWithLastSubmission: false });
+    return context.provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'the user denied the request at school-mcp' },
+      { mergeWithLastSubmission: false },
+    );
   }
-  if (decision !== 'allow') return refuseForm(res, context, 400, 'the consent form must say allow or deny', 'consent', { clientId });
+  if (decision !== 'allow')
+    return refuseForm(res, context, 400, 'the consent form must say allow or deny', 'consent', { clientId });
   context.audit.record({ event: 'consent', outcome: 'allowed', clientId });
   return sendToSchool(context, res, uid);
 }
 
-export async function handleSchoolCallback(context: InteractionContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleSchoolCallback(
+  context: InteractionContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', context.publicUrl.base);
   const outcome = await context.schoolSignIn.finish(url, cookieValue(req.headers.cookie, BINDING_COOKIE));
   if (outcome.kind === 'refused') {
@@ -152,7 +194,12 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
     // Someone else signed in at the school with a step-up's link: the calls waiting on it end now
     // instead of waiting out their time, and its person asks again (HOST-60).
     if (outcome.stepUp !== undefined) {
-      context.audit.record({ event: 'step_up', outcome: 'refused', sub: outcome.stepUp.sub, scopes: outcome.stepUp.scopes });
+      context.audit.record({
+        event: 'step_up',
+        outcome: 'refused',
+        sub: outcome.stepUp.sub,
+        scopes: outcome.stepUp.scopes,
+      });
       await endStepUp(context, outcome.stepUp.id, 'other-person');
     }
     return refuse(res, context, 400, outcome.reason);
@@ -164,12 +211,20 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
     return;
   }
   if (outcome.stepUp !== undefined) {
-    context.audit.record({ event: 'step_up', outcome: outcome.kind === 'signed-in' ? 'granted' : 'refused', sub: outcome.stepUp.sub, scopes: outcome.stepUp.scopes });
+    context.audit.record({
+      event: 'step_up',
+      outcome: outcome.kind === 'signed-in' ? 'granted' : 'refused',
+      sub: outcome.stepUp.sub,
+      scopes: outcome.stepUp.scopes,
+    });
     const flow = await endStepUp(context, outcome.stepUp.id, outcome.kind === 'signed-in' ? 'granted' : 'denied');
     res.setHeader('set-cookie', clearBindingCookie(context));
     return sendPage(res, context, 200, renderStepUpDonePage(outcome.kind === 'signed-in', flow?.reach ?? 'ask-again'));
   }
-  const result: ConsentResult = outcome.kind === 'signed-in' ? { sub: outcome.grant.sub, generation: outcome.generation } : { error: outcome.error };
+  const result: ConsentResult =
+    outcome.kind === 'signed-in'
+      ? { sub: outcome.grant.sub, generation: outcome.generation }
+      : { error: outcome.error };
   await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
   res.writeHead(303, {
     location: `${context.publicUrl.path}${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
@@ -184,12 +239,18 @@ export async function handleSchoolCallback(context: InteractionContext, req: Inc
  * waiting on it (a grant they see in the person's grant); the flow also says whether a call waits,
  * for the page's words.
  */
-async function endStepUp(context: InteractionContext, id: string, answer: 'granted' | NonNullable<StepUpFlow['ended']>): Promise<StepUpFlow | undefined> {
+async function endStepUp(
+  context: InteractionContext,
+  id: string,
+  answer: 'granted' | NonNullable<StepUpFlow['ended']>,
+): Promise<StepUpFlow | undefined> {
   const key = flowId(stepUpLink(context.publicUrl.base, id));
   const flow = (await context.store.read(STEP_UP_FLOWS, key)) as StepUpFlow | undefined;
   const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
   if (answer !== 'granted' && flow !== undefined && ttlSeconds !== undefined) {
-    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: answer } as unknown as Record<string, unknown>, { ttlSeconds });
+    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: answer } as unknown as Record<string, unknown>, {
+      ttlSeconds,
+    });
   }
   return flow;
 }
@@ -199,7 +260,12 @@ function clearBindingCookie(context: InteractionContext): string {
 }
 
 /** Sends the browser to the school with a fresh binding cookie; `stepUp` for a step-up. */
-async function sendToSchool(context: InteractionContext, res: ServerResponse, uid: string, stepUp?: StepUp): Promise<void> {
+async function sendToSchool(
+  context: InteractionContext,
+  res: ServerResponse,
+  uid: string,
+  stepUp?: StepUp,
+): Promise<void> {
   const binding = newBrowserBinding();
   const schoolUrl = await context.schoolSignIn.start(uid, binding, stepUp);
   res.writeHead(303, {
@@ -215,37 +281,74 @@ async function sendToSchool(context: InteractionContext, res: ServerResponse, ui
  * `GET|POST /step-up/<id>`: the page behind a step-up link, which only the tool result of the
  * person who needs it carries. The school must sign that same person in (see school-sign-in.ts).
  */
-export async function handleStepUp(context: InteractionContext, req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+export async function handleStepUp(
+  context: InteractionContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  id: string,
+): Promise<void> {
   const pending = (await context.store.read(STEP_UPS, id)) as PendingStepUp | undefined;
-  if (pending === undefined) return refuse(res, context, 400, 'this link has expired or was already used; ask your assistant again');
+  if (pending === undefined)
+    return refuse(res, context, 400, 'this link has expired or was already used; ask your assistant again');
   const csrfToken = consentFormToken(context.formKey, `step-up\0${id}`);
   if (req.method === 'GET') {
-    return sendPage(res, context, 200, renderStepUpPage({ schoolName: context.schoolUrl.host, missing: pending.missing, formAction: `${context.publicUrl.path}${STEP_UP_PREFIX}${id}`, csrfToken }));
+    return sendPage(
+      res,
+      context,
+      200,
+      renderStepUpPage({
+        schoolName: context.schoolUrl.host,
+        missing: pending.missing,
+        formAction: `${context.publicUrl.path}${STEP_UP_PREFIX}${id}`,
+        csrfToken,
+      }),
+    );
   }
   const origin = req.headers['origin'];
-  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin) return refuseForm(res, context, 403, 'the form was sent from another site', 'step_up', { sub: pending.sub });
+  if (origin !== undefined && origin !== new URL(context.publicUrl.base).origin)
+    return refuseForm(res, context, 403, 'the form was sent from another site', 'step_up', { sub: pending.sub });
   const form = await readForm(req);
-  if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', csrfToken)) return refuseForm(res, context, 403, 'the form was not the one this server showed', 'step_up', { sub: pending.sub });
+  if (form === undefined || !equalDigests(form.get('csrf_token') ?? '', csrfToken))
+    return refuseForm(res, context, 403, 'the form was not the one this server showed', 'step_up', {
+      sub: pending.sub,
+    });
   const taken = (await context.store.take(STEP_UPS, id)) as PendingStepUp | undefined;
-  if (taken === undefined) return refuseForm(res, context, 400, 'this link was already used', 'step_up', { sub: pending.sub });
+  if (taken === undefined)
+    return refuseForm(res, context, 400, 'this link was already used', 'step_up', { sub: pending.sub });
   return sendToSchool(context, res, '', { id, sub: taken.sub, scopes: taken.scopes });
 }
 
-export async function handleConsentFinish(context: InteractionContext, req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+export async function handleConsentFinish(
+  context: InteractionContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  uid: string,
+): Promise<void> {
   const details = await detailsOf(context, req, res, uid);
-  if (details === undefined) return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
+  if (details === undefined)
+    return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
   const result = (await context.store.take(RESULTS, uid)) as ConsentResult | undefined;
   if (result === undefined) return refuse(res, context, 400, 'the school has not answered this sign-in');
   const clientId = String(details.params['client_id']);
   if (result.sub === undefined) {
     context.audit.record({ event: 'sign_in', outcome: 'denied', clientId, error: result.error ?? 'access_denied' });
-    return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user did not sign in at the school' }, { mergeWithLastSubmission: false });
+    return context.provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'the user did not sign in at the school' },
+      { mergeWithLastSubmission: false },
+    );
   }
   const grant = new context.provider.Grant({ accountId: result.sub, clientId });
   // The engine looks a grant's resource up by the indicator as the client spelled it, which the
   // authorization request already passed through the resource rule (`resource-indicator.ts`).
-  const resources = [details.params['resource']].flat().filter((resource): resource is string => typeof resource === 'string' && isOwnResource(context.publicUrl, resource));
-  for (const resource of resources.length > 0 ? resources : [context.publicUrl.base]) grant.addResourceScope(resource, MCP_SCOPE);
+  const resources = [details.params['resource']]
+    .flat()
+    .filter(
+      (resource): resource is string => typeof resource === 'string' && isOwnResource(context.publicUrl, resource),
+    );
+  for (const resource of resources.length > 0 ? resources : [context.publicUrl.base])
+    grant.addResourceScope(resource, MCP_SCOPE);
   // The engine counts a requested scope it knows as an OpenID one too; grant what was asked of those.
   const scope = details.params['scope'];
   const requested = typeof scope === 'string' ? scope.split(' ') : [];
@@ -258,8 +361,21 @@ export async function handleConsentFinish(context: InteractionContext, req: Inco
   // without one, written by an instance of an earlier version during an upgrade, is let through.
   if (result.generation !== undefined && (await generationOf(context.store, result.sub)) !== result.generation) {
     await context.provider.Grant.adapter.destroy(grantId);
-    return context.provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the person signed out while this sign-in was under way; sign in again' }, { mergeWithLastSubmission: false });
+    return context.provider.interactionFinished(
+      req,
+      res,
+      {
+        error: 'access_denied',
+        error_description: 'the person signed out while this sign-in was under way; sign in again',
+      },
+      { mergeWithLastSubmission: false },
+    );
   }
   context.audit.record({ event: 'sign_in', outcome: 'ok', sub: result.sub, clientId });
-  return context.provider.interactionFinished(req, res, { login: { accountId: result.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  return context.provider.interactionFinished(
+    req,
+    res,
+    { login: { accountId: result.sub }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
 }

@@ -27,5 +27,11 @@ export function pathUnderMount(publicUrl: PublicUrl, path: string): string | und
  * `/.well-known/openid-configuration{path}` that MCP clients also try.
  */
 export function authorizationServerMetadataPaths(publicUrl: PublicUrl): readonly string[] {
-  return [...new Set([`/.well-known/oauth-authorization-server${publicUrl.path}`, `${publicUrl.path}${ENGINE_DISCOVERY_PATH}`, `${ENGINE_DISCOVERY_PATH}${publicUrl.path}`])];
+  return [
+    ...new Set([
+      `/.well-known/oauth-authorization-server${publicUrl.path}`,
+      `${publicUrl.path}${ENGINE_DISCOVERY_PATH}`,
+      `${ENGINE_DISCOVERY_PATH}${publicUrl.path}`,
+    ]),
+  ];
 }

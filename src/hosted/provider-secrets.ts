@@ -19,7 +19,12 @@ const NAME = 'authorization-server';
 
 function isProviderSecrets(value: unknown): value is ProviderSecrets {
   const secrets = value as Partial<ProviderSecrets> | undefined;
-  return Array.isArray(secrets?.cookieKeys) && typeof secrets.cookieKeys[0] === 'string' && typeof secrets.signingJwk === 'object' && secrets.signingJwk !== null;
+  return (
+    Array.isArray(secrets?.cookieKeys) &&
+    typeof secrets.cookieKeys[0] === 'string' &&
+    typeof secrets.signingJwk === 'object' &&
+    secrets.signingJwk !== null
+  );
 }
 
 let processSigningJwk: Record<string, unknown> | undefined;
@@ -33,7 +38,12 @@ let processSigningJwk: Record<string, unknown> | undefined;
 function engineSigningJwk(): Record<string, unknown> {
   processSigningJwk ??= (() => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    return { ...privateKey.export({ format: 'jwk' }), kid: `hosted-${randomBytes(6).toString('hex')}`, use: 'sig', alg: 'RS256' };
+    return {
+      ...privateKey.export({ format: 'jwk' }),
+      kid: `hosted-${randomBytes(6).toString('hex')}`,
+      use: 'sig',
+      alg: 'RS256',
+    };
   })();
   return processSigningJwk;
 }

@@ -15,7 +15,9 @@ export interface PublicUrl {
   readonly schoolCallback: string;
 }
 
-export type PublicUrlParse = { readonly ok: true; readonly url: PublicUrl } | { readonly ok: false; readonly reason: string };
+export type PublicUrlParse =
+  | { readonly ok: true; readonly url: PublicUrl }
+  | { readonly ok: false; readonly reason: string };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -23,10 +25,15 @@ export function parsePublicUrl(value: string): PublicUrlParse {
   if (!URL.canParse(value)) return { ok: false, reason: `${JSON.stringify(value)} is not a URL` };
   const url = new URL(value);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
-    return { ok: false, reason: 'the public URL must be https (plain http only on 127.0.0.1, [::1] or localhost, for tests and the demo)' };
+    return {
+      ok: false,
+      reason: 'the public URL must be https (plain http only on 127.0.0.1, [::1] or localhost, for tests and the demo)',
+    };
   }
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'the public URL must not carry user information' };
-  if (url.search !== '' || url.hash !== '') return { ok: false, reason: 'the public URL must not have a query or a fragment (RFC 8414 §2 issuer)' };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, reason: 'the public URL must not carry user information' };
+  if (url.search !== '' || url.hash !== '')
+    return { ok: false, reason: 'the public URL must not have a query or a fragment (RFC 8414 §2 issuer)' };
   const path = url.pathname.replace(/\/+$/, '');
   const base = `${url.origin}${path}`;
   return { ok: true, url: { base, path, mcpUrl: `${base}/mcp`, schoolCallback: `${base}/oauth/callback` } };

@@ -18,9 +18,15 @@ export interface RegistrationLimitOptions {
 }
 
 /** The defaults of `--registration-limit`, `--registration-cap` and `--registration-expiry`. */
-export const DEFAULT_REGISTRATION_LIMITS: RegistrationLimitOptions = { perAddressPerHour: 60, cap: 10_000, unusedSeconds: 24 * 3600 };
+export const DEFAULT_REGISTRATION_LIMITS: RegistrationLimitOptions = {
+  perAddressPerHour: 60,
+  cap: 10_000,
+  unusedSeconds: 24 * 3600,
+};
 
-type RegistrationAdmission = { readonly admitted: true } | { readonly admitted: false; readonly retryAfterSeconds: number; readonly description: string };
+type RegistrationAdmission =
+  | { readonly admitted: true }
+  | { readonly admitted: false; readonly retryAfterSeconds: number; readonly description: string };
 
 export interface RegistrationLimits {
   admit(clientAddress: string): Promise<RegistrationAdmission>;
@@ -31,21 +37,38 @@ const ALL = '*';
 /** A count changes in milliseconds; a holder that died frees the lock well within a registration's patience. */
 const COUNT_LOCK: HoldingLockOptions = { ttlMs: 5_000, waitMs: 8_000, pollMs: 10 };
 
-export function createRegistrationLimits(store: GrantStore, options: RegistrationLimitOptions, nowSeconds: () => number = () => Math.floor(Date.now() / 1000)): RegistrationLimits {
+export function createRegistrationLimits(
+  store: GrantStore,
+  options: RegistrationLimitOptions,
+  nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+): RegistrationLimits {
   const perAddress: WindowRule = { limit: options.perAddressPerHour, windowSeconds: 3600, buckets: 12 };
   const overall: WindowRule = { limit: options.cap, windowSeconds: options.unusedSeconds, buckets: 24 };
   const count = (name: string, rule: WindowRule) =>
     holdingLock(store, COUNTS, name, COUNT_LOCK, async (fence) => {
       const verdict = admitToWindow((await store.read(COUNTS, name)) as WindowCount | undefined, rule, nowSeconds());
-      if (verdict.admitted) await store.writeFenced(COUNTS, name, verdict.count as unknown as Record<string, unknown>, fence, { ttlSeconds: rule.windowSeconds });
+      if (verdict.admitted)
+        await store.writeFenced(COUNTS, name, verdict.count as unknown as Record<string, unknown>, fence, {
+          ttlSeconds: rule.windowSeconds,
+        });
       return verdict;
     });
   return {
     async admit(clientAddress) {
       const own = await count(`address ${registrationKeyOf(clientAddress)}`, perAddress);
-      if (!own.admitted) return { admitted: false, retryAfterSeconds: own.retryAfterSeconds, description: `too many registrations from this address; retry in ${own.retryAfterSeconds} s` };
+      if (!own.admitted)
+        return {
+          admitted: false,
+          retryAfterSeconds: own.retryAfterSeconds,
+          description: `too many registrations from this address; retry in ${own.retryAfterSeconds} s`,
+        };
       const all = await count(ALL, overall);
-      if (!all.admitted) return { admitted: false, retryAfterSeconds: all.retryAfterSeconds, description: `this server takes no more registrations for now; retry in ${all.retryAfterSeconds} s` };
+      if (!all.admitted)
+        return {
+          admitted: false,
+          retryAfterSeconds: all.retryAfterSeconds,
+          description: `this server takes no more registrations for now; retry in ${all.retryAfterSeconds} s`,
+        };
       return { admitted: true };
     },
   };

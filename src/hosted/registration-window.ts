@@ -19,7 +19,9 @@ export interface WindowRule {
   readonly buckets: number;
 }
 
-export type WindowVerdict = { readonly admitted: true; readonly count: WindowCount } | { readonly admitted: false; readonly retryAfterSeconds: number };
+export type WindowVerdict =
+  | { readonly admitted: true; readonly count: WindowCount }
+  | { readonly admitted: false; readonly retryAfterSeconds: number };
 
 /** One more registration at `nowSeconds`, if the window has room for it. */
 export function admitToWindow(count: WindowCount | undefined, rule: WindowRule, nowSeconds: number): WindowVerdict {
@@ -31,12 +33,19 @@ export function admitToWindow(count: WindowCount | undefined, rule: WindowRule, 
     let remaining = total;
     for (const [start, n] of live) {
       remaining -= n;
-      if (remaining < rule.limit) return { admitted: false, retryAfterSeconds: Math.max(1, start + bucketSeconds + rule.windowSeconds - nowSeconds) };
+      if (remaining < rule.limit)
+        return {
+          admitted: false,
+          retryAfterSeconds: Math.max(1, start + bucketSeconds + rule.windowSeconds - nowSeconds),
+        };
     }
   }
   const current = Math.floor(nowSeconds / bucketSeconds) * bucketSeconds;
   const last = live.at(-1);
-  const buckets = last !== undefined && last[0] === current ? [...live.slice(0, -1), [current, last[1] + 1] as const] : [...live, [current, 1] as const];
+  const buckets =
+    last !== undefined && last[0] === current
+      ? [...live.slice(0, -1), [current, last[1] + 1] as const]
+      : [...live, [current, 1] as const];
   return { admitted: true, count: { buckets } };
 }
 
@@ -49,6 +58,11 @@ export function registrationKeyOf(address: string): string {
   const [head = '', tail = ''] = address.split('::', 2);
   const left = head === '' ? [] : head.split(':');
   const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16)).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }

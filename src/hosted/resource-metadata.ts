@@ -20,14 +20,24 @@ function resourceMetadataUrl(publicUrl: PublicUrl): string {
  * `/mcp` names the MCP endpoint and the one of the public URL names the public URL. Both are
  * accepted as resource indicators, and give tokens the one audience (`resource-indicator.ts`).
  */
-export function resourceMetadataDocuments(publicUrl: PublicUrl, scopes: readonly string[]): ReadonlyMap<string, Record<string, unknown>> {
+export function resourceMetadataDocuments(
+  publicUrl: PublicUrl,
+  scopes: readonly string[],
+): ReadonlyMap<string, Record<string, unknown>> {
   return new Map([
     [mcpMetadataPath(publicUrl), buildResourceMetadata(publicUrl, publicUrl.mcpUrl, scopes)],
-    [`/.well-known/oauth-protected-resource${publicUrl.path}`, buildResourceMetadata(publicUrl, publicUrl.base, scopes)],
+    [
+      `/.well-known/oauth-protected-resource${publicUrl.path}`,
+      buildResourceMetadata(publicUrl, publicUrl.base, scopes),
+    ],
   ]);
 }
 
-function buildResourceMetadata(publicUrl: PublicUrl, resource: string, scopes: readonly string[]): Record<string, unknown> {
+function buildResourceMetadata(
+  publicUrl: PublicUrl,
+  resource: string,
+  scopes: readonly string[],
+): Record<string, unknown> {
   return {
     resource,
     authorization_servers: [publicUrl.base],

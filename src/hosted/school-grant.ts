@@ -60,10 +60,15 @@ function withClaimsOf(kept: SchoolGrant, newer: SchoolGrant): SchoolGrant {
  * `existing` is the person's stored grant, `incoming` the school's new answer for the same person;
  * `mayAskAgain` is false for the answer to a request for the union, so that it is asked once.
  */
-export function mergeSchoolGrants(existing: SchoolGrant | undefined, incoming: SchoolGrant, mayAskAgain: boolean): GrantMerge {
+export function mergeSchoolGrants(
+  existing: SchoolGrant | undefined,
+  incoming: SchoolGrant,
+  mayAskAgain: boolean,
+): GrantMerge {
   if (existing === undefined) return { kind: 'store', grant: incoming };
-  if (existing.sub !== incoming.sub) throw new RangeError('a school grant merges only with the same person\'s');
+  if (existing.sub !== incoming.sub) throw new RangeError("a school grant merges only with the same person's");
   if (covers(incoming, existing)) return { kind: 'store', grant: incoming, discard: existing };
-  if (covers(existing, incoming) || !mayAskAgain) return { kind: 'store', grant: withClaimsOf(existing, incoming), discard: incoming };
+  if (covers(existing, incoming) || !mayAskAgain)
+    return { kind: 'store', grant: withClaimsOf(existing, incoming), discard: incoming };
   return { kind: 'ask-for-union', scopes: unionScopes(existing.scopes, incoming.scopes), discard: incoming };
 }

@@ -11,7 +11,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import type * as client from 'openid-client';
 import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
-import { BASELINE_SCOPES, discoverIntegration, endsGrant, loadOpenIdClient, OAuthError, toOAuthError, unionScopes, type Integration } from '../oauth/index.js';
+import {
+  BASELINE_SCOPES,
+  discoverIntegration,
+  endsGrant,
+  loadOpenIdClient,
+  OAuthError,
+  toOAuthError,
+  unionScopes,
+  type Integration,
+} from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
 import { generationOf } from './person-generation.js';
 import { mergeSchoolGrants, SCHOOL_GRANTS, type GrantMerge, type SchoolGrant } from './school-grant.js';
@@ -27,7 +36,13 @@ export interface SchoolIntegration extends Integration {
 
 type SchoolCallbackOutcome =
   /** `generation` is the person's sign-in generation once their grant was settled (`person-generation.ts`). */
-  | { readonly kind: 'signed-in'; readonly uid: string; readonly grant: SchoolGrant; readonly generation: string; readonly stepUp?: StepUp }
+  | {
+      readonly kind: 'signed-in';
+      readonly uid: string;
+      readonly grant: SchoolGrant;
+      readonly generation: string;
+      readonly stepUp?: StepUp;
+    }
   | { readonly kind: 'denied'; readonly uid: string; readonly error: string; readonly stepUp?: StepUp }
   /** The person must consent to the union of their grants at the school: send the browser to `location`. */
   | { readonly kind: 'ask-again'; readonly location: URL }
@@ -109,7 +124,9 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
     const oidc = await loadOpenIdClient();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = randomBytes(32).toString('base64url');
-    await store.write(SCHOOL_FLOWS, state, { ...flow, verifier } as unknown as Record<string, unknown>, { ttlSeconds: FLOW_TTL_SECONDS });
+    await store.write(SCHOOL_FLOWS, state, { ...flow, verifier } as unknown as Record<string, unknown>, {
+      ttlSeconds: FLOW_TTL_SECONDS,
+    });
     return oidc.buildAuthorizationUrl(config, {
       redirect_uri: integration.callback,
       scope: flow.scopes.join(' '),
@@ -122,11 +139,16 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
   const revoke = async (grant: SchoolGrant): Promise<void> => {
     const config = await configuration();
     const oidc = await loadOpenIdClient();
-    if (grant.refreshToken !== undefined) await oidc.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
+    if (grant.refreshToken !== undefined)
+      await oidc.tokenRevocation(config, grant.refreshToken, { token_type_hint: 'refresh_token' });
     await oidc.tokenRevocation(config, grant.accessToken, { token_type_hint: 'access_token' });
   };
   const revokeQuietly = (grant: SchoolGrant): Promise<void> =>
-    revoke(grant).catch((error: unknown) => logger.warn('the school did not confirm the revocation of a replaced grant', { error: error instanceof Error ? error.message : String(error) }));
+    revoke(grant).catch((error: unknown) =>
+      logger.warn('the school did not confirm the revocation of a replaced grant', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
 
   /**
    * The person's grant after `incoming`, decided and saved under the grant's lock, with their
@@ -134,17 +156,32 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
    * grant before it writes a new generation). When the store fails before anything was written,
    * the new tokens are nobody's and the school ends them; after a write began, they may be saved.
    */
-  const settle = async (incoming: SchoolGrant, mayAskAgain: boolean): Promise<{ merge: GrantMerge; generation: string }> => {
+  const settle = async (
+    incoming: SchoolGrant,
+    mayAskAgain: boolean,
+  ): Promise<{ merge: GrantMerge; generation: string }> => {
     let writing = false;
     try {
       for (;;) {
         const settled = await holdingLock(store, SCHOOL_GRANTS, incoming.sub, MERGE_LOCK, async (fence) => {
-          const merge = mergeSchoolGrants((await store.read(SCHOOL_GRANTS, incoming.sub)) as SchoolGrant | undefined, incoming, mayAskAgain);
+          const merge = mergeSchoolGrants(
+            (await store.read(SCHOOL_GRANTS, incoming.sub)) as SchoolGrant | undefined,
+            incoming,
+            mayAskAgain,
+          );
           const generation = await generationOf(store, incoming.sub);
           if (merge.kind === 'store') {
             writing = true;
             // Refused only when this lock ran out and a later holder wrote: decide again on what it wrote.
-            if (!(await store.writeFenced(SCHOOL_GRANTS, incoming.sub, merge.grant as unknown as Record<string, unknown>, fence))) return undefined;
+            if (
+              !(await store.writeFenced(
+                SCHOOL_GRANTS,
+                incoming.sub,
+                merge.grant as unknown as Record<string, unknown>,
+                fence,
+              ))
+            )
+              return undefined;
           }
           return { merge, generation };
         });
@@ -193,7 +230,11 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       if (state === null || state === '') return { kind: 'refused', reason: 'the answer carries no state' };
       // Taken once: a replayed answer finds nothing.
       const flow = (await store.take(SCHOOL_FLOWS, state)) as SchoolFlow | undefined;
-      if (flow === undefined) return { kind: 'refused', reason: 'no sign-in is waiting for this answer (expired, already used, or never started here)' };
+      if (flow === undefined)
+        return {
+          kind: 'refused',
+          reason: 'no sign-in is waiting for this answer (expired, already used, or never started here)',
+        };
       if (binding === undefined || !equalDigests(bindingDigest(binding), flow.bindingDigest)) {
         return { kind: 'refused', reason: 'this answer belongs to a sign-in started in another browser' };
       }
@@ -201,15 +242,27 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       const oidc = await loadOpenIdClient();
       const error = callbackUrl.searchParams.get('error');
       if (error !== null) {
-        if (callbackUrl.searchParams.get('iss') !== config.serverMetadata().issuer) return { kind: 'refused', reason: 'the answer does not name the school as its issuer' };
-        return { kind: 'denied', uid: flow.uid, error: error === 'access_denied' ? 'access_denied' : 'server_error', ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
+        if (callbackUrl.searchParams.get('iss') !== config.serverMetadata().issuer)
+          return { kind: 'refused', reason: 'the answer does not name the school as its issuer' };
+        return {
+          kind: 'denied',
+          uid: flow.uid,
+          error: error === 'access_denied' ? 'access_denied' : 'server_error',
+          ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }),
+        };
       }
       let tokens: client.TokenEndpointResponse;
       try {
         // Checks `iss` (RFC 9207 §2.4, the school advertises it) and the state before the exchange.
-        tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: flow.verifier, expectedState: state });
+        tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+          pkceCodeVerifier: flow.verifier,
+          expectedState: state,
+        });
       } catch (failure) {
-        return { kind: 'refused', reason: `the school's answer was not accepted: ${failure instanceof Error ? failure.message : String(failure)}` };
+        return {
+          kind: 'refused',
+          reason: `the school's answer was not accepted: ${failure instanceof Error ? failure.message : String(failure)}`,
+        };
       }
       const claims = await oidc.fetchUserInfo(config, tokens.access_token, oidc.skipSubjectCheck);
       const now = Math.floor(Date.now() / 1000);
@@ -217,7 +270,9 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
         sub: claims.sub,
         ...(typeof claims.name === 'string' ? { name: claims.name } : {}),
         ...(typeof claims.email === 'string' ? { email: claims.email } : {}),
-        ...(Array.isArray(claims.roles) ? { roles: claims.roles.filter((role): role is string => typeof role === 'string') } : {}),
+        ...(Array.isArray(claims.roles)
+          ? { roles: claims.roles.filter((role): role is string => typeof role === 'string') }
+          : {}),
         accessToken: tokens.access_token,
         ...(tokens.refresh_token === undefined ? {} : { refreshToken: tokens.refresh_token }),
         scopes: (tokens.scope ?? flow.scopes.join(' ')).split(' ').filter((scope) => scope !== ''),
@@ -227,16 +282,32 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       if (expected !== undefined && expected !== grant.sub) {
         // Someone else signed in at the school: their grant must not become this person's.
         await revokeQuietly(grant);
-        return { kind: 'refused', reason: 'the school signed in another person than the one this permission was asked for', ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
+        return {
+          kind: 'refused',
+          reason: 'the school signed in another person than the one this permission was asked for',
+          ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }),
+        };
       }
       const { merge, generation } = await settle(grant, flow.unionFor === undefined);
       if (merge.discard !== undefined) await revokeQuietly(merge.discard);
       if (merge.kind === 'ask-for-union') {
         // The same browser carries the same binding to the second answer.
-        const location = await begin({ uid: flow.uid, bindingDigest: flow.bindingDigest, scopes: merge.scopes, unionFor: grant.sub, ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) });
+        const location = await begin({
+          uid: flow.uid,
+          bindingDigest: flow.bindingDigest,
+          scopes: merge.scopes,
+          unionFor: grant.sub,
+          ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }),
+        });
         return { kind: 'ask-again', location };
       }
-      return { kind: 'signed-in', uid: flow.uid, grant: merge.grant, generation, ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }) };
+      return {
+        kind: 'signed-in',
+        uid: flow.uid,
+        grant: merge.grant,
+        generation,
+        ...(flow.stepUp === undefined ? {} : { stepUp: flow.stepUp }),
+      };
     },
   };
 }

@@ -60,16 +60,23 @@ export function rotatedSince(stale: SchoolGrant, current: SchoolGrant): boolean 
 }
 
 /** In hosted mode only connecting again makes a new school grant: no tool call starts a sign-in. */
-export const RECONNECT_ADVICE = 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.';
+export const RECONNECT_ADVICE =
+  'Ask the user to connect the application to school-mcp again; they sign in at the school once more.';
 
 export function signInRequired(): SchoolMcpError {
-  return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', { hint: RECONNECT_ADVICE });
+  return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', {
+    hint: RECONNECT_ADVICE,
+  });
 }
 
 function refreshStillRunning(waitMs: number): SchoolMcpError {
-  return new SchoolMcpError('OAUTH_LOCK_TIMEOUT', `Another school-mcp instance has been refreshing this person's school sign-in for over ${Math.round(waitMs / 1000)} s.`, {
-    hint: 'Retry the call shortly: the refresh finishes, or its lock runs out and the next call takes over.',
-  });
+  return new SchoolMcpError(
+    'OAUTH_LOCK_TIMEOUT',
+    `Another school-mcp instance has been refreshing this person's school sign-in for over ${Math.round(waitMs / 1000)} s.`,
+    {
+      hint: 'Retry the call shortly: the refresh finishes, or its lock runs out and the next call takes over.',
+    },
+  );
 }
 
 export interface RefreshRequest {
@@ -85,7 +92,9 @@ export interface RefreshRequest {
  * The refresh of `stale`, done here or by whichever instance got to it first; its result either
  * way, or, when another instance holds the lock and the caller need not wait, the stored grant.
  */
-export function createSharedRefresh(options: SharedRefreshOptions): (stale: SchoolGrant, request?: RefreshRequest) => Promise<SchoolGrant> {
+export function createSharedRefresh(
+  options: SharedRefreshOptions,
+): (stale: SchoolGrant, request?: RefreshRequest) => Promise<SchoolGrant> {
   const { store, signIn } = options;
   const lockTtlMs = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
@@ -113,7 +122,10 @@ export function createSharedRefresh(options: SharedRefreshOptions): (stale: Scho
       throw signInRequired();
     }
     // Never brings back a grant that a sign-out removed while the school answered.
-    const save = () => store.writeFenced(SCHOOL_GRANTS, stale.sub, next as unknown as Record<string, unknown>, fence, { replaceOnly: true });
+    const save = () =>
+      store.writeFenced(SCHOOL_GRANTS, stale.sub, next as unknown as Record<string, unknown>, fence, {
+        replaceOnly: true,
+      });
     try {
       if (await save()) return { grant: next };
     } catch (error) {

@@ -14,7 +14,15 @@ import { flowId, type ConsentBroker, type ConsentOutcome, type PendingConsent } 
 import { SchoolMcpError } from '../errors.js';
 import type { GrantStore } from '../grant-store/index.js';
 import type { SchoolGrant } from './school-sign-in.js';
-import { planStepUp, remainingTtlSeconds, STEP_UP_FLOWS, STEP_UP_TTL_SECONDS, STEP_UPS, type PendingStepUp, type StepUpFlow } from './step-up-record.js';
+import {
+  planStepUp,
+  remainingTtlSeconds,
+  STEP_UP_FLOWS,
+  STEP_UP_TTL_SECONDS,
+  STEP_UPS,
+  type PendingStepUp,
+  type StepUpFlow,
+} from './step-up-record.js';
 import { isStepUpRequired } from './step-up-required.js';
 
 /** The first look again at the grant, and the longest between two looks while the person takes their time. */
@@ -30,12 +38,27 @@ export interface StepUpLinks {
 }
 
 /** Writes a new step-up for `sub`, asking the school for what is granted plus what is needed. */
-export async function openStepUp({ store, link, opened }: StepUpLinks, sub: string, granted: readonly string[], needed: readonly string[]): Promise<PendingConsent> {
+export async function openStepUp(
+  { store, link, opened }: StepUpLinks,
+  sub: string,
+  granted: readonly string[],
+  needed: readonly string[],
+): Promise<PendingConsent> {
   const { scopes, missing } = planStepUp(granted, needed);
   const id = randomBytes(24).toString('base64url');
   const startedAt = Date.now();
-  const flow: StepUpFlow = { id, sub, url: link(id), scopes, newScopes: missing, startedAt, expiresAt: startedAt + STEP_UP_TTL_SECONDS * 1000 };
-  await store.write(STEP_UP_FLOWS, flowId(flow.url), flow as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
+  const flow: StepUpFlow = {
+    id,
+    sub,
+    url: link(id),
+    scopes,
+    newScopes: missing,
+    startedAt,
+    expiresAt: startedAt + STEP_UP_TTL_SECONDS * 1000,
+  };
+  await store.write(STEP_UP_FLOWS, flowId(flow.url), flow as unknown as Record<string, unknown>, {
+    ttlSeconds: STEP_UP_TTL_SECONDS,
+  });
   const pending: PendingStepUp = { sub, scopes, missing };
   await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
   opened?.(missing);
@@ -44,13 +67,23 @@ export async function openStepUp({ store, link, opened }: StepUpLinks, sub: stri
 
 /** What a call waiting on a step-up answers once someone else signed in at the school with its link (HOST-60). */
 function otherPersonSignedIn(): SchoolMcpError {
-  return new SchoolMcpError('OAUTH_CALLBACK_REJECTED', 'At the school, someone other than the person this permission was asked for signed in, so nothing was granted and the link is used up.', {
-    hint: 'Call the tool again for a new link, and have the person it is for sign in at the school themselves (signing out of the school first if someone else is signed in in that browser).',
-  });
+  return new SchoolMcpError(
+    'OAUTH_CALLBACK_REJECTED',
+    'At the school, someone other than the person this permission was asked for signed in, so nothing was granted and the link is used up.',
+    {
+      hint: 'Call the tool again for a new link, and have the person it is for sign in at the school themselves (signing out of the school first if someone else is signed in in that browser).',
+    },
+  );
 }
 
 function consentOf(flow: StepUpFlow): PendingConsent {
-  return { url: flow.url, scopes: flow.scopes, newScopes: flow.newScopes, startedAt: flow.startedAt, expiresAt: flow.expiresAt };
+  return {
+    url: flow.url,
+    scopes: flow.scopes,
+    newScopes: flow.newScopes,
+    startedAt: flow.startedAt,
+    expiresAt: flow.expiresAt,
+  };
 }
 
 export interface StepUpBrokerOptions extends StepUpLinks {
@@ -69,7 +102,10 @@ export function createStepUpBroker(options: StepUpBrokerOptions): ConsentBroker 
     // A flow id is not a secret: another person's flow is none of this person's calls' business.
     return record?.sub === sub ? record : undefined;
   };
-  const update = async (consent: PendingConsent, change: Pick<StepUpFlow, 'reach'> | Pick<StepUpFlow, 'ended'>): Promise<StepUpFlow | undefined> => {
+  const update = async (
+    consent: PendingConsent,
+    change: Pick<StepUpFlow, 'reach'> | Pick<StepUpFlow, 'ended'>,
+  ): Promise<StepUpFlow | undefined> => {
     const key = flowId(consent.url);
     const flow = await flowRecord(key);
     const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
@@ -97,7 +133,14 @@ export function createStepUpBroker(options: StepUpBrokerOptions): ConsentBroker 
       await delay(Math.min(pause, Math.max(1, consent.expiresAt - Date.now())), undefined, { ref: false });
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
-    return { kind: 'failed', error: new SchoolMcpError('OAUTH_CONSENT_TIMEOUT', 'The approval at the school was not completed before its link expired.', { hint: 'Call the tool again for a new link.' }) };
+    return {
+      kind: 'failed',
+      error: new SchoolMcpError(
+        'OAUTH_CONSENT_TIMEOUT',
+        'The approval at the school was not completed before its link expired.',
+        { hint: 'Call the tool again for a new link.' },
+      ),
+    };
   };
 
   return {

@@ -36,7 +36,10 @@ ${items}
  * link that came in a tool result needs the person to ask again.
  */
 export function renderStepUpDonePage(granted: boolean, reach: ConsentReach): string {
-  const next = reach === 'call-waits' ? 'Go back to your assistant: the request that asked for it finishes on its own.' : 'Go back to your chat and ask again.';
+  const next =
+    reach === 'call-waits'
+      ? 'Go back to your assistant: the request that asked for it finishes on its own.'
+      : 'Go back to your chat and ask again.';
   const text = granted ? `The permission is granted. ${next}` : 'Nothing was granted. Go back to your chat.';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>school-mcp</title></head>

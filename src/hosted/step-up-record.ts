@@ -45,7 +45,10 @@ export function stepUpLink(publicBase: string, id: string): string {
 }
 
 /** Pure: what the school is asked for (granted ∪ needed) and what is new, for a person's grant. */
-export function planStepUp(granted: readonly string[], needed: readonly string[]): { readonly scopes: readonly string[]; readonly missing: readonly string[] } {
+export function planStepUp(
+  granted: readonly string[],
+  needed: readonly string[],
+): { readonly scopes: readonly string[]; readonly missing: readonly string[] } {
   const missing = missingScopes(granted, needed);
   return { scopes: unionScopes(granted, missing), missing };
 }

@@ -10,9 +10,13 @@ export class StepUpRequired extends SchoolMcpError<'OAUTH_SCOPE_NOT_GRANTED'> {
   readonly consent: PendingConsent;
 
   constructor(consent: PendingConsent) {
-    super('OAUTH_SCOPE_NOT_GRANTED', `This needs ${consent.newScopes.join(' ')} at the school, which this person has not granted to school-mcp.`, {
-      hint: `Ask the user to open ${consent.url} and approve it at the school, then call the tool again.`,
-    });
+    super(
+      'OAUTH_SCOPE_NOT_GRANTED',
+      `This needs ${consent.newScopes.join(' ')} at the school, which this person has not granted to school-mcp.`,
+      {
+        hint: `Ask the user to open ${consent.url} and approve it at the school, then call the tool again.`,
+      },
+    );
     this.consent = consent;
   }
 }

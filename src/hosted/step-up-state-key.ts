@@ -18,7 +18,8 @@ const KEY_BYTES = 32;
 /** Pure: the step-up state key of these secrets. */
 export function deriveStepUpStateKey(secrets: Pick<ProviderSecrets, 'cookieKeys'>): Uint8Array {
   const secret = secrets.cookieKeys[0];
-  if (secret === undefined || secret === '') throw new RangeError('the authorization server has no cookie key to derive the step-up state key from');
+  if (secret === undefined || secret === '')
+    throw new RangeError('the authorization server has no cookie key to derive the step-up state key from');
   // No salt (RFC 5869 §3.1 allows it): the input is already 32 uniformly random bytes.
   return new Uint8Array(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), PURPOSE, KEY_BYTES));
 }

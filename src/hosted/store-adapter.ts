@@ -13,7 +13,13 @@ import type { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { generationOf, isCurrentGeneration } from './person-generation.js';
 
 /** Models whose instances belong to a grant and go when it is revoked. */
-const GRANT_MEMBERS = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+const GRANT_MEMBERS = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+]);
 /** Models used once: a second use is refused even when two requests race for the first. */
 const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 const CONSUME_CLAIMS = 'oidc-consume-claim';
@@ -57,10 +63,13 @@ const INDEX_LOCK: HoldingLockOptions = { ttlMs: 5_000, waitMs: 8_000, pollMs: 10
  * records are gone), and the index lasts as long as its longest-lived member.
  */
 export function withMember(index: GrantIndex | undefined, member: GrantMember, nowSeconds: number): GrantIndex {
-  const kept = (index?.members ?? []).filter((existing) => existing.expiresAt === undefined || existing.expiresAt > nowSeconds);
+  const kept = (index?.members ?? []).filter(
+    (existing) => existing.expiresAt === undefined || existing.expiresAt > nowSeconds,
+  );
   const members = [...kept, member];
   const lasting = index === undefined || index.expiresAt !== undefined;
-  const expiresAt = lasting && member.expiresAt !== undefined ? Math.max(index?.expiresAt ?? 0, member.expiresAt) : undefined;
+  const expiresAt =
+    lasting && member.expiresAt !== undefined ? Math.max(index?.expiresAt ?? 0, member.expiresAt) : undefined;
   return { members, ...(expiresAt === undefined ? {} : { expiresAt }) };
 }
 
@@ -72,8 +81,12 @@ const CLIENT_KEPT_PAST_TOKENS_SECONDS = 24 * 3600;
  * `memberExpiresAt`, or `undefined` when it lasts long enough already (or never expires). A client
  * that is used lives as long as its tokens; one that never is goes with its first TTL (HOST-43).
  */
-export function clientKeptUntil(clientExpiresAt: number | undefined, memberExpiresAt: number | undefined): number | undefined {
-  if (clientExpiresAt === undefined || memberExpiresAt === undefined || memberExpiresAt <= clientExpiresAt) return undefined;
+export function clientKeptUntil(
+  clientExpiresAt: number | undefined,
+  memberExpiresAt: number | undefined,
+): number | undefined {
+  if (clientExpiresAt === undefined || memberExpiresAt === undefined || memberExpiresAt <= clientExpiresAt)
+    return undefined;
   return memberExpiresAt + CLIENT_KEPT_PAST_TOKENS_SECONDS;
 }
 
@@ -95,19 +108,27 @@ export function storeAdapterClass(
   const serialize = <T>(key: string, step: () => Promise<T>): Promise<T> => {
     const next = (chains.get(key) ?? Promise.resolve()).then(step, step);
     chains.set(key, next);
-    void next.finally(() => {
-      if (chains.get(key) === next) chains.delete(key);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (chains.get(key) === next) chains.delete(key);
+      })
+      .catch(() => undefined);
     return next;
   };
-  const ttlUntil = (expiresAt: number | undefined) => (expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, expiresAt - nowSeconds()) });
+  const ttlUntil = (expiresAt: number | undefined) =>
+    expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, expiresAt - nowSeconds()) };
   const CLIENTS = namespaceOfModel('Client');
   /** A token was issued to this client: it stays at least as long as the token (HOST-43). */
   const keepClient = async (clientId: string, memberExpiresAt: number | undefined) => {
     const record = (await store.read(CLIENTS, clientId)) as StoredPayload | undefined;
     const until = record === undefined ? undefined : clientKeptUntil(record.expiresAt, memberExpiresAt);
     if (record === undefined || until === undefined) return;
-    await store.write(CLIENTS, clientId, { ...record, expiresAt: until } as unknown as Record<string, unknown>, ttlUntil(until));
+    await store.write(
+      CLIENTS,
+      clientId,
+      { ...record, expiresAt: until } as unknown as Record<string, unknown>,
+      ttlUntil(until),
+    );
   };
 
   return class StoreAdapter implements Adapter {
@@ -121,23 +142,39 @@ export function storeAdapterClass(
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
       // The engine keeps a registration for ever; one nobody uses goes after `unusedClientSeconds`.
-      const lifetime = this.#model === 'Client' && (expiresIn === undefined || expiresIn <= 0) ? unusedClientSeconds : expiresIn;
+      const lifetime =
+        this.#model === 'Client' && (expiresIn === undefined || expiresIn <= 0) ? unusedClientSeconds : expiresIn;
       const expiresAt = lifetime === undefined || lifetime <= 0 ? undefined : nowSeconds() + lifetime;
-      const generation = this.#model === 'Grant' && typeof payload.accountId === 'string' ? await this.#stampOf(id, payload.accountId) : undefined;
-      const record: StoredPayload = { payload, ...(expiresAt === undefined ? {} : { expiresAt }), ...(generation === undefined ? {} : { generation }) };
+      const generation =
+        this.#model === 'Grant' && typeof payload.accountId === 'string'
+          ? await this.#stampOf(id, payload.accountId)
+          : undefined;
+      const record: StoredPayload = {
+        payload,
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+        ...(generation === undefined ? {} : { generation }),
+      };
       await store.write(this.#namespace, id, record as unknown as Record<string, unknown>, ttlUntil(expiresAt));
-      if (CONSUMABLE.has(this.#model) && payload.consumed === undefined) await store.write(CONSUME_CLAIMS, `${this.#model} ${id}`, {}, ttlUntil(expiresAt));
-      if (this.#model === 'Session' && typeof payload.uid === 'string') await store.write(SESSION_UIDS, payload.uid, { id }, ttlUntil(expiresAt));
-      if (GRANT_MEMBERS.has(this.#model) && typeof payload.clientId === 'string' && !isUrlClientId(payload.clientId)) await keepClient(payload.clientId, expiresAt);
+      if (CONSUMABLE.has(this.#model) && payload.consumed === undefined)
+        await store.write(CONSUME_CLAIMS, `${this.#model} ${id}`, {}, ttlUntil(expiresAt));
+      if (this.#model === 'Session' && typeof payload.uid === 'string')
+        await store.write(SESSION_UIDS, payload.uid, { id }, ttlUntil(expiresAt));
+      if (GRANT_MEMBERS.has(this.#model) && typeof payload.clientId === 'string' && !isUrlClientId(payload.clientId))
+        await keepClient(payload.clientId, expiresAt);
       if (GRANT_MEMBERS.has(this.#model) && typeof payload.grantId === 'string') {
         const grantId = payload.grantId;
         const member: GrantMember = { model: this.#model, id, ...(expiresAt === undefined ? {} : { expiresAt }) };
         await serialize(grantId, async () => {
           for (;;) {
             const written = await holdingLock(store, GRANT_INDEX, grantId, INDEX_LOCK, async (fence) => {
-              const index = withMember((await store.read(GRANT_INDEX, grantId)) as GrantIndex | undefined, member, nowSeconds());
+              const index = withMember(
+                (await store.read(GRANT_INDEX, grantId)) as GrantIndex | undefined,
+                member,
+                nowSeconds(),
+              );
               // Kept past its longest-lived member, so that a revocation still finds them all.
-              const ttl = index.expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, index.expiresAt - nowSeconds()) * 2 };
+              const ttl =
+                index.expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, index.expiresAt - nowSeconds()) * 2 };
               return store.writeFenced(GRANT_INDEX, grantId, index as unknown as Record<string, unknown>, fence, ttl);
             });
             // Refused only when this lock ran out and a later holder wrote: read its index and add again.
@@ -152,7 +189,12 @@ export function storeAdapterClass(
       const record = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
       const accountId = record?.payload.accountId;
       // HOST-33: every use of a token looks its grant up; one from before its person's sign-out ended is not there.
-      if (this.#model === 'Grant' && typeof accountId === 'string' && !isCurrentGeneration(record!.generation, await generationOf(store, accountId))) return undefined;
+      if (
+        this.#model === 'Grant' &&
+        typeof accountId === 'string' &&
+        !isCurrentGeneration(record!.generation, await generationOf(store, accountId))
+      )
+        return undefined;
       return record?.payload;
     }
 
@@ -184,7 +226,12 @@ export function storeAdapterClass(
       const record = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
       if (record === undefined) return;
       const consumed: StoredPayload = { ...record, payload: { ...record.payload, consumed: nowSeconds() } };
-      await store.write(this.#namespace, id, consumed as unknown as Record<string, unknown>, ttlUntil(record.expiresAt));
+      await store.write(
+        this.#namespace,
+        id,
+        consumed as unknown as Record<string, unknown>,
+        ttlUntil(record.expiresAt),
+      );
     }
 
     async destroy(id: string): Promise<void> {

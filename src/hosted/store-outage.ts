@@ -16,8 +16,12 @@ export { isStoreUnavailable };
 export type StoreState = 'answering' | 'unavailable';
 
 /** Pure: the state after a store call, and the line to log when it changed. */
-export function nextStoreState(current: StoreState, callFailedUnavailable: boolean): { state: StoreState; announce?: 'outage' | 'recovery' } {
-  if (callFailedUnavailable) return current === 'unavailable' ? { state: current } : { state: 'unavailable', announce: 'outage' };
+export function nextStoreState(
+  current: StoreState,
+  callFailedUnavailable: boolean,
+): { state: StoreState; announce?: 'outage' | 'recovery' } {
+  if (callFailedUnavailable)
+    return current === 'unavailable' ? { state: current } : { state: 'unavailable', announce: 'outage' };
   return current === 'answering' ? { state: current } : { state: 'answering', announce: 'recovery' };
 }
 
@@ -62,7 +66,10 @@ export function watchStoreOutages(store: GrantStore, log: Pick<Logger, 'warn' | 
       const next = nextStoreState(state, failure !== undefined);
       state = next.state;
       // The one warning of the outage, so it carries the cause (a refused connection, a timeout).
-      if (next.announce === 'outage') log.warn('the grant store is not answering: hosted routes answer 503 until it is back', { error: (failure as Error).message });
+      if (next.announce === 'outage')
+        log.warn('the grant store is not answering: hosted routes answer 503 until it is back', {
+          error: (failure as Error).message,
+        });
       if (next.announce === 'recovery') log.info('the grant store answers again: hosted routes serve again');
     }
   };
@@ -72,12 +79,14 @@ export function watchStoreOutages(store: GrantStore, log: Pick<Logger, 'warn' | 
       read: (namespace, name) => observe(() => store.read(namespace, name)),
       write: (namespace, name, value, options) => observe(() => store.write(namespace, name, value, options)),
       remove: (namespace, name) => observe(() => store.remove(namespace, name)),
-      writeIfAbsent: (namespace, name, value, options) => observe(() => store.writeIfAbsent(namespace, name, value, options)),
+      writeIfAbsent: (namespace, name, value, options) =>
+        observe(() => store.writeIfAbsent(namespace, name, value, options)),
       take: (namespace, name) => observe(() => store.take(namespace, name)),
       sweep: () => observe(() => store.sweep()),
       ping: () => observe(() => store.ping()),
       lock: (namespace, name, options) => observe(() => store.lock(namespace, name, options)),
-      writeFenced: (namespace, name, value, fence, options) => observe(() => store.writeFenced(namespace, name, value, fence, options)),
+      writeFenced: (namespace, name, value, fence, options) =>
+        observe(() => store.writeFenced(namespace, name, value, fence, options)),
     },
   };
 }

@@ -11,7 +11,7 @@
 export type BearerTokenAlphabet = 'b64token' | 'visible-ascii';
 
 const TOKEN_PATTERNS: Readonly<Record<BearerTokenAlphabet, RegExp>> = {
-  'b64token': /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i,
+  b64token: /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i,
   'visible-ascii': /^Bearer +([\x21-\x7E]+) *$/i,
 };
 
@@ -21,7 +21,10 @@ const TOKEN_PATTERNS: Readonly<Record<BearerTokenAlphabet, RegExp>> = {
  * allows one method with one token), another scheme (its name is case-insensitive, RFC 9110
  * §11.1), an empty token, or a character outside the alphabet.
  */
-export function bearerTokenOf(values: readonly string[] | undefined, alphabet: BearerTokenAlphabet = 'b64token'): string | undefined {
+export function bearerTokenOf(
+  values: readonly string[] | undefined,
+  alphabet: BearerTokenAlphabet = 'b64token',
+): string | undefined {
   if (values === undefined || values.length !== 1) return undefined;
   return TOKEN_PATTERNS[alphabet].exec(values[0]!)?.[1];
 }

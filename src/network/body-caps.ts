@@ -33,14 +33,19 @@ export function declaredOverCap(contentLength: string | null | undefined, maxByt
   return Number(contentLength) > maxBytes;
 }
 
-export type CappedBody = { readonly kind: 'read'; readonly bytes: Uint8Array<ArrayBuffer> } | { readonly kind: 'too-large' };
+export type CappedBody =
+  | { readonly kind: 'read'; readonly bytes: Uint8Array<ArrayBuffer> }
+  | { readonly kind: 'too-large' };
 
 /**
  * The whole body, or `too-large` (the rest is given up) once it passes `maxBytes`. Read by async
  * iteration, which a WHATWG stream and the document client's Node stream both offer; leaving the
  * loop early cancels the stream.
  */
-export async function readCappedBody(response: Pick<DocumentResponse, 'headers' | 'body'>, maxBytes: number): Promise<CappedBody> {
+export async function readCappedBody(
+  response: Pick<DocumentResponse, 'headers' | 'body'>,
+  maxBytes: number,
+): Promise<CappedBody> {
   if (declaredOverCap(response.headers.get('content-length'), maxBytes)) {
     await response.body?.cancel().catch(() => undefined);
     return { kind: 'too-large' };

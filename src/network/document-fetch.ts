@@ -57,7 +57,10 @@ export const documentFetch: DocumentFetch = async (url, init) => {
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const { signal } = init;
   signal?.throwIfAborted();
-  const outgoing = request(target, { method: init.method ?? 'GET', headers: { 'accept-encoding': ACCEPTED_ENCODINGS, ...init.headers } });
+  const outgoing = request(target, {
+    method: init.method ?? 'GET',
+    headers: { 'accept-encoding': ACCEPTED_ENCODINGS, ...init.headers },
+  });
   // As with `fetch`, an abort ends the exchange with the signal's reason, before or during the body.
   let answer: IncomingMessage | undefined;
   const abort = () => (answer ?? outgoing).destroy(signal?.reason);
@@ -88,7 +91,12 @@ async function decoded(answer: IncomingMessage, coding: ReturnType<typeof conten
   // A coding this client does not know is handed over as it came, as `fetch` does.
   if (coding === 'identity' || coding === undefined) return answer;
   const zlib = await import('node:zlib');
-  const decoder = coding === 'gzip' ? zlib.createGunzip() : coding === 'deflate' ? zlib.createInflate() : zlib.createBrotliDecompress();
+  const decoder =
+    coding === 'gzip'
+      ? zlib.createGunzip()
+      : coding === 'deflate'
+        ? zlib.createInflate()
+        : zlib.createBrotliDecompress();
   answer.once('error', (error) => decoder.destroy(error));
   // A body given up (cancelled, or past its cap) ends the exchange, not only the decoding.
   decoder.once('close', () => answer.destroy());

@@ -38,14 +38,23 @@ export interface AgentTimeouts {
  * undici 7's fetch over one agent of its own, made on the first request; with `publicAddressesOnly`,
  * a name that resolves to a private, loopback or link-local address is not connected to.
  */
-export function undiciFetch(timeouts: AgentTimeouts, agentRules: { readonly publicAddressesOnly?: boolean } = {}): FetchLike {
+export function undiciFetch(
+  timeouts: AgentTimeouts,
+  agentRules: { readonly publicAddressesOnly?: boolean } = {},
+): FetchLike {
   let agent: import('undici').Agent | undefined;
   return async (url, init) => {
     const module = await loadUndici();
-    const connect = { timeout: timeouts.connectTimeoutMs, ...(agentRules.publicAddressesOnly ? { lookup: publicAddressLookup } : {}) };
-    agent ??= new module.Agent({ connect, headersTimeout: timeouts.headersTimeoutMs, bodyTimeout: timeouts.bodyTimeoutMs });
+    const connect = {
+      timeout: timeouts.connectTimeoutMs,
+      ...(agentRules.publicAddressesOnly ? { lookup: publicAddressLookup } : {}),
+    };
+    agent ??= new module.Agent({
+      connect,
+      headersTimeout: timeouts.headersTimeoutMs,
+      bodyTimeout: timeouts.bodyTimeoutMs,
+    });
     const options = { ...(init as Record<string, unknown>), dispatcher: agent } as Parameters<typeof module.fetch>[1];
     return module.fetch(url, options) as unknown as Promise<Response>;
   };
 }
-

@@ -9,10 +9,27 @@ import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 /** Pure: an IP address (IPv4-mapped IPv6 judged as its IPv4 address) on the public internet. */
 export function isPublicAddress(address: string): boolean {
@@ -27,7 +44,12 @@ export const publicAddressLookup: LookupFunction = (hostname, options, callback)
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, '', 4);
     const refused = addresses.find((entry) => !isPublicAddress(entry.address));
-    if (refused !== undefined || addresses.length === 0) return callback(Object.assign(new Error(`${hostname} resolves to an address that is not public`), { code: 'ENOTPUBLIC' }), '', 4);
+    if (refused !== undefined || addresses.length === 0)
+      return callback(
+        Object.assign(new Error(`${hostname} resolves to an address that is not public`), { code: 'ENOTPUBLIC' }),
+        '',
+        4,
+      );
     if (options.all) return (callback as unknown as (error: null, all: LookupAddress[]) => void)(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });

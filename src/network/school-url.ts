@@ -19,7 +19,9 @@ interface SchoolUrl {
 
 type SchoolUrlProblem = 'not-a-url' | 'scheme' | 'credentials' | 'query-or-fragment';
 
-export type SchoolUrlVerdict = ({ readonly ok: true } & SchoolUrl) | { readonly ok: false; readonly problem: SchoolUrlProblem; readonly url?: URL };
+export type SchoolUrlVerdict =
+  | ({ readonly ok: true } & SchoolUrl)
+  | { readonly ok: false; readonly problem: SchoolUrlProblem; readonly url?: URL };
 
 export function checkSchoolUrl(input: string | URL): SchoolUrlVerdict {
   let url: URL;
@@ -36,4 +38,5 @@ export function checkSchoolUrl(input: string | URL): SchoolUrlVerdict {
 }
 
 /** How a refusal reads the same everywhere: the rule in one sentence. */
-export const SCHOOL_URL_RULE = 'https, or plain http only on 127.0.0.1 or [::1] (the sandbox), without credentials, query or fragment';
+export const SCHOOL_URL_RULE =
+  'https, or plain http only on 127.0.0.1 or [::1] (the sandbox), without credentials, query or fragment';

@@ -3,7 +3,15 @@
  * received parameter, loads nothing, and leaks no referrer (LB-07, RFC 9700 §4.2.4). Pure.
  */
 
-export type CallbackPageKind = 'success' | 'denied' | 'failed' | 'invalid' | 'not-found' | 'method' | 'forbidden' | 'too-long';
+export type CallbackPageKind =
+  | 'success'
+  | 'denied'
+  | 'failed'
+  | 'invalid'
+  | 'not-found'
+  | 'method'
+  | 'forbidden'
+  | 'too-long';
 
 export interface CallbackPage {
   status: number;
@@ -12,10 +20,26 @@ export interface CallbackPage {
 }
 
 const MESSAGES: Record<CallbackPageKind, { status: number; title: string; text: string }> = {
-  success: { status: 200, title: 'Signed in', text: 'school-mcp is signed in. You can close this tab and return to your assistant.' },
-  denied: { status: 200, title: 'Sign-in cancelled', text: 'The request was not approved. You can close this tab; nothing was granted.' },
-  failed: { status: 400, title: 'Sign-in failed', text: 'The school could not complete the sign-in. You can close this tab and try again.' },
-  invalid: { status: 400, title: 'Invalid response', text: 'This sign-in response is not valid. You can close this tab.' },
+  success: {
+    status: 200,
+    title: 'Signed in',
+    text: 'school-mcp is signed in. You can close this tab and return to your assistant.',
+  },
+  denied: {
+    status: 200,
+    title: 'Sign-in cancelled',
+    text: 'The request was not approved. You can close this tab; nothing was granted.',
+  },
+  failed: {
+    status: 400,
+    title: 'Sign-in failed',
+    text: 'The school could not complete the sign-in. You can close this tab and try again.',
+  },
+  invalid: {
+    status: 400,
+    title: 'Invalid response',
+    text: 'This sign-in response is not valid. You can close this tab.',
+  },
   'not-found': { status: 404, title: 'Not found', text: 'Nothing here.' },
   method: { status: 405, title: 'Method not allowed', text: 'Nothing here.' },
   forbidden: { status: 403, title: 'Forbidden', text: 'Nothing here.' },
@@ -26,7 +50,8 @@ const CALLBACK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'referrer-policy': 'no-referrer',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   connection: 'close',

@@ -34,7 +34,10 @@ export function validateCallback(query: URLSearchParams, expected: ExpectedCallb
 
   const states = query.getAll('state');
   if (states.length !== 1 || states[0] !== expected.state) {
-    return { kind: 'ignore', reason: states.length > 1 ? 'state repeated' : states.length === 0 ? 'state missing' : 'state does not match' };
+    return {
+      kind: 'ignore',
+      reason: states.length > 1 ? 'state repeated' : states.length === 0 ? 'state missing' : 'state does not match',
+    };
   }
   if (issProblem) return { kind: 'fail', reason: issProblem };
   for (const name of SINGLE_VALUED) {

@@ -45,14 +45,23 @@ export function resolveClientConfig(config: OAuthClientConfig): ResolvedClientCo
   const target = parseSchoolUrl(config.schoolUrl);
   const consentTimeoutMs = config.consentTimeoutMs ?? DEFAULT_CONSENT_TIMEOUT_MS;
   if (!Number.isFinite(consentTimeoutMs) || consentTimeoutMs <= 0 || consentTimeoutMs > MAX_CONSENT_TIMEOUT_MS) {
-    throw invalidConfig('The consent timeout must be between 1 ms and 10 minutes.', 'Choose a consent timeout of at most 10 minutes.');
+    throw invalidConfig(
+      'The consent timeout must be between 1 ms and 10 minutes.',
+      'Choose a consent timeout of at most 10 minutes.',
+    );
   }
   const port = config.callbackPort;
   if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535)) {
-    throw invalidConfig(`The callback port ${port} is not a valid port.`, 'Choose a callback port between 1 and 65535, or none.');
+    throw invalidConfig(
+      `The callback port ${port} is not a valid port.`,
+      'Choose a callback port between 1 and 65535, or none.',
+    );
   }
   if (config.clientSecret && !config.clientId) {
-    throw invalidConfig('A client secret was given without a client id.', 'Give the pre-registered client id together with its secret.');
+    throw invalidConfig(
+      'A client secret was given without a client id.',
+      'Give the pre-registered client id together with its secret.',
+    );
   }
   if (config.clientMetadataUrl !== undefined) {
     let url: URL | undefined;
@@ -62,7 +71,10 @@ export function resolveClientConfig(config: OAuthClientConfig): ResolvedClientCo
       url = undefined;
     }
     if (!url || url.protocol !== 'https:' || url.pathname === '/' || url.hash) {
-      throw invalidConfig('The client metadata document URL must be an https URL with a path.', 'Give the https URL where the client metadata document is published.');
+      throw invalidConfig(
+        'The client metadata document URL must be an https URL with a path.',
+        'Give the https URL where the client metadata document is published.',
+      );
     }
   }
   return { target, consentTimeoutMs, now: config.now ?? Date.now };

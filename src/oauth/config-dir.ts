@@ -20,11 +20,13 @@ export function defaultConfigDir({ platform, env, homedir }: ConfigDirInput): st
   const override = env.SCHOOL_MCP_CONFIG_DIR;
   if (override && override.trim().length > 0) return override;
   if (platform === 'win32') {
-    const appData = env.APPDATA && win32.isAbsolute(env.APPDATA) ? env.APPDATA : win32.join(homedir, 'AppData', 'Roaming');
+    const appData =
+      env.APPDATA && win32.isAbsolute(env.APPDATA) ? env.APPDATA : win32.join(homedir, 'AppData', 'Roaming');
     return win32.join(appData, APP_DIR_NAME);
   }
   if (platform === 'darwin') return posix.join(homedir, 'Library', 'Application Support', APP_DIR_NAME);
   // XDG: a relative XDG_CONFIG_HOME is invalid and must be ignored.
-  const xdg = env.XDG_CONFIG_HOME && posix.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : posix.join(homedir, '.config');
+  const xdg =
+    env.XDG_CONFIG_HOME && posix.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : posix.join(homedir, '.config');
   return posix.join(xdg, APP_DIR_NAME);
 }

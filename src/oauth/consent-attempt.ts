@@ -97,7 +97,15 @@ export async function startConsentAttempt(input: ConsentAttemptInput): Promise<C
     cancelled.catch(() => undefined);
     const result = runAttempt(input, listener, config, stored, { verifier, state }, cancelled);
     const answered = listener.outcome.then(() => undefined);
-    return { url: url.href, scopes: [...input.scopes], startedAt: input.now(), client: stored, answered, result, cancel };
+    return {
+      url: url.href,
+      scopes: [...input.scopes],
+      startedAt: input.now(),
+      client: stored,
+      answered,
+      result,
+      cancel,
+    };
   } catch (error) {
     await listener.close();
     throw error;
@@ -127,9 +135,13 @@ async function runAttempt(
     timer = setTimeout(
       () =>
         reject(
-          new OAuthError('OAUTH_CONSENT_TIMEOUT', `The sign-in was not completed within ${Math.round(input.timeoutMs / 1000)} s.`, {
-            hint: 'Start the sign-in again and approve it in the browser.',
-          }),
+          new OAuthError(
+            'OAUTH_CONSENT_TIMEOUT',
+            `The sign-in was not completed within ${Math.round(input.timeoutMs / 1000)} s.`,
+            {
+              hint: 'Start the sign-in again and approve it in the browser.',
+            },
+          ),
         ),
       input.timeoutMs,
     );
@@ -143,14 +155,20 @@ async function runAttempt(
   }
   if (outcome.kind === 'error') throw authorizationError(outcome.error);
   if (outcome.kind === 'fail') {
-    throw new OAuthError('OAUTH_CALLBACK_REJECTED', `The sign-in response was refused (${outcome.reason}); no code was exchanged.`, {
-      hint: 'Start the sign-in again; if it keeps failing, something is interfering with the sign-in.',
-      details: { reason: outcome.reason },
-    });
+    throw new OAuthError(
+      'OAUTH_CALLBACK_REJECTED',
+      `The sign-in response was refused (${outcome.reason}); no code was exchanged.`,
+      {
+        hint: 'Start the sign-in again; if it keeps failing, something is interfering with the sign-in.',
+        details: { reason: outcome.reason },
+      },
+    );
   }
   let response: client.TokenEndpointResponse;
   try {
-    response = await (await loadOpenIdClient()).authorizationCodeGrant(
+    response = await (
+      await loadOpenIdClient()
+    ).authorizationCodeGrant(
       config,
       outcome.callbackUrl,
       { pkceCodeVerifier: checks.verifier, expectedState: checks.state },
@@ -159,7 +177,11 @@ async function runAttempt(
   } catch (error) {
     const mapped = toOAuthError(error, 'token');
     if (oauthErrorCodeOf(error) === 'invalid_client') {
-      throw new OAuthError(mapped.code, mapped.message, { cause: error, hint: mapped.hint ?? '', details: { ...mapped.details, invalidClient: true } });
+      throw new OAuthError(mapped.code, mapped.message, {
+        cause: error,
+        hint: mapped.hint ?? '',
+        details: { ...mapped.details, invalidClient: true },
+      });
     }
     throw mapped;
   }
@@ -179,8 +201,15 @@ function authorizationError(error: string): OAuthError {
     });
   }
   const known = Object.hasOwn(AUTHORIZATION_ERRORS, error);
-  return new OAuthError('OAUTH_AUTHORIZATION_FAILED', known ? AUTHORIZATION_ERRORS[error]! : 'The school refused the sign-in.', {
-    hint: 'Start the sign-in again; if it keeps failing, contact the school.',
-    details: { error: known ? error : 'unknown', ...(error === 'invalid_client' || error === 'unauthorized_client' ? { invalidClient: true } : {}) },
-  });
+  return new OAuthError(
+    'OAUTH_AUTHORIZATION_FAILED',
+    known ? AUTHORIZATION_ERRORS[error]! : 'The school refused the sign-in.',
+    {
+      hint: 'Start the sign-in again; if it keeps failing, contact the school.',
+      details: {
+        error: known ? error : 'unknown',
+        ...(error === 'invalid_client' || error === 'unauthorized_client' ? { invalidClient: true } : {}),
+      },
+    },
+  );
 }

@@ -30,16 +30,24 @@ export async function discoverSchool(target: SchoolTarget, fetch: FetchLike, log
   const rfc8414 = await readServerMetadata(target, fetch, 'oauth2');
   // MCP authorization (server metadata discovery): a server that publishes only OpenID Connect
   // discovery is read from there; the same exact checks apply to it.
-  if (rfc8414 === undefined) logger.debug('no RFC 8414 metadata published; reading OpenID Connect discovery', { issuer: target.expectedIssuer });
+  if (rfc8414 === undefined)
+    logger.debug('no RFC 8414 metadata published; reading OpenID Connect discovery', { issuer: target.expectedIssuer });
   const discovered = rfc8414 ?? (await readServerMetadata(target, fetch, 'oidc'));
   if (discovered === undefined) {
-    throw new OAuthError('OAUTH_DISCOVERY_FAILED', `${target.expectedIssuer} publishes neither RFC 8414 nor OpenID Connect discovery metadata.`, {
-      hint: 'Check the --school URL; it must be the base address of the school, which publishes /.well-known/oauth-authorization-server.',
-    });
+    throw new OAuthError(
+      'OAUTH_DISCOVERY_FAILED',
+      `${target.expectedIssuer} publishes neither RFC 8414 nor OpenID Connect discovery metadata.`,
+      {
+        hint: 'Check the --school URL; it must be the base address of the school, which publishes /.well-known/oauth-authorization-server.',
+      },
+    );
   }
   let server = validateServerMetadata(discovered.serverMetadata(), target);
 
-  const openid = rfc8414 === undefined ? undefined : await fetchOptionalJson(new URL(`${target.expectedIssuer}/.well-known/openid-configuration`), fetch, logger);
+  const openid =
+    rfc8414 === undefined
+      ? undefined
+      : await fetchOptionalJson(new URL(`${target.expectedIssuer}/.well-known/openid-configuration`), fetch, logger);
   if (openid !== undefined) {
     const merged = mergeOpenIdConfiguration(server, openid, target);
     if (merged.disagreements.length > 0) {
@@ -60,7 +68,11 @@ export async function discoverSchool(target: SchoolTarget, fetch: FetchLike, log
 }
 
 /** RFC 8414 (`oauth2`) or OpenID Connect (`oidc`) discovery; `undefined` when answered 404. */
-async function readServerMetadata(target: SchoolTarget, fetch: FetchLike, algorithm: 'oauth2' | 'oidc'): Promise<client.Configuration | undefined> {
+async function readServerMetadata(
+  target: SchoolTarget,
+  fetch: FetchLike,
+  algorithm: 'oauth2' | 'oidc',
+): Promise<client.Configuration | undefined> {
   const oidc = await loadOpenIdClient();
   try {
     return await oidc.discovery(new URL(target.expectedIssuer), DISCOVERY_CLIENT_ID, undefined, oidc.None(), {
@@ -69,8 +81,12 @@ async function readServerMetadata(target: SchoolTarget, fetch: FetchLike, algori
       ...(target.insecureLoopback ? { execute: [oidc.allowInsecureRequests] } : {}),
     });
   } catch (error) {
-    if (error instanceof oidc.ClientError && error.cause instanceof Response && error.cause.status === 404) return undefined;
-    const url = algorithm === 'oauth2' ? wellKnownUrl(target.expectedIssuer, 'oauth-authorization-server') : new URL(`${target.expectedIssuer}/.well-known/openid-configuration`);
+    if (error instanceof oidc.ClientError && error.cause instanceof Response && error.cause.status === 404)
+      return undefined;
+    const url =
+      algorithm === 'oauth2'
+        ? wellKnownUrl(target.expectedIssuer, 'oauth-authorization-server')
+        : new URL(`${target.expectedIssuer}/.well-known/openid-configuration`);
     throw discoveryError(error, url);
   }
 }
@@ -94,9 +110,13 @@ async function fetchOptionalJson(url: URL, fetch: FetchLike, logger: Logger): Pr
   }
   const type = response.headers.get('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new OAuthError('OAUTH_INVALID_METADATA', `${describe(url.href)} is not JSON (content-type ${quotedText(type, 60)}).`, {
-      hint: 'Check the --school URL: it must be the school itself, not a login page in front of it.',
-    });
+    throw new OAuthError(
+      'OAUTH_INVALID_METADATA',
+      `${describe(url.href)} is not JSON (content-type ${quotedText(type, 60)}).`,
+      {
+        hint: 'Check the --school URL: it must be the school itself, not a login page in front of it.',
+      },
+    );
   }
   try {
     return JSON.parse(await response.text()) as unknown;

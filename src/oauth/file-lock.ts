@@ -49,7 +49,12 @@ export async function readLock(path: string): Promise<LockInfo | undefined> {
   try {
     const raw = JSON.parse(await readFile(path, 'utf8')) as Partial<LockInfo>;
     if (typeof raw.id !== 'string' || typeof raw.pid !== 'number' || typeof raw.at !== 'number') return undefined;
-    return { id: raw.id, pid: raw.pid, at: raw.at, ...(raw.note && typeof raw.note === 'object' ? { note: raw.note } : {}) };
+    return {
+      id: raw.id,
+      pid: raw.pid,
+      at: raw.at,
+      ...(raw.note && typeof raw.note === 'object' ? { note: raw.note } : {}),
+    };
   } catch {
     return undefined;
   }
@@ -62,7 +67,11 @@ export function isStale(info: LockInfo | undefined, options: LockOptions): boole
 }
 
 /** One attempt; `undefined` when another live holder has it. */
-export async function tryAcquireLock(path: string, options: LockOptions, note?: Record<string, unknown>): Promise<LockHandle | undefined> {
+export async function tryAcquireLock(
+  path: string,
+  options: LockOptions,
+  note?: Record<string, unknown>,
+): Promise<LockHandle | undefined> {
   const info: LockInfo = { id: randomUUID(), pid: process.pid, at: options.now(), ...(note ? { note } : {}) };
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
@@ -103,7 +112,8 @@ async function removeIfStill(path: string, judged: LockInfo | undefined): Promis
     throw error;
   }
   const moved = await readLock(aside);
-  const same = moved === undefined ? judged === undefined && (await fileAgeMs(aside)) >= FRESH_LOCK_MS : moved.id === judged?.id;
+  const same =
+    moved === undefined ? judged === undefined && (await fileAgeMs(aside)) >= FRESH_LOCK_MS : moved.id === judged?.id;
   if (!same) {
     // `link` never replaces: if yet another process locked meanwhile, its lock stays.
     await link(aside, path).catch(() => undefined);

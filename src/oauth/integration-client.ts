@@ -25,6 +25,12 @@ export async function discoverIntegration(integration: Integration, logger: Logg
   assertPkceS256(metadata.server);
   return await clientConfiguration(
     { target, metadata, fetch },
-    { kind: 'static', clientId: integration.clientId, clientSecret: integration.clientSecret, redirectUris: [], registeredAt: 0 },
+    {
+      kind: 'static',
+      clientId: integration.clientId,
+      clientSecret: integration.clientSecret,
+      redirectUris: [],
+      registeredAt: 0,
+    },
   );
 }

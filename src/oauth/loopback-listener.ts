@@ -132,7 +132,8 @@ function serve(server: Server, host: string, options: ListenerOptions): Callback
     const rawUrl = request.url ?? '';
     if (rawUrl.length > MAX_URL_LENGTH) return refuse(response, 'too-long', 'request line too long');
     // DNS rebinding: a page on another name resolving to 127.0.0.1 carries its own Host.
-    if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) return refuse(response, 'forbidden', 'foreign Host header');
+    if (!allowedHosts.has((request.headers.host ?? '').toLowerCase()))
+      return refuse(response, 'forbidden', 'foreign Host header');
     const queryStart = rawUrl.indexOf('?');
     const path = queryStart === -1 ? rawUrl : rawUrl.slice(0, queryStart);
     if (path !== CALLBACK_PATH) return refuse(response, 'not-found', 'unknown path');
@@ -146,7 +147,11 @@ function serve(server: Server, host: string, options: ListenerOptions): Callback
       case 'fail':
         return finish({ kind: 'fail', reason: verdict.reason }, response, 'invalid');
       case 'error':
-        return finish({ kind: 'error', error: verdict.error }, response, verdict.error === 'access_denied' ? 'denied' : 'failed');
+        return finish(
+          { kind: 'error', error: verdict.error },
+          response,
+          verdict.error === 'access_denied' ? 'denied' : 'failed',
+        );
       case 'code':
         return finish({ kind: 'code', callbackUrl: new URL(rawUrl, redirectUri) }, response, 'success');
     }

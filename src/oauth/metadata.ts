@@ -55,11 +55,14 @@ function validateEndpointUrl(value: unknown, field: string, target: SchoolTarget
   }
   // The origin check below pins an http endpoint to the loopback school's own address.
   const httpAllowed = target.insecureLoopback && url.protocol === 'http:';
-  if (url.protocol !== 'https:' && !httpAllowed) throw invalidMetadata(`${field} must use https (got ${quotedText(url.protocol, 20)}).`);
+  if (url.protocol !== 'https:' && !httpAllowed)
+    throw invalidMetadata(`${field} must use https (got ${quotedText(url.protocol, 20)}).`);
   if (url.username || url.password) throw invalidMetadata(`${field} must not carry credentials.`);
   if (url.hash || value.includes('#')) throw invalidMetadata(`${field} must not carry a fragment.`);
   if (url.origin !== target.url.origin) {
-    throw invalidMetadata(`${field} points to ${quotedText(url.origin, 100)}, outside the school's origin ${target.url.origin}.`);
+    throw invalidMetadata(
+      `${field} points to ${quotedText(url.origin, 100)}, outside the school's origin ${target.url.origin}.`,
+    );
   }
   return url;
 }
@@ -84,7 +87,8 @@ export function validateServerMetadata(raw: unknown, target: SchoolTarget): Serv
   }
   const authorization = new URL(metadata.authorization_endpoint as string);
   for (const name of RESERVED_AUTHORIZATION_PARAMS) {
-    if (authorization.searchParams.has(name)) throw invalidMetadata(`authorization_endpoint already carries the ${name} parameter.`);
+    if (authorization.searchParams.has(name))
+      throw invalidMetadata(`authorization_endpoint already carries the ${name} parameter.`);
   }
   for (const list of ['scopes_supported', 'code_challenge_methods_supported', 'response_types_supported'] as const) {
     const value = raw[list];
@@ -93,7 +97,8 @@ export function validateServerMetadata(raw: unknown, target: SchoolTarget): Serv
     }
   }
   const responseTypes = raw.response_types_supported as string[] | undefined;
-  if (responseTypes && !responseTypes.includes('code')) throw invalidMetadata('The school does not support the authorization code flow.');
+  if (responseTypes && !responseTypes.includes('code'))
+    throw invalidMetadata('The school does not support the authorization code flow.');
   return metadata as unknown as ServerMetadata;
 }
 
@@ -133,7 +138,9 @@ export function validateResourceMetadata(raw: unknown, target: SchoolTarget): Re
       });
     }
   }
-  const scopes = Array.isArray(raw.scopes_supported) ? raw.scopes_supported.filter((s): s is string => typeof s === 'string') : [];
+  const scopes = Array.isArray(raw.scopes_supported)
+    ? raw.scopes_supported.filter((s): s is string => typeof s === 'string')
+    : [];
   return { resource: canonicalResource(raw.resource as string, resource), scopes };
 }
 

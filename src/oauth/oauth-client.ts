@@ -96,7 +96,13 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
 
   const staticClient = (redirectUri?: string): StoredClient | undefined =>
     config.clientId
-      ? { kind: 'static', clientId: config.clientId, ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}), redirectUris: redirectUri ? [redirectUri] : [], registeredAt: now() }
+      ? {
+          kind: 'static',
+          clientId: config.clientId,
+          ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}),
+          redirectUris: redirectUri ? [redirectUri] : [],
+          registeredAt: now(),
+        }
       : undefined;
 
   /** The client this session signs in as, given what the store holds. */
@@ -107,17 +113,25 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
   const usableTokens = (record: StoreRecord): TokenSet | undefined => {
     const tokens = record.tokens;
     const active = activeClient(record);
-    if (!tokens || !known || !active || tokens.clientId !== active.clientId || tokens.resource !== known.resource) return undefined;
+    if (!tokens || !known || !active || tokens.clientId !== active.clientId || tokens.resource !== known.resource)
+      return undefined;
     lastGranted = tokens.scopes;
     return tokens;
   };
 
   const configurationFor = async (stored: StoredClient): Promise<client.Configuration> => {
-    if (!known) throw new OAuthError('OAUTH_DISCOVERY_FAILED', 'The school metadata is not loaded.', { hint: 'Try again.' });
+    if (!known)
+      throw new OAuthError('OAUTH_DISCOVERY_FAILED', 'The school metadata is not loaded.', { hint: 'Try again.' });
     return clientConfiguration({ target, metadata: known, fetch }, stored);
   };
 
-  const unrevoked = createUnrevokedRetry({ store, logger, now, staticClient: staticClient(), configuration: configurationFor });
+  const unrevoked = createUnrevokedRetry({
+    store,
+    logger,
+    now,
+    staticClient: staticClient(),
+    configuration: configurationFor,
+  });
 
   const registeredPort = (record: StoreRecord): number | undefined => {
     const uri = record.client?.kind === 'dynamic' ? record.client.redirectUris[0] : undefined;
@@ -136,7 +150,9 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
       now,
       scopes,
       timeoutMs: resolved.consentTimeoutMs,
-      ...(config.callbackPort ?? registeredPort(record) ? { preferredPort: config.callbackPort ?? registeredPort(record) } : {}),
+      ...((config.callbackPort ?? registeredPort(record))
+        ? { preferredPort: config.callbackPort ?? registeredPort(record) }
+        : {}),
       portIsFixed: config.callbackPort !== undefined,
       clientFor: async (redirectUri) => {
         const fixed = staticClient(redirectUri) ?? metadataDocumentClient(meta, config.clientMetadataUrl, now());
@@ -152,13 +168,15 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
       },
     });
     attempts.add(attempt);
-    attempt.result.then(
-      (result) => {
-        logger.redact(result.tokens.accessToken, 'rotating');
-        logger.redact(result.tokens.refreshToken, 'rotating');
-      },
-      () => undefined,
-    ).finally(() => attempts.delete(attempt));
+    attempt.result
+      .then(
+        (result) => {
+          logger.redact(result.tokens.accessToken, 'rotating');
+          logger.redact(result.tokens.refreshToken, 'rotating');
+        },
+        () => undefined,
+      )
+      .finally(() => attempts.delete(attempt));
     return attempt;
   };
 
@@ -198,7 +216,8 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
     refreshed,
     startAttempt,
     ensureOpen() {
-      if (closed) throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
+      if (closed)
+        throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
     },
 
     async status() {
@@ -210,7 +229,8 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
       let checked: IntrospectedToken | undefined;
       if (tokens && active) {
         try {
-          if (needsRefresh(tokens, now()) && tokens.refreshToken) tokens = (await refreshed(tokens.accessToken)) ?? tokens;
+          if (needsRefresh(tokens, now()) && tokens.refreshToken)
+            tokens = (await refreshed(tokens.accessToken)) ?? tokens;
           user = await fetchSignedInUser(await configurationFor(active), tokens.accessToken);
         } catch (error) {
           logger.warn('could not read the signed-in user', { error: toOAuthError(error, 'userinfo').message });
@@ -240,7 +260,9 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
       lastGranted = [];
       const tokens = before?.tokens;
       const queue = revocationQueue({
-        ...(tokens ? { accessToken: tokens.accessToken, ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}) } : {}),
+        ...(tokens
+          ? { accessToken: tokens.accessToken, ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}) }
+          : {}),
         clientId: tokens?.clientId ?? '',
         pending: before?.pendingRevocation ?? [],
       });
@@ -263,8 +285,16 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
         else delete next.pendingRevocation;
         return next;
       });
-      if (outcome.unconfirmed.length === 0) return { revoked: true, message: 'Signed out: the school revoked the tokens and they were removed from this computer.' };
-      const why = !meta ? 'the school could not be reached' : !meta.server.revocation_endpoint ? 'the school offers no revocation endpoint' : 'revocation not confirmed by the school';
+      if (outcome.unconfirmed.length === 0)
+        return {
+          revoked: true,
+          message: 'Signed out: the school revoked the tokens and they were removed from this computer.',
+        };
+      const why = !meta
+        ? 'the school could not be reached'
+        : !meta.server.revocation_endpoint
+          ? 'the school offers no revocation endpoint'
+          : 'revocation not confirmed by the school';
       return {
         revoked: false,
         message: `Signed out on this computer, but ${why}: the tokens may stay valid at the school until they expire.${keep.length > 0 ? ' Revocation will be retried the next time school-mcp starts.' : ''}`,

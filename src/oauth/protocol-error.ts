@@ -9,7 +9,14 @@ import { loadedOpenIdClient } from './openid-client-module.js';
 import { errorCodeText, errorDescriptionText } from '../school-text/index.js';
 import { OAuthError, isOAuthError } from './oauth-error.js';
 
-export type ProtocolStep = 'discovery' | 'registration' | 'token' | 'refresh' | 'revocation' | 'userinfo' | 'introspection';
+export type ProtocolStep =
+  | 'discovery'
+  | 'registration'
+  | 'token'
+  | 'refresh'
+  | 'revocation'
+  | 'userinfo'
+  | 'introspection';
 
 const STEP_NAMES: Record<ProtocolStep, string> = {
   discovery: 'reading the school metadata',
@@ -68,16 +75,30 @@ export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
       });
     }
     if (step === 'registration' && error.error === 'invalid_redirect_uri') {
-      return new OAuthError('OAUTH_REDIRECT_URI_REJECTED', 'The school refused the loopback redirect address at registration.', {
-        cause: error,
-        hint: 'This school does not accept loopback redirects (http://127.0.0.1:<port>/callback); use a pre-registered client id.',
-        details,
-      });
+      return new OAuthError(
+        'OAUTH_REDIRECT_URI_REJECTED',
+        'The school refused the loopback redirect address at registration.',
+        {
+          cause: error,
+          hint: 'This school does not accept loopback redirects (http://127.0.0.1:<port>/callback); use a pre-registered client id.',
+          details,
+        },
+      );
     }
-    const code = step === 'registration' ? 'OAUTH_REGISTRATION_FAILED' : step === 'refresh' ? 'OAUTH_REFRESH_FAILED' : step === 'token' ? 'OAUTH_TOKEN_EXCHANGE_FAILED' : 'OAUTH_AUTHORIZATION_FAILED';
+    const code =
+      step === 'registration'
+        ? 'OAUTH_REGISTRATION_FAILED'
+        : step === 'refresh'
+          ? 'OAUTH_REFRESH_FAILED'
+          : step === 'token'
+            ? 'OAUTH_TOKEN_EXCHANGE_FAILED'
+            : 'OAUTH_AUTHORIZATION_FAILED';
     return new OAuthError(code, `The school answered ${said} while ${doing}.`, {
       cause: error,
-      hint: step === 'token' ? 'Start the sign-in again.' : 'Try again; if it keeps failing, sign in again with `school-mcp login`.',
+      hint:
+        step === 'token'
+          ? 'Start the sign-in again.'
+          : 'Try again; if it keeps failing, sign in again with `school-mcp login`.',
       details,
     });
   }
@@ -103,18 +124,33 @@ export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
       });
     }
     if (step === 'discovery') return discoveryFailed(error, doing, status);
-    const code = step === 'token' ? 'OAUTH_INVALID_TOKEN_RESPONSE' : step === 'refresh' ? 'OAUTH_REFRESH_FAILED' : step === 'registration' ? 'OAUTH_REGISTRATION_FAILED' : 'OAUTH_AUTHORIZATION_FAILED';
-    return new OAuthError(code, `The school's answer could not be used while ${doing}${status ? ` (HTTP ${status})` : ''}.`, {
-      cause: error,
-      hint: 'Try again; if it keeps failing, the school is misconfigured.',
-      details: { reason: error.code ?? 'invalid response', ...(status ? { status } : {}) },
-    });
+    const code =
+      step === 'token'
+        ? 'OAUTH_INVALID_TOKEN_RESPONSE'
+        : step === 'refresh'
+          ? 'OAUTH_REFRESH_FAILED'
+          : step === 'registration'
+            ? 'OAUTH_REGISTRATION_FAILED'
+            : 'OAUTH_AUTHORIZATION_FAILED';
+    return new OAuthError(
+      code,
+      `The school's answer could not be used while ${doing}${status ? ` (HTTP ${status})` : ''}.`,
+      {
+        cause: error,
+        hint: 'Try again; if it keeps failing, the school is misconfigured.',
+        details: { reason: error.code ?? 'invalid response', ...(status ? { status } : {}) },
+      },
+    );
   }
   if (oidc && error instanceof oidc.WWWAuthenticateChallengeError) {
-    return new OAuthError(step === 'refresh' ? 'OAUTH_REFRESH_FAILED' : 'OAUTH_AUTHORIZATION_FAILED', `The school challenged the request while ${doing} (HTTP ${error.status}).`, {
-      cause: error,
-      hint: 'Sign in again with `school-mcp login`.',
-    });
+    return new OAuthError(
+      step === 'refresh' ? 'OAUTH_REFRESH_FAILED' : 'OAUTH_AUTHORIZATION_FAILED',
+      `The school challenged the request while ${doing} (HTTP ${error.status}).`,
+      {
+        cause: error,
+        hint: 'Sign in again with `school-mcp login`.',
+      },
+    );
   }
   return new OAuthError('OAUTH_NETWORK', `Something went wrong while ${doing}.`, {
     cause: error,
@@ -123,12 +159,19 @@ export function toOAuthError(error: unknown, step: ProtocolStep): OAuthError {
 }
 
 function discoveryFailed(error: client.ClientError, doing: string, status?: number): OAuthError {
-  const notJson = error.code === 'OAUTH_RESPONSE_IS_NOT_JSON' || error.code === 'OAUTH_PARSE_ERROR' || error.code === 'OAUTH_INVALID_RESPONSE';
-  return new OAuthError(notJson ? 'OAUTH_INVALID_METADATA' : 'OAUTH_DISCOVERY_FAILED', `The school's metadata could not be used while ${doing}${status ? ` (HTTP ${status})` : ''}.`, {
-    cause: error,
-    hint: 'Check the --school URL: it must be the base address of the school, which publishes /.well-known/oauth-authorization-server.',
-    details: { reason: error.code ?? 'invalid response', ...(status ? { status } : {}) },
-  });
+  const notJson =
+    error.code === 'OAUTH_RESPONSE_IS_NOT_JSON' ||
+    error.code === 'OAUTH_PARSE_ERROR' ||
+    error.code === 'OAUTH_INVALID_RESPONSE';
+  return new OAuthError(
+    notJson ? 'OAUTH_INVALID_METADATA' : 'OAUTH_DISCOVERY_FAILED',
+    `The school's metadata could not be used while ${doing}${status ? ` (HTTP ${status})` : ''}.`,
+    {
+      cause: error,
+      hint: 'Check the --school URL: it must be the base address of the school, which publishes /.well-known/oauth-authorization-server.',
+      details: { reason: error.code ?? 'invalid response', ...(status ? { status } : {}) },
+    },
+  );
 }
 
 function statusOf(error: client.ClientError): number | undefined {

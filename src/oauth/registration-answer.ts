@@ -18,17 +18,23 @@ function registrationErrorCode(value: unknown): string {
 }
 
 function unusable(why: string, status: number): OAuthError {
-  return new OAuthError('OAUTH_REGISTRATION_FAILED', `The school's registration answer could not be used (HTTP ${status}): ${why}.`, {
-    hint: 'Try again; if it keeps failing, the school is misconfigured.',
-    details: { status, reason: why },
-  });
+  return new OAuthError(
+    'OAUTH_REGISTRATION_FAILED',
+    `The school's registration answer could not be used (HTTP ${status}): ${why}.`,
+    {
+      hint: 'Try again; if it keeps failing, the school is misconfigured.',
+      details: { status, reason: why },
+    },
+  );
 }
 
 function jsonObject(contentType: string, text: string): Record<string, unknown> | undefined {
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim())) return undefined;
   try {
     const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -52,23 +58,39 @@ export function readRegistrationAnswer(status: number, contentType: string, text
   }
   if (status >= 400 && status < 500 && body && body.error !== undefined) {
     const description = errorDescriptionText(body.error_description);
-    return { kind: 'refused', error: registrationErrorCode(body.error), status, ...(description ? { description } : {}) };
+    return {
+      kind: 'refused',
+      error: registrationErrorCode(body.error),
+      status,
+      ...(description ? { description } : {}),
+    };
   }
   throw unusable(status >= 300 && status < 400 ? 'a redirect' : 'no OAuth answer', status);
 }
 
 /** The error a refusal becomes once nothing more is to be tried. */
 export function registrationRefusal(refused: Extract<RegistrationAnswer, { kind: 'refused' }>): OAuthError {
-  const details = { error: refused.error, status: refused.status, ...(refused.description ? { description: refused.description } : {}) };
+  const details = {
+    error: refused.error,
+    status: refused.status,
+    ...(refused.description ? { description: refused.description } : {}),
+  };
   if (refused.error === 'invalid_redirect_uri') {
-    return new OAuthError('OAUTH_REDIRECT_URI_REJECTED', 'The school refused the loopback redirect address at registration.', {
-      hint: 'This school does not accept loopback redirects (http://127.0.0.1:<port>/callback); use a pre-registered client id.',
-      details,
-    });
+    return new OAuthError(
+      'OAUTH_REDIRECT_URI_REJECTED',
+      'The school refused the loopback redirect address at registration.',
+      {
+        hint: 'This school does not accept loopback redirects (http://127.0.0.1:<port>/callback); use a pre-registered client id.',
+        details,
+      },
+    );
   }
-  return new OAuthError('OAUTH_REGISTRATION_FAILED', `The school answered ${refused.error} while registering this client.`, {
-    hint: 'Configure a pre-registered client id (and secret) for this school, or contact the school.',
-    details,
-  });
+  return new OAuthError(
+    'OAUTH_REGISTRATION_FAILED',
+    `The school answered ${refused.error} while registering this client.`,
+    {
+      hint: 'Configure a pre-registered client id (and secret) for this school, or contact the school.',
+      details,
+    },
+  );
 }
-

@@ -16,7 +16,12 @@ import type { StoredClient } from './store-record.js';
 const CLIENT_NAME = 'school-mcp';
 
 /** The registration fields the school's contract names; a fallback body carries only these. */
-export const CONTRACT_REGISTRATION_FIELDS = ['client_name', 'application_type', 'redirect_uris', 'token_endpoint_auth_method'] as const;
+export const CONTRACT_REGISTRATION_FIELDS = [
+  'client_name',
+  'application_type',
+  'redirect_uris',
+  'token_endpoint_auth_method',
+] as const;
 
 export type RegistrationBody = Record<(typeof CONTRACT_REGISTRATION_FIELDS)[number], unknown> & Record<string, unknown>;
 
@@ -56,15 +61,21 @@ export function registrationFits(stored: StoredClient, redirectUri: string): boo
 }
 
 /** RG-02: what the school registered must be what we asked for. Pure. */
-export function validateRegistrationResponse(raw: Readonly<Record<string, unknown>>, redirectUri: string, now: number): StoredClient {
+export function validateRegistrationResponse(
+  raw: Readonly<Record<string, unknown>>,
+  redirectUri: string,
+  now: number,
+): StoredClient {
   const refuse = (why: string) =>
     new OAuthError('OAUTH_REGISTRATION_FAILED', `The school's registration response was refused: ${why}.`, {
       hint: 'The school registered something this client did not ask for; contact the school.',
     });
   if (typeof raw.client_id !== 'string' || raw.client_id.length === 0) throw refuse('no client_id');
   const uris = raw.redirect_uris;
-  if (uris !== undefined && !(Array.isArray(uris) && uris.length === 1 && uris[0] === redirectUri)) throw refuse('redirect_uris differ');
-  if (raw.client_secret !== undefined && (typeof raw.client_secret !== 'string' || raw.client_secret.length === 0)) throw refuse('malformed client_secret');
+  if (uris !== undefined && !(Array.isArray(uris) && uris.length === 1 && uris[0] === redirectUri))
+    throw refuse('redirect_uris differ');
+  if (raw.client_secret !== undefined && (typeof raw.client_secret !== 'string' || raw.client_secret.length === 0))
+    throw refuse('malformed client_secret');
   return {
     kind: 'dynamic',
     clientId: raw.client_id,
@@ -106,7 +117,11 @@ export async function registerClient(context: RegistrationContext, redirectUri: 
   return validateRegistrationResponse(answer.metadata, redirectUri, context.now());
 }
 
-async function postRegistration(endpoint: string, body: RegistrationBody, fetch: FetchLike): Promise<RegistrationAnswer> {
+async function postRegistration(
+  endpoint: string,
+  body: RegistrationBody,
+  fetch: FetchLike,
+): Promise<RegistrationAnswer> {
   const response = await fetch(endpoint, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -116,17 +131,30 @@ async function postRegistration(endpoint: string, body: RegistrationBody, fetch:
 }
 
 /** The openid-client configuration for one client of this school. */
-export async function clientConfiguration(context: Omit<RegistrationContext, 'now' | 'logger'>, stored: StoredClient): Promise<client.Configuration> {
+export async function clientConfiguration(
+  context: Omit<RegistrationContext, 'now' | 'logger'>,
+  stored: StoredClient,
+): Promise<client.Configuration> {
   const oidc = await loadOpenIdClient();
   const auth = stored.clientSecret ? oidc.ClientSecretPost(stored.clientSecret) : oidc.None();
-  const config = new oidc.Configuration(context.metadata.server, stored.clientId, stored.clientSecret ? { client_secret: stored.clientSecret } : undefined, auth);
+  const config = new oidc.Configuration(
+    context.metadata.server,
+    stored.clientId,
+    stored.clientSecret ? { client_secret: stored.clientSecret } : undefined,
+    auth,
+  );
   config[oidc.customFetch] = context.fetch as client.CustomFetch;
   if (context.target.insecureLoopback) oidc.allowInsecureRequests(config);
   return config;
 }
 
 /** A Client ID Metadata Document is used only when the school says it accepts one. */
-export function metadataDocumentClient(metadata: SchoolMetadata, url: string | undefined, now: number): StoredClient | undefined {
-  if (!url || (metadata.server as Record<string, unknown>).client_id_metadata_document_supported !== true) return undefined;
+export function metadataDocumentClient(
+  metadata: SchoolMetadata,
+  url: string | undefined,
+  now: number,
+): StoredClient | undefined {
+  if (!url || (metadata.server as Record<string, unknown>).client_id_metadata_document_supported !== true)
+    return undefined;
   return { kind: 'metadata-document', clientId: url, redirectUris: [], registeredAt: now };
 }

@@ -41,7 +41,8 @@ export function retryDelayMs(retryAfterMs: number | undefined, random: number): 
 export function retryAfterHeaderOf(error: unknown): string | undefined {
   const oidc = loadedOpenIdClient();
   for (let current: unknown = error, depth = 0; current && depth < 8; depth += 1) {
-    if (oidc && current instanceof oidc.ResponseBodyError) return current.response.headers.get('retry-after') ?? undefined;
+    if (oidc && current instanceof oidc.ResponseBodyError)
+      return current.response.headers.get('retry-after') ?? undefined;
     if (current instanceof Response) return current.headers.get('retry-after') ?? undefined;
     current = (current as { cause?: unknown }).cause;
   }

@@ -19,7 +19,12 @@ export interface RevocationOutcome {
 }
 
 /** The order of requests for one sign-out. Pure. */
-export function revocationQueue(input: { accessToken?: string; refreshToken?: string; clientId: string; pending: readonly PendingRevocation[] }): PendingRevocation[] {
+export function revocationQueue(input: {
+  accessToken?: string;
+  refreshToken?: string;
+  clientId: string;
+  pending: readonly PendingRevocation[];
+}): PendingRevocation[] {
   const queue: PendingRevocation[] = [...input.pending];
   if (input.refreshToken) queue.push({ token: input.refreshToken, hint: 'refresh_token', clientId: input.clientId });
   if (input.accessToken) queue.push({ token: input.accessToken, hint: 'access_token', clientId: input.clientId });
@@ -53,7 +58,11 @@ export async function revokeAll(
 }
 
 /** True when the school confirmed (RFC 7009 §2.2: 200, also for a token it no longer knows). */
-async function revokeOne(config: client.Configuration, item: PendingRevocation, options: RevocationOptions): Promise<boolean> {
+async function revokeOne(
+  config: client.Configuration,
+  item: PendingRevocation,
+  options: RevocationOptions,
+): Promise<boolean> {
   const oidc = await loadOpenIdClient();
   const attempt = () => oidc.tokenRevocation(config, item.token, { token_type_hint: item.hint });
   try {
@@ -62,7 +71,10 @@ async function revokeOne(config: client.Configuration, item: PendingRevocation, 
   } catch (error) {
     if (acceptedRefusal(error, item)) return true;
     const wait = isTransient(toOAuthError(error, 'revocation'))
-      ? retryDelayMs(parseRetryAfter(retryAfterHeaderOf(error), (options.now ?? Date.now)()), (options.random ?? Math.random)())
+      ? retryDelayMs(
+          parseRetryAfter(retryAfterHeaderOf(error), (options.now ?? Date.now)()),
+          (options.random ?? Math.random)(),
+        )
       : undefined;
     if (wait === undefined) {
       options.logger.warn('a token could not be revoked', { kind: item.hint, error });

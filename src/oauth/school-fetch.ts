@@ -35,10 +35,14 @@ export function createSchoolFetch(options: SchoolFetchOptions = {}): FetchLike {
     }
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => undefined);
-      throw new OAuthError('OAUTH_UNEXPECTED_REDIRECT', `${describe(url)} answered with a redirect (${response.status}); redirects are not followed.`, {
-        hint: 'The school is misconfigured or something intercepts its address; check the --school URL.',
-        details: { url: describe(url), status: response.status },
-      });
+      throw new OAuthError(
+        'OAUTH_UNEXPECTED_REDIRECT',
+        `${describe(url)} answered with a redirect (${response.status}); redirects are not followed.`,
+        {
+          hint: 'The school is misconfigured or something intercepts its address; check the --school URL.',
+          details: { url: describe(url), status: response.status },
+        },
+      );
     }
     const body = await readCapped(response, maxBodyBytes, url);
     return new Response(body.byteLength === 0 && nullBodyStatus(response.status) ? null : body, {
@@ -66,10 +70,14 @@ function tooLarge(url: string, limit: number): OAuthError {
 }
 
 function networkError(url: string, cause: unknown, timedOut: boolean): OAuthError {
-  return new OAuthError('OAUTH_NETWORK', timedOut ? `${describe(url)} did not answer in time.` : `${describe(url)} could not be reached.`, {
-    cause,
-    hint: 'Check the network connection and the school address, then try again.',
-  });
+  return new OAuthError(
+    'OAUTH_NETWORK',
+    timedOut ? `${describe(url)} did not answer in time.` : `${describe(url)} could not be reached.`,
+    {
+      cause,
+      hint: 'Check the network connection and the school address, then try again.',
+    },
+  );
 }
 
 /** Origin and path only: query strings may carry codes or tokens. */

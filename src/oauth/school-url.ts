@@ -16,21 +16,34 @@ export interface SchoolTarget {
 
 export function parseSchoolUrl(input: string | URL): SchoolTarget {
   const verdict = checkSchoolUrl(input);
-  if (verdict.ok) return { url: verdict.url, expectedIssuer: verdict.expectedIssuer, insecureLoopback: verdict.plainHttpOnLoopback };
+  if (verdict.ok)
+    return { url: verdict.url, expectedIssuer: verdict.expectedIssuer, insecureLoopback: verdict.plainHttpOnLoopback };
   switch (verdict.problem) {
     case 'not-a-url':
-      throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', `The school URL is not a valid URL: ${String(input).slice(0, 200)}`, {
-        hint: 'Pass the school base URL, for example --school https://school.example.',
-      });
+      throw new OAuthError(
+        'OAUTH_INVALID_SCHOOL_URL',
+        `The school URL is not a valid URL: ${String(input).slice(0, 200)}`,
+        {
+          hint: 'Pass the school base URL, for example --school https://school.example.',
+        },
+      );
     case 'scheme':
-      throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', `The school URL must use https (got ${verdict.url?.protocol}//${verdict.url?.host}).`, {
-        hint: 'Use the https address of the school; plain http is only accepted for 127.0.0.1 or [::1] (the sandbox).',
-      });
+      throw new OAuthError(
+        'OAUTH_INVALID_SCHOOL_URL',
+        `The school URL must use https (got ${verdict.url?.protocol}//${verdict.url?.host}).`,
+        {
+          hint: 'Use the https address of the school; plain http is only accepted for 127.0.0.1 or [::1] (the sandbox).',
+        },
+      );
     case 'credentials':
     case 'query-or-fragment':
-      throw new OAuthError('OAUTH_INVALID_SCHOOL_URL', 'The school URL must not carry credentials, a query or a fragment.', {
-        hint: 'Pass only the base URL of the school, for example https://school.example.',
-      });
+      throw new OAuthError(
+        'OAUTH_INVALID_SCHOOL_URL',
+        'The school URL must not carry credentials, a query or a fragment.',
+        {
+          hint: 'Pass only the base URL of the school, for example https://school.example.',
+        },
+      );
   }
 }
 

@@ -54,7 +54,9 @@ export function satisfiesAny(granted: readonly string[], alternatives: ReadonlyA
  * by `who_am_i` and `status` (ERR-05).
  */
 export function grantedFromResponse(responseScope: unknown, requested: readonly string[]): string[] {
-  return typeof responseScope === 'string' ? normalizeScopes(quotableScopes(responseScope.split(' '))) : normalizeScopes(requested);
+  return typeof responseScope === 'string'
+    ? normalizeScopes(quotableScopes(responseScope.split(' ')))
+    : normalizeScopes(requested);
 }
 
 /**

@@ -44,7 +44,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isStringArray = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 export function parseStoreRecord(text: string, issuer: string): ParsedRecord {
   let raw: unknown;
@@ -72,19 +73,23 @@ export function parseStoreRecord(text: string, issuer: string): ParsedRecord {
     if (!Array.isArray(raw.pendingRevocation)) return { ok: false, reason: 'malformed pending revocations' };
     const pending: PendingRevocation[] = [];
     for (const item of raw.pendingRevocation) {
-      if (!isObject(item) || !isString(item.token) || !isString(item.clientId)) return { ok: false, reason: 'malformed pending revocations' };
-      if (item.hint !== 'refresh_token' && item.hint !== 'access_token') return { ok: false, reason: 'malformed pending revocations' };
+      if (!isObject(item) || !isString(item.token) || !isString(item.clientId))
+        return { ok: false, reason: 'malformed pending revocations' };
+      if (item.hint !== 'refresh_token' && item.hint !== 'access_token')
+        return { ok: false, reason: 'malformed pending revocations' };
       pending.push({ token: item.token, hint: item.hint, clientId: item.clientId });
     }
     record.pendingRevocation = pending;
   }
   const failure = raw.lastConsentFailure;
-  if (isObject(failure) && isString(failure.code) && isTime(failure.at)) record.lastConsentFailure = { code: failure.code, at: failure.at };
+  if (isObject(failure) && isString(failure.code) && isTime(failure.at))
+    record.lastConsentFailure = { code: failure.code, at: failure.at };
   return { ok: true, record };
 }
 
 function parseClient(raw: unknown): StoredClient | undefined {
-  if (!isObject(raw) || !isString(raw.clientId) || !isStringArray(raw.redirectUris) || !isTime(raw.registeredAt)) return undefined;
+  if (!isObject(raw) || !isString(raw.clientId) || !isStringArray(raw.redirectUris) || !isTime(raw.registeredAt))
+    return undefined;
   if (raw.kind !== 'dynamic' && raw.kind !== 'static' && raw.kind !== 'metadata-document') return undefined;
   if (raw.clientSecret !== undefined && !isString(raw.clientSecret)) return undefined;
   return {
@@ -97,7 +102,8 @@ function parseClient(raw: unknown): StoredClient | undefined {
 }
 
 function parseTokens(raw: unknown): TokenSet | undefined {
-  if (!isObject(raw) || !isString(raw.accessToken) || !isString(raw.resource) || !isString(raw.clientId)) return undefined;
+  if (!isObject(raw) || !isString(raw.accessToken) || !isString(raw.resource) || !isString(raw.clientId))
+    return undefined;
   if (!isStringArray(raw.scopes) || !isTime(raw.obtainedAt)) return undefined;
   if (raw.refreshToken !== undefined && !isString(raw.refreshToken)) return undefined;
   if (raw.expiresAt !== undefined && !isTime(raw.expiresAt)) return undefined;

@@ -27,18 +27,29 @@ export function parseIntrospection(raw: Readonly<Record<string, unknown>>): Intr
 }
 
 /** `undefined` when the school offers no introspection endpoint. */
-async function introspectAccessToken(config: client.Configuration, accessToken: string): Promise<IntrospectedToken | undefined> {
+async function introspectAccessToken(
+  config: client.Configuration,
+  accessToken: string,
+): Promise<IntrospectedToken | undefined> {
   if (!config.serverMetadata().introspection_endpoint) return undefined;
-  const response = await (await loadOpenIdClient()).tokenIntrospection(config, accessToken, { token_type_hint: 'access_token' });
+  const response = await (
+    await loadOpenIdClient()
+  ).tokenIntrospection(config, accessToken, { token_type_hint: 'access_token' });
   return parseIntrospection(response as unknown as Record<string, unknown>);
 }
 
 /** The school's view, or `undefined` (no endpoint, or it failed: the local record is shown then). */
-export async function schoolViewOf(config: client.Configuration, accessToken: string, logger: Logger): Promise<IntrospectedToken | undefined> {
+export async function schoolViewOf(
+  config: client.Configuration,
+  accessToken: string,
+  logger: Logger,
+): Promise<IntrospectedToken | undefined> {
   try {
     return await introspectAccessToken(config, accessToken);
   } catch (error) {
-    logger.warn('the school could not confirm the token; showing what is stored', { error: toOAuthError(error, 'introspection').message });
+    logger.warn('the school could not confirm the token; showing what is stored', {
+      error: toOAuthError(error, 'introspection').message,
+    });
     return undefined;
   }
 }

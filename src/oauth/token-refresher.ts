@@ -75,8 +75,12 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
             if (code === 'invalid_client' && next.client?.kind === 'dynamic') delete next.client;
             return next;
           });
-          options.logger.info('the school no longer accepts the refresh token; a new sign-in is needed', { error: code });
-          throw signInRequired(code === 'invalid_grant' ? 'the school ended the previous grant' : 'the school no longer knows this client');
+          options.logger.info('the school no longer accepts the refresh token; a new sign-in is needed', {
+            error: code,
+          });
+          throw signInRequired(
+            code === 'invalid_grant' ? 'the school ended the previous grant' : 'the school no longer knows this client',
+          );
         }
         throw toOAuthError(error, 'refresh');
       };
@@ -86,7 +90,10 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       } catch (error) {
         const wait = retryDelayAfter(error);
         if (wait === undefined) return await failed(error);
-        options.logger.info('the refresh failed for a passing reason; trying once more', { error: toOAuthError(error, 'refresh').code, waitMs: wait });
+        options.logger.info('the refresh failed for a passing reason; trying once more', {
+          error: toOAuthError(error, 'refresh').code,
+          waitMs: wait,
+        });
         await (options.sleep ?? realSleep)(wait);
         // NET-05: at most one retry; a second failure is reported as it is.
         response = await grant().catch(failed);
@@ -124,7 +131,12 @@ export function createTokenRefresher(options: TokenRefresherOptions): TokenRefre
       if (!signal) return shared;
       signal.throwIfAborted();
       return new Promise<TokenSet>((resolve, reject) => {
-        const onAbort = () => reject(new OAuthError('OAUTH_ABORTED', 'The request was cancelled during a token refresh.', { hint: 'Try again.' }));
+        const onAbort = () =>
+          reject(
+            new OAuthError('OAUTH_ABORTED', 'The request was cancelled during a token refresh.', {
+              hint: 'Try again.',
+            }),
+          );
         signal.addEventListener('abort', onAbort, { once: true });
         shared.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
       });

@@ -40,7 +40,8 @@ export function tokenSetFromResponse(
   context: { requestedScopes: readonly string[]; resource: string; clientId: string; now: number; previous?: TokenSet },
 ): TokenSet {
   const { access_token: accessToken, token_type: tokenType, refresh_token: refreshToken } = response;
-  if (typeof accessToken !== 'string' || accessToken.length === 0) throw invalid('The token response has no access token.');
+  if (typeof accessToken !== 'string' || accessToken.length === 0)
+    throw invalid('The token response has no access token.');
   if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
     throw invalid(`The token response has an unsupported token type (${quotedText(tokenType, 20)}).`);
   }

@@ -8,7 +8,12 @@ import { createHash } from 'node:crypto';
 import { chmod, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
-import { inspectPrivateFile, preparePrivateDirectory, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
+import {
+  inspectPrivateFile,
+  preparePrivateDirectory,
+  readWithoutFollowing,
+  writePrivateFileAtomically,
+} from '../private-files/index.js';
 import { acquireLock, type LockOptions } from './file-lock.js';
 import { OAuthError } from './oauth-error.js';
 import { emptyRecord, parseStoreRecord, serializeStoreRecord, type StoreRecord } from './store-record.js';
@@ -44,7 +49,12 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
   const path = join(options.dir, storeFileName(options.issuer));
   const lockOptions: LockOptions = { staleMs: 30_000, now: options.now };
   let directoryReady: Promise<void> | undefined;
-  const ensureDirectory = () => (directoryReady ??= preparePrivateDirectory(options.dir, { logger: options.logger, what: 'token directory', unsafe }));
+  const ensureDirectory = () =>
+    (directoryReady ??= preparePrivateDirectory(options.dir, {
+      logger: options.logger,
+      what: 'token directory',
+      unsafe,
+    }));
 
   // Every tool call reads the record, so that another process's refresh or sign-out is seen at
   // once. The file is replaced by rename, never edited in place: an unchanged identity (inode,
@@ -71,7 +81,11 @@ export function createTokenStore(options: TokenStoreOptions): TokenStore {
     read,
     async update(mutate) {
       await ensureDirectory();
-      const lock = await acquireLock(`${path.slice(0, -'.json'.length)}.store.lock`, { ...lockOptions, waitMs: 10_000, what: 'token store' });
+      const lock = await acquireLock(`${path.slice(0, -'.json'.length)}.store.lock`, {
+        ...lockOptions,
+        waitMs: 10_000,
+        what: 'token store',
+      });
       try {
         const next = mutate(await read());
         await writeAtomically(path, serializeStoreRecord(next), options.beforeCommit);
@@ -93,7 +107,11 @@ function unsafe(message: string): OAuthError {
  * The record file's text, or only its identity when that equals `knownIdentity` (the content is
  * then the one read before). `undefined` when there is no file.
  */
-async function readRecordFile(path: string, logger: Logger, knownIdentity?: string): Promise<{ identity: string; text?: string } | undefined> {
+async function readRecordFile(
+  path: string,
+  logger: Logger,
+  knownIdentity?: string,
+): Promise<{ identity: string; text?: string } | undefined> {
   const inspected = await inspectPrivateFile(path);
   if (inspected === undefined) return undefined;
   const { verdict, info } = inspected;
@@ -117,7 +135,11 @@ async function quarantine(path: string, now: number, reason: string, logger: Log
   logger.warn('the token file was unreadable and has been set aside; sign in again', { reason, file: aside });
 }
 
-async function writeAtomically(path: string, content: string, beforeCommit?: (tempPath: string) => Promise<void> | void): Promise<void> {
+async function writeAtomically(
+  path: string,
+  content: string,
+  beforeCommit?: (tempPath: string) => Promise<void> | void,
+): Promise<void> {
   try {
     await writePrivateFileAtomically(path, content, {
       unsafe: () => unsafe(`The token file ${path} is a symbolic link; refusing to replace it.`),
@@ -125,9 +147,13 @@ async function writeAtomically(path: string, content: string, beforeCommit?: (te
     });
   } catch (error) {
     if (error instanceof OAuthError) throw error;
-    throw new OAuthError('OAUTH_STORE_WRITE_FAILED', `The token file could not be saved (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, {
-      cause: error,
-      hint: 'Free disk space or fix the permissions of the school-mcp config directory, then try again.',
-    });
+    throw new OAuthError(
+      'OAUTH_STORE_WRITE_FAILED',
+      `The token file could not be saved (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+      {
+        cause: error,
+        hint: 'Free disk space or fix the permissions of the school-mcp config directory, then try again.',
+      },
+    );
   }
 }

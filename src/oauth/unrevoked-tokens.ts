@@ -42,7 +42,8 @@ export function createUnrevokedRetry(options: UnrevokedRetryOptions): UnrevokedR
     const record = await options.store.read();
     const pending = record.pendingRevocation ?? [];
     if (pending.length === 0 || !metadata.server.revocation_endpoint) return;
-    const clientFor = (clientId: string) => [options.staticClient, record.client].find((stored) => stored?.clientId === clientId);
+    const clientFor = (clientId: string) =>
+      [options.staticClient, record.client].find((stored) => stored?.clientId === clientId);
     const outcome = await revokeAll(
       pending,
       (clientId) => {
@@ -51,11 +52,15 @@ export function createUnrevokedRetry(options: UnrevokedRetryOptions): UnrevokedR
       },
       options,
     );
-    if (outcome.confirmed.length > 0) await options.store.update((current) => withoutConfirmed(current, outcome.confirmed));
+    if (outcome.confirmed.length > 0)
+      await options.store.update((current) => withoutConfirmed(current, outcome.confirmed));
     if (outcome.unconfirmed.length > 0) {
-      options.logger.warn('an earlier sign-out is still not confirmed by the school; the token may stay valid until it expires', {
-        count: outcome.unconfirmed.length,
-      });
+      options.logger.warn(
+        'an earlier sign-out is still not confirmed by the school; the token may stay valid until it expires',
+        {
+          count: outcome.unconfirmed.length,
+        },
+      );
     } else {
       options.logger.info('the school confirmed the revocation left over from an earlier sign-out');
     }

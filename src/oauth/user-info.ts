@@ -24,12 +24,24 @@ function parseUserClaims(claims: Readonly<Record<string, unknown>>): SignedInUse
   const email = freeText(claims.email);
   const orgId = freeText(claims.org_id);
   const roles = Array.isArray(claims.roles)
-    ? claims.roles.slice(0, MAX_ROLES).map((role) => freeText(role)).filter((role): role is string => !!role)
+    ? claims.roles
+        .slice(0, MAX_ROLES)
+        .map((role) => freeText(role))
+        .filter((role): role is string => !!role)
     : undefined;
-  return { sub, ...(name ? { name } : {}), ...(email ? { email } : {}), ...(orgId ? { org_id: orgId } : {}), ...(roles ? { roles } : {}) };
+  return {
+    sub,
+    ...(name ? { name } : {}),
+    ...(email ? { email } : {}),
+    ...(orgId ? { org_id: orgId } : {}),
+    ...(roles ? { roles } : {}),
+  };
 }
 
-export async function fetchSignedInUser(config: client.Configuration, accessToken: string): Promise<SignedInUser | undefined> {
+export async function fetchSignedInUser(
+  config: client.Configuration,
+  accessToken: string,
+): Promise<SignedInUser | undefined> {
   if (!config.serverMetadata().userinfo_endpoint) return undefined;
   const oidc = await loadOpenIdClient();
   const claims = await oidc.fetchUserInfo(config, accessToken, oidc.skipSubjectCheck);

@@ -24,7 +24,11 @@ export interface CacheFileFacts {
 }
 
 /** The names to remove after `written` was stored: those of its kind past the `keep` last used, never `written` itself. */
-export function buildsToForget(files: readonly CacheFileFacts[], written: string, keep = KEPT_BUILDS_PER_KIND): string[] {
+export function buildsToForget(
+  files: readonly CacheFileFacts[],
+  written: string,
+  keep = KEPT_BUILDS_PER_KIND,
+): string[] {
   const kind = buildKindOf(written);
   if (kind === undefined) return [];
   const others = files

@@ -56,11 +56,19 @@ export function fitListedSchemas(operations: readonly Operation[], maxBytes = MA
  * start), or measured here for a derived operation.
  */
 export function listedSchemaBytes(operation: Pick<Operation, 'inputSchema' | 'outputSchema'>): number {
-  return convertQuietly(operation as Operation)?.schemas.listedBytes ?? jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
+  return (
+    convertQuietly(operation as Operation)?.schemas.listedBytes ??
+    jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema)
+  );
 }
 
 /** The operation as a tool listed past the budget: small input schema, no output schema. */
 function simplifiedOperation(operation: Operation): Operation {
   const input = simplifiedToolInput(operation.parameters, operation.body, SIMPLIFIED_TOOL_BYTES);
-  return deriveOperation(operation, { parameters: input.parameters, body: input.body, inputSchema: input.inputSchema, outputSchema: undefined });
+  return deriveOperation(operation, {
+    parameters: input.parameters,
+    body: input.body,
+    inputSchema: input.inputSchema,
+    outputSchema: undefined,
+  });
 }

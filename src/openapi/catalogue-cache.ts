@@ -41,7 +41,14 @@ export interface CatalogueKeyParts {
 }
 
 export function catalogueKey(parts: CatalogueKeyParts): string {
-  const options = JSON.stringify([CATALOGUE_FORMAT, parts.version, parts.schoolUrl ?? null, parts.maxOperations, parts.parsing.source, parts.parsing.format ?? null]);
+  const options = JSON.stringify([
+    CATALOGUE_FORMAT,
+    parts.version,
+    parts.schoolUrl ?? null,
+    parts.maxOperations,
+    parts.parsing.source,
+    parts.parsing.format ?? null,
+  ]);
   return createHash('sha256').update(options).update('\0').update(parts.text).digest('hex');
 }
 
@@ -59,7 +66,11 @@ export interface CatalogueCacheOptions {
 }
 
 /** The catalogue stored for `key`, or undefined (none, not school-mcp's, or not exactly what it writes). */
-export async function findCachedCatalogue(cache: DocumentCache, key: string, options: CatalogueCacheOptions): Promise<RestoredCatalogue | undefined> {
+export async function findCachedCatalogue(
+  cache: DocumentCache,
+  key: string,
+  options: CatalogueCacheOptions,
+): Promise<RestoredCatalogue | undefined> {
   const text = await cache.readCatalogue(catalogueFileName(key), MAX_CATALOGUE_BYTES).catch(() => undefined);
   if (text === undefined) {
     options.debug('no cached tool catalogue for this document; building it');
@@ -68,7 +79,9 @@ export async function findCachedCatalogue(cache: DocumentCache, key: string, opt
   const restored = decodeCatalogue(text, key, options.onSchemaWarning);
   if (restored !== undefined && !isApiBaseOf(restored.catalogue.apiBase, options.schoolUrl)) {
     const shown = JSON.stringify(String(restored.catalogue.apiBase?.baseUrl).slice(0, 200));
-    options.debug(`ignored the cached tool catalogue: its API base ${shown} is not on the school's origin, where the sign-in token goes; building it`);
+    options.debug(
+      `ignored the cached tool catalogue: its API base ${shown} is not on the school's origin, where the sign-in token goes; building it`,
+    );
     return undefined;
   }
   options.debug(
@@ -92,7 +105,13 @@ export interface StoreCatalogueInput {
  * warnings are reported when it is first read), and stores the catalogue. Runs in slices,
  * yielding between them, so that it can run while the server answers. Never throws.
  */
-export async function storeCatalogue({ cache, key, catalogue, documentWarnings, debug }: StoreCatalogueInput): Promise<void> {
+export async function storeCatalogue({
+  cache,
+  key,
+  catalogue,
+  documentWarnings,
+  debug,
+}: StoreCatalogueInput): Promise<void> {
   try {
     // The caller's start finishes first.
     await nextTurn();
@@ -109,7 +128,9 @@ export async function storeCatalogue({ cache, key, catalogue, documentWarnings, 
       const conversion = convertQuietly(operation);
       if (conversion === undefined) return;
       if (!encoder.add(operation, conversion)) {
-        debug(`the tool catalogue's schemas use the property name ${JSON.stringify(SHARED_REFERENCE_KEY)}, which a cached catalogue keeps for its own use; it is not cached`);
+        debug(
+          `the tool catalogue's schemas use the property name ${JSON.stringify(SHARED_REFERENCE_KEY)}, which a cached catalogue keeps for its own use; it is not cached`,
+        );
         return;
       }
       await yieldWhenSliceIsOver();
@@ -122,13 +143,17 @@ export async function storeCatalogue({ cache, key, catalogue, documentWarnings, 
     }
     const text = step.value;
     if (text === undefined) {
-      debug(`the tool catalogue is over the ${MAX_CATALOGUE_BYTES / (1024 * 1024)} MiB a cached one may take; it is not cached`);
+      debug(
+        `the tool catalogue is over the ${MAX_CATALOGUE_BYTES / (1024 * 1024)} MiB a cached one may take; it is not cached`,
+      );
       return;
     }
     await nextTurn();
     await cache.writeCatalogue(catalogueFileName(key), text);
     debug(`cached the tool catalogue (${catalogue.operations.length} operations, ${Buffer.byteLength(text)} bytes)`);
   } catch (error) {
-    debug(`the tool catalogue could not be cached: ${error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200)}`);
+    debug(
+      `the tool catalogue could not be cached: ${error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200)}`,
+    );
   }
 }

@@ -12,11 +12,24 @@
 import type { ToolCatalogue } from './catalogue.js';
 import { catalogueOf } from './catalogue.js';
 import { isRecord, type JsonRecord } from './json-value.js';
-import type { HttpMethod, JsonSchema, Operation, OperationBody, OperationParameter, ToolAnnotations } from './operation.js';
+import type {
+  HttpMethod,
+  JsonSchema,
+  Operation,
+  OperationBody,
+  OperationParameter,
+  ToolAnnotations,
+} from './operation.js';
 import { HTTP_METHODS, registerConversion, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
 import { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
 import { scopeRoles, type ScopedOperation } from './scope-roles.js';
-import { restoreReferences, restoreTable, subtreeSharing, type RestoredTable, type SharingPlan } from './shared-subtrees.js';
+import {
+  restoreReferences,
+  restoreTable,
+  subtreeSharing,
+  type RestoredTable,
+  type SharingPlan,
+} from './shared-subtrees.js';
 import { remeasuredSchemas, type OperationSchemas } from './tool-schemas.js';
 
 /** Bumped when what is stored changes meaning; part of the key, so older entries are simply not found. */
@@ -135,12 +148,22 @@ function operationRecord(operation: Operation, { schemas, warnings }: ConvertedS
     schemaBytes: schemas.listedBytes,
     schemaWarnings: warnings,
   };
-  return { plain, schemas: { parameters: schemas.parameters, body: schemas.body, inputSchema: schemas.inputSchema, outputSchema: schemas.outputSchema } };
+  return {
+    plain,
+    schemas: {
+      parameters: schemas.parameters,
+      body: schemas.body,
+      inputSchema: schemas.inputSchema,
+      outputSchema: schemas.outputSchema,
+    },
+  };
 }
 
 /** The record's JSON: references only in its schema fields, so that no other field can ever hold one. */
 function operationText(record: OperationRecord, plan: SharingPlan): string {
-  const schemaFields = SCHEMA_FIELDS.filter((field) => record.schemas[field] !== undefined).map((field) => `,"${field}":${plan.stringify(record.schemas[field])}`);
+  const schemaFields = SCHEMA_FIELDS.filter((field) => record.schemas[field] !== undefined).map(
+    (field) => `,"${field}":${plan.stringify(record.schemas[field])}`,
+  );
   return `${JSON.stringify(record.plain).slice(0, -1)}${schemaFields.join('')}}`;
 }
 
@@ -150,18 +173,45 @@ function operationText(record: OperationRecord, plan: SharingPlan): string {
  * an operation when its schemas are first read; without it they are dropped, as a built
  * catalogue's are once it is returned.
  */
-export function decodeCatalogue(text: string, key: string, onSchemaWarning?: (message: string) => void): RestoredCatalogue | undefined {
+export function decodeCatalogue(
+  text: string,
+  key: string,
+  onSchemaWarning?: (message: string) => void,
+): RestoredCatalogue | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const catalogueFields = ['format', 'key', 'documentWarnings', 'scopeDescriptions', 'apiBase', 'roleSources', 'groupedBy', 'upgradedFrom', 'warnings', 'shared', 'operations'];
-  if (!hasOnly(value, catalogueFields) || value['format'] !== CATALOGUE_FORMAT || value['key'] !== key) return undefined;
-  const { documentWarnings, scopeDescriptions, apiBase, roleSources, groupedBy, upgradedFrom, warnings, operations } = value;
+  const catalogueFields = [
+    'format',
+    'key',
+    'documentWarnings',
+    'scopeDescriptions',
+    'apiBase',
+    'roleSources',
+    'groupedBy',
+    'upgradedFrom',
+    'warnings',
+    'shared',
+    'operations',
+  ];
+  if (!hasOnly(value, catalogueFields) || value['format'] !== CATALOGUE_FORMAT || value['key'] !== key)
+    return undefined;
+  const { documentWarnings, scopeDescriptions, apiBase, roleSources, groupedBy, upgradedFrom, warnings, operations } =
+    value;
   if (!isStrings(documentWarnings) || !isStrings(warnings) || !isStringRecord(scopeDescriptions)) return undefined;
-  if (apiBase !== undefined && !(hasOnly(apiBase, ['baseUrl', 'origin', 'warnings']) && isString(apiBase['baseUrl']) && isString(apiBase['origin']) && isStrings(apiBase['warnings']))) return undefined;
+  if (
+    apiBase !== undefined &&
+    !(
+      hasOnly(apiBase, ['baseUrl', 'origin', 'warnings']) &&
+      isString(apiBase['baseUrl']) &&
+      isString(apiBase['origin']) &&
+      isStrings(apiBase['warnings'])
+    )
+  )
+    return undefined;
   if (groupedBy !== 'scopes' && groupedBy !== 'tags' && groupedBy !== 'paths') return undefined;
   if (!isOptional(upgradedFrom, isString)) return undefined;
   if (!Array.isArray(roleSources) || !roleSources.every(isRoleSource)) return undefined;
@@ -178,7 +228,14 @@ export function decodeCatalogue(text: string, key: string, onSchemaWarning?: (me
   if (new Set(restored.map((operation) => operation.toolName)).size !== restored.length) return undefined;
   const catalogue = catalogueOf(restored, {
     scopeDescriptions,
-    apiBase: apiBase === undefined ? undefined : { baseUrl: apiBase['baseUrl'] as string, origin: apiBase['origin'] as string, warnings: apiBase['warnings'] as string[] },
+    apiBase:
+      apiBase === undefined
+        ? undefined
+        : {
+            baseUrl: apiBase['baseUrl'] as string,
+            origin: apiBase['origin'] as string,
+            warnings: apiBase['warnings'] as string[],
+          },
     scopeRoles: scopeRoles(roleSources),
     groupedBy,
     upgradedFrom,
@@ -210,7 +267,11 @@ const OPERATION_FIELDS = [
 ];
 
 /** An operation shaped as `buildOperation` shapes it, its schemas behind the same getters. */
-function restoredOperation(value: unknown, shared: RestoredTable, report: (message: string) => void): Operation | undefined {
+function restoredOperation(
+  value: unknown,
+  shared: RestoredTable,
+  report: (message: string) => void,
+): Operation | undefined {
   if (!hasOnly(value, OPERATION_FIELDS)) return undefined;
   let schemaChars = 0;
   const fieldChars: Partial<Record<(typeof SCHEMA_FIELDS)[number], number>> = {};
@@ -224,8 +285,23 @@ function restoredOperation(value: unknown, shared: RestoredTable, report: (messa
   if (schemaChars > MAX_RESTORED_SCHEMA_CHARS) return undefined;
   // The counted characters are at most the JSON's bytes, so a schema past the budget by them was never written by the encoder (ST-16).
   const listedChars = (fieldChars.inputSchema ?? 0) + (fieldChars.outputSchema ?? 0);
-  if ((fieldChars.inputSchema ?? 0) > MAX_TOOL_SCHEMA_BYTES || (fieldChars.outputSchema ?? 0) > MAX_TOOL_SCHEMA_BYTES) return undefined;
-  const { toolName, operationId, method, pathTemplate, title, description, tags, scopeAlternatives, requiredScopes, anonymousAccess, toolset, annotations, deprecated } = value;
+  if ((fieldChars.inputSchema ?? 0) > MAX_TOOL_SCHEMA_BYTES || (fieldChars.outputSchema ?? 0) > MAX_TOOL_SCHEMA_BYTES)
+    return undefined;
+  const {
+    toolName,
+    operationId,
+    method,
+    pathTemplate,
+    title,
+    description,
+    tags,
+    scopeAlternatives,
+    requiredScopes,
+    anonymousAccess,
+    toolset,
+    annotations,
+    deprecated,
+  } = value;
   const { parameters, body, inputSchema, outputSchema, schemaBytes, schemaWarnings } = value;
   const plain =
     isString(toolName) &&
@@ -242,13 +318,31 @@ function restoredOperation(value: unknown, shared: RestoredTable, report: (messa
     isAnnotations(annotations) &&
     typeof deprecated === 'boolean';
   if (!plain) return undefined;
-  if (!Array.isArray(parameters) || !parameters.every(isParameter) || !isOptional(body, isBody) || !isRecord(inputSchema) || !isOptional(outputSchema, isRecord) || !isStrings(schemaWarnings)) {
+  if (
+    !Array.isArray(parameters) ||
+    !parameters.every(isParameter) ||
+    !isOptional(body, isBody) ||
+    !isRecord(inputSchema) ||
+    !isOptional(outputSchema, isRecord) ||
+    !isStrings(schemaWarnings)
+  ) {
     return undefined;
   }
-  if (typeof schemaBytes !== 'number' || !Number.isSafeInteger(schemaBytes) || schemaBytes < listedChars || schemaBytes > 2 * MAX_TOOL_SCHEMA_BYTES) {
+  if (
+    typeof schemaBytes !== 'number' ||
+    !Number.isSafeInteger(schemaBytes) ||
+    schemaBytes < listedChars ||
+    schemaBytes > 2 * MAX_TOOL_SCHEMA_BYTES
+  ) {
     return undefined;
   }
-  const stored: OperationSchemas = { parameters, body, inputSchema: inputSchema as JsonSchema, outputSchema: outputSchema as JsonSchema | undefined, listedBytes: schemaBytes };
+  const stored: OperationSchemas = {
+    parameters,
+    body,
+    inputSchema: inputSchema as JsonSchema,
+    outputSchema: outputSchema as JsonSchema | undefined,
+    listedBytes: schemaBytes,
+  };
   // Measured exactly when first read, as a built tool's are when converted: counting characters here cannot see UTF-8 or escapes.
   let checked: ConvertedSchemas | undefined;
   const conversion = (): ConvertedSchemas => {
@@ -322,12 +416,20 @@ function isAlternatives(value: unknown): value is string[][] {
 }
 
 function isRoleSource(value: unknown): value is ScopedOperation {
-  return hasOnly(value, ['method', 'scopeAlternatives']) && isMethod(value['method']) && isAlternatives(value['scopeAlternatives']);
+  return (
+    hasOnly(value, ['method', 'scopeAlternatives']) &&
+    isMethod(value['method']) &&
+    isAlternatives(value['scopeAlternatives'])
+  );
 }
 
 function isAnnotations(value: unknown): value is ToolAnnotations {
   const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
-  return hasOnly(value, ['title', ...hints]) && isOptional(value['title'], isString) && hints.every((hint) => isOptionalBoolean(value[hint]));
+  return (
+    hasOnly(value, ['title', ...hints]) &&
+    isOptional(value['title'], isString) &&
+    hints.every((hint) => isOptionalBoolean(value[hint]))
+  );
 }
 
 const LOCATIONS = ['path', 'query', 'header', 'cookie'];
@@ -348,7 +450,16 @@ function isParameter(value: unknown): value is OperationParameter {
 
 function isBody(value: unknown): value is OperationBody {
   return (
-    hasOnly(value, ['contentType', 'required', 'schema', 'mode', 'argument', 'propertyArguments', 'fileProperties', 'file']) &&
+    hasOnly(value, [
+      'contentType',
+      'required',
+      'schema',
+      'mode',
+      'argument',
+      'propertyArguments',
+      'fileProperties',
+      'file',
+    ]) &&
     isString(value['contentType']) &&
     typeof value['required'] === 'boolean' &&
     isRecord(value['schema']) &&

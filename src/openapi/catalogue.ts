@@ -9,7 +9,13 @@ import { entriesOf, recordOr } from './json-value.js';
 import type { Operation } from './operation.js';
 import { groupOperations, type GroupingSource } from './grouping.js';
 import { arrayOr } from './json-value.js';
-import { buildOperation, enumerateOperations, sourceSecurity, type OperationPlacement, type OperationSource } from './operations.js';
+import {
+  buildOperation,
+  enumerateOperations,
+  sourceSecurity,
+  type OperationPlacement,
+  type OperationSource,
+} from './operations.js';
 import type { ApiDocument } from './parse-document.js';
 import { resolveSchema } from './schema-converter.js';
 import { narrowestAlternative, scopeRoles, type ScopedOperation, type ScopeRoles } from './scope-roles.js';
@@ -68,14 +74,21 @@ export async function buildCatalogue(document: ApiDocument, options: CatalogueOp
   checked.warnings.forEach(warn);
   const root = checked.copy;
   const components = recordOr(root['components']);
-  const securitySchemes = Object.fromEntries(entriesOf(components['securitySchemes']).map(([name, scheme]) => [name, resolveSchema(scheme, root)]));
+  const securitySchemes = Object.fromEntries(
+    entriesOf(components['securitySchemes']).map(([name, scheme]) => [name, resolveSchema(scheme, root)]),
+  );
   const security = { rootSecurity: root['security'], securitySchemes };
 
   const sources = enumerateOperations(root, options.maxOperations ?? DEFAULT_MAX_OPERATIONS, warn);
   const requirements = sources.map((source) => sourceSecurity(source, security));
-  const roleSources = sources.map((source, index) => ({ method: source.method, scopeAlternatives: requirements[index]?.alternatives ?? [] }));
+  const roleSources = sources.map((source, index) => ({
+    method: source.method,
+    scopeAlternatives: requirements[index]?.alternatives ?? [],
+  }));
   const roles = scopeRoles(roleSources);
-  const requiredScopes = requirements.map(({ alternatives }, index) => narrowestAlternative(alternatives, sources[index]?.method ?? 'get', roles));
+  const requiredScopes = requirements.map(({ alternatives }, index) =>
+    narrowestAlternative(alternatives, sources[index]?.method ?? 'get', roles),
+  );
   const grouping = groupOperations(
     sources.map((source, index) => ({
       method: source.method,
@@ -90,8 +103,16 @@ export async function buildCatalogue(document: ApiDocument, options: CatalogueOp
 
   const operations: Operation[] = [];
   sources.forEach((source, index) => {
-    const placement: OperationPlacement = { toolName: naming.names[index] ?? '', requiredScopes: requiredScopes[index] ?? [], toolset: grouping.toolsets[index] ?? '' };
-    const operation = tryBuild(source, placement, requirements[index] ?? PUBLIC, { root, warn, schemaWarn: options.onSchemaWarning ?? warn });
+    const placement: OperationPlacement = {
+      toolName: naming.names[index] ?? '',
+      requiredScopes: requiredScopes[index] ?? [],
+      toolset: grouping.toolsets[index] ?? '',
+    };
+    const operation = tryBuild(source, placement, requirements[index] ?? PUBLIC, {
+      root,
+      warn,
+      schemaWarn: options.onSchemaWarning ?? warn,
+    });
     if (operation) operations.push(operation);
   });
 
@@ -139,7 +160,11 @@ function tagsOf(source: OperationSource): string[] {
 
 function namingInput(source: OperationSource) {
   const operationId = source.operation['operationId'];
-  return { operationId: typeof operationId === 'string' ? operationId : undefined, method: source.method, pathTemplate: source.pathTemplate };
+  return {
+    operationId: typeof operationId === 'string' ? operationId : undefined,
+    method: source.method,
+    pathTemplate: source.pathTemplate,
+  };
 }
 
 /** One malformed operation costs its own tool, not the catalogue. */
@@ -152,7 +177,9 @@ function tryBuild(
   try {
     return buildOperation(source, placement, requirements, context);
   } catch (error) {
-    context.warn(`Skipped ${source.method.toUpperCase()} ${source.pathTemplate}: ${error instanceof Error ? error.message : String(error)}`);
+    context.warn(
+      `Skipped ${source.method.toUpperCase()} ${source.pathTemplate}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return undefined;
   }
 }

@@ -41,7 +41,8 @@ export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
   // The keys from the root to the value being copied. The pointer they make is written only for
   // a warning or an error: building it for every node was most of the copy's time in a profile.
   const path: (string | number)[] = [];
-  const location = () => `#${path.map((token) => `/${typeof token === 'number' ? token : escapePointerToken(token)}`).join('')}`;
+  const location = () =>
+    `#${path.map((token) => `/${typeof token === 'number' ? token : escapePointerToken(token)}`).join('')}`;
   let nodes = 0;
 
   const copyValue = (value: unknown, literal: boolean, depth: number): unknown => {
@@ -58,7 +59,11 @@ export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
     }
     nodes += 1;
     if (nodes > MAX_NODES) {
-      throw openApiError('OPENAPI_TOO_LARGE', 'The OpenAPI document expands to too many nodes.', 'Remove repeated YAML aliases or split the API description.');
+      throw openApiError(
+        'OPENAPI_TOO_LARGE',
+        'The OpenAPI document expands to too many nodes.',
+        'Remove repeated YAML aliases or split the API description.',
+      );
     }
     ancestors.add(value);
     try {
@@ -76,7 +81,9 @@ export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
       }
       const reference = literal ? undefined : (value as JsonRecord)['$ref'];
       if (typeof reference === 'string' && !isKnownLocal(reference)) {
-        warnings.push(`Unresolved reference ${JSON.stringify(reference.slice(0, 200))} at ${location()}; treated as an empty schema.`);
+        warnings.push(
+          `Unresolved reference ${JSON.stringify(reference.slice(0, 200))} at ${location()}; treated as an empty schema.`,
+        );
         return { description: 'Not described by the API document.' };
       }
       const record = value as JsonRecord;

@@ -6,7 +6,14 @@
 import { isJsonMediaType, mediaTypeOf } from '../network/index.js';
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
-import { INPUT_BUDGET, convertSchema, isBinarySchema, isObjectSchema, resolveSchema, type SchemaMeter } from './schema-converter.js';
+import {
+  INPUT_BUDGET,
+  convertSchema,
+  isBinarySchema,
+  isObjectSchema,
+  resolveSchema,
+  type SchemaMeter,
+} from './schema-converter.js';
 
 export interface DeclaredBody {
   readonly contentType: string;
@@ -26,7 +33,10 @@ const FILE_ARGUMENT_SCHEMA: JsonSchema = Object.freeze({
   properties: {
     filename: { type: 'string', minLength: 1, maxLength: 255, description: 'The file name, e.g. "syllabus.pdf".' },
     content_base64: { type: 'string', contentEncoding: 'base64', description: 'The file content, base64-encoded.' },
-    content_type: { type: 'string', description: 'The media type, e.g. "application/pdf". Guessed from the name when absent.' },
+    content_type: {
+      type: 'string',
+      description: 'The media type, e.g. "application/pdf". Guessed from the name when absent.',
+    },
   },
   required: ['filename', 'content_base64'],
   additionalProperties: false,
@@ -41,17 +51,32 @@ export function declaredBody(requestBody: unknown, root: JsonRecord, meter: Sche
   const required = body['required'] === true;
   const rawSchema = isRecord(mediaObject) ? mediaObject['schema'] : undefined;
   const kind = mediaKind(contentType);
-  if (kind === 'other' && (isBinarySchema(rawSchema, root) || rawSchema === undefined) && !contentType.startsWith('text/')) {
+  if (
+    kind === 'other' &&
+    (isBinarySchema(rawSchema, root) || rawSchema === undefined) &&
+    !contentType.startsWith('text/')
+  ) {
     return { contentType, required, schema: fileArgumentSchema(), fileProperties: [], isFile: true };
   }
   const schema = convertSchema(rawSchema, root, 'input', INPUT_BUDGET, meter);
-  if (kind !== 'multipart' && kind !== 'form') return { contentType, required, schema, fileProperties: [], isFile: false };
+  if (kind !== 'multipart' && kind !== 'form')
+    return { contentType, required, schema, fileProperties: [], isFile: false };
   return withFileProperties(contentType, required, rawSchema, schema, root);
 }
 
-function withFileProperties(contentType: string, required: boolean, rawSchema: unknown, schema: JsonSchema, root: JsonRecord): DeclaredBody {
-  const rawProperties = isRecord(resolveSchema(rawSchema, root)) ? (resolveSchema(rawSchema, root) as JsonRecord)['properties'] : undefined;
-  const properties = isRecord(schema['properties']) ? { ...(schema['properties'] as Record<string, JsonSchema>) } : undefined;
+function withFileProperties(
+  contentType: string,
+  required: boolean,
+  rawSchema: unknown,
+  schema: JsonSchema,
+  root: JsonRecord,
+): DeclaredBody {
+  const rawProperties = isRecord(resolveSchema(rawSchema, root))
+    ? (resolveSchema(rawSchema, root) as JsonRecord)['properties']
+    : undefined;
+  const properties = isRecord(schema['properties'])
+    ? { ...(schema['properties'] as Record<string, JsonSchema>) }
+    : undefined;
   const fileProperties: string[] = [];
   if (properties && isObjectSchema(schema)) {
     for (const [name, rawProperty] of entriesOf(rawProperties)) {
@@ -61,7 +86,13 @@ function withFileProperties(contentType: string, required: boolean, rawSchema: u
       fileProperties.push(name);
     }
   }
-  return { contentType, required, schema: properties ? { ...schema, properties } : schema, fileProperties, isFile: false };
+  return {
+    contentType,
+    required,
+    schema: properties ? { ...schema, properties } : schema,
+    fileProperties,
+    isFile: false,
+  };
 }
 
 /** A fresh copy, so no two tools share (and so could alter) one schema object. */

@@ -38,8 +38,12 @@ export function describeOperation(input: DescriptionInput): string {
   const paragraphs: string[] = [];
   if (input.deprecated) paragraphs.push('Deprecated by the API.');
   const summary = input.summary === undefined ? '' : plainText(input.summary, MAX_SUMMARY_LENGTH);
-  const detail = input.description === undefined ? '' : leadingParagraphs(withoutScopeParagraphs(input.description), MAX_DETAIL_LENGTH);
-  const detailRepeatsSummary = summary !== '' && detail.toLowerCase().startsWith(summary.replace(/\.$/, '').toLowerCase());
+  const detail =
+    input.description === undefined
+      ? ''
+      : leadingParagraphs(withoutScopeParagraphs(input.description), MAX_DETAIL_LENGTH);
+  const detailRepeatsSummary =
+    summary !== '' && detail.toLowerCase().startsWith(summary.replace(/\.$/, '').toLowerCase());
   if (summary !== '' && !detailRepeatsSummary) paragraphs.push(/[.!?…]$/.test(summary) ? summary : `${summary}.`);
   if (detail !== '') paragraphs.push(detail);
   if (summary === '' && detail === '') paragraphs.push(`${titleFor(undefined, input.toolName)}.`);
@@ -58,13 +62,22 @@ function withoutScopeParagraphs(description: string): string {
 }
 
 /** The same description with its final scope paragraph rewritten for narrowed scopes. */
-export function withScopeLine(description: string, alternatives: ScopeAlternatives, requiredScopes: readonly string[], anonymousAccess: boolean): string {
+export function withScopeLine(
+  description: string,
+  alternatives: ScopeAlternatives,
+  requiredScopes: readonly string[],
+  anonymousAccess: boolean,
+): string {
   const cut = description.lastIndexOf(PARAGRAPH);
   const body = cut === -1 ? '' : description.slice(0, cut + PARAGRAPH.length);
   return body + scopeLine(alternatives, requiredScopes, anonymousAccess);
 }
 
-function scopeLine(alternatives: ScopeAlternatives, requiredScopes: readonly string[], anonymousAccess = false): string {
+function scopeLine(
+  alternatives: ScopeAlternatives,
+  requiredScopes: readonly string[],
+  anonymousAccess = false,
+): string {
   const line = accessLine(alternatives, requiredScopes);
   return anonymousAccess ? `${line} Without sign-in, only the public view is served.` : line;
 }

@@ -65,7 +65,13 @@ function parseCacheEntry(text: string, url: string): CachedDocument | undefined 
   } catch {
     return undefined;
   }
-  if (!isRecord(value) || value['url'] !== url || typeof value['body'] !== 'string' || typeof value['storedAt'] !== 'string') return undefined;
+  if (
+    !isRecord(value) ||
+    value['url'] !== url ||
+    typeof value['body'] !== 'string' ||
+    typeof value['storedAt'] !== 'string'
+  )
+    return undefined;
   return {
     url,
     etag: typeof value['etag'] === 'string' ? value['etag'] : undefined,
@@ -76,7 +82,11 @@ function parseCacheEntry(text: string, url: string): CachedDocument | undefined 
 }
 
 const unsafeCache = (message: string) =>
-  openApiError('OPENAPI_CACHE_UNSAFE', message, 'Fix the ownership of the school-mcp config directory, or point SCHOOL_MCP_CONFIG_DIR at a private directory.');
+  openApiError(
+    'OPENAPI_CACHE_UNSAFE',
+    message,
+    'Fix the ownership of the school-mcp config directory, or point SCHOOL_MCP_CONFIG_DIR at a private directory.',
+  );
 
 /**
  * The cache under `configDirectory`, both directories prepared first; `OPENAPI_CACHE_UNSAFE` when
@@ -87,7 +97,11 @@ export async function openDocumentCache(configDirectory: string, warnings: strin
   const directory = join(configDirectory, CACHE_FOLDER);
   const logger = {
     warn: (message: string, fields: Record<string, unknown> = {}) =>
-      warnings.push(`The ${message} (${Object.entries(fields).map(([name, value]) => `${name} ${String(value)}`).join(', ')}).`),
+      warnings.push(
+        `The ${message} (${Object.entries(fields)
+          .map(([name, value]) => `${name} ${String(value)}`)
+          .join(', ')}).`,
+      ),
   };
   await preparePrivateDirectory(configDirectory, { logger, what: 'config directory', unsafe: unsafeCache });
   await preparePrivateDirectory(directory, { logger, what: 'OpenAPI cache directory', unsafe: unsafeCache });
@@ -97,7 +111,9 @@ export async function openDocumentCache(configDirectory: string, warnings: strin
     const inspected = await inspectPrivateFile(path).catch(() => undefined);
     if (inspected === undefined) return undefined;
     if (inspected.verdict.kind !== 'private') {
-      warnings.push(`Ignored the cached ${what} ${path}: school-mcp did not write it (${inspected.verdict.kind.replace('-', ' ')}).`);
+      warnings.push(
+        `Ignored the cached ${what} ${path}: school-mcp did not write it (${inspected.verdict.kind.replace('-', ' ')}).`,
+      );
       return undefined;
     }
     if (inspected.info.size > maxBytes) return undefined;
@@ -138,7 +154,8 @@ async function forgetOlderBuilds(directory: string, written: string): Promise<vo
   const files: CacheFileFacts[] = [];
   for (const name of names) {
     const inspected = await inspectPrivateFile(join(directory, name)).catch(() => undefined);
-    if (inspected !== undefined) files.push({ name, modifiedMs: inspected.info.mtimeMs, ours: inspected.verdict.kind === 'private' });
+    if (inspected !== undefined)
+      files.push({ name, modifiedMs: inspected.info.mtimeMs, ours: inspected.verdict.kind === 'private' });
   }
   for (const name of buildsToForget(files, written)) await unlink(join(directory, name)).catch(() => undefined);
 }

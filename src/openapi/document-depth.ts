@@ -19,7 +19,7 @@ export function tooDeepError(source?: string): SchoolMcpError<OpenApiErrorCode> 
   return openApiError(
     'OPENAPI_TOO_DEEP',
     `The OpenAPI document${source === undefined ? '' : ` from ${source}`} nests objects or arrays more than ${MAX_DOCUMENT_DEPTH} levels deep.`,
-    'An API description never needs that depth: check that the file is the school\'s real document, or move nested schemas to components and refer to them with $ref.',
+    "An API description never needs that depth: check that the file is the school's real document, or move nested schemas to components and refer to them with $ref.",
   );
 }
 

@@ -16,9 +16,14 @@ const PROJECTION_SCHEMA: JsonSchema = {
 };
 
 /** The input schema with the bridge's `fields` argument, when the read answers JSON and has none. */
-export function withProjectionArgument(inputSchema: JsonSchema, method: string, outputSchema: JsonSchema | undefined): JsonSchema {
+export function withProjectionArgument(
+  inputSchema: JsonSchema,
+  method: string,
+  outputSchema: JsonSchema | undefined,
+): JsonSchema {
   const properties = inputSchema['properties'];
-  if (method !== 'get' || outputSchema === undefined || typeof properties !== 'object' || properties === null) return inputSchema;
+  if (method !== 'get' || outputSchema === undefined || typeof properties !== 'object' || properties === null)
+    return inputSchema;
   if (PROJECTION_ARGUMENT in properties) return inputSchema;
   return { ...inputSchema, properties: { ...properties, [PROJECTION_ARGUMENT]: PROJECTION_SCHEMA } };
 }

@@ -42,7 +42,9 @@ export function groupOperations(inputs: readonly GroupingInput[]): Grouping {
   const sharedPrefix = sharedPrefixLength(inputs.map((input) => input.pathTemplate));
   const byPath = inputs.map((input) => pathGroup(input.pathTemplate, sharedPrefix));
   const byTag = inputs.map((input, index) => tagGroup(input.tags) ?? byPath[index] ?? PUBLIC_TOOLSET);
-  const documentHasScopes = inputs.some((input) => input.scopeAlternatives.some((alternative) => alternative.length > 0));
+  const documentHasScopes = inputs.some((input) =>
+    input.scopeAlternatives.some((alternative) => alternative.length > 0),
+  );
   if (documentHasScopes) {
     const byScope = inputs.map((input, index) => scopeToolset(input) ?? byTag[index] ?? PUBLIC_TOOLSET);
     const scoped = distinct(byScope.filter((_, index) => inputs[index]?.scopeAlternatives.length !== 0));

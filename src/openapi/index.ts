@@ -2,13 +2,7 @@
  * The OpenAPI part: the school's document in, a catalogue of operations out. It knows nothing of
  * OAuth, MCP or how requests are sent.
  */
-export type {
-  JsonSchema,
-  Operation,
-  OperationBody,
-  OperationParameter,
-  ToolAnnotations,
-} from './operation.js';
+export type { JsonSchema, Operation, OperationBody, OperationParameter, ToolAnnotations } from './operation.js';
 export { documentTarget, loadDocument } from './load-document.js';
 export { parseDocumentText, type ApiDocument, type OpenApiDocument } from './parse-document.js';
 export { buildCatalogue, type ToolCatalogue } from './catalogue.js';

@@ -32,14 +32,20 @@ export interface ToolInput {
 
 const MAX_ARGUMENT_LENGTH = 64;
 
-export function buildToolInput(parameters: readonly DeclaredParameter[], declaredBody: DeclaredBody | undefined): ToolInput {
+export function buildToolInput(
+  parameters: readonly DeclaredParameter[],
+  declaredBody: DeclaredBody | undefined,
+): ToolInput {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const claim = argumentClaimer();
 
   const operationParameters = parameters.map((parameter): OperationParameter => {
     const argument = claim(parameter.name, parameter.in);
-    properties[argument] = argument === parameter.name ? parameter.schema : renamedSchema(parameter.schema, parameter.name, `${parameter.in} parameter`);
+    properties[argument] =
+      argument === parameter.name
+        ? parameter.schema
+        : renamedSchema(parameter.schema, parameter.name, `${parameter.in} parameter`);
     if (parameter.required) required.push(argument);
     return { ...parameter, argument };
   });
@@ -79,7 +85,9 @@ export function buildToolInput(parameters: readonly DeclaredParameter[], declare
     }
   }
 
-  const typedProperties = Object.fromEntries(Object.entries(properties).map(([argument, schema]) => [argument, withImpliedTypes(schema)]));
+  const typedProperties = Object.fromEntries(
+    Object.entries(properties).map(([argument, schema]) => [argument, withImpliedTypes(schema)]),
+  );
   const inputSchema: JsonSchema = { type: 'object', properties: typedProperties };
   if (required.length > 0) inputSchema['required'] = [...new Set(required)];
   inputSchema['additionalProperties'] = false;
@@ -132,7 +140,8 @@ function withSuffix(base: string, suffix: string): string {
 function mergeableBodySchema(schema: JsonSchema): JsonSchema | undefined {
   const union = schema['oneOf'] ?? schema['anyOf'];
   if (Array.isArray(union)) return unionOfVariants(schema, union);
-  if (!isObjectSchema(schema) || !isRecord(schema['properties']) || Object.keys(schema['properties']).length === 0) return undefined;
+  if (!isObjectSchema(schema) || !isRecord(schema['properties']) || Object.keys(schema['properties']).length === 0)
+    return undefined;
   // A body that also accepts arbitrary extra keys cannot be flattened into a closed root.
   const extra = schema['additionalProperties'];
   if (extra === true || isRecord(extra) || isRecord(schema['patternProperties'])) return undefined;
@@ -141,7 +150,14 @@ function mergeableBodySchema(schema: JsonSchema): JsonSchema | undefined {
 }
 
 /** Keywords a union variant may carry and still be flattened into its properties. */
-const FLATTENABLE_VARIANT_KEYS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title']);
+const FLATTENABLE_VARIANT_KEYS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'description',
+  'title',
+]);
 
 function unionOfVariants(schema: JsonSchema, variants: unknown[]): JsonSchema | undefined {
   const properties: Record<string, unknown> = {};

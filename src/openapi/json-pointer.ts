@@ -55,7 +55,8 @@ export function resolvePointer(root: unknown, reference: string): PointerResult 
 }
 
 function follow(root: unknown, reference: string, hops: number, walked: { steps: number }): PointerResult {
-  if (hops > MAX_REFERENCE_HOPS || !reference.startsWith('#') || reference.length > MAX_POINTER_LENGTH) return { found: false };
+  if (hops > MAX_REFERENCE_HOPS || !reference.startsWith('#') || reference.length > MAX_POINTER_LENGTH)
+    return { found: false };
   let fragment: string;
   try {
     fragment = decodeURIComponent(reference.slice(1));

@@ -31,6 +31,7 @@ export function entriesOf(value: unknown): [string, unknown][] {
  * set the copy's prototype instead, and a document may name a property or a subschema so.
  */
 export function setDataProperty(target: JsonRecord, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

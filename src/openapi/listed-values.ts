@@ -22,7 +22,18 @@ const MAX_LISTED_EXAMPLES = 5;
 
 const VALUE_KEYWORDS = new Set(['default', 'const', 'example']);
 /** Keywords whose value is a schema, a list of schemas, or a map of them. */
-const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties']);
+const ONE_SCHEMA = new Set([
+  'items',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
@@ -58,7 +69,10 @@ export function withListedValues(schema: JsonSchema): JsonSchema {
   if (result['enum'] === undefined && Array.isArray(schema['enum'])) {
     delete result['enum'];
     const note = enumNote(schema['enum']);
-    result['description'] = typeof schema['description'] === 'string' && schema['description'] !== '' ? `${schema['description']} ${note}` : note;
+    result['description'] =
+      typeof schema['description'] === 'string' && schema['description'] !== ''
+        ? `${schema['description']} ${note}`
+        : note;
   }
   return result;
 }
@@ -78,7 +92,9 @@ function enumIsLong(values: readonly unknown[]): boolean {
 }
 
 function enumNote(values: readonly unknown[]): string {
-  const named = values.slice(0, NAMED_ENUM_VALUES).map((value) => shortJson(listedValue(value, NAMED_ENUM_VALUE_CHARS)));
+  const named = values
+    .slice(0, NAMED_ENUM_VALUES)
+    .map((value) => shortJson(listedValue(value, NAMED_ENUM_VALUE_CHARS)));
   return `One of ${count(values.length)} values (${named.join(', ')} and ${count(values.length - named.length)} more, not listed).`;
 }
 
@@ -108,7 +124,9 @@ function listedValue(value: unknown, maxChars = MAX_LISTED_VALUE_CHARS): unknown
   }
   if (typeof value !== 'object' || value === null) return value;
   const chars = (JSON.stringify(value) ?? '').length;
-  return chars <= maxChars ? value : `[${Array.isArray(value) ? 'a list' : 'an object'} of ${count(chars)} characters as JSON, not listed]`;
+  return chars <= maxChars
+    ? value
+    : `[${Array.isArray(value) ? 'a list' : 'an object'} of ${count(chars)} characters as JSON, not listed]`;
 }
 
 function shortJson(value: unknown): string {

@@ -26,25 +26,48 @@ export interface LoadedCatalogue {
   readonly store: (() => Promise<void>) | undefined;
 }
 
-export async function loadCatalogue({ load, catalogue: catalogueOptions, version, debug }: LoadCatalogueOptions): Promise<LoadedCatalogue> {
+export async function loadCatalogue({
+  load,
+  catalogue: catalogueOptions,
+  version,
+  debug,
+}: LoadCatalogueOptions): Promise<LoadedCatalogue> {
   const read = await readDocumentText({ ...load, keepsCatalogue: version !== undefined });
   const { cache } = read;
   const key =
     cache === undefined || version === undefined
       ? undefined
-      : catalogueKey({ text: read.text, parsing: read.parsing, version: `${version}+${converterFingerprint()}`, schoolUrl: catalogueOptions.schoolUrl, maxOperations: catalogueOptions.maxOperations ?? DEFAULT_MAX_OPERATIONS });
+      : catalogueKey({
+          text: read.text,
+          parsing: read.parsing,
+          version: `${version}+${converterFingerprint()}`,
+          schoolUrl: catalogueOptions.schoolUrl,
+          maxOperations: catalogueOptions.maxOperations ?? DEFAULT_MAX_OPERATIONS,
+        });
   const restored =
     cache === undefined || key === undefined
       ? undefined
-      : await findCachedCatalogue(cache, key, { debug, schoolUrl: catalogueOptions.schoolUrl, ...(catalogueOptions.onSchemaWarning === undefined ? {} : { onSchemaWarning: catalogueOptions.onSchemaWarning }) });
+      : await findCachedCatalogue(cache, key, {
+          debug,
+          schoolUrl: catalogueOptions.schoolUrl,
+          ...(catalogueOptions.onSchemaWarning === undefined
+            ? {}
+            : { onSchemaWarning: catalogueOptions.onSchemaWarning }),
+        });
   if (restored !== undefined) {
     const kept = await read.keep();
-    const loaded = { source: read.source, location: read.location, warnings: [...read.warnings, ...restored.documentWarnings, ...kept] };
+    const loaded = {
+      source: read.source,
+      location: read.location,
+      warnings: [...read.warnings, ...restored.documentWarnings, ...kept],
+    };
     return { loaded, catalogue: restored.catalogue, store: undefined };
   }
   const loaded = await parseDocumentRead(read);
   const catalogue = await buildCatalogue(loaded.document, catalogueOptions);
   const store =
-    cache === undefined || key === undefined ? undefined : () => storeCatalogue({ cache, key, catalogue, documentWarnings: loaded.parseWarnings, debug });
+    cache === undefined || key === undefined
+      ? undefined
+      : () => storeCatalogue({ cache, key, catalogue, documentWarnings: loaded.parseWarnings, debug });
   return { loaded, catalogue, store };
 }

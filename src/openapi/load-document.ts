@@ -111,10 +111,15 @@ type DocumentTarget = { readonly kind: 'file'; readonly path: string } | { reado
 export function documentTarget(schoolUrl: string, openapi: string | undefined): DocumentTarget {
   const verdict = checkSchoolUrl(schoolUrl);
   if (!verdict.ok) {
-    throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`, 'Pass the school as https://host.');
+    throw openApiError(
+      'OPENAPI_BAD_SCHOOL_URL',
+      `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`,
+      'Pass the school as https://host.',
+    );
   }
   const school = verdict.url;
-  if (openapi === undefined) return { kind: 'url', url: `${school.origin}${school.pathname.replace(/\/+$/, '')}/openapi.json` };
+  if (openapi === undefined)
+    return { kind: 'url', url: `${school.origin}${school.pathname.replace(/\/+$/, '')}/openapi.json` };
   const given = parseUrl(openapi);
   if (given?.protocol === 'file:') return { kind: 'file', path: fileURLToPath(given) };
   if (given?.protocol !== 'https:' && given?.protocol !== 'http:') return { kind: 'file', path: resolvePath(openapi) };
@@ -133,18 +138,30 @@ async function readFileText(path: string, options: LoadDocumentOptions): Promise
   try {
     const info = await stat(path);
     if (info.size > MAX_DOCUMENT_BYTES) {
-      throw openApiError('OPENAPI_TOO_LARGE', `${path} is ${info.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte cap.`, 'Pass a smaller document.');
+      throw openApiError(
+        'OPENAPI_TOO_LARGE',
+        `${path} is ${info.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte cap.`,
+        'Pass a smaller document.',
+      );
     }
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (isSchoolMcpError(error)) throw error;
-    throw openApiError('OPENAPI_FILE_UNREADABLE', `Cannot read the OpenAPI file ${path}.`, 'Check the path given to --openapi.', error);
+    throw openApiError(
+      'OPENAPI_FILE_UNREADABLE',
+      `Cannot read the OpenAPI file ${path}.`,
+      'Check the path given to --openapi.',
+      error,
+    );
   }
   const format = formatFromFileName(path);
   const warnings: string[] = [];
   // A JSON file has no parsed copy to keep; the cache is opened for it only when a catalogue is kept there.
-  const wanted = options.configDirectory !== undefined && (options.keepsCatalogue === true || resolvedFormat(text, format) !== 'json');
-  const cache = wanted && options.configDirectory !== undefined ? await openCache(options.configDirectory, warnings) : undefined;
+  const wanted =
+    options.configDirectory !== undefined &&
+    (options.keepsCatalogue === true || resolvedFormat(text, format) !== 'json');
+  const cache =
+    wanted && options.configDirectory !== undefined ? await openCache(options.configDirectory, warnings) : undefined;
   const parsing: ParseDocumentOptions = format === undefined ? { source: path } : { source: path, format };
   return { text, source: 'file', location: path, parsing, cache, warnings, keep: nothingToKeep };
 }
@@ -172,11 +189,20 @@ async function readUrlText(url: string, options: LoadDocumentOptions): Promise<D
     body = await readCappedText(response, MAX_DOCUMENT_BYTES, url);
   } catch (error) {
     if (isSchoolMcpError(error)) throw error;
-    return fromCache(cached, cache, url, 'cache-fallback', [`could not be reached (${describeFailure(error)})`], warnings, error);
+    return fromCache(
+      cached,
+      cache,
+      url,
+      'cache-fallback',
+      [`could not be reached (${describeFailure(error)})`],
+      warnings,
+      error,
+    );
   }
 
   const format = formatFromMediaType(response.headers.get('content-type'));
-  const parsing: ParseDocumentOptions = format === 'json' || format === 'yaml' ? { source: url, format } : { source: url };
+  const parsing: ParseDocumentOptions =
+    format === 'json' || format === 'yaml' ? { source: url, format } : { source: url };
   const keep = async (): Promise<readonly string[]> => {
     if (cache === undefined) return [];
     const entry: CachedDocument = {
@@ -188,7 +214,9 @@ async function readUrlText(url: string, options: LoadDocumentOptions): Promise<D
     };
     return cache.write(entry).then(
       () => [],
-      (error: unknown) => [`The OpenAPI document could not be cached in ${options.configDirectory}: ${describeFailure(error)}.`],
+      (error: unknown) => [
+        `The OpenAPI document could not be cached in ${options.configDirectory}: ${describeFailure(error)}.`,
+      ],
     );
   };
   return { text: body, source: 'network', location: url, parsing, cache, warnings, keep };
@@ -199,7 +227,11 @@ async function readUrlText(url: string, options: LoadDocumentOptions): Promise<D
  * one, and its copy stored when there is none. The copy goes through the same checks as any JSON
  * document (cap, nesting, shape); a copy that fails them is ignored and the YAML parsed instead.
  */
-async function parseKeepingCopy(text: string, options: ParseDocumentOptions, cache: DocumentCache | undefined): Promise<ParsedDocument> {
+async function parseKeepingCopy(
+  text: string,
+  options: ParseDocumentOptions,
+  cache: DocumentCache | undefined,
+): Promise<ParsedDocument> {
   if (cache === undefined || resolvedFormat(text, options.format) === 'json') return parseDocumentText(text, options);
   const name = parsedCopyName(text);
   const copy = await cache.readParsedCopy(name);
@@ -212,7 +244,8 @@ async function parseKeepingCopy(text: string, options: ParseDocumentOptions, cac
   }
   const parsed = parseDocumentText(text, options);
   const json = parsedCopyText(parsed);
-  if (json !== undefined && Buffer.byteLength(json) <= MAX_DOCUMENT_BYTES) await cache.writeParsedCopy(name, json).catch(() => undefined);
+  if (json !== undefined && Buffer.byteLength(json) <= MAX_DOCUMENT_BYTES)
+    await cache.writeParsedCopy(name, json).catch(() => undefined);
   return parsed;
 }
 
@@ -232,7 +265,9 @@ function refuseUnusable(response: DocumentResponse, url: string): void {
     throw openApiError(
       'OPENAPI_HTTP_STATUS',
       `${url} answered HTTP ${response.status}.`,
-      response.status === 404 ? 'This school publishes no /openapi.json; pass the document with --openapi FILE.' : 'Check the school URL.',
+      response.status === 404
+        ? 'This school publishes no /openapi.json; pass the document with --openapi FILE.'
+        : 'Check the school URL.',
     );
   }
   if (formatFromMediaType(response.headers.get('content-type')) === 'refused') {
@@ -274,8 +309,19 @@ function fromCache(
       cause,
     );
   }
-  const warnings = source === 'cache-fallback' ? [`The school ${failure.join(', ')}; using the copy of ${url} cached at ${cached.storedAt}.`, ...earlier] : [...earlier];
-  return { text: cached.body, source, location: url, parsing: { source: `the cached copy of ${url}` }, cache, warnings, keep: nothingToKeep };
+  const warnings =
+    source === 'cache-fallback'
+      ? [`The school ${failure.join(', ')}; using the copy of ${url} cached at ${cached.storedAt}.`, ...earlier]
+      : [...earlier];
+  return {
+    text: cached.body,
+    source,
+    location: url,
+    parsing: { source: `the cached copy of ${url}` },
+    cache,
+    warnings,
+    keep: nothingToKeep,
+  };
 }
 
 function describeFailure(error: unknown): string {

@@ -18,7 +18,16 @@ import { buildOperationSchemas, type OperationSchemas } from './tool-schemas.js'
 import { securityRequirements, type SecurityRequirements } from './toolsets.js';
 
 /** OpenAPI Path Item Object fields that hold operations, in the specification's order. */
-export const HTTP_METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const HTTP_METHODS: readonly HttpMethod[] = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+];
 
 export interface OperationSource {
   readonly method: HttpMethod;
@@ -28,7 +37,11 @@ export interface OperationSource {
 }
 
 /** Operations in document order, at most `limit` of them. */
-export function enumerateOperations(document: JsonRecord, limit: number, warn: (message: string) => void): OperationSource[] {
+export function enumerateOperations(
+  document: JsonRecord,
+  limit: number,
+  warn: (message: string) => void,
+): OperationSource[] {
   const sources: OperationSource[] = [];
   for (const [pathTemplate, rawItem] of entriesOf(document['paths'])) {
     const problem = pathTemplateProblem(pathTemplate);
@@ -76,13 +89,19 @@ export interface OperationPlacement {
   readonly toolset: string;
 }
 
-export function buildOperation(source: OperationSource, placement: OperationPlacement, security: SecurityRequirements, context: BuildContext): Operation {
+export function buildOperation(
+  source: OperationSource,
+  placement: OperationPlacement,
+  security: SecurityRequirements,
+  context: BuildContext,
+): Operation {
   const { method, pathTemplate, pathItem, operation } = source;
   const { alternatives, anonymousAccess } = security;
   const { toolName, requiredScopes, toolset } = placement;
   parameterWarnings(pathTemplate, pathItem['parameters'], operation['parameters'], context.root).forEach(context.warn);
   let conversion: ConvertedSchemas | undefined;
-  const convert = () => (conversion ??= convertKeepingWarnings({ toolName, method, pathTemplate, pathItem, operation }, context.root));
+  const convert = () =>
+    (conversion ??= convertKeepingWarnings({ toolName, method, pathTemplate, pathItem, operation }, context.root));
   const tags = arrayOr(operation['tags']).filter((tag): tag is string => typeof tag === 'string');
   const summary = stringOr(operation['summary']) ?? stringOr(pathItem['summary']);
   const deprecated = operation['deprecated'] === true;
@@ -135,7 +154,10 @@ export interface ConvertedSchemas {
   readonly warnings: readonly string[];
 }
 
-function convertKeepingWarnings(source: Parameters<typeof buildOperationSchemas>[0], root: JsonRecord): ConvertedSchemas {
+function convertKeepingWarnings(
+  source: Parameters<typeof buildOperationSchemas>[0],
+  root: JsonRecord,
+): ConvertedSchemas {
   const warnings: string[] = [];
   const schemas = buildOperationSchemas(source, root, (message) => warnings.push(message));
   return { schemas, warnings };
@@ -145,7 +167,10 @@ function convertKeepingWarnings(source: Parameters<typeof buildOperationSchemas>
  * The schemas for the operation's own getters: what converting them found is reported once, when
  * a tool is first listed, described or called, however often (and by whom) they were converted.
  */
-export function reportingOnFirstRead(convert: () => ConvertedSchemas, report: (message: string) => void): () => OperationSchemas {
+export function reportingOnFirstRead(
+  convert: () => ConvertedSchemas,
+  report: (message: string) => void,
+): () => OperationSchemas {
   let reported = false;
   return () => {
     const { schemas, warnings } = convert();
@@ -178,5 +203,8 @@ export function convertQuietly(operation: Operation): ConvertedSchemas | undefin
  * so convert) the lazy schemas of every operation it copies.
  */
 export function deriveOperation(operation: Operation, changes: Partial<Operation>): Operation {
-  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(operation), ...Object.getOwnPropertyDescriptors(changes) }) as Operation;
+  return Object.defineProperties(
+    {},
+    { ...Object.getOwnPropertyDescriptors(operation), ...Object.getOwnPropertyDescriptors(changes) },
+  ) as Operation;
 }

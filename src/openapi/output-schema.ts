@@ -16,10 +16,21 @@ import { withImpliedTypes } from './implied-types.js';
 import { entriesOf, isRecord, setDataProperty, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
-import { OUTPUT_BUDGET, convertSchema, isObjectSchema, newSchemaMeter, resolveSchema, type SchemaMeter } from './schema-converter.js';
+import {
+  OUTPUT_BUDGET,
+  convertSchema,
+  isObjectSchema,
+  newSchemaMeter,
+  resolveSchema,
+  type SchemaMeter,
+} from './schema-converter.js';
 
 /** Undefined when there is none to declare, and when it passes its budget (`meter.overBudget` then says so). */
-export function buildOutputSchema(responses: unknown, root: JsonRecord, meter: SchemaMeter = newSchemaMeter()): JsonSchema | undefined {
+export function buildOutputSchema(
+  responses: unknown,
+  root: JsonRecord,
+  meter: SchemaMeter = newSchemaMeter(),
+): JsonSchema | undefined {
   const response = resolveSchema(successResponse(responses), root);
   if (!isRecord(response)) return undefined;
   const json = entriesOf(response['content']).find(([type]) => isJsonMediaType(type));
@@ -31,13 +42,26 @@ export function buildOutputSchema(responses: unknown, root: JsonRecord, meter: S
   if (replayed !== undefined) return replayed.schema;
   const schema = convertSchema(json[1]['schema'], root, 'output', OUTPUT_BUDGET, meter);
   if (meter.overBudget) return undefined;
-  if (!isObjectSchema(schema) || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'not' in schema) return undefined;
+  if (!isObjectSchema(schema) || 'anyOf' in schema || 'oneOf' in schema || 'allOf' in schema || 'not' in schema)
+    return undefined;
   const output = { ...withImpliedTypes(structureOnly(schema)), type: 'object' };
   if (key !== undefined) rememberConversion(root, key, output, { nodes: meter.nodes, bytes: meter.bytes });
   return output;
 }
 
-const STRUCTURE_KEYWORDS = new Set(['type', 'format', 'const', 'additionalProperties', 'properties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'not']);
+const STRUCTURE_KEYWORDS = new Set([
+  'type',
+  'format',
+  'const',
+  'additionalProperties',
+  'properties',
+  'items',
+  'prefixItems',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+]);
 
 /** Pure: a converted schema without its documentation and closing keywords, at every depth. */
 function structureOnly(schema: JsonSchema): JsonSchema {
@@ -58,7 +82,10 @@ function structureOnly(schema: JsonSchema): JsonSchema {
       continue;
     } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isRecord(value)) {
       out[key] = structureOnly(value);
-    } else if ((key === 'prefixItems' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
+    } else if (
+      (key === 'prefixItems' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') &&
+      Array.isArray(value)
+    ) {
       out[key] = value.map((variant: unknown) => (isRecord(variant) ? structureOnly(variant) : variant));
     } else {
       out[key] = value;
@@ -75,4 +102,3 @@ export function successResponse(responses: unknown): unknown {
     .sort(([a], [b]) => Number(a) - Number(b));
   return (explicit[0] ?? entries.find(([status]) => status.toUpperCase() === '2XX'))?.[1];
 }
-

@@ -79,7 +79,12 @@ export function declaredParameters(
   }
   for (const placeholder of placeholders) {
     if (result.some((parameter) => parameter.in === 'path' && parameter.name === placeholder)) continue;
-    result.push({ name: placeholder, in: 'path', required: true, schema: { type: 'string', description: `The ${placeholder} in the path.` } });
+    result.push({
+      name: placeholder,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', description: `The ${placeholder} in the path.` },
+    });
   }
   return result.sort((a, b) => LOCATION_ORDER[a.in] - LOCATION_ORDER[b.in]);
 }
@@ -88,19 +93,36 @@ export function declaredParameters(
  * What the catalogue says about an operation's parameters before any schema is converted: path
  * placeholders no parameter declares (taken as required strings), and parameters over the cap.
  */
-export function parameterWarnings(pathTemplate: string, pathItemParameters: unknown, operationParameters: unknown, root: JsonRecord): string[] {
+export function parameterWarnings(
+  pathTemplate: string,
+  pathItemParameters: unknown,
+  operationParameters: unknown,
+  root: JsonRecord,
+): string[] {
   const warnings: string[] = [];
   const { parameters, leftOut } = mergedParameters(pathItemParameters, operationParameters, root);
-  if (leftOut) warnings.push(`${pathTemplate}: more than ${MAX_PARAMETERS} parameters declared; only the first ${MAX_PARAMETERS} are used.`);
-  const paths = new Set(parameters.filter((parameter) => parameter['in'] === 'path').map((parameter) => parameter['name']));
+  if (leftOut)
+    warnings.push(
+      `${pathTemplate}: more than ${MAX_PARAMETERS} parameters declared; only the first ${MAX_PARAMETERS} are used.`,
+    );
+  const paths = new Set(
+    parameters.filter((parameter) => parameter['in'] === 'path').map((parameter) => parameter['name']),
+  );
   for (const placeholder of templateNames(pathTemplate)) {
-    if (!paths.has(placeholder)) warnings.push(`${pathTemplate}: path parameter "${placeholder}" is not declared; it is taken as a required string.`);
+    if (!paths.has(placeholder))
+      warnings.push(
+        `${pathTemplate}: path parameter "${placeholder}" is not declared; it is taken as a required string.`,
+      );
   }
   return warnings;
 }
 
 /** Path-item parameters overridden by the operation's (same name and location), at most `MAX_PARAMETERS`. */
-function mergedParameters(pathItemParameters: unknown, operationParameters: unknown, root: JsonRecord): { parameters: JsonRecord[]; leftOut: boolean } {
+function mergedParameters(
+  pathItemParameters: unknown,
+  operationParameters: unknown,
+  root: JsonRecord,
+): { parameters: JsonRecord[]; leftOut: boolean } {
   const merged = new Map<string, JsonRecord>();
   const fromItem = arrayOr(pathItemParameters);
   const fromOperation = arrayOr(operationParameters);
@@ -111,14 +133,22 @@ function mergedParameters(pathItemParameters: unknown, operationParameters: unkn
     const key = `${parameter['in']}:${parameter['in'] === 'header' ? name.toLowerCase() : name}`;
     merged.set(key, parameter);
   }
-  const leftOut = fromItem.length > MAX_PARAMETERS || fromOperation.length > MAX_PARAMETERS || merged.size > MAX_PARAMETERS;
+  const leftOut =
+    fromItem.length > MAX_PARAMETERS || fromOperation.length > MAX_PARAMETERS || merged.size > MAX_PARAMETERS;
   return { parameters: [...merged.values()].slice(0, MAX_PARAMETERS), leftOut };
 }
 
-function toDeclared(parameter: JsonRecord, name: string, location: DeclaredParameter['in'], root: JsonRecord, meter: SchemaMeter): DeclaredParameter {
+function toDeclared(
+  parameter: JsonRecord,
+  name: string,
+  location: DeclaredParameter['in'],
+  root: JsonRecord,
+  meter: SchemaMeter,
+): DeclaredParameter {
   const schema = convertSchema(parameterSchema(parameter), root, 'input', INPUT_BUDGET, meter);
   const description = stringOr(parameter['description']);
-  if (description !== undefined && plainText(description, 1) !== '') schema['description'] = plainText(description, 300);
+  if (description !== undefined && plainText(description, 1) !== '')
+    schema['description'] = plainText(description, 300);
   if (parameter['deprecated'] === true) schema['deprecated'] = true;
   const examples = parameterExamples(parameter, root);
   if (examples.length > 0) schema['examples'] = examples;

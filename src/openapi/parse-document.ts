@@ -74,7 +74,12 @@ export function formatFromMediaType(contentType: string | null): DocumentFormat 
   const essence = mediaTypeOf(contentType ?? undefined);
   if (essence === '' || essence === 'text/plain' || essence === 'application/octet-stream') return 'sniff';
   if (isJsonMediaType(essence)) return 'json';
-  if (/^(application|text)\/(x-)?yaml$/.test(essence) || essence.endsWith('+yaml') || essence === 'application/vnd.oai.openapi') return 'yaml';
+  if (
+    /^(application|text)\/(x-)?yaml$/.test(essence) ||
+    essence.endsWith('+yaml') ||
+    essence === 'application/vnd.oai.openapi'
+  )
+    return 'yaml';
   return 'refused';
 }
 
@@ -95,7 +100,9 @@ function validateDocumentShape(value: unknown, source: string): ApiDocument {
       swagger
         ? `The document from ${source} is Swagger ${String(value['swagger']).slice(0, 20)}; Swagger 2.0, OpenAPI 3.0 or 3.1 is required.`
         : `The document from ${source} has no "openapi: 3.x" field.`,
-      swagger ? 'Convert it to OpenAPI 3 and pass it with --openapi FILE.' : 'Pass a Swagger 2.0, OpenAPI 3.0 or 3.1 document.',
+      swagger
+        ? 'Convert it to OpenAPI 3 and pass it with --openapi FILE.'
+        : 'Pass a Swagger 2.0, OpenAPI 3.0 or 3.1 document.',
     );
   }
   return value as OpenApiDocument;
@@ -106,6 +113,11 @@ function parseJson(text: string, source: string): { value: unknown; warnings: st
   try {
     return { value: JSON.parse(text) as unknown, warnings: [] };
   } catch (error) {
-    throw openApiError('OPENAPI_SYNTAX', `The OpenAPI document from ${source} is not valid JSON.`, 'Fix the JSON syntax of the document.', error);
+    throw openApiError(
+      'OPENAPI_SYNTAX',
+      `The OpenAPI document from ${source} is not valid JSON.`,
+      'Fix the JSON syntax of the document.',
+      error,
+    );
   }
 }

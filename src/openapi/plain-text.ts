@@ -7,7 +7,14 @@
  */
 import { isShowable, showableText } from '../school-text/index.js';
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
 
 /**
  * How much source text is read per character shown. Markup outweighs prose several times over,
@@ -94,23 +101,26 @@ const MARKUP_CHARACTER = /[[<&*_`]/;
 
 function stripMarkup(text: string): string {
   if (!MARKUP_CHARACTER.test(text)) return text;
-  return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    // Unclosed, a comment or script runs to the end, as in HTML, rather than showing as text.
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
-    .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, '')
-    .replace(/<br\s*\/?>/gi, ' ')
-    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity)
-    .replace(/(\*\*|__)(\S(?:[^*_]*\S)?)\1/g, '$2')
-    .replace(/`([^`]+)`/g, '$1');
+  return (
+    text
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+      // Unclosed, a comment or script runs to the end, as in HTML, rather than showing as text.
+      .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+      .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, '')
+      .replace(/<br\s*\/?>/gi, ' ')
+      .replace(/<\/?[a-zA-Z][^>]*>/g, '')
+      .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity)
+      .replace(/(\*\*|__)(\S(?:[^*_]*\S)?)\1/g, '$2')
+      .replace(/`([^`]+)`/g, '$1')
+  );
 }
 
 function decodeEntity(entity: string, body: string): string {
   if (body.startsWith('#')) {
-    const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+    const code =
+      body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
     const decoded = Number.isInteger(code) && code > 31 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
     // An entity must not bring back what `showableText` took out (`&#x202E;`, `&#8203;`).
     return isShowable(decoded) ? decoded : '';

@@ -6,7 +6,11 @@
 import { readCappedBody, type DocumentResponse } from '../network/index.js';
 import { openApiError } from './openapi-error.js';
 
-export async function readCappedText(response: Pick<DocumentResponse, 'headers' | 'body'>, maxBytes: number, source: string): Promise<string> {
+export async function readCappedText(
+  response: Pick<DocumentResponse, 'headers' | 'body'>,
+  maxBytes: number,
+  source: string,
+): Promise<string> {
   const body = await readCappedBody(response, maxBytes);
   if (body.kind === 'too-large') throw tooLarge(source, maxBytes);
   return new TextDecoder('utf-8').decode(body.bytes);

@@ -43,21 +43,39 @@ export function soleReference(schema: unknown): string | undefined {
 }
 
 /** Pure: whether a conversion that spent `spent` may be replayed on `meter` without passing `limits`. */
-export function fitsMeter(spent: Pick<RememberedConversion, 'nodes' | 'bytes'>, meter: MeterState, limits: Limits): boolean {
-  return !meter.overBudget && meter.nodes + spent.nodes <= limits.maxNodes && meter.bytes + spent.bytes <= limits.maxBytes;
+export function fitsMeter(
+  spent: Pick<RememberedConversion, 'nodes' | 'bytes'>,
+  meter: MeterState,
+  limits: Limits,
+): boolean {
+  return (
+    !meter.overBudget && meter.nodes + spent.nodes <= limits.maxNodes && meter.bytes + spent.bytes <= limits.maxBytes
+  );
 }
 
 /** A copy of the remembered conversion, its spending added to `meter`; undefined when none fits. */
-export function replayConversion(root: JsonRecord, key: string, meter: MeterState, limits: Limits, levelsLeft = Number.POSITIVE_INFINITY): RememberedConversion | undefined {
+export function replayConversion(
+  root: JsonRecord,
+  key: string,
+  meter: MeterState,
+  limits: Limits,
+  levelsLeft = Number.POSITIVE_INFINITY,
+): RememberedConversion | undefined {
   const remembered = byDocument.get(root)?.get(key);
-  if (remembered === undefined || (remembered.levels ?? 0) > levelsLeft || !fitsMeter(remembered, meter, limits)) return undefined;
+  if (remembered === undefined || (remembered.levels ?? 0) > levelsLeft || !fitsMeter(remembered, meter, limits))
+    return undefined;
   meter.nodes += remembered.nodes;
   meter.bytes += remembered.bytes;
   return { ...remembered, schema: cloneJson(remembered.schema) };
 }
 
 /** Keeps a copy of `schema`, which the caller goes on to hand out itself. */
-export function rememberConversion(root: JsonRecord, key: string, schema: JsonSchema, spent: Omit<RememberedConversion, 'schema'>): void {
+export function rememberConversion(
+  root: JsonRecord,
+  key: string,
+  schema: JsonSchema,
+  spent: Omit<RememberedConversion, 'schema'>,
+): void {
   let remembered = byDocument.get(root);
   if (remembered === undefined) {
     remembered = new Map();

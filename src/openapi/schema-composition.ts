@@ -29,12 +29,25 @@ export function simplifyComposition(schema: JsonSchema): JsonSchema {
   return merged ?? result;
 }
 
-const OBJECT_KEYWORDS = new Set(['type', 'properties', 'required', 'additionalProperties', 'description', 'title', 'examples', 'default', 'deprecated', 'minProperties', 'maxProperties']);
+const OBJECT_KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'description',
+  'title',
+  'examples',
+  'default',
+  'deprecated',
+  'minProperties',
+  'maxProperties',
+]);
 
 /** Two schemas as one, when both only describe an object (or nothing at all); else undefined. */
 function mergeObjectSchemas(base: JsonSchema, part: JsonSchema): JsonSchema | undefined {
   const objectOnly = (schema: JsonSchema) =>
-    Object.keys(schema).every((key) => OBJECT_KEYWORDS.has(key)) && (schema['type'] === undefined || schema['type'] === 'object');
+    Object.keys(schema).every((key) => OBJECT_KEYWORDS.has(key)) &&
+    (schema['type'] === undefined || schema['type'] === 'object');
   if (!objectOnly(base) || !objectOnly(part)) return undefined;
   const merged: JsonSchema = { ...part, ...base };
   if (base['type'] === 'object' || part['type'] === 'object') merged['type'] = 'object';
@@ -43,7 +56,8 @@ function mergeObjectSchemas(base: JsonSchema, part: JsonSchema): JsonSchema | un
   const required = [...new Set([...arrayOr(base['required']), ...arrayOr(part['required'])])];
   if (required.length > 0) merged['required'] = required;
   // The open side wins: a part that forbids extras would otherwise forbid the other part's properties.
-  if (base['additionalProperties'] === false && part['additionalProperties'] === false) merged['additionalProperties'] = false;
+  if (base['additionalProperties'] === false && part['additionalProperties'] === false)
+    merged['additionalProperties'] = false;
   else delete merged['additionalProperties'];
   return merged;
 }

@@ -102,7 +102,17 @@ export function convertSchema(
   budget: SchemaBudget,
   meter: SchemaMeter = newSchemaMeter(),
 ): JsonSchema {
-  const conversion: Conversion = { root, direction, budget, references: new Map(), ancestors: new Map(), meter, cutShort: 0, saturated: 0, deepest: 0 };
+  const conversion: Conversion = {
+    root,
+    direction,
+    budget,
+    references: new Map(),
+    ancestors: new Map(),
+    meter,
+    cutShort: 0,
+    saturated: 0,
+    deepest: 0,
+  };
   return convert(conversion, schema, 0);
 }
 
@@ -132,7 +142,10 @@ export function resolveSchema(schema: unknown, root: JsonRecord): unknown {
     resolved = target.value;
   }
   if (layers.length === 0) return schema;
-  return layers.reduceRight<unknown>((inner, siblings) => (Object.keys(siblings).length === 0 ? inner : { ...(inner as JsonRecord), ...siblings }), resolved);
+  return layers.reduceRight<unknown>(
+    (inner, siblings) => (Object.keys(siblings).length === 0 ? inner : { ...(inner as JsonRecord), ...siblings }),
+    resolved,
+  );
 }
 
 export function isObjectSchema(schema: JsonSchema): boolean {
@@ -148,7 +161,11 @@ export function isBinarySchema(schema: unknown, root: JsonRecord): boolean {
   if (resolved['type'] !== 'string' && resolved['type'] !== undefined) return false;
   if (resolved['format'] === 'binary') return true;
   const mediaType = resolved['contentMediaType'];
-  return typeof mediaType === 'string' && resolved['contentEncoding'] === undefined && !/^(text\/|application\/json)/.test(mediaType);
+  return (
+    typeof mediaType === 'string' &&
+    resolved['contentEncoding'] === undefined &&
+    !/^(text\/|application\/json)/.test(mediaType)
+  );
 }
 
 function convert(conversion: Conversion, schema: unknown, depth: number): JsonSchema {
@@ -160,7 +177,8 @@ function convert(conversion: Conversion, schema: unknown, depth: number): JsonSc
   if (typeof schema['$ref'] === 'string') return convertReference(conversion, schema, schema['$ref'], depth);
   const visits = conversion.ancestors.get(schema) ?? 0;
   // A guard of last resort: the checked copy has no object cycle, so only references revisit objects.
-  if (visits > MAX_REFERENCE_RECURSION) return openSchema(conversion, schema, 'Recursive structure; not expanded further.');
+  if (visits > MAX_REFERENCE_RECURSION)
+    return openSchema(conversion, schema, 'Recursive structure; not expanded further.');
   conversion.meter.nodes += 1;
   if (depth > conversion.budget.maxDepth || conversion.meter.nodes > conversion.budget.maxNodes) {
     return openSchema(conversion, schema, 'Nested structure not expanded here.');
@@ -181,7 +199,12 @@ function convertReference(conversion: Conversion, schema: JsonRecord, reference:
   const name = reference.slice(reference.lastIndexOf('/') + 1);
   if (!target.found) return openSchema(conversion, schema, `Unresolved reference ${name.slice(0, 100)}.`);
   const seen = conversion.references.get(reference) ?? 0;
-  if (seen > MAX_REFERENCE_RECURSION) return openSchema(conversion, isRecord(target.value) ? target.value : {}, `Recursive ${name.slice(0, 100)}; not expanded further.`);
+  if (seen > MAX_REFERENCE_RECURSION)
+    return openSchema(
+      conversion,
+      isRecord(target.value) ? target.value : {},
+      `Recursive ${name.slice(0, 100)}; not expanded further.`,
+    );
   conversion.references.set(reference, seen + 1);
   const saturatedElsewhere = conversion.saturated > 0;
   if (seen + 1 > MAX_REFERENCE_RECURSION) conversion.saturated += 1;
@@ -198,21 +221,39 @@ function convertReference(conversion: Conversion, schema: JsonRecord, reference:
  * conversion that nothing cut short went around no cycle, so it comes out the same wherever no
  * object or reference is already at its recursion limit, given the depth and meter it used.
  */
-function convertComponent(conversion: Conversion, schema: JsonRecord, reference: string, depth: number, saturatedElsewhere: boolean): JsonSchema {
+function convertComponent(
+  conversion: Conversion,
+  schema: JsonRecord,
+  reference: string,
+  depth: number,
+  saturatedElsewhere: boolean,
+): JsonSchema {
   const { root, budget, meter } = conversion;
-  const key = soleReference(schema) === undefined || saturatedElsewhere ? undefined : `within ${conversion.direction} ${budget.maxDepth} ${budget.maxNodes} ${budget.maxBytes} ${reference}`;
+  const key =
+    soleReference(schema) === undefined || saturatedElsewhere
+      ? undefined
+      : `within ${conversion.direction} ${budget.maxDepth} ${budget.maxNodes} ${budget.maxBytes} ${reference}`;
   const replayed = key === undefined ? undefined : replayConversion(root, key, meter, budget, budget.maxDepth - depth);
   if (replayed !== undefined) {
     conversion.deepest = Math.max(conversion.deepest, depth + (replayed.levels ?? 0));
     return replayed.schema;
   }
-  const [nodesBefore, bytesBefore, cutBefore, deepestBefore] = [meter.nodes, meter.bytes, conversion.cutShort, conversion.deepest];
+  const [nodesBefore, bytesBefore, cutBefore, deepestBefore] = [
+    meter.nodes,
+    meter.bytes,
+    conversion.cutShort,
+    conversion.deepest,
+  ];
   conversion.deepest = depth;
   const converted = convert(conversion, resolveSchema(schema, root), depth);
   const levels = conversion.deepest - depth;
   conversion.deepest = Math.max(deepestBefore, conversion.deepest);
   if (key !== undefined && conversion.cutShort === cutBefore && !isRemembered(root, key)) {
-    rememberConversion(root, key, converted, { nodes: meter.nodes - nodesBefore, bytes: meter.bytes - bytesBefore, levels });
+    rememberConversion(root, key, converted, {
+      nodes: meter.nodes - nodesBefore,
+      bytes: meter.bytes - bytesBefore,
+      levels,
+    });
   }
   return converted;
 }
@@ -221,7 +262,8 @@ function convertComponent(conversion: Conversion, schema: JsonRecord, reference:
 function openSchema(conversion: Conversion, schema: JsonRecord, note: string): JsonSchema {
   const type = schema['type'];
   const typed = typeof type === 'string' && JSON_TYPES.has(type) ? { type } : {};
-  const description = typeof schema['description'] === 'string' ? `${plainText(schema['description'], 200)} (${note})` : note;
+  const description =
+    typeof schema['description'] === 'string' ? `${plainText(schema['description'], 200)} (${note})` : note;
   conversion.cutShort += 1;
   spend(conversion, description.length + 40);
   return { ...typed, description };
@@ -284,7 +326,8 @@ function ownKeywords(schema: JsonRecord): JsonSchema {
   if (schema['deprecated'] === true) out['deprecated'] = true;
   if (schema['uniqueItems'] === true) out['uniqueItems'] = true;
   const pattern = schema['pattern'];
-  if (typeof pattern === 'string' && pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern)) out['pattern'] = pattern;
+  if (typeof pattern === 'string' && pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern))
+    out['pattern'] = pattern;
   return out;
 }
 
@@ -307,7 +350,11 @@ function convertLiterals(schema: JsonRecord, out: JsonSchema, nullable: boolean)
   }
   if ('const' in schema && fits(schema['const'], MAX_LITERAL_LENGTH)) out['const'] = schema['const'];
   if ('default' in schema && fits(schema['default'], MAX_LITERAL_LENGTH)) out['default'] = schema['default'];
-  const examples = Array.isArray(schema['examples']) ? schema['examples'] : 'example' in schema ? [schema['example']] : [];
+  const examples = Array.isArray(schema['examples'])
+    ? schema['examples']
+    : 'example' in schema
+      ? [schema['example']]
+      : [];
   const short = examples.slice(0, MAX_EXAMPLES).filter((example) => fits(example, MAX_LITERAL_LENGTH));
   if (short.length > 0) out['examples'] = short;
 }
@@ -323,7 +370,10 @@ function convertType(type: unknown, nullable: boolean): string | string[] | unde
 }
 
 function convertBounds(schema: JsonRecord, out: JsonSchema): void {
-  for (const [bound, exclusive] of [['minimum', 'exclusiveMinimum'], ['maximum', 'exclusiveMaximum']] as const) {
+  for (const [bound, exclusive] of [
+    ['minimum', 'exclusiveMinimum'],
+    ['maximum', 'exclusiveMaximum'],
+  ] as const) {
     const limit = schema[bound];
     const flag = schema[exclusive];
     if (typeof flag === 'number') out[exclusive] = flag;
@@ -334,8 +384,13 @@ function convertBounds(schema: JsonRecord, out: JsonSchema): void {
 }
 
 function convertArrayKeywords(conversion: Conversion, schema: JsonRecord, out: JsonSchema, depth: number): void {
-  if ('items' in schema && !Array.isArray(schema['items'])) out['items'] = convert(conversion, schema['items'], depth + 1);
-  const prefixItems = Array.isArray(schema['prefixItems']) ? schema['prefixItems'] : Array.isArray(schema['items']) ? schema['items'] : undefined;
+  if ('items' in schema && !Array.isArray(schema['items']))
+    out['items'] = convert(conversion, schema['items'], depth + 1);
+  const prefixItems = Array.isArray(schema['prefixItems'])
+    ? schema['prefixItems']
+    : Array.isArray(schema['items'])
+      ? schema['items']
+      : undefined;
   if (prefixItems) out['prefixItems'] = convertEach(conversion, prefixItems, depth);
 }
 
@@ -355,8 +410,13 @@ function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: 
     }
     out['properties'] = properties;
   }
-  const required = [...new Set(arrayOr(schema['required']).filter((name): name is string => typeof name === 'string' && !left.has(name)))];
-  if (required.length > 0 && spend(conversion, jsonLengthWithin(required, Number.MAX_SAFE_INTEGER) ?? 0)) out['required'] = required;
+  const required = [
+    ...new Set(
+      arrayOr(schema['required']).filter((name): name is string => typeof name === 'string' && !left.has(name)),
+    ),
+  ];
+  if (required.length > 0 && spend(conversion, jsonLengthWithin(required, Number.MAX_SAFE_INTEGER) ?? 0))
+    out['required'] = required;
   const additional = schema['additionalProperties'];
   if (typeof additional === 'boolean') out['additionalProperties'] = additional;
   else if (isRecord(additional)) out['additionalProperties'] = convert(conversion, additional, depth + 1);
@@ -364,7 +424,8 @@ function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: 
     const patterns: Record<string, JsonSchema> = {};
     for (const [pattern, property] of entriesOf(schema['patternProperties'])) {
       if (!spend(conversion, pattern.length + 4)) break;
-      if (pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern)) patterns[pattern] = convert(conversion, property, depth + 1);
+      if (pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern))
+        patterns[pattern] = convert(conversion, property, depth + 1);
     }
     out['patternProperties'] = patterns;
   }

@@ -131,7 +131,11 @@ function changesByFirstScope(changes: readonly (readonly string[])[]): ChangeInd
  * for a read-write scope when a read-only one is accepted); then the fewest scopes; then the
  * fewest operations opened; then document order.
  */
-export function narrowestAlternative(alternatives: readonly (readonly string[])[], method: HttpMethod, roles: ScopeRoles): readonly string[] {
+export function narrowestAlternative(
+  alternatives: readonly (readonly string[])[],
+  method: HttpMethod,
+  roles: ScopeRoles,
+): readonly string[] {
   const read = isReadOnlyMethod(method);
   const rankOf = (alternative: readonly string[]) => [
     read && enablesChange(alternative, roles.changes) ? 1 : 0,
@@ -163,7 +167,10 @@ function isLower(rank: readonly number[], than: readonly number[]): boolean {
  * `operations` is the whole document's (a write found through discovery has a group too);
  * `enabledToolsets` are those whose reads the first consent asks for.
  */
-export function consentScopeFacts(operations: readonly ToolsetOperation[], enabledToolsets: Iterable<string>): ConsentScopeFacts {
+export function consentScopeFacts(
+  operations: readonly ToolsetOperation[],
+  enabledToolsets: Iterable<string>,
+): ConsentScopeFacts {
   const roles = scopeRoles(operations);
   const reads = operations.filter((operation) => isReadOnlyMethod(operation.method));
   const safe = safeReads(new Set(reads.flatMap((operation) => operation.requiredScopes)), roles.changes);
@@ -188,7 +195,9 @@ export function consentScopeFacts(operations: readonly ToolsetOperation[], enabl
   return {
     readable: sorted(roles.readable),
     upFront: sorted([...enabledToolsets].flatMap(readsOf)),
-    readsWith: Object.fromEntries([...withChange].filter(([, found]) => found.size > 0).map(([scope, found]) => [scope, sorted(found)])),
+    readsWith: Object.fromEntries(
+      [...withChange].filter(([, found]) => found.size > 0).map(([scope, found]) => [scope, sorted(found)]),
+    ),
   };
 }
 

@@ -52,7 +52,8 @@ export type Intent = 'read' | 'create' | 'update' | 'delete';
 const INTENT_VERBS: Readonly<Record<Intent, string>> = {
   read: 'list get show see view find look search fetch read open check display which who what how export pull browse total count',
   create: 'create add new make upload write draft setup schedule start invite sell offer',
-  update: 'update edit change modify set rename move fix switch turn deactivate activate enable disable publish unpublish archive reschedule extend replace put assign',
+  update:
+    'update edit change modify set rename move fix switch turn deactivate activate enable disable publish unpublish archive reschedule extend replace put assign',
   delete: 'delete remove cancel destroy unassign detach drop erase stop end',
 };
 

@@ -71,7 +71,11 @@ interface CatalogueIndex {
 
 const indexes = new WeakMap<readonly Operation[], CatalogueIndex>();
 
-export function searchOperations(catalogue: ToolCatalogue, query: string, limit = DEFAULT_SEARCH_LIMIT): SearchResult[] {
+export function searchOperations(
+  catalogue: ToolCatalogue,
+  query: string,
+  limit = DEFAULT_SEARCH_LIMIT,
+): SearchResult[] {
   return rankOperations(catalogue, query, true).slice(0, Math.max(0, limit));
 }
 
@@ -104,17 +108,28 @@ function rankOperations(catalogue: ToolCatalogue, query: string, byIntent: boole
   const subject = words.filter((word) => intentOfWord(word) === undefined || relatedWords(word).length > 0);
   const scored = subject.length > 0 ? subject : words;
   const verbs = words.filter((word) => intentOfWord(word) !== undefined);
-  const asked = new Set([...words, ...words.flatMap(relatedWords), ...(intent === undefined ? [] : namesOfIntent(intent))]);
+  const asked = new Set([
+    ...words,
+    ...words.flatMap(relatedWords),
+    ...(intent === undefined ? [] : namesOfIntent(intent)),
+  ]);
   // Each word with the words it may stand for and what a field holding each is worth, worked out
   // once per query; only the operations that hold one of them are scored.
   const terms = new Map(
     scored.map((word) => [
       word,
-      [{ term: word, factor: inverseFrequency(index, word) }, ...relatedWords(word).map((other) => ({ term: other, factor: inverseFrequency(index, other) * RELATED_FACTOR }))].filter(({ term }) => index.postings.has(term)),
+      [
+        { term: word, factor: inverseFrequency(index, word) },
+        ...relatedWords(word).map((other) => ({
+          term: other,
+          factor: inverseFrequency(index, other) * RELATED_FACTOR,
+        })),
+      ].filter(({ term }) => index.postings.has(term)),
     ]),
   );
   const candidates = new Set<number>();
-  for (const expanded of terms.values()) for (const { term } of expanded) for (const position of index.postings.get(term)!) candidates.add(position);
+  for (const expanded of terms.values())
+    for (const { term } of expanded) for (const position of index.postings.get(term)!) candidates.add(position);
 
   const results: SearchResult[] = [];
   for (const position of [...candidates].sort((a, b) => a - b)) {
@@ -130,7 +145,13 @@ function rankOperations(catalogue: ToolCatalogue, query: string, byIntent: boole
       if (score > 0) matched += 1;
     }
     // At least one word must name what the operation is about, not only a path it sits under or its description.
-    if (matched === 0 || ![...terms.values()].some((expanded) => expanded.some(({ term }) => SUBJECT_FIELDS.some((field) => entry.fields.get(field)?.has(term))))) continue;
+    if (
+      matched === 0 ||
+      ![...terms.values()].some((expanded) =>
+        expanded.some(({ term }) => SUBJECT_FIELDS.some((field) => entry.fields.get(field)?.has(term))),
+      )
+    )
+      continue;
     // The verb itself, where the operation is named by it ("cancel subscription").
     for (const verb of verbs) if (entry.nameWords.includes(verb)) total += WEIGHTS.name;
     const coverage = matched / scored.length;
@@ -151,12 +172,19 @@ function rankOperations(catalogue: ToolCatalogue, query: string, byIntent: boole
  * field): it is an update, and "remove a tag from a member" one too.
  */
 function queryIntent(query: string, index: CatalogueIndex): Intent | undefined {
-  const first = rawWords(query).map(intentOfRawWord).find((found) => found !== undefined);
+  const first = rawWords(query)
+    .map(intentOfRawWord)
+    .find((found) => found !== undefined);
   if (first !== 'create' && first !== 'delete') return first;
-  const moved = /\b(?:add|put|append|attach|include|give|insert|remove|delete|drop|detach|take)\w*\s+(.+?)\s+(?:to|onto|into|from|off)\s+\S/i.exec(query);
+  const moved =
+    /\b(?:add|put|append|attach|include|give|insert|remove|delete|drop|detach|take)\w*\s+(.+?)\s+(?:to|onto|into|from|off)\s+\S/i.exec(
+      query,
+    );
   if (moved === null) return first;
   const things = searchWords(moved[1] ?? '').filter((word) => intentOfWord(word) === undefined);
-  const isResource = things.some((word) => [word, ...relatedWords(word)].some((candidate) => index.nameVocabulary.has(candidate)));
+  const isResource = things.some((word) =>
+    [word, ...relatedWords(word)].some((candidate) => index.nameVocabulary.has(candidate)),
+  );
   return things.length > 0 && !isResource ? 'update' : first;
 }
 
@@ -225,18 +253,26 @@ function indexOf(operations: readonly Operation[]): CatalogueIndex {
     }
   });
   const documentFrequency = new Map([...postings].map(([word, holding]) => [word, holding.length]));
-  const index = { entries, documentFrequency, postings, nameVocabulary: new Set(entries.flatMap((entry) => entry.nameWords)) };
+  const index = {
+    entries,
+    documentFrequency,
+    postings,
+    nameVocabulary: new Set(entries.flatMap((entry) => entry.nameWords)),
+  };
   indexes.set(operations, index);
   return index;
 }
 
 /** A parameter's name and the values it takes: "past due" finds `state: past_due`. */
 function parameterWords(parameter: Operation['parameters'][number]): string[] {
-  return [parameter.name, ...enumValues(parameter.schema), ...enumValues(parameter.schema['items'])].flatMap(searchWords);
+  return [parameter.name, ...enumValues(parameter.schema), ...enumValues(parameter.schema['items'])].flatMap(
+    searchWords,
+  );
 }
 
 function enumValues(schema: unknown): string[] {
-  const values = typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>)['enum'] : undefined;
+  const values =
+    typeof schema === 'object' && schema !== null ? (schema as Record<string, unknown>)['enum'] : undefined;
   return Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : [];
 }
 

@@ -52,11 +52,17 @@ export function selectOperations(catalogue: ToolCatalogue, selection: OperationS
     const excluded = new Set(selection.excludeTools);
     chosen = chosen.filter((operation) => !excluded.has(operation.toolName));
   }
-  if (selection.readOnly === true) chosen = readOnlyOperations(chosen, catalogue.scopeRoles, selection.tools !== undefined, warnings);
+  if (selection.readOnly === true)
+    chosen = readOnlyOperations(chosen, catalogue.scopeRoles, selection.tools !== undefined, warnings);
   return catalogueOf(chosen, { ...catalogue, warnings: [...catalogue.warnings, ...warnings] });
 }
 
-function readOnlyOperations(operations: readonly Operation[], roles: ScopeRoles, listedByName: boolean, warnings: string[]): Operation[] {
+function readOnlyOperations(
+  operations: readonly Operation[],
+  roles: ScopeRoles,
+  listedByName: boolean,
+  warnings: string[],
+): Operation[] {
   const result: Operation[] = [];
   for (const operation of operations) {
     if (!isReadOnlyMethod(operation.method)) {
@@ -87,7 +93,18 @@ function requireKnownTools(catalogue: ToolCatalogue, names: readonly string[], o
   const unknown = names.filter((name) => !catalogue.byName.has(name));
   if (unknown.length === 0) return;
   const all = [...catalogue.byName.keys()];
-  const near = searchOperations(catalogue, unknown.join(' '), MAX_SUGGESTIONS).map(({ operation }) => operation.toolName);
-  const valid = all.length <= MAX_LISTED_NAMES ? `Valid names: ${all.join(', ')}.` : near.length > 0 ? `Closest of the ${all.length} names: ${near.join(', ')}.` : `There are ${all.length} tools; search them by word.`;
-  throw openApiError('OPENAPI_UNKNOWN_TOOL', `Unknown tool name${unknown.length > 1 ? 's' : ''} in ${option}: ${unknown.join(', ')}.`, valid);
+  const near = searchOperations(catalogue, unknown.join(' '), MAX_SUGGESTIONS).map(
+    ({ operation }) => operation.toolName,
+  );
+  const valid =
+    all.length <= MAX_LISTED_NAMES
+      ? `Valid names: ${all.join(', ')}.`
+      : near.length > 0
+        ? `Closest of the ${all.length} names: ${near.join(', ')}.`
+        : `There are ${all.length} tools; search them by word.`;
+  throw openApiError(
+    'OPENAPI_UNKNOWN_TOOL',
+    `Unknown tool name${unknown.length > 1 ? 's' : ''} in ${option}: ${unknown.join(', ')}.`,
+    valid,
+  );
 }

@@ -35,7 +35,15 @@ export function resolveApiBase(document: JsonRecord, schoolUrl: string): ApiBase
     checkNestedServers(pathItem['servers'], `path ${path}`, schoolBase, school.origin, chosen, warnings);
     for (const method of HTTP_METHODS) {
       const operation = pathItem[method];
-      if (isRecord(operation)) checkNestedServers(operation['servers'], `${method.toUpperCase()} ${path}`, schoolBase, school.origin, chosen, warnings);
+      if (isRecord(operation))
+        checkNestedServers(
+          operation['servers'],
+          `${method.toUpperCase()} ${path}`,
+          schoolBase,
+          school.origin,
+          chosen,
+          warnings,
+        );
     }
   }
   return { baseUrl: chosen, origin: school.origin, warnings: [...warnings] };
@@ -47,21 +55,40 @@ export function resolveApiBase(document: JsonRecord, schoolUrl: string): ApiBase
  * or fragment); none when there is no school URL. A catalogue read back from the cache holds an
  * API base, and the token goes wherever it points (ST-15).
  */
-export function isApiBaseOf(apiBase: Pick<ApiBase, 'baseUrl' | 'origin'> | undefined, schoolUrl: string | undefined): boolean {
+export function isApiBaseOf(
+  apiBase: Pick<ApiBase, 'baseUrl' | 'origin'> | undefined,
+  schoolUrl: string | undefined,
+): boolean {
   if (apiBase === undefined || schoolUrl === undefined) return apiBase === undefined && schoolUrl === undefined;
   const verdict = checkSchoolUrl(schoolUrl);
   if (!verdict.ok || apiBase.origin !== verdict.url.origin || !URL.canParse(apiBase.baseUrl)) return false;
   const url = new URL(apiBase.baseUrl);
-  return url.origin === verdict.url.origin && url.username === '' && url.password === '' && `${url.origin}${url.pathname.replace(/\/+$/, '')}` === apiBase.baseUrl;
+  return (
+    url.origin === verdict.url.origin &&
+    url.username === '' &&
+    url.password === '' &&
+    `${url.origin}${url.pathname.replace(/\/+$/, '')}` === apiBase.baseUrl
+  );
 }
 
 function parseSchoolUrl(schoolUrl: string): URL {
   const verdict = checkSchoolUrl(schoolUrl);
   if (verdict.ok) return verdict.url;
-  throw openApiError('OPENAPI_BAD_SCHOOL_URL', `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`, 'Pass the school as https://host.');
+  throw openApiError(
+    'OPENAPI_BAD_SCHOOL_URL',
+    `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`,
+    'Pass the school as https://host.',
+  );
 }
 
-function checkNestedServers(servers: unknown, where: string, schoolBase: string, origin: string, chosen: string, warnings: Set<string>): void {
+function checkNestedServers(
+  servers: unknown,
+  where: string,
+  schoolBase: string,
+  origin: string,
+  chosen: string,
+  warnings: Set<string>,
+): void {
   for (const server of arrayOr(servers)) {
     const candidate = sameOriginBase(server, schoolBase, origin, where, warnings);
     if (candidate !== undefined && candidate !== chosen) {
@@ -71,7 +98,13 @@ function checkNestedServers(servers: unknown, where: string, schoolBase: string,
 }
 
 /** The server's base URL when it lies on the school's origin; otherwise a warning and undefined. */
-function sameOriginBase(server: unknown, schoolBase: string, origin: string, where: string, warnings: Set<string>): string | undefined {
+function sameOriginBase(
+  server: unknown,
+  schoolBase: string,
+  origin: string,
+  where: string,
+  warnings: Set<string>,
+): string | undefined {
   if (!isRecord(server) || typeof server['url'] !== 'string') return undefined;
   const raw = server['url'];
   const expanded = expandVariables(raw, server['variables']);
@@ -88,7 +121,9 @@ function sameOriginBase(server: unknown, schoolBase: string, origin: string, whe
     return undefined;
   }
   if (url.origin !== origin || url.username !== '' || url.password !== '') {
-    warnings.add(`Ignored the server ${shown} declared for ${where}: it is not on the school's origin ${origin}, and the sign-in token only goes there.`);
+    warnings.add(
+      `Ignored the server ${shown} declared for ${where}: it is not on the school's origin ${origin}, and the sign-in token only goes there.`,
+    );
     return undefined;
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

@@ -204,7 +204,12 @@ export function restoreTable(table: unknown): RestoredTable | undefined {
   const restored: RestoredTable = { entries, lengths };
   for (let index = 0; index < table.length; index += 1) {
     const entry: unknown = table[index];
-    if (typeof entry !== 'object' || entry === null || (!Array.isArray(entry) && Object.hasOwn(entry, SHARED_REFERENCE_KEY))) return undefined;
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      (!Array.isArray(entry) && Object.hasOwn(entry, SHARED_REFERENCE_KEY))
+    )
+      return undefined;
     const length = expandWithin(table as unknown[], index, restored, index);
     if (length === undefined) return undefined;
     entries.push(entry);
@@ -218,12 +223,21 @@ export function restoreTable(table: unknown): RestoredTable | undefined {
  * by its restored table entry. The JSON length in characters of the value as restored, or
  * undefined when a reference is not exactly `{"$@": <an index of the table>}`.
  */
-export function restoreReferences(holder: Record<string, unknown>, key: string, table: RestoredTable): number | undefined {
+export function restoreReferences(
+  holder: Record<string, unknown>,
+  key: string,
+  table: RestoredTable,
+): number | undefined {
   return expandWithin(holder, key, table, table.entries.length);
 }
 
 /** `expandAt`, undefined too when the value is nested deeper than the stack allows (JSON.parse is not so limited). */
-function expandWithin(holder: Record<string | number, unknown> | unknown[], key: string | number, table: RestoredTable, limit: number): number | undefined {
+function expandWithin(
+  holder: Record<string | number, unknown> | unknown[],
+  key: string | number,
+  table: RestoredTable,
+  limit: number,
+): number | undefined {
   try {
     return expandAt(holder, key, table, limit);
   } catch (error) {
@@ -232,7 +246,12 @@ function expandWithin(holder: Record<string | number, unknown> | unknown[], key:
   }
 }
 
-function expandAt(holder: Record<string | number, unknown> | unknown[], key: string | number, table: RestoredTable, limit: number): number | undefined {
+function expandAt(
+  holder: Record<string | number, unknown> | unknown[],
+  key: string | number,
+  table: RestoredTable,
+  limit: number,
+): number | undefined {
   const value = (holder as Record<string | number, unknown>)[key];
   if (typeof value === 'string') return value.length + 2;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value).length;
@@ -250,7 +269,8 @@ function expandAt(holder: Record<string | number, unknown> | unknown[], key: str
   const names = Object.keys(value);
   if (Object.hasOwn(value, SHARED_REFERENCE_KEY)) {
     const index = value[SHARED_REFERENCE_KEY];
-    if (names.length !== 1 || typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0 || index >= limit) return undefined;
+    if (names.length !== 1 || typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0 || index >= limit)
+      return undefined;
     // An own data property, even one named `__proto__` (JSON.parse makes it so), is set as data.
     (holder as Record<string | number, unknown>)[key] = table.entries[index];
     return table.lengths[index];

@@ -16,7 +16,11 @@ import { fileArgumentSchema } from './declared-body.js';
 /** Room kept for the object around the properties and for the body argument. */
 const FRAME_BYTES = 600;
 
-export function simplifiedToolInput(parameters: readonly OperationParameter[], body: OperationBody | undefined, maxBytes: number): ToolInput {
+export function simplifiedToolInput(
+  parameters: readonly OperationParameter[],
+  body: OperationBody | undefined,
+  maxBytes: number,
+): ToolInput {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const kept: OperationParameter[] = [];
@@ -74,7 +78,10 @@ function briefParameterSchema(parameter: OperationParameter): JsonSchema {
 function bodyNote(body: OperationBody): string {
   const files =
     body.fileProperties && body.fileProperties.length > 0
-      ? ` The fields ${body.fileProperties.slice(0, 10).map((name) => JSON.stringify(name.slice(0, 60))).join(', ')} are files: give each as {"filename", "content_base64"}.`
+      ? ` The fields ${body.fileProperties
+          .slice(0, 10)
+          .map((name) => JSON.stringify(name.slice(0, 60)))
+          .join(', ')} are files: give each as {"filename", "content_base64"}.`
       : '';
   return (
     `The request body (${body.contentType.slice(0, 100)}) as one JSON value. Its schema is too large to list in a tool, so its shape is not shown: ` +

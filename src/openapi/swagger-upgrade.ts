@@ -49,7 +49,14 @@ export async function upgradeToOpenApi3(document: ApiDocument): Promise<Upgraded
     // copy in the second place. It writes into the object it is given (those copies, and the
     // parameters of `x-ms-parameterized-host`, which it also hands on into `servers`), so it is
     // given a copy of its own.
-    upgraded = await converter.convertObj(structuredClone(document), { patch: true, warnOnly: true, resolve: false, direct: true, text: '-', anchors: true });
+    upgraded = await converter.convertObj(structuredClone(document), {
+      patch: true,
+      warnOnly: true,
+      resolve: false,
+      direct: true,
+      text: '-',
+      anchors: true,
+    });
   } catch (error) {
     throw openApiError(
       'OPENAPI_UPGRADE_FAILED',
@@ -59,7 +66,11 @@ export async function upgradeToOpenApi3(document: ApiDocument): Promise<Upgraded
     );
   }
   if (!isRecord(upgraded) || typeof upgraded['openapi'] !== 'string') {
-    throw openApiError('OPENAPI_UPGRADE_FAILED', 'The Swagger 2.0 document did not upgrade to an OpenAPI 3 object.', 'Pass an OpenAPI 3.0 or 3.1 document with --openapi FILE.');
+    throw openApiError(
+      'OPENAPI_UPGRADE_FAILED',
+      'The Swagger 2.0 document did not upgrade to an OpenAPI 3 object.',
+      'Pass an OpenAPI 3.0 or 3.1 document with --openapi FILE.',
+    );
   }
   return { document: upgraded as OpenApiDocument, upgradedFrom: 'Swagger 2.0' };
 }

@@ -100,7 +100,9 @@ export function assignToolNames(inputs: readonly NamingInput[]): AssignedNames {
     const wanted = (lostIdName.has(index) ? idName(input) : undefined) ?? pathName(input, sharedPrefix);
     const holder = inputs[holders.get(wanted) ?? -1];
     const by = holder ? ` by ${operationKey(holder)}` : '';
-    warnings.push(`Tool name "${wanted}" of ${operationKey(input)} is already taken${by}; it is named "${names[index] ?? ''}" instead.`);
+    warnings.push(
+      `Tool name "${wanted}" of ${operationKey(input)} is already taken${by}; it is named "${names[index] ?? ''}" instead.`,
+    );
   });
   return { names: names.map((name) => name ?? ''), warnings };
 }

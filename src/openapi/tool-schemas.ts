@@ -35,24 +35,46 @@ export interface SchemaSource {
   readonly operation: JsonRecord;
 }
 
-export function buildOperationSchemas(source: SchemaSource, root: JsonRecord, warn: (message: string) => void): OperationSchemas {
+export function buildOperationSchemas(
+  source: SchemaSource,
+  root: JsonRecord,
+  warn: (message: string) => void,
+): OperationSchemas {
   try {
     return convertWithinBudgets(source, root, warn);
   } catch (error) {
     // Built on first use, so a failure here would otherwise fail a `tools/list` or a call.
-    warn(`${source.toolName}: its schemas could not be read (${error instanceof Error ? error.message.slice(0, 200) : String(error)}); it takes its path parameters only.`);
+    warn(
+      `${source.toolName}: its schemas could not be read (${error instanceof Error ? error.message.slice(0, 200) : String(error)}); it takes its path parameters only.`,
+    );
     return pathParametersOnly(source.pathTemplate);
   }
 }
 
 function pathParametersOnly(pathTemplate: string): OperationSchemas {
   const claim = argumentClaimer();
-  const parameters: OperationParameter[] = templateNames(pathTemplate).map((name) => ({ name, argument: claim(name, 'path'), in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters: OperationParameter[] = templateNames(pathTemplate).map((name) => ({
+    name,
+    argument: claim(name, 'path'),
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const input = simplifiedToolInput(parameters, undefined, MAX_TOOL_SCHEMA_BYTES);
-  return { parameters: input.parameters, body: undefined, inputSchema: input.inputSchema, outputSchema: undefined, listedBytes: jsonBytes(input.inputSchema) };
+  return {
+    parameters: input.parameters,
+    body: undefined,
+    inputSchema: input.inputSchema,
+    outputSchema: undefined,
+    listedBytes: jsonBytes(input.inputSchema),
+  };
 }
 
-function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (message: string) => void): OperationSchemas {
+function convertWithinBudgets(
+  source: SchemaSource,
+  root: JsonRecord,
+  warn: (message: string) => void,
+): OperationSchemas {
   const { toolName, method, pathTemplate, pathItem, operation } = source;
   const outputMeter = newSchemaMeter();
   let outputSchema = buildOutputSchema(recordOr(operation['responses']), root, outputMeter);
@@ -65,7 +87,13 @@ function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (mes
 
   // The budget is on the input schema as listed, the projection argument included.
   const inputMeter = newSchemaMeter();
-  const parameters = declaredParameters(pathTemplate, pathItem['parameters'], operation['parameters'], root, inputMeter);
+  const parameters = declaredParameters(
+    pathTemplate,
+    pathItem['parameters'],
+    operation['parameters'],
+    root,
+    inputMeter,
+  );
   let input = buildToolInput(parameters, declaredBody(operation['requestBody'], root, inputMeter));
   let inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
   let inputBytes = inputMeter.overBudget ? Number.POSITIVE_INFINITY : jsonBytes(inputSchema);
@@ -76,7 +104,13 @@ function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (mes
     warn(inputOverWarning(toolName));
   }
   if (outputOver) warn(outputOverWarning(toolName));
-  return { parameters: input.parameters, body: input.body, inputSchema, outputSchema, listedBytes: inputBytes + outputBytes };
+  return {
+    parameters: input.parameters,
+    body: input.body,
+    inputSchema,
+    outputSchema,
+    listedBytes: inputBytes + outputBytes,
+  };
 }
 
 /**
@@ -86,11 +120,19 @@ function convertWithinBudgets(source: SchemaSource, root: JsonRecord, warn: (mes
  * and whose stored size is right come back as they are; otherwise the budget rule above applies.
  * @see SECURITY.md ST-16
  */
-export function remeasuredSchemas(stored: OperationSchemas, toolName: string, method: string, warn: (message: string) => void): OperationSchemas {
+export function remeasuredSchemas(
+  stored: OperationSchemas,
+  toolName: string,
+  method: string,
+  warn: (message: string) => void,
+): OperationSchemas {
   let outputSchema = stored.outputSchema;
   let outputBytes = jsonBytes(outputSchema);
   const inputBytes = jsonBytes(stored.inputSchema);
-  if (inputBytes <= MAX_TOOL_SCHEMA_BYTES && outputBytes <= MAX_TOOL_SCHEMA_BYTES) return inputBytes + outputBytes === stored.listedBytes ? stored : { ...stored, listedBytes: inputBytes + outputBytes };
+  if (inputBytes <= MAX_TOOL_SCHEMA_BYTES && outputBytes <= MAX_TOOL_SCHEMA_BYTES)
+    return inputBytes + outputBytes === stored.listedBytes
+      ? stored
+      : { ...stored, listedBytes: inputBytes + outputBytes };
   if (outputBytes > MAX_TOOL_SCHEMA_BYTES) {
     outputSchema = undefined;
     outputBytes = 0;
@@ -100,7 +142,13 @@ export function remeasuredSchemas(stored: OperationSchemas, toolName: string, me
   const input = simplifiedToolInput(stored.parameters, stored.body, MAX_TOOL_SCHEMA_BYTES);
   const inputSchema = withProjectionArgument(input.inputSchema, method, outputSchema);
   warn(inputOverWarning(toolName));
-  return { parameters: input.parameters, body: input.body, inputSchema, outputSchema, listedBytes: jsonBytes(inputSchema) + outputBytes };
+  return {
+    parameters: input.parameters,
+    body: input.body,
+    inputSchema,
+    outputSchema,
+    listedBytes: jsonBytes(inputSchema) + outputBytes,
+  };
 }
 
 function inputOverWarning(toolName: string): string {

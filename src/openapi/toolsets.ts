@@ -27,7 +27,18 @@ export type ScopeAlternatives = readonly (readonly string[])[];
 export const PUBLIC_TOOLSET = 'public';
 
 /** Words naming an action in a scope, used only to find the scope's group; what a scope allows is decided by operations (scope-roles.ts). */
-const SCOPE_ACTIONS = new Set(['read', 'readonly', 'write', 'admin', 'manage', 'create', 'update', 'delete', 'all', 'full']);
+const SCOPE_ACTIONS = new Set([
+  'read',
+  'readonly',
+  'write',
+  'admin',
+  'manage',
+  'create',
+  'update',
+  'delete',
+  'all',
+  'full',
+]);
 const BEARER_SCHEME_TYPES = new Set(['oauth2', 'openidconnect']);
 /** A scope's words in a consent text: a short phrase such as "Read access to coupons". */
 const MAX_SCOPE_DESCRIPTION_LENGTH = 120;
@@ -39,7 +50,11 @@ export interface SecurityRequirements {
 }
 
 /** The scope alternatives of one operation; `operationSecurity` is undefined when it declares none. */
-export function securityRequirements(operationSecurity: unknown, rootSecurity: unknown, securitySchemes: unknown): SecurityRequirements {
+export function securityRequirements(
+  operationSecurity: unknown,
+  rootSecurity: unknown,
+  securitySchemes: unknown,
+): SecurityRequirements {
   const effective = operationSecurity !== undefined ? operationSecurity : rootSecurity;
   if (!Array.isArray(effective) || effective.length === 0) return { alternatives: [], anonymousAccess: false };
   const schemes = recordOr(securitySchemes);
@@ -52,18 +67,27 @@ export function securityRequirements(operationSecurity: unknown, rootSecurity: u
     if (entries.length === 0) anonymous = true;
     if (entries.length === 0 || !entries.every(([scheme]) => presentsBearerToken(schemes[scheme]))) continue;
     bearerUsable = true;
-    const scopes = entries.flatMap(([scheme, listed]) => (hasScopes(schemes[scheme]) ? arrayOr(listed).filter((scope): scope is string => typeof scope === 'string') : []));
+    const scopes = entries.flatMap(([scheme, listed]) =>
+      hasScopes(schemes[scheme]) ? arrayOr(listed).filter((scope): scope is string => typeof scope === 'string') : [],
+    );
     alternatives.push([...new Set(scopes)]);
   }
   const scoped = dedupeAlternatives(alternatives.filter((alternative) => alternative.length > 0));
   // Anonymous access with nothing to gain from a token is simply public.
-  if (anonymous) return scoped.length === 0 ? { alternatives: [], anonymousAccess: false } : { alternatives: scoped, anonymousAccess: true };
+  if (anonymous)
+    return scoped.length === 0
+      ? { alternatives: [], anonymousAccess: false }
+      : { alternatives: scoped, anonymousAccess: true };
   if (!bearerUsable) return { alternatives: [[]], anonymousAccess: false };
   return { alternatives: dedupeAlternatives(alternatives), anonymousAccess: false };
 }
 
 /** Shorthand for `securityRequirements(...).alternatives`. */
-export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unknown, securitySchemes: unknown): ScopeAlternatives {
+export function scopeAlternatives(
+  operationSecurity: unknown,
+  rootSecurity: unknown,
+  securitySchemes: unknown,
+): ScopeAlternatives {
   return securityRequirements(operationSecurity, rootSecurity, securitySchemes).alternatives;
 }
 
@@ -75,7 +99,13 @@ export function scopeAlternatives(operationSecurity: unknown, rootSecurity: unkn
  */
 export function scopeGroup(scope: string): string {
   const urlForm = /^[a-z][a-z0-9+.-]*:\/\//i.test(scope);
-  const tail = urlForm ? (scope.replace(/[?#].*$/, '').split('/').filter((segment) => segment !== '').pop() ?? '') : scope;
+  const tail = urlForm
+    ? (scope
+        .replace(/[?#].*$/, '')
+        .split('/')
+        .filter((segment) => segment !== '')
+        .pop() ?? '')
+    : scope;
   const parts = tail.split(/[:.]/).filter((part) => part !== '');
   const subjects = parts.filter((part) => !SCOPE_ACTIONS.has(part.toLowerCase()));
   if (urlForm) return toolsetName((subjects.length > 1 ? subjects[1] : subjects[0]) ?? tail);

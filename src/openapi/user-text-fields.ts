@@ -12,8 +12,22 @@ import { resolveSchema } from './schema-converter.js';
 
 /** Names that schools give to free text written by students, members, staff or visitors. */
 const USER_TEXT_NAMES = new Set([
-  'answer', 'answers', 'bio', 'body', 'comment', 'comments', 'content', 'description', 'html', 'message', 'note', 'notes',
-  'reply', 'review', 'text', 'values',
+  'answer',
+  'answers',
+  'bio',
+  'body',
+  'comment',
+  'comments',
+  'content',
+  'description',
+  'html',
+  'message',
+  'note',
+  'notes',
+  'reply',
+  'review',
+  'text',
+  'values',
 ]);
 const MAX_NODES = 300;
 const MAX_DEPTH = 8;
@@ -44,7 +58,14 @@ export function userTextFields(responses: unknown, root: JsonRecord): string[] {
 /** Checked document → answer component → its user-written fields. */
 const fieldsByReference = new WeakMap<JsonRecord, Map<string, readonly string[]>>();
 
-function walk(raw: unknown, root: JsonRecord, depth: number, found: Set<string>, budget: { nodes: number }, seen: Set<unknown>): void {
+function walk(
+  raw: unknown,
+  root: JsonRecord,
+  depth: number,
+  found: Set<string>,
+  budget: { nodes: number },
+  seen: Set<unknown>,
+): void {
   if (depth > MAX_DEPTH || budget.nodes >= MAX_NODES) return;
   const schema = resolveSchema(raw, root);
   if (!isRecord(schema) || seen.has(schema)) return;
@@ -66,10 +87,16 @@ function holdsText(schema: unknown, root: JsonRecord): boolean {
   if (!isRecord(schema)) return false;
   const types = Array.isArray(schema['type']) ? schema['type'] : [schema['type']];
   if (types.includes('string')) return true;
-  const inner = types.includes('array') ? schema['items'] : types.includes('object') ? schema['additionalProperties'] : undefined;
+  const inner = types.includes('array')
+    ? schema['items']
+    : types.includes('object')
+      ? schema['additionalProperties']
+      : undefined;
   if (!isRecord(inner)) return false;
   const resolved = resolveSchema(inner, root);
-  return isRecord(resolved) && (Array.isArray(resolved['type']) ? resolved['type'] : [resolved['type']]).includes('string');
+  return (
+    isRecord(resolved) && (Array.isArray(resolved['type']) ? resolved['type'] : [resolved['type']]).includes('string')
+  );
 }
 
 /** The one short phrase a read tool's description carries when its answer has such fields. */

@@ -63,22 +63,38 @@ export function parseYamlText(text: string, source: string): { value: unknown; w
   const warnings = tagWarnings(neutralizeUnknownTags(events, text), text, source);
   const reach = aliasReach(events, text);
   if (reach.loops) {
-    throw openApiError('OPENAPI_CYCLIC_DOCUMENT', `The YAML document from ${source} has an alias inside the collection it names, so the document would contain itself.`, 'Replace the recursive YAML alias with a $ref.');
+    throw openApiError(
+      'OPENAPI_CYCLIC_DOCUMENT',
+      `The YAML document from ${source} has an alias inside the collection it names, so the document would contain itself.`,
+      'Replace the recursive YAML alias with a $ref.',
+    );
   }
   if (reach.depth > MAX_DOCUMENT_DEPTH) throw tooDeepError(source);
   if (reach.addedNodes > MAX_YAML_ALIAS_NODES || reach.addedCharacters > MAX_YAML_ALIAS_CHARACTERS) {
-    throw openApiError('OPENAPI_SYNTAX', `The YAML document from ${source} expands too many aliases (more than ${MAX_YAML_ALIAS_NODES} nodes or ${MAX_YAML_ALIAS_CHARACTERS} characters beyond its text).`, 'Remove the YAML aliases, or replace them with $refs.');
+    throw openApiError(
+      'OPENAPI_SYNTAX',
+      `The YAML document from ${source} expands too many aliases (more than ${MAX_YAML_ALIAS_NODES} nodes or ${MAX_YAML_ALIAS_CHARACTERS} characters beyond its text).`,
+      'Remove the YAML aliases, or replace them with $refs.',
+    );
   }
   let documents: unknown[];
   try {
     // A merge copies keys that the alias bound above has already counted as nodes; its own bound
     // on keys is set to the same number, so that one figure limits both.
-    documents = jsYaml.constructFromEvents(events, { source: text, schema: jsYaml.CORE_SCHEMA.withTags(jsYaml.mergeTag), maxTotalMergeKeys: MAX_YAML_ALIAS_NODES });
+    documents = jsYaml.constructFromEvents(events, {
+      source: text,
+      schema: jsYaml.CORE_SCHEMA.withTags(jsYaml.mergeTag),
+      maxTotalMergeKeys: MAX_YAML_ALIAS_NODES,
+    });
   } catch (error) {
     throw syntaxError(source, error);
   }
   if (documents.length > 1) {
-    throw openApiError('OPENAPI_SYNTAX', `The OpenAPI document from ${source} holds ${documents.length} YAML documents; one is expected.`, 'Keep one document in the file, without `---` separators between several.');
+    throw openApiError(
+      'OPENAPI_SYNTAX',
+      `The OpenAPI document from ${source} holds ${documents.length} YAML documents; one is expected.`,
+      'Keep one document in the file, without `---` separators between several.',
+    );
   }
   // Empty text, or only comments, is no document: the shape check names that.
   return { value: documents[0] ?? null, warnings };
@@ -132,7 +148,8 @@ export function aliasReach(events: readonly Event[], text: string): AliasReach {
   let addedCharacters = 0;
   let depth = 0;
   let loops = false;
-  const anchorOf = (event: { anchorStart: number; anchorEnd: number }) => (event.anchorStart < 0 ? undefined : text.slice(event.anchorStart, event.anchorEnd));
+  const anchorOf = (event: { anchorStart: number; anchorEnd: number }) =>
+    event.anchorStart < 0 ? undefined : text.slice(event.anchorStart, event.anchorEnd);
   const add = (measure: Measure) => {
     const parent = open.at(-1);
     if (parent === undefined) return;
@@ -200,9 +217,14 @@ export function tagWarnings(tags: readonly { text: string; offset: number }[], t
       }
     }
     const quoted = tag.text.length > MAX_QUOTED_TAG ? `${tag.text.slice(0, MAX_QUOTED_TAG)}…` : tag.text;
-    warnings.push(`YAML in ${source}: Unresolved tag ${quoted} at line ${line}, column ${tag.offset - lineStart + 1}; read as plain text.`);
+    warnings.push(
+      `YAML in ${source}: Unresolved tag ${quoted} at line ${line}, column ${tag.offset - lineStart + 1}; read as plain text.`,
+    );
   }
-  if (tags.length > MAX_TAG_WARNINGS) warnings.push(`YAML in ${source}: ${tags.length - MAX_TAG_WARNINGS} more unresolved tags, each read as plain text.`);
+  if (tags.length > MAX_TAG_WARNINGS)
+    warnings.push(
+      `YAML in ${source}: ${tags.length - MAX_TAG_WARNINGS} more unresolved tags, each read as plain text.`,
+    );
   return warnings;
 }
 
@@ -213,7 +235,15 @@ function reasonOf(error: unknown): string {
 
 function syntaxError(source: string, error: unknown) {
   const mark = (error as { mark?: { line?: number; column?: number } }).mark;
-  const where = typeof mark?.line === 'number' && typeof mark.column === 'number' ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
+  const where =
+    typeof mark?.line === 'number' && typeof mark.column === 'number'
+      ? ` at line ${mark.line + 1}, column ${mark.column + 1}`
+      : '';
   // The reason and its place only: js-yaml's message also quotes the document's lines.
-  return openApiError('OPENAPI_SYNTAX', `The OpenAPI document from ${source} is neither valid JSON nor valid YAML: ${reasonOf(error)}${where}.`, 'Fix the document syntax.', error);
+  return openApiError(
+    'OPENAPI_SYNTAX',
+    `The OpenAPI document from ${source} is neither valid JSON nor valid YAML: ${reasonOf(error)}${where}.`,
+    'Fix the document syntax.',
+    error,
+  );
 }

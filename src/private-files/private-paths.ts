@@ -35,17 +35,23 @@ function factsOf(info: Stats): PathFacts {
 export async function preparePrivateDirectory(dir: string, options: PrepareDirectoryOptions): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const verdict = judgePath(factsOf(await lstat(dir)), 'directory', currentViewer());
-  if (verdict.kind === 'symlink' || verdict.kind === 'wrong-kind') throw options.unsafe(`The ${options.what} ${dir} is not a plain directory.`);
+  if (verdict.kind === 'symlink' || verdict.kind === 'wrong-kind')
+    throw options.unsafe(`The ${options.what} ${dir} is not a plain directory.`);
   if (verdict.kind === 'foreign-owner') throw options.unsafe(`The ${options.what} ${dir} belongs to another user.`);
   if (verdict.kind === 'loose') {
-    options.logger.warn(`${options.what} permissions were too open; set to 0700`, { dir, mode: verdict.mode.toString(8) });
+    options.logger.warn(`${options.what} permissions were too open; set to 0700`, {
+      dir,
+      mode: verdict.mode.toString(8),
+    });
     await chmod(dir, 0o700);
   }
   await removeStrayTempFiles(dir);
 }
 
 /** The verdict on an existing file, or `undefined` when there is none. */
-export async function inspectPrivateFile(path: string): Promise<{ readonly verdict: PathVerdict; readonly info: Stats } | undefined> {
+export async function inspectPrivateFile(
+  path: string,
+): Promise<{ readonly verdict: PathVerdict; readonly info: Stats } | undefined> {
   let info: Stats;
   try {
     // Synchronous on purpose: the token file is looked at on every call, so that another
@@ -80,7 +86,11 @@ export interface AtomicWriteOptions {
  * carries 48 random bits and is opened with `O_EXCL`, so nothing planted in advance is written
  * through. Throws the file system's error (or `unsafe`'s) for the caller to word.
  */
-export async function writePrivateFileAtomically(path: string, content: string, options: AtomicWriteOptions): Promise<void> {
+export async function writePrivateFileAtomically(
+  path: string,
+  content: string,
+  options: AtomicWriteOptions,
+): Promise<void> {
   const existing = await lstat(path).catch(() => undefined);
   if (existing?.isSymbolicLink()) throw options.unsafe(`${path} is a symbolic link; refusing to replace it.`);
   const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

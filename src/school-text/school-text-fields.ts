@@ -38,7 +38,8 @@ export function schoolTextFields(value: unknown): SchoolTextFields {
     } else if (Array.isArray(item)) {
       for (const inner of item) pending.push([inner, `${path}[]`]);
     } else if (typeof item === 'object' && item !== null) {
-      for (const [name, inner] of Object.entries(item)) pending.push([inner, `${path === '' ? '' : `${path}.`}${PATH_SEGMENT.test(name) ? name : '*'}`]);
+      for (const [name, inner] of Object.entries(item))
+        pending.push([inner, `${path === '' ? '' : `${path}.`}${PATH_SEGMENT.test(name) ? name : '*'}`]);
     }
   }
   const all = [...found];

@@ -31,7 +31,12 @@ export const MALFORMED_DESCRIPTION = 'malformed error description';
  */
 export function errorCodeText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_ERROR_CODE_LENGTH || !PROTOCOL_TEXT.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    value.trim() === '' ||
+    value.length > MAX_ERROR_CODE_LENGTH ||
+    !PROTOCOL_TEXT.test(value)
+  ) {
     return MALFORMED_ERROR;
   }
   return value.trim();
@@ -49,7 +54,13 @@ export function errorDescriptionText(value: unknown): string | undefined {
 
 /** An RFC 6749 §5.2 `error_uri`: an absolute https (or http) URI of §5.2 characters, else `undefined`. */
 export function errorUriText(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.length > MAX_ERROR_URI_LENGTH || !PROTOCOL_TOKEN.test(value) || !URL.canParse(value)) return undefined;
+  if (
+    typeof value !== 'string' ||
+    value.length > MAX_ERROR_URI_LENGTH ||
+    !PROTOCOL_TOKEN.test(value) ||
+    !URL.canParse(value)
+  )
+    return undefined;
   const { protocol } = new URL(value);
   return protocol === 'https:' || protocol === 'http:' ? value : undefined;
 }
@@ -91,7 +102,11 @@ export function quotedText(value: unknown, maxLength = MAX_FREE_TEXT_LENGTH): st
  * One line of at most `maxLength` characters, ending in `…` when cut. Only the head of the text
  * is cleaned: a megabyte is never scanned to show two hundred characters.
  */
-function boundedLine(value: string, maxLength: number, clean: (head: string) => string = (head) => head): string | undefined {
+function boundedLine(
+  value: string,
+  maxLength: number,
+  clean: (head: string) => string = (head) => head,
+): string | undefined {
   const head = value.slice(0, maxLength * 4 + 64);
   const characters = [...clean(head).replace(/\s+/g, ' ').trim()];
   if (characters.length === 0) return undefined;

@@ -16,7 +16,8 @@ export function registerAccountTools(server: McpServer, account: AccountService)
     WHO_AM_I_TOOL,
     {
       title: 'Who am I',
-      description: 'Shows which school and user this server is signed in as, the permissions (scopes) granted so far, and when the access expires. Does not start a sign-in.',
+      description:
+        'Shows which school and user this server is signed in as, the permissions (scopes) granted so far, and when the access expires. Does not start a sign-in.',
       inputSchema: noInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
     },
@@ -42,7 +43,8 @@ export function registerAccountTools(server: McpServer, account: AccountService)
     SIGN_OUT_TOOL,
     {
       title: 'Sign out',
-      description: 'Revokes this server\'s access to the school and forgets its tokens. The next call that needs access asks the user to sign in again.',
+      description:
+        "Revokes this server's access to the school and forgets its tokens. The next call that needs access asks the user to sign in again.",
       inputSchema: noInput,
       annotations: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
@@ -60,6 +62,8 @@ export function registerAccountTools(server: McpServer, account: AccountService)
 function failure(error: unknown, toolName: string, what: string) {
   // A store outage in hosted mode reads to the agent as any other tool's does, not as the operator's hint.
   if (isSchoolMcpError(error) && error.code === 'STORE_UNAVAILABLE') return storeOutageResult(toolName);
-  const detail = isSchoolMcpError(error) ? `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ''}` : 'an unexpected error';
+  const detail = isSchoolMcpError(error)
+    ? `${error.code}: ${error.message}${error.hint ? ` ${error.hint}` : ''}`
+    : 'an unexpected error';
   return { isError: true, content: [{ type: 'text' as const, text: `${what}: ${detail}` }] };
 }

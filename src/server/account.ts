@@ -6,7 +6,15 @@ export interface AccountStatus {
   readonly signedIn: boolean;
   readonly issuer: string;
   readonly clientId: string | undefined;
-  readonly user: { readonly sub: string; readonly name?: string; readonly email?: string; readonly orgId?: string; readonly roles?: readonly string[] } | undefined;
+  readonly user:
+    | {
+        readonly sub: string;
+        readonly name?: string;
+        readonly email?: string;
+        readonly orgId?: string;
+        readonly roles?: readonly string[];
+      }
+    | undefined;
   readonly scopes: readonly string[];
   /** Milliseconds since the epoch. */
   readonly expiresAt: number | undefined;

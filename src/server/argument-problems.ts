@@ -68,7 +68,9 @@ function collect(schema: Schema, value: unknown, path: string, problems: string[
   if (typeof value !== 'object' || value === null) return;
   const record = value as Record<string, unknown>;
   const properties = isSchema(schema['properties']) ? (schema['properties'] as Record<string, Schema>) : {};
-  const required = Array.isArray(schema['required']) ? (schema['required'] as unknown[]).filter((name): name is string => typeof name === 'string') : [];
+  const required = Array.isArray(schema['required'])
+    ? (schema['required'] as unknown[]).filter((name): name is string => typeof name === 'string')
+    : [];
   for (const name of required) {
     if (record[name] === undefined) problems.push(`${label(join(path, name))} is required`);
   }

@@ -17,7 +17,10 @@ export function argumentSummary(inputSchema: JsonSchema): string[] {
   const required = new Set(Array.isArray(inputSchema['required']) ? inputSchema['required'] : []);
   return Object.entries(properties)
     .slice(0, MAX_ARGUMENTS)
-    .map(([name, schema]) => `${name}${required.has(name) ? '*' : ''}: ${isSchema(schema) ? `${typeWords(schema)}${effect(schema)}` : 'any'}`);
+    .map(
+      ([name, schema]) =>
+        `${name}${required.has(name) ? '*' : ''}: ${isSchema(schema) ? `${typeWords(schema)}${effect(schema)}` : 'any'}`,
+    );
 }
 
 /**
@@ -34,11 +37,19 @@ function effect(schema: JsonSchema): string {
 
 function typeWords(schema: JsonSchema): string {
   const values = schema['enum'];
-  if (Array.isArray(values) && values.length <= MAX_ENUM_VALUES && values.every((value) => typeof value === 'string' || value === null)) {
+  if (
+    Array.isArray(values) &&
+    values.length <= MAX_ENUM_VALUES &&
+    values.every((value) => typeof value === 'string' || value === null)
+  ) {
     return values.map((value) => (value === null ? 'null' : value)).join('|');
   }
   const type = schema['type'];
-  const types = Array.isArray(type) ? type.filter((item): item is string => typeof item === 'string') : typeof type === 'string' ? [type] : [];
+  const types = Array.isArray(type)
+    ? type.filter((item): item is string => typeof item === 'string')
+    : typeof type === 'string'
+      ? [type]
+      : [];
   if (types.includes('array') && isSchema(schema['items'])) return `${typeWords(schema['items'])}[]`;
   return types.length > 0 ? types.join('|') : 'any';
 }
@@ -52,6 +63,9 @@ function isSchema(value: unknown): value is JsonSchema {
  * an agent reading the first page of a list needs it to know whether it holds the newest items.
  */
 export function listOrder(description: string): string | undefined {
-  const stated = /\b(?:(?:newest|oldest|latest|earliest|most recent)(?: [a-z]+)? (?:first|last)|in [a-z]+(?: [a-z]+)? order|by (?:start time|date|name|position))\b/i.exec(description);
+  const stated =
+    /\b(?:(?:newest|oldest|latest|earliest|most recent)(?: [a-z]+)? (?:first|last)|in [a-z]+(?: [a-z]+)? order|by (?:start time|date|name|position))\b/i.exec(
+      description,
+    );
   return stated?.[0].toLowerCase();
 }

@@ -38,7 +38,8 @@ export function clientConnectionOf(server: McpServer): ClientConnection {
     },
     capabilities(context) {
       const envelope = envelopeOf(context);
-      if (envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+      if (envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined)
+        return envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
       return server.server.getClientCapabilities();
     },
     elicitationComplete: (elicitationId) => server.server.createElicitationCompletionNotifier(elicitationId)(),

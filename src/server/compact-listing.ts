@@ -12,7 +12,21 @@
 import type { JsonSchema, ToolAnnotations } from '../openapi/index.js';
 
 /** Keywords that only restrict a value the schema already types. */
-const CHECK_KEYWORDS = new Set(['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties']);
+const CHECK_KEYWORDS = new Set([
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+]);
 
 /** Keywords whose value is a schema, a list of schemas, or a map of them. */
 const ONE_SCHEMA = new Set(['items', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else']);
@@ -24,8 +38,12 @@ export function compactInputSchema(schema: JsonSchema): JsonSchema {
   for (const [keyword, value] of Object.entries(schema)) {
     if (CHECK_KEYWORDS.has(keyword)) continue;
     if (ONE_SCHEMA.has(keyword) && isSchema(value)) compact[keyword] = compactInputSchema(value);
-    else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value)) compact[keyword] = value.map((item) => (isSchema(item) ? compactInputSchema(item) : item));
-    else if (SCHEMA_MAPS.has(keyword) && isSchema(value)) compact[keyword] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, isSchema(inner) ? compactInputSchema(inner) : inner]));
+    else if (SCHEMA_LISTS.has(keyword) && Array.isArray(value))
+      compact[keyword] = value.map((item) => (isSchema(item) ? compactInputSchema(item) : item));
+    else if (SCHEMA_MAPS.has(keyword) && isSchema(value))
+      compact[keyword] = Object.fromEntries(
+        Object.entries(value).map(([name, inner]) => [name, isSchema(inner) ? compactInputSchema(inner) : inner]),
+      );
     else compact[keyword] = value;
   }
   return compact;

@@ -45,10 +45,19 @@ const RESERVED_NAMES = new Set([WHO_AM_I_TOOL, SIGN_OUT_TOOL, SEARCH_TOOL, DESCR
  * The list-changed notifications of tools registered together go out as one.
  */
 export function schoolServerSettings(instructions: string): ServerOptions {
-  return { instructions, capabilities: { tools: { listChanged: true }, logging: {} }, debouncedNotificationMethods: ['notifications/tools/list_changed'] };
+  return {
+    instructions,
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    debouncedNotificationMethods: ['notifications/tools/list_changed'],
+  };
 }
 
-function newSchoolMcpServer(title: string, version: string, instructions: string, logs: LogRelay | undefined): McpServer {
+function newSchoolMcpServer(
+  title: string,
+  version: string,
+  instructions: string,
+  logs: LogRelay | undefined,
+): McpServer {
   const server = new McpServer({ name: 'school-mcp', title, version }, schoolServerSettings(instructions));
   logs?.attach(server);
   return server;
@@ -57,7 +66,12 @@ function newSchoolMcpServer(title: string, version: string, instructions: string
 export function compileSchool(options: SchoolServerOptions): CompiledSchool {
   // An operation named like one of the server's own tools stays reachable through discovery.
   const direct = options.plan.direct.filter((operation) => !RESERVED_NAMES.has(operation.toolName));
-  const compiled = new Map<string, CompiledOperationTool>(direct.map((operation) => [operation.toolName, compileOperationTool(operation, options.plan.compactListing === true)]));
+  const compiled = new Map<string, CompiledOperationTool>(
+    direct.map((operation) => [
+      operation.toolName,
+      compileOperationTool(operation, options.plan.compactListing === true),
+    ]),
+  );
   const directTools = direct.map((operation) => compiled.get(operation.toolName)!);
   const call = withShapedResults(options.call);
   return {
@@ -76,9 +90,17 @@ export function createSchoolServerFactory(options: SchoolServerOptions): SchoolS
 }
 
 /** Servers with a compiled school's tools. */
-export function compiledSchoolFactory(school: CompiledSchool, options: Pick<SchoolServerOptions, 'schoolName' | 'version' | 'logs'>): SchoolServerFactory {
+export function compiledSchoolFactory(
+  school: CompiledSchool,
+  options: Pick<SchoolServerOptions, 'schoolName' | 'version' | 'logs'>,
+): SchoolServerFactory {
   return () => {
-    const server = newSchoolMcpServer(`School: ${options.schoolName}`, options.version, school.instructions, options.logs);
+    const server = newSchoolMcpServer(
+      `School: ${options.schoolName}`,
+      options.version,
+      school.instructions,
+      options.logs,
+    );
     school.register(server);
     return server;
   };

@@ -5,7 +5,14 @@
  * executor runs the call.
  */
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { nearOperations, searchOperations, shownSchema, unknownWords, type Operation, type ToolCatalogue } from '../openapi/index.js';
+import {
+  nearOperations,
+  searchOperations,
+  shownSchema,
+  unknownWords,
+  type Operation,
+  type ToolCatalogue,
+} from '../openapi/index.js';
 import { invalidArgumentsText } from './argument-problems.js';
 import { argumentSummary, listOrder } from './argument-summary.js';
 import type { ClientConnection } from './client-connection.js';
@@ -21,7 +28,12 @@ export const CALL_TOOL = 'call_operation';
 const searchInput = lazyJsonSchema({
   type: 'object',
   properties: {
-    query: { type: 'string', description: 'What you want to do, in your own words, e.g. "cancel a subscription" or "who signed up for the webinar". Empty with a toolset: that toolset\'s operations.', maxLength: 200 },
+    query: {
+      type: 'string',
+      description:
+        'What you want to do, in your own words, e.g. "cancel a subscription" or "who signed up for the webinar". Empty with a toolset: that toolset\'s operations.',
+      maxLength: 200,
+    },
     toolset: { type: 'string', description: 'Only operations of this toolset (scope group), e.g. "events".' },
     limit: { type: 'integer', minimum: 1, maximum: 25, default: 10 },
   },
@@ -42,12 +54,19 @@ const callInputFor = (tool: string) =>
       type: 'object',
       properties: {
         name: { type: 'string', description: 'An operation name from search_operations.' },
-        arguments: { type: 'object', description: 'The arguments, as search_operations or describe_operation show them.', additionalProperties: true },
+        arguments: {
+          type: 'object',
+          description: 'The arguments, as search_operations or describe_operation show them.',
+          additionalProperties: true,
+        },
       },
       required: ['name'],
       additionalProperties: false,
     },
-    { misplacedTopLevel: (field) => `"${field}" is not an argument of ${tool} itself: put it inside "arguments", as in {"name": "...", "arguments": {"${field}": ...}}` },
+    {
+      misplacedTopLevel: (field) =>
+        `"${field}" is not an argument of ${tool} itself: put it inside "arguments", as in {"name": "...", "arguments": {"${field}": ...}}`,
+    },
   );
 
 // Made once: a server instance is made per connection (or per HTTP request), a schema compiled once.
@@ -66,7 +85,12 @@ export function registerDiscoveryTools(
   const line = (operation: Operation) => {
     const callable = compiled.get(operation.toolName)?.operation ?? operation;
     const order = operation.method === 'get' ? listOrder(operation.description) : undefined;
-    return { ...summary(callable), ...(listed(operation.toolName) ? { listed: true } : {}), ...(order === undefined ? {} : { order }), arguments: argumentSummary(callable.inputSchema) };
+    return {
+      ...summary(callable),
+      ...(listed(operation.toolName) ? { listed: true } : {}),
+      ...(order === undefined ? {} : { order }),
+      arguments: argumentSummary(callable.inputSchema),
+    };
   };
 
   server.registerTool(
@@ -80,14 +104,19 @@ export function registerDiscoveryTools(
     },
     async (args: unknown) => {
       const { query, toolset, limit } = args as { query: string; toolset?: string; limit?: number };
-      const scope = toolset === undefined ? catalogue : { ...catalogue, operations: catalogue.toolsets.get(toolset) ?? [] };
+      const scope =
+        toolset === undefined ? catalogue : { ...catalogue, operations: catalogue.toolsets.get(toolset) ?? [] };
       const found = searchOperations(scope, query, limit ?? 10).map(({ operation }) => operation);
       const results = found.map(line);
       const unknown = unknownWords(scope, query);
       const others = sameSubject(scope, found);
       const structured =
         results.length > 0
-          ? { results, ...(others.length > 0 ? { sameToolset: others.map(line) } : {}), ...(unknown.length > 0 ? { notFound: notFound(unknown) } : {}) }
+          ? {
+              results,
+              ...(others.length > 0 ? { sameToolset: others.map(line) } : {}),
+              ...(unknown.length > 0 ? { notFound: notFound(unknown) } : {}),
+            }
           : noResults(scope, query, toolset, unknown, line);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
@@ -97,7 +126,8 @@ export function registerDiscoveryTools(
     DESCRIBE_TOOL,
     {
       title: 'Describe a school operation',
-      description: 'Shows what an operation does, the scope it needs, and the exact arguments call_operation takes for it.',
+      description:
+        'Shows what an operation does, the scope it needs, and the exact arguments call_operation takes for it.',
       inputSchema: describeInput,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
@@ -120,11 +150,18 @@ export function registerDiscoveryTools(
     },
   );
 
-  const runOperation = async (name: string, operationArgs: Record<string, unknown> | undefined, context: ServerContext, readsOnly: boolean): Promise<CallToolResult> => {
+  const runOperation = async (
+    name: string,
+    operationArgs: Record<string, unknown> | undefined,
+    context: ServerContext,
+    readsOnly: boolean,
+  ): Promise<CallToolResult> => {
     const operation = catalogue.byName.get(name);
     if (!operation) return unknownOperation(name);
     if (readsOnly && operation.annotations.readOnlyHint !== true) {
-      return errorResult(`${name} changes data, and ${CALL_READ_TOOL} runs only reads: run it with ${CALL_TOOL}, after confirming the change with the user.`);
+      return errorResult(
+        `${name} changes data, and ${CALL_READ_TOOL} runs only reads: run it with ${CALL_TOOL}, after confirming the change with the user.`,
+      );
     }
     let tool = compiled.get(name) ?? calledOnlyOf(compiled).get(name);
     if (!tool) {
@@ -133,17 +170,28 @@ export function registerDiscoveryTools(
     }
     const verdict = await tool.inputSchema['~standard'].validate(operationArgs ?? {});
     if ('issues' in verdict && verdict.issues !== undefined) {
-      return errorResult(`${invalidArgumentsText(name, verdict.issues.map((issue) => issue.message))}. Call ${DESCRIBE_TOOL} for its input schema.`);
+      return errorResult(
+        `${invalidArgumentsText(
+          name,
+          verdict.issues.map((issue) => issue.message),
+        )}. Call ${DESCRIBE_TOOL} for its input schema.`,
+      );
     }
     // The compiled tool's operation: arguments shaped for a simplified listing are sent as such.
-    return call(tool.operation, (verdict.value ?? {}) as Record<string, unknown>, context, connection) as Promise<CallToolResult>;
+    return call(
+      tool.operation,
+      (verdict.value ?? {}) as Record<string, unknown>,
+      context,
+      connection,
+    ) as Promise<CallToolResult>;
   };
 
   server.registerTool(
     CALL_READ_TOOL,
     {
       title: 'Read with a school operation',
-      description: 'Runs a read operation (readOnly in search_operations) with arguments as search_operations or describe_operation show them. Changes nothing. Signs in or asks for a missing permission when needed.',
+      description:
+        'Runs a read operation (readOnly in search_operations) with arguments as search_operations or describe_operation show them. Changes nothing. Signs in or asks for a missing permission when needed.',
       inputSchema: callReadInput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -159,7 +207,8 @@ export function registerDiscoveryTools(
       CALL_TOOL,
       {
         title: 'Change with a school operation',
-        description: 'Runs an operation that creates, changes or deletes (found with search_operations), with arguments as search_operations or describe_operation show them. Signs in or asks for a missing permission when needed.',
+        description:
+          'Runs an operation that creates, changes or deletes (found with search_operations), with arguments as search_operations or describe_operation show them. Signs in or asks for a missing permission when needed.',
         inputSchema: callInput,
         annotations: { destructiveHint: true, openWorldHint: true },
       },
@@ -185,7 +234,13 @@ function summary(operation: Operation) {
  * when none makes the change it asks for ("delete event" where events are cancelled by an
  * update), else the words no operation holds and the toolsets to search or list instead.
  */
-function noResults(scope: ToolCatalogue, query: string, toolset: string | undefined, unknown: readonly string[], line: (operation: Operation) => object) {
+function noResults(
+  scope: ToolCatalogue,
+  query: string,
+  toolset: string | undefined,
+  unknown: readonly string[],
+  line: (operation: Operation) => object,
+) {
   const where = toolset === undefined ? '' : ` in the toolset ${JSON.stringify(toolset)}`;
   const closest = nearOperations(scope, query);
   const toolsets = [...scope.toolsets.keys()];
@@ -196,7 +251,10 @@ function noResults(scope: ToolCatalogue, query: string, toolset: string | undefi
       closest: closest.map(line),
     };
   }
-  const words = unknown.length > 0 ? `No operation${where} mentions ${unknown.map((word) => JSON.stringify(word)).join(' or ')}` : `Nothing${where} matches ${JSON.stringify(query)}`;
+  const words =
+    unknown.length > 0
+      ? `No operation${where} mentions ${unknown.map((word) => JSON.stringify(word)).join(' or ')}`
+      : `Nothing${where} matches ${JSON.stringify(query)}`;
   return {
     results: [],
     nothingMatches: `${words}. Search with the words of a toolset below, or list one toolset's operations with {"query": "", "toolset": "${toolsets[0] ?? 'NAME'}"}.`,
@@ -216,7 +274,11 @@ function sameSubject(scope: ToolCatalogue, found: readonly Operation[]): Operati
   const first = found[0];
   if (first === undefined) return [];
   const shown = new Set(found.map((operation) => operation.toolName));
-  return (scope.toolsets.get(first.toolset) ?? scope.operations.filter((operation) => operation.toolset === first.toolset)).filter((operation) => !shown.has(operation.toolName)).slice(0, MAX_SAME_TOOLSET);
+  return (
+    scope.toolsets.get(first.toolset) ?? scope.operations.filter((operation) => operation.toolset === first.toolset)
+  )
+    .filter((operation) => !shown.has(operation.toolName))
+    .slice(0, MAX_SAME_TOOLSET);
 }
 
 function notFound(unknown: readonly string[]): string {
@@ -236,7 +298,9 @@ function calledOnlyOf(compiled: Map<string, CompiledOperationTool>): Map<string,
 }
 
 function unknownOperation(name: string): CallToolResult {
-  return errorResult(`There is no operation named ${JSON.stringify(name)}. Use ${SEARCH_TOOL} to find operation names.`);
+  return errorResult(
+    `There is no operation named ${JSON.stringify(name)}. Use ${SEARCH_TOOL} to find operation names.`,
+  );
 }
 
 function errorResult(text: string): CallToolResult {

@@ -10,4 +10,11 @@ export { SCHOOL_STATUS_TOOL, type SchoolOutage } from './school-outage.js';
 export { listServerTools } from './list-tools.js';
 export { serverInstructions } from './instructions.js';
 export type { OperationCaller, OperationResult } from './operation-caller.js';
-export { DEFAULT_TOOLS, DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';
+export {
+  DEFAULT_TOOLS,
+  DEFAULT_TOOLSETS,
+  DIRECT_TOOL_BUDGET,
+  planTools,
+  type ToolPlan,
+  type ToolsetChoice,
+} from './tool-plan.js';

@@ -15,12 +15,19 @@ import { withSinglesAsLists } from './single-as-list.js';
  * `listed`: the schema hosts are shown, when it is not the one checked (a compact listing, long
  * values shortened), or how to make it on the first listing.
  */
-export function lazyJsonSchema(schema: JsonSchemaType, options: ProblemOptions = {}, listed: JsonSchemaType | (() => JsonSchemaType) = schema): StandardSchemaWithJSON {
+export function lazyJsonSchema(
+  schema: JsonSchemaType,
+  options: ProblemOptions = {},
+  listed: JsonSchemaType | (() => JsonSchemaType) = schema,
+): StandardSchemaWithJSON {
   let compiled: StandardSchemaWithJSON | undefined;
   // Hosts are shown one type per schema (`single-types.ts`), with long values shortened; the
   // checks read the schema as built. Both are made on the first listing.
   let shown: JsonSchemaType | undefined;
-  const listedSchema = () => (shown ??= withSingleTypes((typeof listed === 'function' ? listed() : listed) as Record<string, unknown>) as JsonSchemaType);
+  const listedSchema = () =>
+    (shown ??= withSingleTypes(
+      (typeof listed === 'function' ? listed() : listed) as Record<string, unknown>,
+    ) as JsonSchemaType);
   const validator = () => (compiled ??= fromJsonSchema(schema));
   // A result is checked twice, by `checkOutput` and then by the SDK, against this same schema;
   // the second check of the same object reads the first one's verdict. Nothing changes a result

@@ -2,7 +2,12 @@
  * What a host receives for `tools/list`, asked of a real server over an in-process transport,
  * so that the answer is the one the SDK writes on the wire and not a reconstruction of it.
  */
-import { InMemoryTransport, LATEST_PROTOCOL_VERSION, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/server';
+import {
+  InMemoryTransport,
+  LATEST_PROTOCOL_VERSION,
+  type JSONRPCMessage,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { SchoolServerFactory } from './create-server.js';
 
 /** Every page of `tools/list`, in order, as the host receives them. */
@@ -24,7 +29,11 @@ export async function listServerTools(factory: SchoolServerFactory): Promise<Too
   };
   await server.connect(serverSide);
   try {
-    await request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'school-mcp tools', version: '0' } });
+    await request('initialize', {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'school-mcp tools', version: '0' },
+    });
     await hostSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const tools: Tool[] = [];
     let cursor: string | undefined;

@@ -33,7 +33,12 @@ export function createLogRelay(): LogRelay {
   const kept: Message[] = [];
   const hosts = new Set<McpServer>();
   const send = (server: McpServer, message: Message) => {
-    void server.sendLoggingMessage({ level: message.level, logger: 'school-mcp', data: message.data }, server.server.transport?.sessionId).catch(() => undefined);
+    void server
+      .sendLoggingMessage(
+        { level: message.level, logger: 'school-mcp', data: message.data },
+        server.server.transport?.sessionId,
+      )
+      .catch(() => undefined);
   };
   return {
     publish(level, line) {

@@ -3,7 +3,12 @@
  * first call (compiling costs far more than registering), and every server instance registers the
  * same objects.
  */
-import { isInputRequiredResult, type McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  isInputRequiredResult,
+  type McpServer,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { withListedValues, type Operation } from '../openapi/index.js';
 import type { ClientConnection } from './client-connection.js';
 import { compactAnnotations, compactInputSchema } from './compact-listing.js';
@@ -29,13 +34,23 @@ export function compileOperationTool(operation: Operation, compact = false): Com
   return {
     operation,
     // Listed with long values shortened (API-16); arguments and answers are checked against the whole schemas.
-    inputSchema: lazyJsonSchema(operation.inputSchema, {}, () => withListedValues(compact ? compactInputSchema(operation.inputSchema) : operation.inputSchema)),
-    outputSchema: operation.outputSchema === undefined ? undefined : lazyJsonSchema(operation.outputSchema, {}, () => withListedValues(operation.outputSchema!)),
+    inputSchema: lazyJsonSchema(operation.inputSchema, {}, () =>
+      withListedValues(compact ? compactInputSchema(operation.inputSchema) : operation.inputSchema),
+    ),
+    outputSchema:
+      operation.outputSchema === undefined
+        ? undefined
+        : lazyJsonSchema(operation.outputSchema, {}, () => withListedValues(operation.outputSchema!)),
     compact,
   };
 }
 
-export function registerOperationTool(server: McpServer, tool: CompiledOperationTool, call: OperationCaller, connection?: ClientConnection): void {
+export function registerOperationTool(
+  server: McpServer,
+  tool: CompiledOperationTool,
+  call: OperationCaller,
+  connection?: ClientConnection,
+): void {
   const { operation } = tool;
   server.registerTool(
     operation.toolName,

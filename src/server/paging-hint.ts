@@ -8,14 +8,22 @@ const CURSOR_ARGUMENTS = ['cursor', 'page_token', 'pageToken', 'starting_after',
 const CURSOR_VALUES = ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken', 'next_token', 'cursor'];
 const MAX_CURSOR_CHARS = 500;
 
-export function pagingHint(result: Record<string, unknown>, args: Readonly<Record<string, unknown>>, argumentNames: readonly string[]): string | undefined {
+export function pagingHint(
+  result: Record<string, unknown>,
+  args: Readonly<Record<string, unknown>>,
+  argumentNames: readonly string[],
+): string | undefined {
   const cursorArgument = CURSOR_ARGUMENTS.find((name) => argumentNames.includes(name));
-  const cursor = CURSOR_VALUES.map((name) => result[name]).find((value): value is string => typeof value === 'string' && value !== '');
-  if (cursorArgument !== undefined && cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS) return `next page: ${cursorArgument}=${cursor}`;
+  const cursor = CURSOR_VALUES.map((name) => result[name]).find(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
+  if (cursorArgument !== undefined && cursor !== undefined && cursor.length <= MAX_CURSOR_CHARS)
+    return `next page: ${cursorArgument}=${cursor}`;
   if (!argumentNames.includes('page')) return undefined;
   const more = MORE_FLAGS.some((name) => result[name] === true);
   const nextPage = typeof result['next_page'] === 'number' ? result['next_page'] : undefined;
   if (!more && nextPage === undefined) return undefined;
-  const current = typeof result['page'] === 'number' ? result['page'] : typeof args['page'] === 'number' ? args['page'] : 1;
+  const current =
+    typeof result['page'] === 'number' ? result['page'] : typeof args['page'] === 'number' ? args['page'] : 1;
   return `next page: page=${nextPage ?? current + 1}`;
 }

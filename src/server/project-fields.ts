@@ -12,14 +12,19 @@ export interface Projection {
 }
 
 export function projectFields(value: Record<string, unknown>, fields: readonly string[]): Projection {
-  const paths = [...new Set(fields.map((field) => field.trim()).filter((field) => field !== ''))].map((field) => field.split('.'));
+  const paths = [...new Set(fields.map((field) => field.trim()).filter((field) => field !== ''))].map((field) =>
+    field.split('.'),
+  );
   if (paths.length === 0) return { value, unknown: [] };
   const seen = new Set<string>();
   const listKey = LIST_KEYS.find((key) => Array.isArray(value[key]) && (value[key] as unknown[]).every(isRecord));
   const projected =
     listKey === undefined
       ? pick(value, paths, seen)
-      : { ...value, [listKey]: (value[listKey] as Record<string, unknown>[]).map((record) => pick(record, paths, seen)) };
+      : {
+          ...value,
+          [listKey]: (value[listKey] as Record<string, unknown>[]).map((record) => pick(record, paths, seen)),
+        };
   const records = listKey === undefined ? 1 : (value[listKey] as unknown[]).length;
   const unknown = records === 0 ? [] : paths.map((path) => path.join('.')).filter((path) => !seen.has(path));
   return { value: projected, unknown };
@@ -46,7 +51,12 @@ function copyPath(source: Record<string, unknown>, target: Record<string, unknow
     const existing = Array.isArray(target[head]) ? (target[head] as unknown[]) : inner.map(() => ({}));
     let found = false;
     inner.forEach((item, index) => {
-      if (isRecord(item) && isRecord(existing[index]) && copyPath(item, existing[index] as Record<string, unknown>, rest)) found = true;
+      if (
+        isRecord(item) &&
+        isRecord(existing[index]) &&
+        copyPath(item, existing[index] as Record<string, unknown>, rest)
+      )
+        found = true;
     });
     target[head] = existing;
     return found;

@@ -8,7 +8,14 @@
 import { McpServer, type Transport } from '@modelcontextprotocol/server';
 import type { AccountService } from './account.js';
 import { registerAccountTools } from './account-tools.js';
-import { compiledSchoolFactory, compileSchool, schoolServerSettings, type CompiledSchool, type SchoolServerFactory, type SchoolServerOptions } from './create-server.js';
+import {
+  compiledSchoolFactory,
+  compileSchool,
+  schoolServerSettings,
+  type CompiledSchool,
+  type SchoolServerFactory,
+  type SchoolServerOptions,
+} from './create-server.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
 import type { LogRelay } from './log-relay.js';
 import { outageResult, recoveredResult, SCHOOL_STATUS_TOOL, type SchoolOutage } from './school-outage.js';
@@ -89,7 +96,10 @@ export function createRecoveringServerFactory(options: RecoveringServerOptions):
         inputSchema: noInput,
         annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
       },
-      () => (school === undefined ? outageResult(schoolName, outage.problem(), outage.nextAttemptAt(), now()) : recoveredResult(schoolName)),
+      () =>
+        school === undefined
+          ? outageResult(schoolName, outage.problem(), outage.nextAttemptAt(), now())
+          : recoveredResult(schoolName),
     );
     waiting.add(server);
     // A closed connection's server is let go: over HTTP every request may have one.
@@ -121,9 +131,9 @@ class RetryingServer extends McpServer {
     const handle = transport.onmessage;
     if (handle === undefined) return;
     transport.onmessage = (message, extra) => {
-      if (!('method' in message) || !('id' in message) || !RETRYING_METHODS.has(message.method)) return handle(message, extra);
+      if (!('method' in message) || !('id' in message) || !RETRYING_METHODS.has(message.method))
+        return handle(message, extra);
       void this.reach().finally(() => handle(message, extra));
     };
   }
 }
-

@@ -25,9 +25,17 @@ export interface SchoolOutage {
 }
 
 /** Pure: the result of any call while the school is out of reach. */
-export function outageResult(schoolName: string, problem: SchoolMcpError, nextAttemptAt: number, now: number): CallToolResult {
+export function outageResult(
+  schoolName: string,
+  problem: SchoolMcpError,
+  nextAttemptAt: number,
+  now: number,
+): CallToolResult {
   const seconds = Math.max(0, Math.ceil((nextAttemptAt - now) / 1000));
-  const retry = seconds === 0 ? 'school-mcp tries again on the next call' : `school-mcp tries again on a call made in ${seconds} s or later`;
+  const retry =
+    seconds === 0
+      ? 'school-mcp tries again on the next call'
+      : `school-mcp tries again on a call made in ${seconds} s or later`;
   return {
     isError: true,
     content: [
@@ -39,14 +47,25 @@ export function outageResult(schoolName: string, problem: SchoolMcpError, nextAt
           `Tell the user what failed; ${retry}, and lists the school's tools as soon as it answers. No restart is needed.`,
       },
     ],
-    structuredContent: { available: false, code: problem.code, message: problem.message, ...(problem.hint === undefined ? {} : { hint: problem.hint }), retryInSeconds: seconds },
+    structuredContent: {
+      available: false,
+      code: problem.code,
+      message: problem.message,
+      ...(problem.hint === undefined ? {} : { hint: problem.hint }),
+      retryInSeconds: seconds,
+    },
   };
 }
 
 /** Pure: `school_status` once the school answers again. */
 export function recoveredResult(schoolName: string): CallToolResult {
   return {
-    content: [{ type: 'text', text: `The school ${schoolName} answers again; its tools are listed now (list the tools again to see them).` }],
+    content: [
+      {
+        type: 'text',
+        text: `The school ${schoolName} answers again; its tools are listed now (list the tools again to see them).`,
+      },
+    ],
     structuredContent: { available: true },
   };
 }

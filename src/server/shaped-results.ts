@@ -25,7 +25,9 @@ export function withShapedResults(call: OperationCaller): OperationCaller {
   return async (operation, args, context, connection) => {
     const projects = bridgeProjects(operation) && PROJECTION_ARGUMENT in args;
     const asked = projects ? args[PROJECTION_ARGUMENT] : undefined;
-    const sent = projects ? Object.fromEntries(Object.entries(args).filter(([name]) => name !== PROJECTION_ARGUMENT)) : args;
+    const sent = projects
+      ? Object.fromEntries(Object.entries(args).filter(([name]) => name !== PROJECTION_ARGUMENT))
+      : args;
     const result = await call(operation, sent, context, connection);
     return shapeResult(result, {
       ...(Array.isArray(asked) ? { fields: asked.filter((field): field is string => typeof field === 'string') } : {}),
@@ -43,12 +45,17 @@ export function shapeResult(result: OperationResult, options: ShapeOptions): Ope
   const projection = options.fields === undefined ? undefined : projectFields(structured, options.fields);
   const value = projection?.value ?? structured;
   const notes = [
-    ...(projection !== undefined && projection.unknown.length > 0 ? [`no such field in the answer: ${projection.unknown.join(', ')}`] : []),
+    ...(projection !== undefined && projection.unknown.length > 0
+      ? [`no such field in the answer: ${projection.unknown.join(', ')}`]
+      : []),
     ...optional(pagingHint(value, options.args, options.argumentNames)),
   ];
   const untrusted = schoolTextNote(value);
   if (projection === undefined && notes.length === 0 && untrusted === undefined) return result;
-  const first = projection === undefined ? plain.content[0]! : { type: 'text' as const, text: capped(JSON.stringify(value), options.maxTextChars ?? MAX_RESULT_TEXT_CHARS) };
+  const first =
+    projection === undefined
+      ? plain.content[0]!
+      : { type: 'text' as const, text: capped(JSON.stringify(value), options.maxTextChars ?? MAX_RESULT_TEXT_CHARS) };
   return {
     ...plain,
     content: [
@@ -66,5 +73,7 @@ function optional(line: string | undefined): string[] {
 }
 
 function capped(text: string, maxChars: number): string {
-  return text.length <= maxChars ? text : `${text.slice(0, maxChars)}\n[truncated: showing the first ${maxChars} of ${text.length} characters]`;
+  return text.length <= maxChars
+    ? text
+    : `${text.slice(0, maxChars)}\n[truncated: showing the first ${maxChars} of ${text.length} characters]`;
 }

@@ -12,7 +12,14 @@ export function withSinglesAsLists(schema: Schema, value: unknown): unknown {
   let changed: Record<string, unknown> | undefined;
   for (const [name, item] of Object.entries(value)) {
     const property = (properties as Record<string, Schema | undefined>)[name];
-    if (property?.['type'] !== 'array' || item === undefined || item === null || Array.isArray(item) || typeof item === 'object') continue;
+    if (
+      property?.['type'] !== 'array' ||
+      item === undefined ||
+      item === null ||
+      Array.isArray(item) ||
+      typeof item === 'object'
+    )
+      continue;
     changed ??= { ...(value as Record<string, unknown>) };
     changed[name] = [item];
   }

@@ -55,7 +55,15 @@ export const DEFAULT_TOOLS: readonly string[] = [
 ];
 
 /** For a document that does not name most of `DEFAULT_TOOLS`: the scope groups behind the same tasks. */
-export const DEFAULT_TOOLSETS: readonly string[] = ['school', 'courses', 'members', 'students', 'orders', 'analytics', 'coupons'];
+export const DEFAULT_TOOLSETS: readonly string[] = [
+  'school',
+  'courses',
+  'members',
+  'students',
+  'orders',
+  'analytics',
+  'coupons',
+];
 
 /** Hosts that cap tool counts read the first 40; the server's own tools count too. */
 export const DIRECT_TOOL_BUDGET = 33;
@@ -72,9 +80,13 @@ export function planTools(catalogue: ToolCatalogue, choice: ToolsetChoice, exact
     case 'toolsets':
       return { direct: catalogue.operations, discovery: false };
     case 'default': {
-      if (catalogue.operations.length <= DIRECT_TOOL_BUDGET) return { direct: catalogue.operations, discovery: false, compactListing: true };
+      if (catalogue.operations.length <= DIRECT_TOOL_BUDGET)
+        return { direct: catalogue.operations, discovery: false, compactListing: true };
       const byTask = catalogue.operations.filter((operation) => DEFAULT_TOOLS.includes(operation.toolName));
-      const preferred = byTask.length * 2 >= DEFAULT_TOOLS.length ? byTask : catalogue.operations.filter((operation) => DEFAULT_TOOLSETS.includes(operation.toolset));
+      const preferred =
+        byTask.length * 2 >= DEFAULT_TOOLS.length
+          ? byTask
+          : catalogue.operations.filter((operation) => DEFAULT_TOOLSETS.includes(operation.toolset));
       return { direct: preferred.slice(0, DIRECT_TOOL_BUDGET), discovery: true, compactListing: true };
     }
   }

@@ -18,10 +18,19 @@ const FORMAT_EXAMPLES: Readonly<Record<string, string>> = {
   uuid: '123e4567-e89b-42d3-a456-426614174000',
 };
 
-const FORMAT_NAMES: Readonly<Record<string, string>> = { 'date-time': 'a date-time', date: 'a date', time: 'a time', email: 'an email address', uri: 'an absolute URL', url: 'an absolute URL', uuid: 'a UUID' };
+const FORMAT_NAMES: Readonly<Record<string, string>> = {
+  'date-time': 'a date-time',
+  date: 'a date',
+  time: 'a time',
+  email: 'an email address',
+  uri: 'an absolute URL',
+  url: 'an absolute URL',
+  uuid: 'a UUID',
+};
 
 const FORMAT_CHECKS: Readonly<Record<string, (value: string) => boolean>> = {
-  'date-time': (value) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/.test(value),
+  'date-time': (value) =>
+    /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/.test(value),
   date: (value) => /^\d{4}-\d{2}-\d{2}$/.test(value),
   time: (value) => /^\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})?$/.test(value),
   email: (value) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
@@ -41,9 +50,11 @@ export function valueProblem(schema: Schema, value: unknown): string | undefined
 function stringProblem(schema: Schema, value: string): string | undefined {
   const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
   const check = format === undefined ? undefined : FORMAT_CHECKS[format];
-  if (format !== undefined && check !== undefined && !check(value)) return `must be ${FORMAT_NAMES[format]}${suchAs(schema, FORMAT_EXAMPLES[format])}`;
+  if (format !== undefined && check !== undefined && !check(value))
+    return `must be ${FORMAT_NAMES[format]}${suchAs(schema, FORMAT_EXAMPLES[format])}`;
   const pattern = schema['pattern'];
-  if (typeof pattern === 'string' && !matches(pattern, value)) return `must match the pattern ${pattern}${suchAs(schema, undefined)}`;
+  if (typeof pattern === 'string' && !matches(pattern, value))
+    return `must match the pattern ${pattern}${suchAs(schema, undefined)}`;
   return countProblem([...value].length, schema['minLength'], schema['maxLength'], 'character');
 }
 
@@ -65,7 +76,9 @@ function countProblem(count: number, min: unknown, max: unknown, unit: string): 
 /** `, such as "2025-03-18"`: the schema's own example first, then the format's usual one. */
 function suchAs(schema: Schema, fallback: string | undefined): string {
   const examples = schema['examples'];
-  const own = [Array.isArray(examples) ? examples[0] : undefined, schema['example'], schema['default']].find((candidate) => typeof candidate === 'string');
+  const own = [Array.isArray(examples) ? examples[0] : undefined, schema['example'], schema['default']].find(
+    (candidate) => typeof candidate === 'string',
+  );
   const example = own ?? fallback;
   return example === undefined ? '' : ` such as ${JSON.stringify(example)}`;
 }

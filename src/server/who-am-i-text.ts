@@ -13,7 +13,13 @@ export function whoAmIText(status: AccountStatus): string {
   const user = status.user;
   const organisation = user?.orgId ? ` (organisation ${user.orgId})` : '';
   const who = user ? ` as ${user.name ?? user.sub}${user.email ? ` <${user.email}>` : ''}` : '';
-  const roles = user?.roles && user.roles.length > 0 ? ` Roles: ${user.roles.join(', ')}.` : user ? ' Roles: none stated by the school.' : '';
-  const expiry = status.expiresAt === undefined ? '' : ` Access expires at ${new Date(status.expiresAt).toISOString()}.`;
+  const roles =
+    user?.roles && user.roles.length > 0
+      ? ` Roles: ${user.roles.join(', ')}.`
+      : user
+        ? ' Roles: none stated by the school.'
+        : '';
+  const expiry =
+    status.expiresAt === undefined ? '' : ` Access expires at ${new Date(status.expiresAt).toISOString()}.`;
   return `Signed in to the school ${status.issuer}${organisation}${who}.${roles} Granted scopes: ${status.scopes.join(' ') || '(none)'}.${expiry}`;
 }

@@ -74,16 +74,26 @@ export function createCallerEndpoints(options: CallerEndpointsOptions): CallerEn
     await entry.endpoint.close();
     await entry.runtime.close();
   };
-  const limits: CallerLimits = { maxCallers: options.maxCallers, maxCallersPerPerson: options.maxCallersPerPerson ?? DEFAULT_MAX_CALLERS_PER_PERSON };
+  const limits: CallerLimits = {
+    maxCallers: options.maxCallers,
+    maxCallersPerPerson: options.maxCallersPerPerson ?? DEFAULT_MAX_CALLERS_PER_PERSON,
+  };
   /** The caller's entry, made (and an idle one dropped) if it is admitted; else the refusal. */
-  const entryFor = ({ caller, person }: CallerIdentity, open: () => CallerRuntime): Entry | Extract<CallerAdmission, { kind: 'refuse' }> => {
+  const entryFor = (
+    { caller, person }: CallerIdentity,
+    open: () => CallerRuntime,
+  ): Entry | Extract<CallerAdmission, { kind: 'refuse' }> => {
     const existing = entries.get(caller);
     if (existing) {
       entries.delete(caller);
       entries.set(caller, existing);
       return existing;
     }
-    const admission = admitCaller([...entries].map(([held, entry]) => ({ caller: held, person: entry.person, busy: entry.open > 0 })), person, limits);
+    const admission = admitCaller(
+      [...entries].map(([held, entry]) => ({ caller: held, person: entry.person, busy: entry.open > 0 })),
+      person,
+      limits,
+    );
     if (admission.kind === 'refuse') return admission;
     if (admission.drop !== undefined) {
       const dropped = entries.get(admission.drop)!;
@@ -91,22 +101,47 @@ export function createCallerEndpoints(options: CallerEndpointsOptions): CallerEn
       void release(dropped).catch(options.onerror);
     }
     const runtime = open();
-    const endpoint = createMcpEndpoint({ factory: runtime.factory, maxRequestBodySize: MAX_REQUEST_BODY_BYTES, maxSessions: 8, onerror: options.onerror, sharing: options.sharing });
-    const node = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller).catch(storeUnavailableAnswer) }, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror });
-    const entry: Entry = { person, runtime, endpoint, serve: async (req, res) => {
-      await node(req, res);
-    }, open: 0 };
+    const endpoint = createMcpEndpoint({
+      factory: runtime.factory,
+      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+      maxSessions: 8,
+      onerror: options.onerror,
+      sharing: options.sharing,
+    });
+    const node = toNodeHandler(
+      { fetch: (request: Request) => endpoint.fetch(request, caller).catch(storeUnavailableAnswer) },
+      { maxRequestBodySize: MAX_REQUEST_BODY_BYTES, onerror: options.onerror },
+    );
+    const entry: Entry = {
+      person,
+      runtime,
+      endpoint,
+      serve: async (req, res) => {
+        await node(req, res);
+      },
+      open: 0,
+    };
     entries.set(caller, entry);
     return entry;
   };
   return {
     async handle(req, res, who, open) {
       if (!(SERVED_METHODS as readonly string[]).includes(req.method ?? '')) return sendRefusal(res, buildRefusal(405));
-      if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES) return sendRefusal(res, buildRefusal(413));
+      if (Number(req.headers['content-length'] ?? 0) > MAX_REQUEST_BODY_BYTES)
+        return sendRefusal(res, buildRefusal(413));
       const entry = entryFor(who, open);
       if ('kind' in entry) {
-        options.onerror(new Error(`refused a new MCP connection: ${entry.reason === 'person' ? 'this person has too many open' : 'every place is busy'}`));
-        return sendRefusal(res, entry.reason === 'person' ? buildRefusal(429, 'close another connection of yours, or retry later') : buildRefusal(503, 'this instance is full; retry later'));
+        options.onerror(
+          new Error(
+            `refused a new MCP connection: ${entry.reason === 'person' ? 'this person has too many open' : 'every place is busy'}`,
+          ),
+        );
+        return sendRefusal(
+          res,
+          entry.reason === 'person'
+            ? buildRefusal(429, 'close another connection of yours, or retry later')
+            : buildRefusal(503, 'this instance is full; retry later'),
+        );
       }
       if (req.method === 'GET') flushHeadersOnWriteHead(res);
       // Busy until the response ends or its connection goes: an event stream keeps it busy while open.

@@ -11,7 +11,6 @@ export type GuardVerdict = { readonly allowed: true } | { readonly allowed: fals
 
 const ALLOWED: GuardVerdict = { allowed: true };
 
-
 /** An address that listens on every interface, so it has no name of its own to expect in `Host`. */
 export function isWildcardAddress(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
@@ -54,9 +53,13 @@ export function splitHostEntry(entry: string): { name: string; port: number | un
   const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/.exec(entry.trim());
   const port = match?.[2] === undefined ? undefined : Number(match[2]);
   if (!match || (port !== undefined && (port < 1 || port > 65535))) {
-    throw new SchoolMcpError('HTTP_HOST_INVALID', `--allowed-host takes a host name with an optional port, got ${JSON.stringify(entry)}`, {
-      hint: 'write it as it appears in the Host header, e.g. mcp.internal.example:8080',
-    });
+    throw new SchoolMcpError(
+      'HTTP_HOST_INVALID',
+      `--allowed-host takes a host name with an optional port, got ${JSON.stringify(entry)}`,
+      {
+        hint: 'write it as it appears in the Host header, e.g. mcp.internal.example:8080',
+      },
+    );
   }
   return { name: match[1]!, port };
 }
@@ -83,11 +86,21 @@ export function normalizeAllowedOrigin(text: string): string {
   } catch {
     url = undefined;
   }
-  const bare = url !== undefined && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username && !url.password;
+  const bare =
+    url !== undefined &&
+    (url.pathname === '/' || url.pathname === '') &&
+    !url.search &&
+    !url.hash &&
+    !url.username &&
+    !url.password;
   if (!url || !bare || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new SchoolMcpError('HTTP_ORIGIN_INVALID', `--allowed-origin takes an origin like https://app.example:8443, got ${JSON.stringify(text)}`, {
-      hint: 'give the scheme, host and port only, exactly as the browser sends it in the Origin header',
-    });
+    throw new SchoolMcpError(
+      'HTTP_ORIGIN_INVALID',
+      `--allowed-origin takes an origin like https://app.example:8443, got ${JSON.stringify(text)}`,
+      {
+        hint: 'give the scheme, host and port only, exactly as the browser sends it in the Origin header',
+      },
+    );
   }
   return url.origin;
 }

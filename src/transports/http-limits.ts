@@ -40,7 +40,11 @@ export const DEFAULT_HTTP_SOCKET_LIMITS: HttpSocketLimits = {
  * Pure: the Node server options for `limits`. Node checks the timeouts only every
  * `connectionsCheckingInterval` (30 s by default), so the check runs often enough to honour them.
  */
-export function nodeServerOptions(limits: HttpSocketLimits): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+export function nodeServerOptions(limits: HttpSocketLimits): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
   const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   return {
     headersTimeout,

@@ -21,9 +21,15 @@ import { generateSecret, secretFingerprint, secretMatches } from './bearer-secre
 import { bindPolicy } from './http-bind-policy.js';
 import { checkHost, checkOrigin, hostAllowList, isWildcardAddress, ownLoopbackOrigins } from './http-guards.js';
 import { buildRefusal, sendRefusal, SERVED_METHODS, type RefusalStatus } from './http-refusal.js';
-import { applySocketLimits, DEFAULT_HTTP_SOCKET_LIMITS, MAX_REQUEST_BODY_BYTES, MCP_PATH, nodeServerOptions, type HttpSocketLimits } from './http-limits.js';
+import {
+  applySocketLimits,
+  DEFAULT_HTTP_SOCKET_LIMITS,
+  MAX_REQUEST_BODY_BYTES,
+  MCP_PATH,
+  nodeServerOptions,
+  type HttpSocketLimits,
+} from './http-limits.js';
 import { createMcpEndpoint } from './mcp-endpoint.js';
-
 
 const MAX_KEPT_SESSIONS = 64;
 
@@ -43,7 +49,12 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-export async function startHttpEndpoint(factory: SchoolServerFactory, config: HttpConfig, logger: Logger, options: HttpServeOptions = {}): Promise<HttpHandle> {
+export async function startHttpEndpoint(
+  factory: SchoolServerFactory,
+  config: HttpConfig,
+  logger: Logger,
+  options: HttpServeOptions = {},
+): Promise<HttpHandle> {
   const log = logger.child('http');
   const policy = bindPolicy(config);
   const secret = policy.chosenSecret ?? generateSecret();
@@ -55,10 +66,13 @@ export async function startHttpEndpoint(factory: SchoolServerFactory, config: Ht
     maxSessions: MAX_KEPT_SESSIONS,
     onerror: (error) => log.debug('MCP request failed', { error: error.message }),
   });
-  const toNode = toNodeHandler({ fetch: (request: Request) => endpoint.fetch(request, caller) }, {
-    maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    onerror: (error) => log.warn('MCP request could not be served', { error: error.message }),
-  });
+  const toNode = toNodeHandler(
+    { fetch: (request: Request) => endpoint.fetch(request, caller) },
+    {
+      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+      onerror: (error) => log.warn('MCP request could not be served', { error: error.message }),
+    },
+  );
 
   let allowedHosts: ReadonlySet<string> = new Set();
   let allowedOrigins: ReadonlySet<string> = policy.allowedOrigins;
@@ -75,14 +89,17 @@ export async function startHttpEndpoint(factory: SchoolServerFactory, config: Ht
     const origin = checkOrigin(req.headersDistinct['origin'], allowedOrigins);
     if (!origin.allowed) return refuse(res, 403, origin.reason);
     if (!(SERVED_METHODS as readonly string[]).includes(req.method ?? '')) return refuse(res, 405);
-    if (!secretMatches(bearerTokenOf(req.headersDistinct['authorization'], 'visible-ascii'), secret)) return refuse(res, 401);
+    if (!secretMatches(bearerTokenOf(req.headersDistinct['authorization'], 'visible-ascii'), secret))
+      return refuse(res, 401);
     if (pathOf(req.url) !== MCP_PATH) return refuse(res, 404);
     const declaredLength = Number(req.headers['content-length'] ?? 0);
     if (declaredLength > MAX_REQUEST_BODY_BYTES) return refuse(res, 413);
     void toNode(req, res);
   });
 
-  applySocketLimits(server, limits, () => log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections }));
+  applySocketLimits(server, limits, () =>
+    log.warn('refusing connections: too many are open', { maxConnections: limits.maxConnections }),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -93,10 +110,14 @@ export async function startHttpEndpoint(factory: SchoolServerFactory, config: Ht
     });
   } catch (error) {
     await endpoint.close();
-    throw new SchoolMcpError('HTTP_LISTEN_FAILED', `cannot listen on ${policy.host}:${policy.port}: ${error instanceof Error ? error.message : String(error)}`, {
-      cause: error,
-      hint: 'choose another --port, or leave it out to take any free port',
-    });
+    throw new SchoolMcpError(
+      'HTTP_LISTEN_FAILED',
+      `cannot listen on ${policy.host}:${policy.port}: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+        hint: 'choose another --port, or leave it out to take any free port',
+      },
+    );
   }
   const address = server.address() as AddressInfo;
   allowedHosts = hostAllowList({ bindHost: policy.host, port: address.port, extraHosts: policy.extraHosts });
@@ -105,12 +126,16 @@ export async function startHttpEndpoint(factory: SchoolServerFactory, config: Ht
 
   log.info('serving over Streamable HTTP', { url, remote: policy.remote, origins: [...policy.allowedOrigins] });
   if (policy.remote) {
-    log.warn('the endpoint is reachable from other machines over plain HTTP: whoever has the secret acts as the signed-in school user');
+    log.warn(
+      'the endpoint is reachable from other machines over plain HTTP: whoever has the secret acts as the signed-in school user',
+    );
   }
   if (policy.chosenSecret === undefined) {
     const announce = options.announce ?? ((line: string) => void process.stderr.write(`${line}\n`));
     announce(`school-mcp: HTTP secret for this launch: ${secret}`);
-    announce(`school-mcp: clients send it as the header "Authorization: Bearer <secret>"; it changes on every launch unless you set --http-secret-file or SCHOOL_MCP_HTTP_SECRET`);
+    announce(
+      `school-mcp: clients send it as the header "Authorization: Bearer <secret>"; it changes on every launch unless you set --http-secret-file or SCHOOL_MCP_HTTP_SECRET`,
+    );
   }
 
   let finish: () => void = () => undefined;

@@ -34,7 +34,11 @@ export type LineReading =
   | { readonly kind: 'message'; readonly message: JSONRPCMessage }
   | { readonly kind: 'refused'; readonly reply: JsonRpcRefusal }
   /** Valid elements go on; refused ones are answered inside the batch's array. */
-  | { readonly kind: 'batch'; readonly messages: readonly JSONRPCMessage[]; readonly refusals: readonly JsonRpcRefusal[] };
+  | {
+      readonly kind: 'batch';
+      readonly messages: readonly JSONRPCMessage[];
+      readonly refusals: readonly JsonRpcRefusal[];
+    };
 
 /** `revision` is the negotiated protocol revision, `undefined` before `initialize`. */
 export function readJsonRpcLine(line: string, revision: string | undefined): LineReading {
@@ -51,11 +55,22 @@ export function readJsonRpcLine(line: string, revision: string | undefined): Lin
   }
   if (revision === undefined || !BATCH_REVISIONS.includes(revision)) {
     const where = revision === undefined ? 'before initialization' : `on protocol revision ${revision}`;
-    return { kind: 'refused', reply: refusal(null, INVALID_REQUEST_CODE, `Invalid Request: JSON-RPC batches are not supported ${where}`) };
+    return {
+      kind: 'refused',
+      reply: refusal(null, INVALID_REQUEST_CODE, `Invalid Request: JSON-RPC batches are not supported ${where}`),
+    };
   }
-  if (value.length === 0) return { kind: 'refused', reply: refusal(null, INVALID_REQUEST_CODE, 'Invalid Request: empty batch') };
+  if (value.length === 0)
+    return { kind: 'refused', reply: refusal(null, INVALID_REQUEST_CODE, 'Invalid Request: empty batch') };
   if (value.length > MAX_BATCH_LENGTH) {
-    return { kind: 'refused', reply: refusal(null, INVALID_REQUEST_CODE, `Invalid Request: a batch may hold at most ${MAX_BATCH_LENGTH} messages`) };
+    return {
+      kind: 'refused',
+      reply: refusal(
+        null,
+        INVALID_REQUEST_CODE,
+        `Invalid Request: a batch may hold at most ${MAX_BATCH_LENGTH} messages`,
+      ),
+    };
   }
   const messages: JSONRPCMessage[] = [];
   const refusals: JsonRpcRefusal[] = [];
@@ -63,7 +78,9 @@ export function readJsonRpcLine(line: string, revision: string | undefined): Lin
     const judged = judgeMessage(element);
     if (!judged.ok) refusals.push(judged.reply);
     else if ('method' in judged.message && judged.message.method === 'initialize') {
-      refusals.push(refusal(idOf(element), INVALID_REQUEST_CODE, 'Invalid Request: initialize must not be part of a batch'));
+      refusals.push(
+        refusal(idOf(element), INVALID_REQUEST_CODE, 'Invalid Request: initialize must not be part of a batch'),
+      );
     } else messages.push(judged.message);
   }
   return { kind: 'batch', messages, refusals };
@@ -74,7 +91,8 @@ function judgeMessage(value: unknown): { ok: true; message: JSONRPCMessage } | {
   try {
     return { ok: true, message: parseJSONRPCMessage(value) };
   } catch {
-    const reason = 'Invalid Request: not a JSON-RPC 2.0 message (it needs "jsonrpc": "2.0" and a method, or a result or an error)';
+    const reason =
+      'Invalid Request: not a JSON-RPC 2.0 message (it needs "jsonrpc": "2.0" and a method, or a result or an error)';
     return { ok: false, reply: refusal(idOf(value), INVALID_REQUEST_CODE, reason) };
   }
 }

@@ -15,11 +15,37 @@
  * @see SECURITY.md HTTP-06, HTTP-07, SCL-30, SCL-31, SCL-32, SCL-33
  */
 import { randomBytes } from 'node:crypto';
-import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCResultResponse, WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpServer } from '@modelcontextprotocol/server';
-import { parseRelayEnvelope, parseSessionRecord, relayEnvelope, SESSION_NAMESPACE, SESSION_TTL_SECONDS, sessionChannel, sessionInitOf, tagOfWireId, type RelayEnvelope, type SessionRecord } from './session-record.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCResultResponse,
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import {
+  parseRelayEnvelope,
+  parseSessionRecord,
+  relayEnvelope,
+  SESSION_NAMESPACE,
+  SESSION_TTL_SECONDS,
+  sessionChannel,
+  sessionInitOf,
+  tagOfWireId,
+  type RelayEnvelope,
+  type SessionRecord,
+} from './session-record.js';
 import { MAX_REQUEST_BODY_BYTES } from './http-limits.js';
 import { readJsonBody, withParsedBody } from './read-json-body.js';
-import { connectSessionCopy, initializeFromRecord, sessionPost, watchStreamEnd, type SessionSharing, type SharedSession } from './shared-session.js';
+import {
+  connectSessionCopy,
+  initializeFromRecord,
+  sessionPost,
+  watchStreamEnd,
+  type SessionSharing,
+  type SharedSession,
+} from './shared-session.js';
 
 export interface KeptSessionsOptions {
   /** A fresh server for each new session. */
@@ -54,7 +80,13 @@ const SESSION_ID_BYTES = 24;
 /** A session in use has its record's expiry pushed back at most this often, not on every request. */
 const REFRESH_EVERY_MS = 5 * 60 * 1000;
 
-export function createKeptSessions({ createServer, maxSessions, onerror, sharing, maxRequestBodySize = MAX_REQUEST_BODY_BYTES }: KeptSessionsOptions): KeptSessions {
+export function createKeptSessions({
+  createServer,
+  maxSessions,
+  onerror,
+  sharing,
+  maxRequestBodySize = MAX_REQUEST_BODY_BYTES,
+}: KeptSessionsOptions): KeptSessions {
   // A Map iterates in insertion order; re-inserting on use keeps it ordered by last use.
   const sessions = new Map<string, Session>();
   const restoring = new Map<string, Promise<Session | undefined>>();
@@ -115,7 +147,10 @@ export function createKeptSessions({ createServer, maxSessions, onerror, sharing
         toStream: async (message) => void (await publish(id, { kind: 'to-stream', from: shared.instance, message })),
       },
     });
-    copy.unsubscribe = await shared.bus.subscribe(sessionChannel(id), (value) => void receive(copy, parseRelayEnvelope(value)).catch(onerror));
+    copy.unsubscribe = await shared.bus.subscribe(
+      sessionChannel(id),
+      (value) => void receive(copy, parseRelayEnvelope(value)).catch(onerror),
+    );
     return { transport: copy.transport.inner, server: copy.server, caller: record.caller, shared: copy };
   };
 
@@ -133,7 +168,12 @@ export function createKeptSessions({ createServer, maxSessions, onerror, sharing
     await (await copy.transport.inner.handleRequest(sessionPost(copy, message))).text();
   };
 
-  const openShared = async (shared: SessionSharing, request: Request, caller: string, parsedBody: unknown): Promise<Response> => {
+  const openShared = async (
+    shared: SessionSharing,
+    request: Request,
+    caller: string,
+    parsedBody: unknown,
+  ): Promise<Response> => {
     const message = singleMessageIn(parsedBody);
     const init = message !== undefined && isInitializeRequest(message) ? sessionInitOf(message.params) : undefined;
     // The transport refuses what is not an `initialize`, as without sharing.
@@ -174,7 +214,13 @@ export function createKeptSessions({ createServer, maxSessions, onerror, sharing
     return made.finally(() => restoring.delete(id));
   };
 
-  const serveShared = async (shared: SessionSharing, session: Session & { shared: SharedSession }, request: Request, parsedBody: unknown, justRestored: boolean): Promise<Response> => {
+  const serveShared = async (
+    shared: SessionSharing,
+    session: Session & { shared: SharedSession },
+    request: Request,
+    parsedBody: unknown,
+    justRestored: boolean,
+  ): Promise<Response> => {
     const copy = session.shared;
     // The record decides, not the copy: a session ended or expired elsewhere is over here too,
     // even when the bus message saying so was lost.
@@ -198,8 +244,17 @@ export function createKeptSessions({ createServer, maxSessions, onerror, sharing
     if (message !== undefined && isAnswer(message)) {
       const tag = tagOfWireId((message as { id: unknown }).id);
       // An answer to another instance's request goes to it, and only to it.
-      if (tag !== undefined && tag !== copy.transport.tag && (await publish(copy.id, { kind: 'to-server', from: shared.instance, message }))) return accepted();
-    } else if (message !== undefined && isJSONRPCNotification(message) && message.method !== 'notifications/initialized') {
+      if (
+        tag !== undefined &&
+        tag !== copy.transport.tag &&
+        (await publish(copy.id, { kind: 'to-server', from: shared.instance, message }))
+      )
+        return accepted();
+    } else if (
+      message !== undefined &&
+      isJSONRPCNotification(message) &&
+      message.method !== 'notifications/initialized'
+    ) {
       // A cancellation names a request that may be running on any instance; every copy initialized itself.
       await publish(copy.id, { kind: 'to-server', from: shared.instance, message });
     }
@@ -208,7 +263,10 @@ export function createKeptSessions({ createServer, maxSessions, onerror, sharing
 
   return {
     async handle(given, caller, givenBody) {
-      const { request, parsedBody } = givenBody === undefined ? await readJsonBody(given, maxRequestBodySize) : { request: given, parsedBody: givenBody };
+      const { request, parsedBody } =
+        givenBody === undefined
+          ? await readJsonBody(given, maxRequestBodySize)
+          : { request: given, parsedBody: givenBody };
       const id = request.headers.get('mcp-session-id');
       if (id === null) {
         // Without a session there is no stream to open (GET) or end (DELETE).
@@ -222,7 +280,8 @@ export function createKeptSessions({ createServer, maxSessions, onerror, sharing
       if (!session || session.caller !== caller) return sessionNotFound();
       sessions.delete(id);
       sessions.set(id, session);
-      if (sharing && session.shared) return serveShared(sharing, session as Session & { shared: SharedSession }, request, parsedBody, justRestored);
+      if (sharing && session.shared)
+        return serveShared(sharing, session as Session & { shared: SharedSession }, request, parsedBody, justRestored);
       return session.transport.handleRequest(request, withParsedBody(parsedBody));
     },
     get size() {
@@ -240,7 +299,12 @@ function isAnswer(message: JSONRPCMessage): boolean {
 
 /** Pure: the one JSON-RPC message a POST carries, or `undefined` for a batch or a body that is not JSON (the transport answers those). */
 function singleMessageIn(value: unknown): JSONRPCMessage | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' ? (value as JSONRPCMessage) : undefined;
+  return typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    (value as { jsonrpc?: unknown }).jsonrpc === '2.0'
+    ? (value as JSONRPCMessage)
+    : undefined;
 }
 
 function accepted(): Response {
@@ -256,5 +320,8 @@ function notAllowed(): Response {
 
 /** MCP 2025-11-25 transports: an unknown session id is answered 404, and the client starts over. */
 function sessionNotFound(): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, { status: 404 });
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null },
+    { status: 404 },
+  );
 }

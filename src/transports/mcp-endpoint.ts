@@ -27,15 +27,23 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-export function createMcpEndpoint({ factory, maxRequestBodySize, maxSessions, onerror, sharing }: McpEndpointOptions): McpEndpoint {
+export function createMcpEndpoint({
+  factory,
+  maxRequestBodySize,
+  maxSessions,
+  onerror,
+  sharing,
+}: McpEndpointOptions): McpEndpoint {
   const stateless = createMcpHandler(() => factory(), { legacy: 'reject', maxRequestBodySize, onerror });
   const kept = createKeptSessions({ createServer: factory, maxSessions, onerror, sharing, maxRequestBodySize });
   return {
     async fetch(request, caller) {
       // Routing by hand leaves this check to us (the SDK's `isLegacyRequest` contract).
-      if (request.method === 'POST' && !isJsonContentType(request.headers.get('content-type'))) return unsupportedMediaType();
+      if (request.method === 'POST' && !isJsonContentType(request.headers.get('content-type')))
+        return unsupportedMediaType();
       const { request: readable, parsedBody } = await readJsonBody(request, maxRequestBodySize);
-      if (await isLegacyRequest(readable, parsedBody, { maxRequestBodySize })) return kept.handle(readable, caller, parsedBody);
+      if (await isLegacyRequest(readable, parsedBody, { maxRequestBodySize }))
+        return kept.handle(readable, caller, parsedBody);
       return stateless.fetch(readable, withParsedBody(parsedBody));
     },
     get keptSessionCount() {
@@ -49,7 +57,11 @@ export function createMcpEndpoint({ factory, maxRequestBodySize, maxSessions, on
 
 function unsupportedMediaType(): Response {
   return Response.json(
-    { jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' }, id: null },
+    {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' },
+      id: null,
+    },
     { status: 415 },
   );
 }

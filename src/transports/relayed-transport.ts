@@ -35,7 +35,8 @@ export function outgoingMessage(message: JSONRPCMessage, tag: string): JSONRPCMe
   if (isJSONRPCRequest(message)) return { ...message, id: wireRequestId(tag, message.id) };
   if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
     const params = message.params as { requestId?: string | number } | undefined;
-    if (params?.requestId !== undefined) return { ...message, params: { ...params, requestId: wireRequestId(tag, params.requestId) } } as JSONRPCMessage;
+    if (params?.requestId !== undefined)
+      return { ...message, params: { ...params, requestId: wireRequestId(tag, params.requestId) } } as JSONRPCMessage;
   }
   return message;
 }
@@ -83,7 +84,8 @@ export class RelayedTransport implements Transport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const outgoing = outgoingMessage(message, this.tag);
     // What answers or accompanies a request goes on that request's stream, which is here.
-    if (isResponse(message) || options?.relatedRequestId !== undefined || this.routes.holdsStream()) return this.inner.send(outgoing, options);
+    if (isResponse(message) || options?.relatedRequestId !== undefined || this.routes.holdsStream())
+      return this.inner.send(outgoing, options);
     return this.routes.toStream(outgoing);
   }
 

@@ -8,7 +8,12 @@ import type { Logger } from '../log.js';
 import type { SchoolServerFactory } from '../server/index.js';
 import type { HttpHandle, HttpServeOptions } from './http.js';
 
-export async function serveOverHttp(factory: SchoolServerFactory, config: HttpConfig, logger: Logger, options: HttpServeOptions = {}): Promise<HttpHandle> {
+export async function serveOverHttp(
+  factory: SchoolServerFactory,
+  config: HttpConfig,
+  logger: Logger,
+  options: HttpServeOptions = {},
+): Promise<HttpHandle> {
   const http = await import('./http.js');
   return http.startHttpEndpoint(factory, config, logger, options);
 }

@@ -6,7 +6,13 @@
  * @see SECURITY.md SCL-30, SCL-31, SCL-32, SCL-33
  */
 import { createHash } from 'node:crypto';
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/server';
 
 /** The store namespace of session records. */
 export const SESSION_NAMESPACE = 'mcp-sessions';
@@ -35,9 +41,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Pure: the initialize parameters to keep, from an `initialize` request's `params`, when they have its shape. */
 export function sessionInitOf(params: unknown): SessionInit | undefined {
-  if (!isObject(params) || typeof params.protocolVersion !== 'string' || !isObject(params.capabilities) || !isObject(params.clientInfo)) return undefined;
+  if (
+    !isObject(params) ||
+    typeof params.protocolVersion !== 'string' ||
+    !isObject(params.capabilities) ||
+    !isObject(params.clientInfo)
+  )
+    return undefined;
   if (typeof params.clientInfo.name !== 'string' || typeof params.clientInfo.version !== 'string') return undefined;
-  const init = { protocolVersion: params.protocolVersion, capabilities: params.capabilities, clientInfo: params.clientInfo };
+  const init = {
+    protocolVersion: params.protocolVersion,
+    capabilities: params.capabilities,
+    clientInfo: params.clientInfo,
+  };
   if (Buffer.byteLength(JSON.stringify(init), 'utf8') > MAX_INIT_BYTES) return undefined;
   return init;
 }
@@ -69,12 +85,18 @@ export type RelayEnvelope =
 function isMessage(value: unknown): value is JSONRPCMessage {
   if (!isObject(value) || value.jsonrpc !== '2.0') return false;
   const message = value as JSONRPCMessage;
-  return isJSONRPCRequest(message) || isJSONRPCNotification(message) || isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+  return (
+    isJSONRPCRequest(message) ||
+    isJSONRPCNotification(message) ||
+    isJSONRPCResultResponse(message) ||
+    isJSONRPCErrorResponse(message)
+  );
 }
 
 /** Pure: the envelope to publish, or `undefined` when its message is over the size bound. */
 export function relayEnvelope(envelope: RelayEnvelope): Record<string, unknown> | undefined {
-  if ('message' in envelope && Buffer.byteLength(JSON.stringify(envelope.message), 'utf8') > MAX_RELAYED_MESSAGE_BYTES) return undefined;
+  if ('message' in envelope && Buffer.byteLength(JSON.stringify(envelope.message), 'utf8') > MAX_RELAYED_MESSAGE_BYTES)
+    return undefined;
   return { ...envelope };
 }
 
@@ -83,7 +105,8 @@ export function parseRelayEnvelope(value: unknown): RelayEnvelope | undefined {
   if (!isObject(value) || typeof value.from !== 'string') return undefined;
   if (value.kind === 'closed') return { kind: 'closed', from: value.from };
   if (value.kind !== 'to-server' && value.kind !== 'to-stream') return undefined;
-  if (!isMessage(value.message) || Buffer.byteLength(JSON.stringify(value.message), 'utf8') > MAX_RELAYED_MESSAGE_BYTES) return undefined;
+  if (!isMessage(value.message) || Buffer.byteLength(JSON.stringify(value.message), 'utf8') > MAX_RELAYED_MESSAGE_BYTES)
+    return undefined;
   return { kind: value.kind, from: value.from, message: value.message };
 }
 

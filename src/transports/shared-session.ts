@@ -8,21 +8,33 @@
  * @see SECURITY.md SCL-30, SCL-31
  */
 import { randomBytes } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type McpServer } from '@modelcontextprotocol/server';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type JSONRPCMessage,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import { RelayedTransport, type RelayedTransportRoutes } from './relayed-transport.js';
 import type { SessionRecord } from './session-record.js';
 
 /** The store the session records live in: the grant store's shape, seen from here. */
 interface SessionRecordStore {
   read(namespace: string, name: string): Promise<{ readonly [field: string]: unknown } | undefined>;
-  write(namespace: string, name: string, value: { readonly [field: string]: unknown }, options?: { readonly ttlSeconds?: number }): Promise<void>;
+  write(
+    namespace: string,
+    name: string,
+    value: { readonly [field: string]: unknown },
+    options?: { readonly ttlSeconds?: number },
+  ): Promise<void>;
   remove(namespace: string, name: string): Promise<void>;
 }
 
 /** The bus between instances: the grant store's message bus, seen from here. */
 interface SessionBus {
   publish(channel: string, message: { readonly [field: string]: unknown }): Promise<void>;
-  subscribe(channel: string, handler: (message: { readonly [field: string]: unknown }) => void): Promise<() => Promise<void>>;
+  subscribe(
+    channel: string,
+    handler: (message: { readonly [field: string]: unknown }) => void,
+  ): Promise<() => Promise<void>>;
 }
 
 /** What lets any instance serve any session: the shared records and the bus. */
@@ -58,9 +70,19 @@ export interface SessionCopyOptions {
 }
 
 /** A server and transport for the session `id`, connected, not yet initialized. */
-export async function connectSessionCopy({ id, record, createServer, routes, onclosed, onerror }: SessionCopyOptions): Promise<SharedSession> {
+export async function connectSessionCopy({
+  id,
+  record,
+  createServer,
+  routes,
+  onclosed,
+  onerror,
+}: SessionCopyOptions): Promise<SharedSession> {
   const server = createServer();
-  const inner = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, onsessionclosed: onclosed });
+  const inner = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => id,
+    onsessionclosed: onclosed,
+  });
   // A fresh tag for each copy: a late answer to a copy that was dropped matches no request of the next one.
   const transport = new RelayedTransport(inner, randomBytes(TAG_BYTES).toString('base64url'), routes);
   transport.onerror = onerror;
@@ -69,7 +91,11 @@ export async function connectSessionCopy({ id, record, createServer, routes, onc
 }
 
 /** A POST of one JSON-RPC message to the session, as a client of the session would send it. */
-export function sessionPost(session: Pick<SharedSession, 'id' | 'record'>, message: JSONRPCMessage | Record<string, unknown>, withSessionId = true): Request {
+export function sessionPost(
+  session: Pick<SharedSession, 'id' | 'record'>,
+  message: JSONRPCMessage | Record<string, unknown>,
+  withSessionId = true,
+): Request {
   return new Request('http://session.invalid/mcp', {
     method: 'POST',
     headers: {
@@ -84,10 +110,17 @@ export function sessionPost(session: Pick<SharedSession, 'id' | 'record'>, messa
 
 /** Initializes a copy from its record: `initialize` with the kept parameters, then `notifications/initialized`. */
 export async function initializeFromRecord(session: SharedSession): Promise<void> {
-  const answer = await session.transport.inner.handleRequest(sessionPost(session, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { ...session.record.init } }, false));
+  const answer = await session.transport.inner.handleRequest(
+    sessionPost(session, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { ...session.record.init } }, false),
+  );
   await answer.text();
-  if (answer.status !== 200 || session.transport.sessionId !== session.id) throw new Error(`the session could not be made again here (initialize answered ${answer.status})`);
-  await (await session.transport.inner.handleRequest(sessionPost(session, { jsonrpc: '2.0', method: 'notifications/initialized' }))).text();
+  if (answer.status !== 200 || session.transport.sessionId !== session.id)
+    throw new Error(`the session could not be made again here (initialize answered ${answer.status})`);
+  await (
+    await session.transport.inner.handleRequest(
+      sessionPost(session, { jsonrpc: '2.0', method: 'notifications/initialized' }),
+    )
+  ).text();
 }
 
 /** The response with its body watched: `onEnd` runs once when the stream ends or the client goes. */

@@ -63,7 +63,9 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
   const write = (message: Outgoing | readonly Outgoing[]): Promise<void> =>
     new Promise((resolve, reject) => {
       if (closed) return resolve();
-      const line = Array.isArray(message) ? `${JSON.stringify(message)}\n` : serializeMessage(message as JSONRPCMessage);
+      const line = Array.isArray(message)
+        ? `${JSON.stringify(message)}\n`
+        : serializeMessage(message as JSONRPCMessage);
       options.output.write(line, (error) => (error ? reject(error) : resolve()));
     });
 
@@ -108,7 +110,8 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
         const waiting = new Set(reading.messages.filter(isJSONRPCRequest).map((request) => request.id));
         if (waiting.size === 0) {
           // Notifications and responses alone get no answer; refused elements still do (JSON-RPC 2.0 §6).
-          if (reading.refusals.length > 0) void write(reading.refusals).catch((error: unknown) => wire.onerror?.(toError(error)));
+          if (reading.refusals.length > 0)
+            void write(reading.refusals).catch((error: unknown) => wire.onerror?.(toError(error)));
         } else {
           batches.add({ waiting, replies: [...reading.refusals] });
         }
@@ -130,7 +133,11 @@ export function createStdioWire(options: StdioWireOptions): StdioWire {
       buffered = '';
       if (!skipping) {
         skipping = true;
-        const reply = refusal(null, INVALID_REQUEST_CODE, `Invalid Request: a message may be at most ${maxLineBytes} bytes`);
+        const reply = refusal(
+          null,
+          INVALID_REQUEST_CODE,
+          `Invalid Request: a message may be at most ${maxLineBytes} bytes`,
+        );
         void write(reply).catch((error: unknown) => wire.onerror?.(toError(error)));
       }
     }

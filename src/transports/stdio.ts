@@ -26,7 +26,11 @@ export interface StdioServeOptions {
 /** Well under the 2 s in which STDIO-03 wants the process gone after stdin closes. */
 const DRAIN_MS = 1_000;
 
-export function serveOverStdio(factory: SchoolServerFactory, logger: Logger, options: StdioServeOptions = {}): StdioHandle {
+export function serveOverStdio(
+  factory: SchoolServerFactory,
+  logger: Logger,
+  options: StdioServeOptions = {},
+): StdioHandle {
   let finish: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (finish = resolve));
   const wire = createStdioWire({

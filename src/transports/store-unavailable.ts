@@ -10,7 +10,10 @@ import { SchoolMcpError } from '../errors.js';
 export function storeUnavailableAnswer(error: unknown): Response {
   if (!(error instanceof SchoolMcpError) || error.code !== 'STORE_UNAVAILABLE') throw error;
   return Response.json(
-    { error: 'temporarily_unavailable', error_description: 'The session store of school-mcp is unreachable; retry in a moment.' },
+    {
+      error: 'temporarily_unavailable',
+      error_description: 'The session store of school-mcp is unreachable; retry in a moment.',
+    },
     { status: 503, headers: { 'retry-after': '1', 'cache-control': 'no-store' } },
   );
 }

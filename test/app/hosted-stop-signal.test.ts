@@ -11,7 +11,8 @@ import { createLogger } from '../../src/log.js';
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const before = new Map(SIGNALS.map((signal) => [signal, process.listeners(signal)]));
 /** The listeners of `signal` added since this file was loaded. */
-const added = (signal: NodeJS.Signals) => process.listeners(signal).filter((listener) => !before.get(signal as (typeof SIGNALS)[number])!.includes(listener));
+const added = (signal: NodeJS.Signals) =>
+  process.listeners(signal).filter((listener) => !before.get(signal as (typeof SIGNALS)[number])!.includes(listener));
 
 afterEach(() => {
   for (const signal of SIGNALS) for (const listener of added(signal)) process.off(signal, listener);
@@ -33,7 +34,9 @@ describe('school-mcp --hosted and its stop signals', () => {
         }
       },
     });
-    const config = loadConfig(['--hosted', '--demo', '--host', '127.0.0.1', '--port', '0'], { SCHOOL_MCP_STORE_KEY: '' });
+    const config = loadConfig(['--hosted', '--demo', '--host', '127.0.0.1', '--port', '0'], {
+      SCHOOL_MCP_STORE_KEY: '',
+    });
     const running = runHosted(config, logger, '0.0.0-test');
     await served;
     expect(listeningAtServing, lines.join('\n')).toBe(1);

@@ -12,7 +12,9 @@ import { createLogger } from '../../src/log.js';
 import type { SchoolServerOptions } from '../../src/server/index.js';
 import { outageResult } from '../../src/server/school-outage.js';
 
-const refused = new SchoolMcpError('OPENAPI_FETCH_FAILED', 'The school could not be reached (ECONNREFUSED).', { hint: 'Check the school URL.' });
+const refused = new SchoolMcpError('OPENAPI_FETCH_FAILED', 'The school could not be reached (ECONNREFUSED).', {
+  hint: 'Check the school URL.',
+});
 const school = { schoolUrl: new URL('https://school.example') } as OpenSchool;
 const options = { schoolName: 'school.example' } as SchoolServerOptions;
 
@@ -31,14 +33,16 @@ function harness(outcomes: (() => Promise<OpenSchool>)[]) {
 
 describe('the retry cadence', () => {
   it('waits a second after the first failure, doubles, and never waits more than half a minute', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 100].map(retryDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000]);
+    expect([1, 2, 3, 4, 5, 6, 7, 100].map(retryDelayMs)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+    ]);
     expect(retryDelayMs(1)).toBe(FIRST_RETRY_MS);
     expect(retryDelayMs(50)).toBe(LONGEST_RETRY_MS);
   });
 });
 
 describe('reachSchoolLater', () => {
-  it('STDIO-08 does not try again before the cadence allows, and keeps the start\'s problem meanwhile', async () => {
+  it("STDIO-08 does not try again before the cadence allows, and keeps the start's problem meanwhile", async () => {
     const { reach, opens } = harness([() => Promise.resolve(school)]);
     expect(await reach.outage.retry()).toBeUndefined();
     expect(opens()).toBe(0);
@@ -47,7 +51,10 @@ describe('reachSchoolLater', () => {
 
   it('STDIO-08 shares one attempt between the requests that arrive while it runs, and waits longer after each failure', async () => {
     let fail!: (error: unknown) => void;
-    const { reach, advance, opens, now } = harness([() => new Promise((_, reject) => (fail = reject)), () => Promise.reject(refused)]);
+    const { reach, advance, opens, now } = harness([
+      () => new Promise((_, reject) => (fail = reject)),
+      () => Promise.reject(refused),
+    ]);
     advance(FIRST_RETRY_MS);
     const first = reach.outage.retry();
     const second = reach.outage.retry();
@@ -61,7 +68,7 @@ describe('reachSchoolLater', () => {
     expect(opens()).toBe(1);
   });
 
-  it('returns the school\'s options once it opened, and never tries again', async () => {
+  it("returns the school's options once it opened, and never tries again", async () => {
     const { reach, advance, opens } = harness([() => Promise.resolve(school)]);
     advance(FIRST_RETRY_MS);
     expect(await reach.outage.retry()).toBe(options);
@@ -73,13 +80,19 @@ describe('reachSchoolLater', () => {
 });
 
 describe('outageResult', () => {
-  it('is a tool error with the code, the school\'s words, the next step and when it is tried again', () => {
+  it("is a tool error with the code, the school's words, the next step and when it is tried again", () => {
     const result = outageResult('school.example', refused, 5_000, 1_000);
     expect(result.isError).toBe(true);
     const text = (result.content[0] as { text: string }).text;
     expect(text).toContain('(OPENAPI_FETCH_FAILED)');
     expect(text).toContain('Next step: Check the school URL.');
     expect(text).toContain('in 4 s or later');
-    expect(result.structuredContent).toEqual({ available: false, code: 'OPENAPI_FETCH_FAILED', message: refused.message, hint: 'Check the school URL.', retryInSeconds: 4 });
+    expect(result.structuredContent).toEqual({
+      available: false,
+      code: 'OPENAPI_FETCH_FAILED',
+      message: refused.message,
+      hint: 'Check the school URL.',
+      retryInSeconds: 4,
+    });
   });
 });

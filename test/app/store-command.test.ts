@@ -20,8 +20,13 @@ describe('school-mcp store commands on a directory', () => {
     const home = await mkdtemp(join(tmpdir(), 'school-mcp-store-command-'));
     dirs.push(home);
     const missing = join(home, 'mistyped');
-    const config = loadConfig(['store', 'keys', '--store', missing], { SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64') });
-    await expect(runStoreCommand(config, logger)).rejects.toMatchObject({ code: 'CONFIG_INVALID', message: expect.stringContaining(missing) });
+    const config = loadConfig(['store', 'keys', '--store', missing], {
+      SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
+    });
+    await expect(runStoreCommand(config, logger)).rejects.toMatchObject({
+      code: 'CONFIG_INVALID',
+      message: expect.stringContaining(missing),
+    });
     await expect(stat(missing)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
@@ -32,9 +37,19 @@ describe('school-mcp store commands on a directory', () => {
     const key = randomBytes(32).toString('base64');
     const parsed = parseStoreKeys(key);
     if (!parsed.ok) throw new Error(parsed.reason);
-    await (await openDirectoryStore({ dir, keyring: parsed.keyring, logger })).write('school-grant', 'usr_ada', { who: 'ada' });
-    const result = await runStoreCommand(loadConfig(['store', 'keys', '--store', dir], { SCHOOL_MCP_STORE_KEY: key }), logger);
-    expect(result).toMatchObject({ kind: 'census', report: { location: dir, before: { keys: [{ keyId: parsed.keyring.current.id, records: 1, current: true }] } } });
-    await expect(runStoreCommand(loadConfig(['store', 'keys', '--store', dir], {}), logger)).rejects.toMatchObject({ code: 'STORE_KEY_INVALID' });
+    await (
+      await openDirectoryStore({ dir, keyring: parsed.keyring, logger })
+    ).write('school-grant', 'usr_ada', { who: 'ada' });
+    const result = await runStoreCommand(
+      loadConfig(['store', 'keys', '--store', dir], { SCHOOL_MCP_STORE_KEY: key }),
+      logger,
+    );
+    expect(result).toMatchObject({
+      kind: 'census',
+      report: { location: dir, before: { keys: [{ keyId: parsed.keyring.current.id, records: 1, current: true }] } },
+    });
+    await expect(runStoreCommand(loadConfig(['store', 'keys', '--store', dir], {}), logger)).rejects.toMatchObject({
+      code: 'STORE_KEY_INVALID',
+    });
   });
 });

@@ -10,7 +10,9 @@ describe('the result of a hosted call that met a store outage', () => {
     const unavailable = new SchoolMcpError('STORE_UNAVAILABLE', 'The Redis grant store could not read a record.');
     expect(isStoreOutage(unavailable)).toBe(true);
     expect(isStoreOutage({ kind: 'error', call, error: unavailable })).toBe(true);
-    expect(isStoreOutage({ kind: 'error', call, error: new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'sign in again') })).toBe(false);
+    expect(
+      isStoreOutage({ kind: 'error', call, error: new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'sign in again') }),
+    ).toBe(false);
     expect(isStoreOutage(new Error('STORE_UNAVAILABLE'))).toBe(false);
     expect(isStoreOutage(undefined)).toBe(false);
   });

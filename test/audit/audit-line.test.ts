@@ -6,18 +6,42 @@ const AT = new Date(Date.UTC(2026, 10, 28, 9, 30, 1, 234));
 
 describe('the audit line', () => {
   it('LOG-03 writes the fields in the documented order, whatever order the event gives them in', () => {
-    const event = { scopes: ['members:write'], tool: 'create_member', clientId: 'client-1', sub: 'usr_ada', outcome: 'asked', event: 'step_up' } as AuditEvent;
+    const event = {
+      scopes: ['members:write'],
+      tool: 'create_member',
+      clientId: 'client-1',
+      sub: 'usr_ada',
+      outcome: 'asked',
+      event: 'step_up',
+    } as AuditEvent;
     const line = auditLine(event, AT);
-    expect(line).toBe(`{"v":${AUDIT_SCHEMA_VERSION},"time":"2026-11-28T09:30:01.234Z","event":"step_up","outcome":"asked","sub":"usr_ada","client_id":"client-1","tool":"create_member","scopes":["members:write"]}`);
+    expect(line).toBe(
+      `{"v":${AUDIT_SCHEMA_VERSION},"time":"2026-11-28T09:30:01.234Z","event":"step_up","outcome":"asked","sub":"usr_ada","client_id":"client-1","tool":"create_member","scopes":["members:write"]}`,
+    );
     const every = auditLine(
-      { event: 'sign_out', outcome: 'ok', sub: 's', clientId: 'c', clientName: 'n', tool: 't', statusClass: '2xx', error: 'E', reason: 'r', scopes: ['a'], schoolRevoked: true, dropped: 3 } as unknown as AuditEvent,
+      {
+        event: 'sign_out',
+        outcome: 'ok',
+        sub: 's',
+        clientId: 'c',
+        clientName: 'n',
+        tool: 't',
+        statusClass: '2xx',
+        error: 'E',
+        reason: 'r',
+        scopes: ['a'],
+        schoolRevoked: true,
+        dropped: 3,
+      } as unknown as AuditEvent,
       AT,
     );
     expect(Object.keys(JSON.parse(every) as object)).toEqual([...FIELD_ORDER]);
   });
 
   it('LOG-03 writes the time in ISO 8601 UTC with milliseconds, whatever the time zone of the process', () => {
-    const parsed = JSON.parse(auditLine({ event: 'access', outcome: 'refused', error: 'invalid_token' }, AT)) as { time: string };
+    const parsed = JSON.parse(auditLine({ event: 'access', outcome: 'refused', error: 'invalid_token' }, AT)) as {
+      time: string;
+    };
     expect(parsed.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(new Date(parsed.time).getTime()).toBe(AT.getTime());
   });
@@ -52,7 +76,17 @@ describe('the audit line', () => {
 
   it('LOG-03 quotes codes, scopes, status classes and tool names only when they are what they claim to be', () => {
     const parsed = JSON.parse(
-      auditLine({ event: 'tool_call', outcome: 'error', tool: 'x\ny', error: 'bad\ncode', statusClass: '200 OK', scopes: ['members:write', 'a b', 'c"d'] } as AuditEvent, AT),
+      auditLine(
+        {
+          event: 'tool_call',
+          outcome: 'error',
+          tool: 'x\ny',
+          error: 'bad\ncode',
+          statusClass: '200 OK',
+          scopes: ['members:write', 'a b', 'c"d'],
+        } as AuditEvent,
+        AT,
+      ),
     ) as Record<string, unknown>;
     expect(parsed).toMatchObject({ tool: 'malformed tool name', error: 'malformed error', scopes: ['members:write'] });
     expect(parsed).not.toHaveProperty('status_class');

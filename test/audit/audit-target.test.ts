@@ -6,9 +6,22 @@ import { openAuditTarget, type AuditEvent } from '../../src/audit/index.js';
 
 let dir: string;
 const failures: string[] = [];
-const options = { onFailure: (message: string) => failures.push(message), now: () => new Date(Date.UTC(2026, 10, 28, 9, 0, 0)) };
-const event = (n: number): AuditEvent => ({ event: 'tool_call', outcome: 'ok', tool: `tool_${n}`, sub: 'usr_ada', clientId: 'client-1' });
-const linesOf = async (path: string) => (await readFile(path, 'utf8')).split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>);
+const options = {
+  onFailure: (message: string) => failures.push(message),
+  now: () => new Date(Date.UTC(2026, 10, 28, 9, 0, 0)),
+};
+const event = (n: number): AuditEvent => ({
+  event: 'tool_call',
+  outcome: 'ok',
+  tool: `tool_${n}`,
+  sub: 'usr_ada',
+  clientId: 'client-1',
+});
+const linesOf = async (path: string) =>
+  (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'school-mcp-audit-'));
@@ -59,7 +72,12 @@ describe('the audit log file', () => {
     await audit.close();
     const rotated = (await linesOf(`${path}.1`)).map((line) => line['tool']);
     const current = (await linesOf(path)).map((line) => line['tool']);
-    expect([...rotated, ...current].map(String).sort((a, b) => a.localeCompare(b))).toEqual(['tool_1', 'tool_2', 'tool_3', 'tool_4']);
+    expect([...rotated, ...current].map(String).sort((a, b) => a.localeCompare(b))).toEqual([
+      'tool_1',
+      'tool_2',
+      'tool_3',
+      'tool_4',
+    ]);
     expect(current).toContain('tool_4');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
@@ -71,15 +89,20 @@ describe('the audit log file', () => {
     for (let n = 1; n <= 10; n++) audit.record(event(n));
     await audit.close();
     const lines = await linesOf(path);
-    expect(lines.map((line) => line['event'] === 'audit_gap' ? `gap ${String(line['dropped'])}` : line['tool'])).toEqual(['tool_1', 'gap 6', 'tool_2', 'tool_3', 'tool_4']);
+    expect(
+      lines.map((line) => (line['event'] === 'audit_gap' ? `gap ${String(line['dropped'])}` : line['tool'])),
+    ).toEqual(['tool_1', 'gap 6', 'tool_2', 'tool_3', 'tool_4']);
   });
 
-  it.skipIf(process.platform !== 'linux')('LOG-06 reports a failing disk once and never throws at the caller', async () => {
-    const audit = await openAuditTarget('/dev/full', options);
-    for (let n = 0; n < 20; n++) expect(() => audit.record(event(n))).not.toThrow();
-    await audit.close();
-    expect(failures).toEqual(['cannot write to the audit log; lines are being lost until a write succeeds']);
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'LOG-06 reports a failing disk once and never throws at the caller',
+    async () => {
+      const audit = await openAuditTarget('/dev/full', options);
+      for (let n = 0; n < 20; n++) expect(() => audit.record(event(n))).not.toThrow();
+      await audit.close();
+      expect(failures).toEqual(['cannot write to the audit log; lines are being lost until a write succeeds']);
+    },
+  );
 
   it('writes to stderr with -', async () => {
     const written: string[] = [];
@@ -87,6 +110,8 @@ describe('the audit log file', () => {
     audit.record(event(1));
     await audit.close();
     expect(audit.description).toBe('stderr');
-    expect(written).toEqual(['{"v":1,"time":"2026-11-28T09:00:00.000Z","event":"tool_call","outcome":"ok","sub":"usr_ada","client_id":"client-1","tool":"tool_1"}\n']);
+    expect(written).toEqual([
+      '{"v":1,"time":"2026-11-28T09:00:00.000Z","event":"tool_call","outcome":"ok","sub":"usr_ada","client_id":"client-1","tool":"tool_1"}\n',
+    ]);
   });
 });

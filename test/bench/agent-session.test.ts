@@ -8,7 +8,7 @@ import { administratorTasks } from '../../tools/bench/agent-session/tasks.js';
 import { unseenAdministratorTasks } from '../../tools/bench/agent-session/unseen-tasks.js';
 
 describe('the played agent', () => {
-  it('takes the listed tool made of the most of the step\'s words, and none with a word the step lacks', () => {
+  it("takes the listed tool made of the most of the step's words, and none with a word the step lacks", () => {
     const names = ['get_coupon', 'get_coupon_by_code', 'list_courses', 'create_event', 'create_event_ticket'];
     expect(bestByName(names, 'get coupon by code')).toBe('get_coupon_by_code');
     expect(bestByName(names, 'create event ticket')).toBe('create_event_ticket');
@@ -20,8 +20,21 @@ describe('the played agent', () => {
   it('has the 15 tasks of the issue, each named by its words and never by a tool name', () => {
     const tasks = administratorTasks(1, new Date('2026-11-23T12:00:00Z'));
     expect(tasks.map((task) => task.title)).toEqual([
-      'school health', 'enrolment', 'stuck students', 'coupon', 'course draft', 'course update', 'failed subscriptions', 'membership plan',
-      'webinar', 'blog post', 'lecturer', 'appearance and page deploy', 'comments', 'form export', 'who am I',
+      'school health',
+      'enrolment',
+      'stuck students',
+      'coupon',
+      'course draft',
+      'course update',
+      'failed subscriptions',
+      'membership plan',
+      'webinar',
+      'blog post',
+      'lecturer',
+      'appearance and page deploy',
+      'comments',
+      'form export',
+      'who am I',
     ]);
     for (const step of tasks.flatMap((task) => task.steps)) expect(step.want).not.toContain('_');
   });

@@ -13,7 +13,10 @@ describe('the bare SDK server read tool', () => {
 
   it('gives the parsed body as structured content only when the tool has an output schema', () => {
     const body = { data: [{ id: 1 }] };
-    expect(readResult(body, true)).toEqual({ content: [{ type: 'text', text: '{"data":[{"id":1}]}' }], structuredContent: body });
+    expect(readResult(body, true)).toEqual({
+      content: [{ type: 'text', text: '{"data":[{"id":1}]}' }],
+      structuredContent: body,
+    });
     expect(readResult(body, false)).toEqual({ content: [{ type: 'text', text: '{"data":[{"id":1}]}' }] });
   });
 

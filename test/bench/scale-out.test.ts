@@ -5,11 +5,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../../tools/bench/options.js';
-import { replaceScaleOutSection, scaleOutSection, scalingFactor } from '../../tools/bench/scale-out/scale-out-report.js';
+import {
+  replaceScaleOutSection,
+  scaleOutSection,
+  scalingFactor,
+} from '../../tools/bench/scale-out/scale-out-report.js';
 import { SCALE_OUT_USERS, type ScaleOutCell } from '../../tools/bench/scale-out/scale-out-rows.js';
 
 const spread = (median: number, min = median, max = median, runs = 3) => ({ median, min, max, runs });
-const cell = (rate: number): { ok: true; value: ScaleOutCell } => ({ ok: true, value: { callsPerSecond: spread(rate, rate - 10, rate + 10), p50: spread(30.5), p99: spread(80.25), calls: 4800 } });
+const cell = (rate: number): { ok: true; value: ScaleOutCell } => ({
+  ok: true,
+  value: { callsPerSecond: spread(rate, rate - 10, rate + 10), p50: spread(30.5), p99: spread(80.25), calls: 4800 },
+});
 
 describe('the scale-out section of the benchmarks (pure)', () => {
   it('renders a row per deployment and the factor of three instances over one on Redis', () => {
@@ -17,7 +24,9 @@ describe('the scale-out section of the benchmarks (pure)', () => {
     expect(scalingFactor(cells)).toBeCloseTo(1.5);
     const text = scaleOutSection(cells, 'a test machine, 2 cores').join('\n');
     expect(text).toMatch(/^## Hosted scale-out$/m);
-    expect(text).toContain('| 1 instance, directory store | 380 [370–390] | 30.5 [30.5–30.5] | 80.3 [80.3–80.3] | 4800 |');
+    expect(text).toContain(
+      '| 1 instance, directory store | 380 [370–390] | 30.5 [30.5–30.5] | 80.3 [80.3–80.3] | 4800 |',
+    );
     expect(text).toContain('| 1 instance, Redis | 300 [290–310] |');
     expect(text).toContain('| 3 instances, Redis, haproxy round-robin | 450 [440–460] |');
     expect(text).toContain('**1.50×**');
@@ -27,7 +36,11 @@ describe('the scale-out section of the benchmarks (pure)', () => {
   });
 
   it('says why a deployment has no figure, and gives no factor without both Redis rows', () => {
-    const cells = { directory: cell(380), redis: cell(300), 'redis-3': { ok: false as const, reason: 'no haproxy | here' } };
+    const cells = {
+      directory: cell(380),
+      redis: cell(300),
+      'redis-3': { ok: false as const, reason: 'no haproxy | here' },
+    };
     expect(scalingFactor(cells)).toBeUndefined();
     const text = scaleOutSection(cells, 'm').join('\n');
     expect(text).toContain('| 3 instances, Redis, haproxy round-robin | – (no haproxy / here) | | | |');
@@ -41,6 +54,9 @@ describe('the scale-out section of the benchmarks (pure)', () => {
   });
 
   it('is what --only scale selects', () => {
-    expect(parseBenchArgs(['--only', 'scale', '--quick'], 'BENCHMARKS.md')).toMatchObject({ only: 'scale', quick: true });
+    expect(parseBenchArgs(['--only', 'scale', '--quick'], 'BENCHMARKS.md')).toMatchObject({
+      only: 'scale',
+      quick: true,
+    });
   });
 });

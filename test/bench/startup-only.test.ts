@@ -9,12 +9,25 @@ import { replaceReportSection } from '../../tools/bench/hostile-report.js';
 import { parseBenchArgs } from '../../tools/bench/options.js';
 import { COLD_START_HEADING, coldStartSection } from '../../tools/bench/report.js';
 
-const EARLIER = ['# Benchmarks', '', '## Cold start', '', '| an old row |', '', '## Context cost', '', 'kept as it was', ''].join('\n');
+const EARLIER = [
+  '# Benchmarks',
+  '',
+  '## Cold start',
+  '',
+  '| an old row |',
+  '',
+  '## Context cost',
+  '',
+  'kept as it was',
+  '',
+].join('\n');
 
 describe('--only startup (pure)', () => {
   it('is an accepted section', () => {
     expect(parseBenchArgs(['--only', 'startup'], 'out.md')).toMatchObject({ only: 'startup' });
-    expect(parseBenchArgs(['--only', 'nothing'], 'out.md')).toMatchObject({ error: expect.stringContaining('startup') });
+    expect(parseBenchArgs(['--only', 'nothing'], 'out.md')).toMatchObject({
+      error: expect.stringContaining('startup'),
+    });
   });
 
   it('replaces the cold-start section and leaves the others alone', () => {

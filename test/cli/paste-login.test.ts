@@ -42,7 +42,10 @@ async function startPasteLogin(scopes: string[] = ['courses:read']) {
 
 describe('pasted redirect address (pure)', () => {
   it('BR-04c keeps only the query and sends it to our own redirect URI', () => {
-    expect(pastedRedirect(`  "${REDIRECT}?code=c&state=s&iss=i"  `, REDIRECT)).toEqual({ ok: true, deliverTo: `${REDIRECT}?code=c&state=s&iss=i` });
+    expect(pastedRedirect(`  "${REDIRECT}?code=c&state=s&iss=i"  `, REDIRECT)).toEqual({
+      ok: true,
+      deliverTo: `${REDIRECT}?code=c&state=s&iss=i`,
+    });
   });
 
   it.each([

@@ -9,10 +9,26 @@ const input: ToolsReportInput = {
   ],
   discovery: true,
   tools: [
-    { definition: { name: 'who_am_i', annotations: { readOnlyHint: true, idempotentHint: true } }, toolset: undefined, scopeAlternatives: [] },
-    { definition: { name: 'list_courses', annotations: { readOnlyHint: true } }, toolset: 'courses', scopeAlternatives: [['courses:read'], ['courses:write']] },
-    { definition: { name: 'replace_course', annotations: { destructiveHint: true, idempotentHint: true } }, toolset: 'courses', scopeAlternatives: [['courses:write']] },
-    { definition: { name: 'search_operations', annotations: { readOnlyHint: true } }, toolset: undefined, scopeAlternatives: [[]] },
+    {
+      definition: { name: 'who_am_i', annotations: { readOnlyHint: true, idempotentHint: true } },
+      toolset: undefined,
+      scopeAlternatives: [],
+    },
+    {
+      definition: { name: 'list_courses', annotations: { readOnlyHint: true } },
+      toolset: 'courses',
+      scopeAlternatives: [['courses:read'], ['courses:write']],
+    },
+    {
+      definition: { name: 'replace_course', annotations: { destructiveHint: true, idempotentHint: true } },
+      toolset: 'courses',
+      scopeAlternatives: [['courses:write']],
+    },
+    {
+      definition: { name: 'search_operations', annotations: { readOnlyHint: true } },
+      toolset: undefined,
+      scopeAlternatives: [[]],
+    },
   ],
   warnings: ['Skipped path "x": it does not start with "/".'],
 };

@@ -33,7 +33,10 @@ describe('the command table', () => {
 
   it('lets every command answer --help and --version, and names its variables SCHOOL_MCP_*', () => {
     for (const command of COMMANDS) {
-      expect(parseArgsOptions(TABLE, command)).toMatchObject({ help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } });
+      expect(parseArgsOptions(TABLE, command)).toMatchObject({
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      });
     }
     for (const option of TABLE.options) {
       expect(option.help.length, `--${option.flag}`).toBeGreaterThan(5);
@@ -44,15 +47,23 @@ describe('the command table', () => {
   it.each(COMMANDS)('lists in the help of %s exactly the flags its parser takes, with their variables', (command) => {
     const usage = commandUsage(TABLE, command);
     expect(listedFlags(usage)).toEqual(Object.keys(parseArgsOptions(TABLE, command)).sort());
-    for (const option of TABLE.options.filter((candidate) => candidate.commands.includes(command) && candidate.env !== undefined)) {
+    for (const option of TABLE.options.filter(
+      (candidate) => candidate.commands.includes(command) && candidate.env !== undefined,
+    )) {
       expect(usage).toContain(`(env ${option.env})`);
     }
   });
 
   it('builds a configuration node:util parseArgs accepts, per command', () => {
-    const { values } = parseArgs({ args: ['login', '--paste', '-h'].slice(1), options: parseArgsOptions(TABLE, 'login'), strict: true });
+    const { values } = parseArgs({
+      args: ['login', '--paste', '-h'].slice(1),
+      options: parseArgsOptions(TABLE, 'login'),
+      strict: true,
+    });
     expect(values).toEqual({ paste: true, help: true });
-    expect(() => parseArgs({ args: ['--http'], options: parseArgsOptions(TABLE, 'login'), strict: true })).toThrow(/Unknown option/);
+    expect(() => parseArgs({ args: ['--http'], options: parseArgsOptions(TABLE, 'login'), strict: true })).toThrow(
+      /Unknown option/,
+    );
   });
 
   it('shows every command in the program help, with --help and --version', () => {
@@ -69,7 +80,15 @@ describe('the command table', () => {
     expect(login).toContain('--paste');
     expect(login).not.toContain('--http-secret');
     const sandbox = commandUsage(TABLE, 'sandbox');
-    expect(listedFlags(sandbox)).toEqual(['auto-approve', 'data', 'extra-staff', 'help', 'integration', 'port', 'version']);
+    expect(listedFlags(sandbox)).toEqual([
+      'auto-approve',
+      'data',
+      'extra-staff',
+      'help',
+      'integration',
+      'port',
+      'version',
+    ]);
     expect(sandbox).toContain('listen on 127.0.0.1:N');
   });
 });
@@ -79,8 +98,14 @@ describe('parseCommandLine', () => {
 
   it('selects a command by its first word, and serving without one', () => {
     expect(parse('--demo')).toMatchObject({ kind: 'run', command: 'serve', values: { demo: true } });
-    expect(parse('tools', '--openapi', 'a.yaml', '--json')).toMatchObject({ kind: 'run', command: 'tools', values: { openapi: 'a.yaml', json: true } });
-    expect(parse('--demo', '--allowed-host', 'a', '--allowed-host', 'b')).toMatchObject({ values: { 'allowed-host': ['a', 'b'] } });
+    expect(parse('tools', '--openapi', 'a.yaml', '--json')).toMatchObject({
+      kind: 'run',
+      command: 'tools',
+      values: { openapi: 'a.yaml', json: true },
+    });
+    expect(parse('--demo', '--allowed-host', 'a', '--allowed-host', 'b')).toMatchObject({
+      values: { 'allowed-host': ['a', 'b'] },
+    });
   });
 
   it('answers help for the command it follows, and the version anywhere', () => {
@@ -95,18 +120,39 @@ describe('parseCommandLine', () => {
     expect(parse('foo')).toEqual({
       kind: 'usage-error',
       command: undefined,
-      message: 'unknown command "foo"; the commands are login, logout, status, tools, sandbox, store keys, store reseal, store reset-secrets',
+      message:
+        'unknown command "foo"; the commands are login, logout, status, tools, sandbox, store keys, store reseal, store reset-secrets',
     });
-    expect(parse('foo', '--help')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^unknown command "foo"/) });
+    expect(parse('foo', '--help')).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringMatching(/^unknown command "foo"/),
+    });
   });
 
   it('selects a command of two words by both, and names an unknown second word with the first', () => {
-    expect(parse('store', 'keys', '--store', '/s')).toMatchObject({ kind: 'run', command: 'store-keys', values: { store: '/s' } });
-    expect(parse('store', 'reseal', '--json')).toMatchObject({ kind: 'run', command: 'store-reseal', values: { json: true } });
+    expect(parse('store', 'keys', '--store', '/s')).toMatchObject({
+      kind: 'run',
+      command: 'store-keys',
+      values: { store: '/s' },
+    });
+    expect(parse('store', 'reseal', '--json')).toMatchObject({
+      kind: 'run',
+      command: 'store-reseal',
+      values: { json: true },
+    });
     expect(parse('store', 'reset-secrets', '--help')).toEqual({ kind: 'help', command: 'store-reset-secrets' });
-    expect(parse('store')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^unknown command "store"; the commands are .*store keys, store reseal/) });
-    expect(parse('store', 'wipe')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^unknown command "store wipe"/) });
-    expect(parse('store', 'keys', '--school', 'https://x.example')).toMatchObject({ kind: 'usage-error', message: expect.stringMatching(/^--school goes with/) });
+    expect(parse('store')).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringMatching(/^unknown command "store"; the commands are .*store keys, store reseal/),
+    });
+    expect(parse('store', 'wipe')).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringMatching(/^unknown command "store wipe"/),
+    });
+    expect(parse('store', 'keys', '--school', 'https://x.example')).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringMatching(/^--school goes with/),
+    });
   });
 
   it.each<[string[], CommandName, RegExp]>([
@@ -114,11 +160,19 @@ describe('parseCommandLine', () => {
     [['login', '--bogus'], 'login', /^Unknown option --bogus for school-mcp login$/],
     [['-x'], 'serve', /^Unknown option -x for school-mcp$/],
     [['--school'], 'serve', /^--school needs a value$/],
-    [['--school', '--demo'], 'serve', /^--school needs a value, not "--demo" \(write --school=--demo if you mean it\)$/],
+    [
+      ['--school', '--demo'],
+      'serve',
+      /^--school needs a value, not "--demo" \(write --school=--demo if you mean it\)$/,
+    ],
     [['--demo=yes'], 'serve', /^--demo takes no value$/],
     [['--paste'], 'serve', /^--paste goes with the login command only$/],
     [['logout', '--scopes', 'a'], 'logout', /^--scopes goes with serving and the login command only$/],
-    [['sandbox', '--school', 'https://a.example'], 'sandbox', /^--school goes with serving and the login command and the logout command and the status command and the tools command only$/],
+    [
+      ['sandbox', '--school', 'https://a.example'],
+      'sandbox',
+      /^--school goes with serving and the login command and the logout command and the status command and the tools command only$/,
+    ],
     [['tools', '--http'], 'tools', /^--http goes with serving only$/],
   ])('refuses %j as a usage error of %s', (argv, command, message) => {
     const parsed = parse(...argv);
@@ -154,12 +208,25 @@ describe('the variables of the table', () => {
     SCHOOL_MCP_REGISTRATION_EXPIRY: ['--hosted', '--public-url', 'https://mcp.school.example', '--client-id', 'sbxi_1'],
   };
 
-  it.each(TABLE.options.filter((option) => option.env !== undefined).map((option) => [option.env!, option] as const))('%s is read by the commands that take its flag', (variable, option) => {
-    const sample = samples[variable] ?? (option.type === 'boolean' ? 'true' : 'sample-value');
-    const argv = [...(option.commands.includes('serve') ? [] : [option.commands[0]!]), ...school, ...(companions[variable] ?? [])];
-    const withVariable = variable === 'SCHOOL_MCP_SCHOOL' ? loadConfig(argv.filter((arg) => !school.includes(arg)), { [variable]: sample }) : loadConfig(argv, { [variable]: sample });
-    expect(withVariable).not.toEqual(loadConfig(argv, {}));
-  });
+  it.each(TABLE.options.filter((option) => option.env !== undefined).map((option) => [option.env!, option] as const))(
+    '%s is read by the commands that take its flag',
+    (variable, option) => {
+      const sample = samples[variable] ?? (option.type === 'boolean' ? 'true' : 'sample-value');
+      const argv = [
+        ...(option.commands.includes('serve') ? [] : [option.commands[0]!]),
+        ...school,
+        ...(companions[variable] ?? []),
+      ];
+      const withVariable =
+        variable === 'SCHOOL_MCP_SCHOOL'
+          ? loadConfig(
+              argv.filter((arg) => !school.includes(arg)),
+              { [variable]: sample },
+            )
+          : loadConfig(argv, { [variable]: sample });
+      expect(withVariable).not.toEqual(loadConfig(argv, {}));
+    },
+  );
 
   it('is not read by a command that does not take its flag', () => {
     expect(loadConfig(['logout', ...school], { SCHOOL_MCP_READ_ONLY: 'true' }).readOnly).toBe(false);
@@ -169,13 +236,24 @@ describe('the variables of the table', () => {
 
 describe('loadConfig for the tools command', () => {
   it('takes a document file without a school, and refuses a document URL without one', () => {
-    expect(loadConfig(['tools', '--openapi', 'api.yaml', '--json'], {})).toMatchObject({ command: 'tools', schoolUrl: undefined, openapiSource: 'api.yaml', json: true });
-    expect(() => loadConfig(['tools', '--openapi', 'https://api.example/openapi.json'], {})).toThrow(/an --openapi URL needs --school/);
+    expect(loadConfig(['tools', '--openapi', 'api.yaml', '--json'], {})).toMatchObject({
+      command: 'tools',
+      schoolUrl: undefined,
+      openapiSource: 'api.yaml',
+      json: true,
+    });
+    expect(() => loadConfig(['tools', '--openapi', 'https://api.example/openapi.json'], {})).toThrow(
+      /an --openapi URL needs --school/,
+    );
     expect(() => loadConfig(['tools'], {})).toThrow(/--openapi FILE, or use --demo/);
   });
 
   it('gives a usage error the hint of its own command', () => {
-    expect(() => loadConfig(['tools', '--bogus'], {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', hint: 'run `school-mcp tools --help` for the options' }));
-    expect(() => loadConfig(['--bogus'], {})).toThrow(expect.objectContaining({ hint: 'run `school-mcp --help` for the options' }));
+    expect(() => loadConfig(['tools', '--bogus'], {})).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', hint: 'run `school-mcp tools --help` for the options' }),
+    );
+    expect(() => loadConfig(['--bogus'], {})).toThrow(
+      expect.objectContaining({ hint: 'run `school-mcp --help` for the options' }),
+    );
   });
 });

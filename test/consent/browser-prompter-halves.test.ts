@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { createBrowserPrompter, type BrowserPrompterOptions } from '../../src/consent/index.js';
 import { createLogger } from '../../src/log.js';
 
-const prompt = { url: 'https://as.example/oauth/authorize?state=x', scopes: ['openid', 'courses:read'], newScopes: ['courses:read'], issuer: 'https://as.example' };
+const prompt = {
+  url: 'https://as.example/oauth/authorize?state=x',
+  scopes: ['openid', 'courses:read'],
+  newScopes: ['courses:read'],
+  issuer: 'https://as.example',
+};
 
 function prompterWith(options: Partial<BrowserPrompterOptions>) {
   const opened: string[] = [];
@@ -26,7 +31,10 @@ describe('browser prompter halves', () => {
   it('announce prints the link and what it adds, and opens nothing', () => {
     const { prompter, opened, printed } = prompterWith({});
     prompter.announce(prompt);
-    expect(printed).toEqual(['school-mcp: approve access to as.example (courses:read) in your browser:', `  ${prompt.url}`]);
+    expect(printed).toEqual([
+      'school-mcp: approve access to as.example (courses:read) in your browser:',
+      `  ${prompt.url}`,
+    ]);
     expect(opened).toEqual([]);
   });
 
@@ -54,7 +62,9 @@ describe('browser prompter halves', () => {
   it('BR-01 both halves refuse a link off the issuer origin', async () => {
     const { prompter, opened, printed } = prompterWith({});
     const foreign = { ...prompt, url: 'https://evil.example/authorize' };
-    expect(() => prompter.announce(foreign)).toThrowError(expect.objectContaining({ code: 'OAUTH_BROWSER_URL_REJECTED' }));
+    expect(() => prompter.announce(foreign)).toThrowError(
+      expect.objectContaining({ code: 'OAUTH_BROWSER_URL_REJECTED' }),
+    );
     await expect(prompter.open(foreign)).rejects.toMatchObject({ code: 'OAUTH_BROWSER_URL_REJECTED' });
     expect(opened).toEqual([]);
     expect(printed).toEqual([]);

@@ -7,7 +7,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildLicenceNotice, heldPackagesOf, packageRootsOf } from '../../tools/bin-bundle/licence-notice.js';
-import { INLINED_PACKAGES, isPackageImport, packageNameOf, staysExternal } from '../../tools/bin-bundle/package-imports.js';
+import {
+  INLINED_PACKAGES,
+  isPackageImport,
+  packageNameOf,
+  staysExternal,
+} from '../../tools/bin-bundle/package-imports.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const OWN_FILE = join(ROOT, 'dist', 'src', 'app', 'start.js');
@@ -16,15 +21,32 @@ const SDK_FILE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'server', '
 
 describe('the bundled bin', () => {
   it("tells the project's own files from packages and Node built-ins", () => {
-    for (const external of ['@modelcontextprotocol/server', 'openid-client', 'zod/v4', 'node:fs', 'js-yaml']) expect(isPackageImport(external), external).toBe(true);
-    for (const own of ['./app/index.js', '../errors.js', '/opt/app/dist/src/log.js', '\0rolldown/runtime.js']) expect(isPackageImport(own), own).toBe(false);
+    for (const external of ['@modelcontextprotocol/server', 'openid-client', 'zod/v4', 'node:fs', 'js-yaml'])
+      expect(isPackageImport(external), external).toBe(true);
+    for (const own of ['./app/index.js', '../errors.js', '/opt/app/dist/src/log.js', '\0rolldown/runtime.js'])
+      expect(isPackageImport(own), own).toBe(false);
     expect(packageNameOf('@modelcontextprotocol/server/stdio')).toBe('@modelcontextprotocol/server');
     expect(packageNameOf('zod/v4/core')).toBe('zod');
   });
 
   it('writes in the MCP SDK and what it imports, and leaves built-ins and the packages loaded on first use as imports', () => {
-    for (const inlined of ['@modelcontextprotocol/server', '@modelcontextprotocol/server/stdio', '@modelcontextprotocol/node', '@school-mcp/sandbox']) expect(staysExternal(inlined, OWN_FILE, PACKAGES_DIR), inlined).toBe(false);
-    for (const external of ['openid-client', 'undici', 'js-yaml', '@redis/client', 'oidc-provider', 'node:crypto', 'fs']) expect(staysExternal(external, OWN_FILE, PACKAGES_DIR), external).toBe(true);
+    for (const inlined of [
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/server/stdio',
+      '@modelcontextprotocol/node',
+      '@school-mcp/sandbox',
+    ])
+      expect(staysExternal(inlined, OWN_FILE, PACKAGES_DIR), inlined).toBe(false);
+    for (const external of [
+      'openid-client',
+      'undici',
+      'js-yaml',
+      '@redis/client',
+      'oidc-provider',
+      'node:crypto',
+      'fs',
+    ])
+      expect(staysExternal(external, OWN_FILE, PACKAGES_DIR), external).toBe(true);
     // From inside an inlined package, a package comes along (npm need not hoist it beside the bin)
     // and a built-in stays one.
     expect(staysExternal('zod/v4', SDK_FILE, PACKAGES_DIR)).toBe(false);
@@ -65,11 +87,13 @@ describe('the bundled bin', () => {
       under('@modelcontextprotocol', 'node', 'node_modules', 'hono', 'dist', 'index.js'),
       '\0rolldown/runtime.js',
     ]);
-    expect(roots).toEqual([
-      under('@modelcontextprotocol', 'node', 'node_modules', 'hono'),
-      under('@modelcontextprotocol', 'server'),
-      under('zod'),
-    ].sort());
+    expect(roots).toEqual(
+      [
+        under('@modelcontextprotocol', 'node', 'node_modules', 'hono'),
+        under('@modelcontextprotocol', 'server'),
+        under('zod'),
+      ].sort(),
+    );
     expect(roots.every((root) => !root.endsWith(sep))).toBe(true);
   });
 
@@ -82,12 +106,25 @@ describe('the bundled bin', () => {
     expect(notice).toContain('## @modelcontextprotocol/server 2.4.0 (Apache-2.0)');
     expect(notice).toContain('ships no licence file; its package.json names the licence Apache-2.0');
     expect(notice.indexOf('@modelcontextprotocol/server')).toBeLessThan(notice.indexOf('## zod'));
-    const held = buildLicenceNotice([{ name: 'ajv', version: '8.18.0', license: 'MIT', licenceText: 'The MIT License', heldBy: { name: '@modelcontextprotocol/server', textFromVersion: '8.20.0' } }]);
-    expect(held).toContain("## ajv 8.18.0 (MIT)\n\nHeld inside @modelcontextprotocol/server's own build; the licence text is that of its version 8.20.0.");
+    const held = buildLicenceNotice([
+      {
+        name: 'ajv',
+        version: '8.18.0',
+        license: 'MIT',
+        licenceText: 'The MIT License',
+        heldBy: { name: '@modelcontextprotocol/server', textFromVersion: '8.20.0' },
+      },
+    ]);
+    expect(held).toContain(
+      "## ajv 8.18.0 (MIT)\n\nHeld inside @modelcontextprotocol/server's own build; the licence text is that of its version 8.20.0.",
+    );
   });
 
   it('is what package.json names as the bin, starts with its shebang, holds the SDK and imports the rest by name', async () => {
-    const packageJson = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; files: string[] };
+    const packageJson = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      files: string[];
+    };
     expect(packageJson.bin['school-mcp']).toBe('dist/bin/school-mcp.js');
     expect(packageJson.files).toContain('dist/bin');
     const bundle = await readFile(resolve(ROOT, packageJson.bin['school-mcp']!), 'utf8');
@@ -106,7 +143,8 @@ describe('the bundled bin', () => {
     const inlined = [...INLINED_PACKAGES, '@modelcontextprotocol/core', 'zod', '@hono/node-server'];
     // The SDK's own build holds its JSON Schema validator and what that uses.
     const heldBySdk = ['ajv', 'ajv-formats', 'fast-uri', 'fast-deep-equal', 'json-schema-traverse'];
-    for (const name of [...inlined, ...heldBySdk]) expect(notice, name).toMatch(new RegExp(`^## ${name} \\S+ \\((MIT|Apache-2\\.0|BSD-3-Clause)\\)$`, 'm'));
+    for (const name of [...inlined, ...heldBySdk])
+      expect(notice, name).toMatch(new RegExp(`^## ${name} \\S+ \\((MIT|Apache-2\\.0|BSD-3-Clause)\\)$`, 'm'));
     expect(notice).toContain('Apache License');
     expect(notice).not.toMatch(/ships no licence file/);
   });

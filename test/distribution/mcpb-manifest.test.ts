@@ -6,13 +6,20 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleFileName, bundleInputProblems, carryOptionalPeers, type BundleManifest } from '../../tools/bundle/index.js';
+import {
+  bundleFileName,
+  bundleInputProblems,
+  carryOptionalPeers,
+  type BundleManifest,
+} from '../../tools/bundle/index.js';
 import { loadConfig } from '../../src/config/index.js';
 import { compileSchemaFile, readJson } from '../helpers/json-schema.js';
 import { resolveMcpConfig } from '../helpers/mcpb-launch.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const manifest = readJson<BundleManifest & { manifest_version: string; user_config: Record<string, any> }>(join(root, 'manifest.json'));
+const manifest = readJson<BundleManifest & { manifest_version: string; user_config: Record<string, any> }>(
+  join(root, 'manifest.json'),
+);
 const packageJson = readJson(join(root, 'package.json'));
 const mcpbDist = dirname(createRequire(import.meta.url).resolve('@anthropic-ai/mcpb'));
 const checkManifest = compileSchemaFile(join(mcpbDist, `mcpb-manifest-v${manifest.manifest_version}.schema.json`));
@@ -23,7 +30,10 @@ describe('manifest.json', () => {
   });
 
   it('is checked for real: the schema refuses a setting without a title, and another manifest_version', () => {
-    const untitled = { ...manifest, user_config: { ...manifest.user_config, school_url: { type: 'string', description: 'x' } } };
+    const untitled = {
+      ...manifest,
+      user_config: { ...manifest.user_config, school_url: { type: 'string', description: 'x' } },
+    };
     expect(checkManifest(untitled)).not.toEqual([]);
     expect(checkManifest({ ...manifest, manifest_version: '9.9' })).not.toEqual([]);
   });
@@ -48,7 +58,10 @@ describe('manifest.json', () => {
     expect(plain.schoolUrl?.href).toBe('https://school.example/');
     expect(plain.clientId).toBeUndefined();
 
-    const withId = resolveMcpConfig(manifest, '/opt/bundle', { school_url: 'https://school.example', client_id: 'pre-registered' });
+    const withId = resolveMcpConfig(manifest, '/opt/bundle', {
+      school_url: 'https://school.example',
+      client_id: 'pre-registered',
+    });
     expect(loadConfig(withId.args.slice(1), withId.env).clientId).toBe('pre-registered');
   });
 });
@@ -58,7 +71,11 @@ describe('bundleInputProblems', () => {
     const drifted = {
       ...manifest,
       version: '9.9.9',
-      server: { ...manifest.server, entry_point: 'dist/other.js', mcp_config: { command: 'node', args: ['${__dirname}/dist/other.js', '${user_config.token}'] } },
+      server: {
+        ...manifest.server,
+        entry_point: 'dist/other.js',
+        mcp_config: { command: 'node', args: ['${__dirname}/dist/other.js', '${user_config.token}'] },
+      },
     };
     const problems = bundleInputProblems(drifted, packageJson);
     expect(problems).toEqual([
@@ -69,16 +86,26 @@ describe('bundleInputProblems', () => {
   });
 
   it('DIST-03 insists the host runs the bundled file, not one found on its PATH', () => {
-    const global = { ...manifest, server: { ...manifest.server, mcp_config: { command: 'node', args: ['dist/bin/school-mcp.js'] } } };
-    expect(bundleInputProblems(global, packageJson)).toEqual([expect.stringMatching(/must start with \$\{__dirname\}\/dist\/bin\/school-mcp\.js/)]);
+    const global = {
+      ...manifest,
+      server: { ...manifest.server, mcp_config: { command: 'node', args: ['dist/bin/school-mcp.js'] } },
+    };
+    expect(bundleInputProblems(global, packageJson)).toEqual([
+      expect.stringMatching(/must start with \$\{__dirname\}\/dist\/bin\/school-mcp\.js/),
+    ]);
   });
 });
 
 describe('resolveMcpConfig', () => {
   it('refuses a missing required setting and an unknown substitution', () => {
     expect(() => resolveMcpConfig(manifest, '/opt/bundle', {})).toThrow(/school_url is required/);
-    const odd = { ...manifest, server: { ...manifest.server, mcp_config: { command: 'node', args: ['${DOCUMENTS}/x'] } } };
-    expect(() => resolveMcpConfig(odd, '/opt/bundle', { school_url: 'https://school.example' })).toThrow(/unknown substitution/);
+    const odd = {
+      ...manifest,
+      server: { ...manifest.server, mcp_config: { command: 'node', args: ['${DOCUMENTS}/x'] } },
+    };
+    expect(() => resolveMcpConfig(odd, '/opt/bundle', { school_url: 'https://school.example' })).toThrow(
+      /unknown substitution/,
+    );
   });
 });
 
@@ -90,21 +117,32 @@ describe('carryOptionalPeers', () => {
     peerDependencies: { swagger2openapi: '7.0.8', 'oidc-provider': '8.8.1' },
     peerDependenciesMeta: { swagger2openapi: { optional: true }, 'oidc-provider': { optional: true } },
   };
-  const lock = { lockfileVersion: 3, packages: { '': { ...packageJson }, 'node_modules/swagger2openapi': { version: '7.0.8', dev: true } } };
+  const lock = {
+    lockfileVersion: 3,
+    packages: { '': { ...packageJson }, 'node_modules/swagger2openapi': { version: '7.0.8', dev: true } },
+  };
 
   it('makes the carried optional peers plain dependencies in package.json and the lock, and leaves the others optional', () => {
     const carried = carryOptionalPeers(packageJson, lock, ['swagger2openapi']);
-    for (const manifest of [carried.packageJson, (carried.lock['packages'] as Record<string, Record<string, unknown>>)['']!]) {
+    for (const manifest of [
+      carried.packageJson,
+      (carried.lock['packages'] as Record<string, Record<string, unknown>>)['']!,
+    ]) {
       expect(manifest['dependencies']).toEqual({ undici: '7.30.2', swagger2openapi: '7.0.8' });
       expect(manifest['devDependencies']).toEqual({ 'oidc-provider': '8.8.1' });
       expect(manifest['peerDependencies']).toEqual({ 'oidc-provider': '8.8.1' });
       expect(manifest['peerDependenciesMeta']).toEqual({ 'oidc-provider': { optional: true } });
     }
-    expect((carried.lock['packages'] as Record<string, unknown>)['node_modules/swagger2openapi']).toEqual({ version: '7.0.8', dev: true });
+    expect((carried.lock['packages'] as Record<string, unknown>)['node_modules/swagger2openapi']).toEqual({
+      version: '7.0.8',
+      dev: true,
+    });
     expect(packageJson.dependencies).toEqual({ undici: '7.30.2' });
   });
 
   it('refuses a package that is not an optional peer', () => {
-    expect(() => carryOptionalPeers(packageJson, lock, ['left-pad'])).toThrow(/left-pad is not an optional peer dependency/);
+    expect(() => carryOptionalPeers(packageJson, lock, ['left-pad'])).toThrow(
+      /left-pad is not an optional peer dependency/,
+    );
   });
 });

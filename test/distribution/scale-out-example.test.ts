@@ -25,7 +25,9 @@ interface Service {
 
 async function example(): Promise<{ haproxy: string; services: Record<string, Service> }> {
   const haproxy = await readFile(join(EXAMPLE, 'haproxy.cfg'), 'utf8');
-  const compose = load(await readFile(join(EXAMPLE, 'docker-compose.yml'), 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as { services: Record<string, Service> };
+  const compose = load(await readFile(join(EXAMPLE, 'docker-compose.yml'), 'utf8'), {
+    schema: CORE_SCHEMA.withTags(mergeTag),
+  }) as { services: Record<string, Service> };
   return { haproxy, services: compose.services };
 }
 
@@ -40,7 +42,11 @@ describe('the scale-out example deployment', () => {
     expect(haproxy).toContain(`option httpchk GET ${READINESS_PATH}\n`);
     expect(haproxy).toMatch(/^ {2}balance roundrobin$/m);
     expect(haproxy).not.toMatch(/\b(cookie|stick|hash-type|balance source)\b/);
-    const servers = [...haproxy.matchAll(/^ {2}server (\S+) (\S+):(\d+)$/gm)].map((match) => ({ name: match[1]!, host: match[2]!, port: match[3]! }));
+    const servers = [...haproxy.matchAll(/^ {2}server (\S+) (\S+):(\d+)$/gm)].map((match) => ({
+      name: match[1]!,
+      host: match[2]!,
+      port: match[3]!,
+    }));
     expect(servers.map((server) => server.name)).toEqual(['mcp1', 'mcp2', 'mcp3']);
     for (const server of servers) {
       const service = services[server.host];
@@ -53,7 +59,12 @@ describe('the scale-out example deployment', () => {
   it('SCL-28 balances and retries as the load balancer of the scale-out suite does, so what the suite proves holds for it', async () => {
     const { haproxy } = await example();
     const tested = haproxyConfig(8000, { backends: [{ name: 'mcp1', port: 8080 }], checkPath: READINESS_PATH });
-    for (const line of ['balance roundrobin', 'retry-on conn-failure', 'option redispatch 1', `option httpchk GET ${READINESS_PATH}`]) {
+    for (const line of [
+      'balance roundrobin',
+      'retry-on conn-failure',
+      'option redispatch 1',
+      `option httpchk GET ${READINESS_PATH}`,
+    ]) {
       expect(tested, line).toContain(`  ${line}\n`);
       expect(haproxy, line).toContain(`  ${line}\n`);
     }
@@ -71,10 +82,11 @@ describe('the scale-out example deployment', () => {
       expect(command.join(' ')).not.toMatch(/--client-secret |SCHOOL_MCP_REDIS_PASSWORD=|redis:\/\/[^@\s]*@/);
     }
     // Every instance waits for Redis to answer, and no more: the first to start creates the keys the others read.
-    for (const name of ['mcp1', 'mcp2', 'mcp3']) expect(services[name]!.depends_on).toEqual({ redis: { condition: 'service_healthy' } });
+    for (const name of ['mcp1', 'mcp2', 'mcp3'])
+      expect(services[name]!.depends_on).toEqual({ redis: { condition: 'service_healthy' } });
   });
 
-  it('installs the packed package with hosted mode\'s optional packages at the versions it pins, and runs its bin', async () => {
+  it("installs the packed package with hosted mode's optional packages at the versions it pins, and runs its bin", async () => {
     const dockerfile = await readFile(join(EXAMPLE, 'Dockerfile'), 'utf8');
     const install = /npm install --omit=dev [^\n]*/.exec(dockerfile)?.[0] ?? '';
     expect(install).toContain('/tmp/school-mcp-*.tgz');
@@ -92,8 +104,23 @@ describeWithHaproxy('haproxy -c on the example configuration', () => {
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'school-mcp-example-cert-'));
-    await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=mcp.school.example', '-days', '1', '-keyout', join(directory, 'key.pem'), '-out', join(directory, 'cert.pem')]);
-    const pem = (await readFile(join(directory, 'cert.pem'), 'utf8')) + (await readFile(join(directory, 'key.pem'), 'utf8'));
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=mcp.school.example',
+      '-days',
+      '1',
+      '-keyout',
+      join(directory, 'key.pem'),
+      '-out',
+      join(directory, 'cert.pem'),
+    ]);
+    const pem =
+      (await readFile(join(directory, 'cert.pem'), 'utf8')) + (await readFile(join(directory, 'key.pem'), 'utf8'));
     await writeFile(join(directory, 'mcp.pem'), pem, { mode: 0o600 });
   });
 
@@ -103,9 +130,14 @@ describeWithHaproxy('haproxy -c on the example configuration', () => {
 
   it('SCL-28 is a configuration haproxy accepts', async () => {
     const haproxy = process.env['SCHOOL_MCP_TEST_HAPROXY'] || 'haproxy';
-    const checked = await run(haproxy, ['-c', '-f', join(EXAMPLE, 'haproxy.cfg')], { env: { ...process.env, CERT_FILE: join(directory, 'mcp.pem') } }).then(
+    const checked = await run(haproxy, ['-c', '-f', join(EXAMPLE, 'haproxy.cfg')], {
+      env: { ...process.env, CERT_FILE: join(directory, 'mcp.pem') },
+    }).then(
       ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
-      (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: error.code ?? 1,
+        output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+      }),
     );
     expect(checked.code, checked.output).toBe(0);
     expect(checked.output).toMatch(/Configuration file is valid/);

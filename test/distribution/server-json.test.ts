@@ -36,7 +36,9 @@ describe('server.json', () => {
     const row = provenance.split('\n').find((line) => line.startsWith(`| \`${REGISTRY_SCHEMA}\``));
     expect(row, 'provenance row').toBeDefined();
     expect(row).toContain(REGISTRY_SCHEMA_URL);
-    const sha256 = createHash('sha256').update(readFileSync(join(SCHEMAS, REGISTRY_SCHEMA))).digest('hex');
+    const sha256 = createHash('sha256')
+      .update(readFileSync(join(SCHEMAS, REGISTRY_SCHEMA)))
+      .digest('hex');
     expect(row).toContain(sha256);
     expect(readJson(join(SCHEMAS, REGISTRY_SCHEMA)).$id).toBe(REGISTRY_SCHEMA_URL);
   });
@@ -63,9 +65,11 @@ describe('server.json', () => {
     expect(packageJson.mcpName).toBe(server.name);
   });
 
-  it('runs over stdio with --school, as docs/install.md\'s entry does', () => {
+  it("runs over stdio with --school, as docs/install.md's entry does", () => {
     expect(npmPackage.transport).toEqual({ type: 'stdio' });
-    expect(npmPackage.packageArguments).toEqual([expect.objectContaining({ type: 'named', name: '--school', isRequired: true })]);
+    expect(npmPackage.packageArguments).toEqual([
+      expect.objectContaining({ type: 'named', name: '--school', isRequired: true }),
+    ]);
     const placeholder = npmPackage.packageArguments[0].placeholder;
     expect(loadConfig(['--school', placeholder], {}).schoolUrl?.href).toBe(new URL(placeholder).href);
   });
@@ -75,10 +79,15 @@ describe('server.json', () => {
     expect(secret).toEqual(['SCHOOL_MCP_CLIENT_SECRET']);
   });
 
-  it.each(environmentVariables.map((variable) => [variable.name, variable] as const))('%s is described and read by the server', (_name, variable) => {
-    expect(variable.description?.length).toBeGreaterThan(20);
-    const args = ['--school', 'https://school.example'];
-    const sample = variable.choices?.find((choice) => choice !== variable.default) ?? (variable.format === 'boolean' ? 'true' : 'sample-value');
-    expect(loadConfig(args, { [variable.name]: sample })).not.toEqual(loadConfig(args, {}));
-  });
+  it.each(environmentVariables.map((variable) => [variable.name, variable] as const))(
+    '%s is described and read by the server',
+    (_name, variable) => {
+      expect(variable.description?.length).toBeGreaterThan(20);
+      const args = ['--school', 'https://school.example'];
+      const sample =
+        variable.choices?.find((choice) => choice !== variable.default) ??
+        (variable.format === 'boolean' ? 'true' : 'sample-value');
+      expect(loadConfig(args, { [variable.name]: sample })).not.toEqual(loadConfig(args, {}));
+    },
+  );
 });

@@ -21,12 +21,21 @@ const shell = process.platform === 'win32';
 const CLAUDE_CODE = '@anthropic-ai/claude-code@2.1.332';
 const root = resolve(import.meta.dirname, '../..');
 
-const pages = ['README.md', join('docs', 'install.md'), ...(await readdir(join(root, 'docs', 'hosts'))).filter((name) => name.endsWith('.md')).map((name) => join('docs', 'hosts', name))];
+const pages = [
+  'README.md',
+  join('docs', 'install.md'),
+  ...(await readdir(join(root, 'docs', 'hosts')))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', 'hosts', name)),
+];
 const texts = await Promise.all(pages.map(async (page) => readFile(join(root, page), 'utf8')));
 const addLines = texts.flatMap((text) => claudeAddCommands(text));
-const stdioEntries = texts.flatMap((text) => jsonEntries(text)).filter((entry): entry is StdioEntry => entry.kind === 'stdio');
+const stdioEntries = texts
+  .flatMap((text) => jsonEntries(text))
+  .filter((entry): entry is StdioEntry => entry.kind === 'stdio');
 const httpForClaudeCode = jsonEntries(texts[pages.indexOf(join('docs', 'hosts', 'http.md'))]!).find(
-  (entry): entry is HttpEntry => entry.kind === 'http' && Object.values(entry.headers).some((value) => value.includes('${SCHOOL_MCP_HTTP_SECRET}')),
+  (entry): entry is HttpEntry =>
+    entry.kind === 'http' && Object.values(entry.headers).some((value) => value.includes('${SCHOOL_MCP_HTTP_SECRET}')),
 );
 
 /** `claude mcp list`'s verdict per server: `NAME: COMMAND - ✔ Connected` or `- ✘ Failed to connect…`. */
@@ -41,7 +50,10 @@ function verdicts(listing: string): Map<string, string> {
 
 /** The line of npm's or Claude Code's error output that says what went wrong. */
 function lastLine(output: string): string {
-  const lines = output.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('npm warn'));
+  const lines = output
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('npm warn'));
   return lines.find((line) => /\bERR\b|error/i.test(line)) ?? lines.at(-1) ?? 'no output';
 }
 
@@ -64,7 +76,11 @@ beforeAll(async () => {
   claude = join(prefix, 'node_modules', '.bin', 'claude');
   await writeFile(join(prefix, 'package.json'), '{ "private": true }\n');
   try {
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', CLAUDE_CODE], { cwd: prefix, shell, maxBuffer: 16 * 1024 * 1024 });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', CLAUDE_CODE], {
+      cwd: prefix,
+      shell,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (error) {
     unavailable = `Claude Code could not be installed from npm (${lastLine((error as { stderr?: string }).stderr ?? String(error))})`;
     return;
@@ -110,12 +126,18 @@ describe('the docs configs in Claude Code', () => {
     }
     const endpoint = new URL(httpForClaudeCode!.url);
     endpoint.host = new URL(httpServer.url).host;
-    await claudeMcp('add-json', 'http', JSON.stringify({ type: 'http', url: endpoint.href, headers: httpForClaudeCode!.headers }));
+    await claudeMcp(
+      'add-json',
+      'http',
+      JSON.stringify({ type: 'http', url: endpoint.href, headers: httpForClaudeCode!.headers }),
+    );
     expected.push('http');
     await claudeMcp('add', 'broken', '--', 'node', join(root, 'dist', 'bin', 'no-such-file.js'));
 
     const listed = verdicts((await claudeMcp('list')).stdout);
-    expect(Object.fromEntries(expected.map((name) => [name, listed.get(name)]))).toEqual(Object.fromEntries(expected.map((name) => [name, '✔ Connected'])));
+    expect(Object.fromEntries(expected.map((name) => [name, listed.get(name)]))).toEqual(
+      Object.fromEntries(expected.map((name) => [name, '✔ Connected'])),
+    );
     expect(listed.get('broken')).toMatch(/^✘ Failed to connect/);
   }, 300_000);
 });

@@ -21,11 +21,23 @@ const page = [
 
 describe('the host configs of a documentation page', () => {
   it('reads the entries under mcpServers and servers, stdio and HTTP (url or serverUrl)', () => {
-    expect(jsonEntries(page).map((entry) => `${entry.kind}:${entry.name}`)).toEqual(['stdio:a', 'http:b', 'stdio:c', 'http:d']);
+    expect(jsonEntries(page).map((entry) => `${entry.kind}:${entry.name}`)).toEqual([
+      'stdio:a',
+      'http:b',
+      'stdio:c',
+      'http:d',
+    ]);
   });
 
   it('reads `claude mcp add` lines without their comment', () => {
-    expect(claudeAddCommands(page)).toEqual([{ kind: 'stdio', name: 'school', command: 'node', args: ['/abs/path/to/school-mcp/dist/bin/school-mcp.js', '--demo'] }]);
+    expect(claudeAddCommands(page)).toEqual([
+      {
+        kind: 'stdio',
+        name: 'school',
+        command: 'node',
+        args: ['/abs/path/to/school-mcp/dist/bin/school-mcp.js', '--demo'],
+      },
+    ]);
   });
 
   it('refuses a JSON block that does not parse', () => {
@@ -34,14 +46,30 @@ describe('the host configs of a documentation page', () => {
 
   it('puts the clone and the school in place of the placeholders', () => {
     const [entry] = jsonEntries(page);
-    expect(runnable(entry!, { clone: '/repo', school: 'http://127.0.0.1:4000' })).toMatchObject({ args: ['/repo/dist/bin/school-mcp.js', '--school', 'http://127.0.0.1:4000'] });
+    expect(runnable(entry!, { clone: '/repo', school: 'http://127.0.0.1:4000' })).toMatchObject({
+      args: ['/repo/dist/bin/school-mcp.js', '--school', 'http://127.0.0.1:4000'],
+    });
   });
 
   it("aims an HTTP entry at the listening port and fills in the host's variable", () => {
     const entries = jsonEntries(page).filter((entry) => entry.kind === 'http');
     for (const entry of entries) {
-      expect(httpTarget(entry, 'http://127.0.0.1:40123/mcp', 's3cret')).toEqual({ url: 'http://127.0.0.1:40123/mcp', headers: { Authorization: 'Bearer s3cret' } });
+      expect(httpTarget(entry, 'http://127.0.0.1:40123/mcp', 's3cret')).toEqual({
+        url: 'http://127.0.0.1:40123/mcp',
+        headers: { Authorization: 'Bearer s3cret' },
+      });
     }
-    expect(httpTarget({ kind: 'http', name: 'v', url: 'http://127.0.0.1:8765/mcp', headers: { Authorization: 'Bearer ${input:school-secret}' } }, 'http://127.0.0.1:1/mcp', 'k').headers).toEqual({ Authorization: 'Bearer k' });
+    expect(
+      httpTarget(
+        {
+          kind: 'http',
+          name: 'v',
+          url: 'http://127.0.0.1:8765/mcp',
+          headers: { Authorization: 'Bearer ${input:school-secret}' },
+        },
+        'http://127.0.0.1:1/mcp',
+        'k',
+      ).headers,
+    ).toEqual({ Authorization: 'Bearer k' });
   });
 });

@@ -27,19 +27,25 @@ export interface HttpEntry {
 export type HostEntry = StdioEntry | HttpEntry;
 
 function blocks(markdown: string, language: string): string[] {
-  return [...markdown.matchAll(new RegExp(String.raw`^\`\`\`${language}\n([\s\S]*?)^\`\`\``, 'gm'))].map((match) => match[1]!);
+  return [...markdown.matchAll(new RegExp(String.raw`^\`\`\`${language}\n([\s\S]*?)^\`\`\``, 'gm'))].map(
+    (match) => match[1]!,
+  );
 }
 
 function stringRecord(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function entryOf(name: string, value: unknown): HostEntry | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const entry = value as Record<string, unknown>;
   if (typeof entry['command'] === 'string') {
-    const args = Array.isArray(entry['args']) ? entry['args'].filter((arg): arg is string => typeof arg === 'string') : [];
+    const args = Array.isArray(entry['args'])
+      ? entry['args'].filter((arg): arg is string => typeof arg === 'string')
+      : [];
     return { kind: 'stdio', name, command: entry['command'], args };
   }
   // Windsurf names the address `serverUrl`; every other host `url`.
@@ -78,8 +84,12 @@ export function claudeAddCommands(markdown: string): StdioEntry[] {
 }
 
 /** The entry with the clone's path and the school's URL in place of the placeholders. */
-export function runnable<Entry extends HostEntry>(entry: Entry, places: { readonly clone: string; readonly school: string }): Entry {
-  const fill = (text: string) => text.replaceAll(CLONE_PLACEHOLDER, places.clone).replaceAll(SCHOOL_PLACEHOLDER, places.school);
+export function runnable<Entry extends HostEntry>(
+  entry: Entry,
+  places: { readonly clone: string; readonly school: string },
+): Entry {
+  const fill = (text: string) =>
+    text.replaceAll(CLONE_PLACEHOLDER, places.clone).replaceAll(SCHOOL_PLACEHOLDER, places.school);
   if (entry.kind === 'stdio') return { ...entry, command: fill(entry.command), args: entry.args.map(fill) };
   return entry;
 }
@@ -89,10 +99,19 @@ export function runnable<Entry extends HostEntry>(entry: Entry, places: { readon
  * replaced, and the secret put where the page has a host's variable (`${NAME}`, `${env:NAME}`,
  * `${input:id}`), as the host would.
  */
-export function httpTarget(entry: HttpEntry, endpoint: string, secret: string): { url: string; headers: Record<string, string> } {
+export function httpTarget(
+  entry: HttpEntry,
+  endpoint: string,
+  secret: string,
+): { url: string; headers: Record<string, string> } {
   const url = new URL(entry.url);
   const actual = new URL(endpoint);
   url.host = actual.host;
-  const headers = Object.fromEntries(Object.entries(entry.headers).map(([name, value]) => [name, value.replace(/\$\{(?:env:|input:)?[\w-]+\}/g, secret)]));
+  const headers = Object.fromEntries(
+    Object.entries(entry.headers).map(([name, value]) => [
+      name,
+      value.replace(/\$\{(?:env:|input:)?[\w-]+\}/g, secret),
+    ]),
+  );
   return { url: url.href, headers };
 }

@@ -14,10 +14,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { spawnHttpServer, type HttpProcess } from '../helpers/mcp-http.js';
 import { collectLines } from '../helpers/stderr-lines.js';
-import { claudeAddCommands, httpTarget, jsonEntries, runnable, type HostEntry, type HttpEntry, type StdioEntry } from './host-config-blocks.js';
+import {
+  claudeAddCommands,
+  httpTarget,
+  jsonEntries,
+  runnable,
+  type HostEntry,
+  type HttpEntry,
+  type StdioEntry,
+} from './host-config-blocks.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const hostPages = (await readdir(join(root, 'docs', 'hosts'))).filter((name) => name.endsWith('.md')).map((name) => join('docs', 'hosts', name));
+const hostPages = (await readdir(join(root, 'docs', 'hosts')))
+  .filter((name) => name.endsWith('.md'))
+  .map((name) => join('docs', 'hosts', name));
 const pages = ['README.md', join('docs', 'install.md'), ...hostPages];
 const published = await Promise.all(
   pages.map(async (page) => {
@@ -36,10 +46,21 @@ function distinctStdio(): [string, StdioEntry][] {
       byCommand.set(key(entry), seen);
     }
   }
-  return [...byCommand.values()].map(({ entry, where }) => [`${entry.args.slice(1).join(' ')} (${where.join(', ')})`, entry]);
+  return [...byCommand.values()].map(({ entry, where }) => [
+    `${entry.args.slice(1).join(' ')} (${where.join(', ')})`,
+    entry,
+  ]);
 }
 const httpEntries = published.flatMap(({ page, entries }) =>
-  entries.filter((entry): entry is HttpEntry => entry.kind === 'http').map((entry, index) => [`${page} #${index + 1} "${entry.name}" (${Object.values(entry.headers).join(', ')})`, entry] as [string, HttpEntry]),
+  entries
+    .filter((entry): entry is HttpEntry => entry.kind === 'http')
+    .map(
+      (entry, index) =>
+        [`${page} #${index + 1} "${entry.name}" (${Object.values(entry.headers).join(', ')})`, entry] as [
+          string,
+          HttpEntry,
+        ],
+    ),
 );
 
 let sandbox: RunningSandbox;
@@ -68,20 +89,32 @@ async function listedTools(transport: StdioClientTransport | StreamableHTTPClien
 describe('the host configs of the documentation', () => {
   it('publishes a stdio config on every host page, and HTTP configs', () => {
     for (const page of hostPages.filter((name) => !name.endsWith('http.md'))) {
-      expect(published.find((entry) => entry.page === page)?.entries.some((entry) => entry.kind === 'stdio'), page).toBe(true);
+      expect(
+        published.find((entry) => entry.page === page)?.entries.some((entry) => entry.kind === 'stdio'),
+        page,
+      ).toBe(true);
     }
     expect(httpEntries.length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(distinctStdio())('starts %s and answers tools/list', async (_name, entry) => {
-    const { command, args } = runnable(entry, { clone: root, school: sandbox.url.replace(/\/$/, '') });
-    const transport = new StdioClientTransport({ command, args: [...args], stderr: 'pipe', env: { PATH: process.env.PATH ?? '', HOME: home } });
-    const lines = collectLines(transport.stderr as Readable | null);
-    const tools = await listedTools(transport).catch((error: unknown) => {
-      throw new Error(`${String(error)}; stderr:\n${lines.stderr.join('\n')}`);
-    });
-    expect(tools).toEqual(expect.arrayContaining(['who_am_i', 'sign_out', 'search_operations']));
-  }, 60_000);
+  it.each(distinctStdio())(
+    'starts %s and answers tools/list',
+    async (_name, entry) => {
+      const { command, args } = runnable(entry, { clone: root, school: sandbox.url.replace(/\/$/, '') });
+      const transport = new StdioClientTransport({
+        command,
+        args: [...args],
+        stderr: 'pipe',
+        env: { PATH: process.env.PATH ?? '', HOME: home },
+      });
+      const lines = collectLines(transport.stderr as Readable | null);
+      const tools = await listedTools(transport).catch((error: unknown) => {
+        throw new Error(`${String(error)}; stderr:\n${lines.stderr.join('\n')}`);
+      });
+      expect(tools).toEqual(expect.arrayContaining(['who_am_i', 'sign_out', 'search_operations']));
+    },
+    60_000,
+  );
 
   describe('over HTTP', () => {
     const secret = 'docs-config-check-secret-0123456789';

@@ -11,7 +11,11 @@ const root = resolve(import.meta.dirname, '../..');
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchorOf(heading: string): string {
-  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replaceAll(' ', '-');
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replaceAll(' ', '-');
 }
 
 function withoutCode(markdown: string): string {
@@ -38,8 +42,15 @@ function brokenLinks(page: string, text: string, read: (path: string) => string 
 
 describe('the links of the README and docs/', () => {
   it('lead to a file, and to a heading of it', async () => {
-    const pages = ['README.md', ...(await readdir(join(root, 'docs'), { recursive: true })).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))];
-    const texts = new Map(await Promise.all(pages.map(async (page) => [page, await readFile(join(root, page), 'utf8')] as const)));
+    const pages = [
+      'README.md',
+      ...(await readdir(join(root, 'docs'), { recursive: true }))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => join('docs', name)),
+    ];
+    const texts = new Map(
+      await Promise.all(pages.map(async (page) => [page, await readFile(join(root, page), 'utf8')] as const)),
+    );
     // Pages outside docs/ (SECURITY.md, ARCHITECTURE.md) are read for their headings too; other files only need to exist.
     const read = (path: string) => {
       if (texts.has(path)) return texts.get(path);
@@ -52,6 +63,10 @@ describe('the links of the README and docs/', () => {
   it('reports a missing file and a missing heading', () => {
     const pages = new Map([['docs/a.md', '# A\n\n## Two words\n']]);
     const text = '[ok](a.md#two-words) [gone](b.md) [nowhere](a.md#three) [web](https://example.com) [self](#b)';
-    expect(brokenLinks('docs/a.md', text, (path) => pages.get(path))).toEqual(['docs/a.md: b.md (no such file)', 'docs/a.md: a.md#three (no such heading)', 'docs/a.md: #b (no such heading)']);
+    expect(brokenLinks('docs/a.md', text, (path) => pages.get(path))).toEqual([
+      'docs/a.md: b.md (no such file)',
+      'docs/a.md: a.md#three (no such heading)',
+      'docs/a.md: #b (no such heading)',
+    ]);
   });
 });

@@ -31,16 +31,23 @@ export function optionsPage<Command extends string>(table: CommandLineTable<Comm
     lines.push('', `## ${heading(table, command.word)}`, '', '```text');
     for (const form of command.forms) {
       const usage = `${table.program} ${form.form}`;
-      lines.push(...(usage.length < 40 ? [`${usage.padEnd(40)}${form.summary}`] : [usage, `${' '.repeat(40)}${form.summary}`]));
+      lines.push(
+        ...(usage.length < 40 ? [`${usage.padEnd(40)}${form.summary}`] : [usage, `${' '.repeat(40)}${form.summary}`]),
+      );
     }
     lines.push('```', '', '| option | variable | meaning |', '|---|---|---|');
     for (const option of table.options.filter((candidate) => candidate.commands.includes(command.name))) {
-      const flag = [option.short === undefined ? undefined : `-${option.short}`, `--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`]
+      const flag = [
+        option.short === undefined ? undefined : `-${option.short}`,
+        `--${option.flag}${option.value === undefined ? '' : ` ${option.value}`}`,
+      ]
         .filter((part) => part !== undefined)
         .map((part) => `\`${cell(part)}\``)
         .join(', ');
       const repeatable = option.multiple ? ' (repeatable)' : '';
-      lines.push(`| ${flag} | ${option.env === undefined ? '' : `\`${option.env}\``} | ${cell(option.help)}${option.help.includes('repeatable') ? '' : repeatable} |`);
+      lines.push(
+        `| ${flag} | ${option.env === undefined ? '' : `\`${option.env}\``} | ${cell(option.help)}${option.help.includes('repeatable') ? '' : repeatable} |`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -8,9 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { linkIn, MCP_TRANSPORTS, sdkEraName, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
-const RUNS = MCP_TRANSPORTS.flatMap((transport) => (['sessionful', 'stateless'] as const).map((era) => ({ transport, era })));
+const RUNS = MCP_TRANSPORTS.flatMap((transport) =>
+  (['sessionful', 'stateless'] as const).map((era) => ({ transport, era })),
+);
 
 describe.each(RUNS)('administrator tasks through school-mcp over $transport ($era era)', ({ transport, era }) => {
   let sandbox: RunningSandbox;
@@ -41,7 +47,11 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
   beforeAll(async () => {
     sandbox = await startSandbox({ autoApprove: true });
     // The played user approves from the server's log, so calls wait for the approval (--link-wait).
-    server = await startMcpServer({ transport, era, args: ['--school', sandbox.url, '--no-browser', '--consent-wait', '60', '--link-wait', '60', '--toolsets', 'all'] });
+    server = await startMcpServer({
+      transport,
+      era,
+      args: ['--school', sandbox.url, '--no-browser', '--consent-wait', '60', '--link-wait', '60', '--toolsets', 'all'],
+    });
     void approveLinks();
   });
 
@@ -55,7 +65,9 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
     expect(server.client.getProtocolEra()).toBe(sdkEraName(era));
     const { tools } = await server.client.listTools();
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['who_am_i', 'sign_out', 'list_courses', 'create_coupon', 'upload_file']));
+    expect(names).toEqual(
+      expect.arrayContaining(['who_am_i', 'sign_out', 'list_courses', 'create_coupon', 'upload_file']),
+    );
     const createCoupon = tools.find((tool) => tool.name === 'create_coupon')!;
     expect(createCoupon.annotations?.readOnlyHint).toBeFalsy();
     expect(tools.find((tool) => tool.name === 'list_orders')!.annotations?.readOnlyHint).toBe(true);
@@ -103,17 +115,34 @@ describe.each(RUNS)('administrator tasks through school-mcp over $transport ($er
   });
 
   it('task 5 API-07: draft a course, upload a cover whose URL is returned as data and never fetched, publish it', async () => {
-    const course = await callOk('create_course', { title: 'Watercolour for beginners', description: 'From the outline.' });
+    const course = await callOk('create_course', {
+      title: 'Watercolour for beginners',
+      description: 'From the outline.',
+    });
     const section = await callOk('create_section', { course_id: course['id'], title: 'Getting started' });
-    await callOk('create_lecture', { course_id: course['id'], section_id: section['id'], title: 'Brushes and paper', kind: 'text', content: 'Round brushes, cold-pressed paper.' });
+    await callOk('create_lecture', {
+      course_id: course['id'],
+      section_id: section['id'],
+      title: 'Brushes and paper',
+      kind: 'text',
+      content: 'Round brushes, cold-pressed paper.',
+    });
     const upload = await callOk('upload_file', {
-      file: { filename: 'cover.png', content_base64: Buffer.from('not really a png').toString('base64'), content_type: 'image/png' },
+      file: {
+        filename: 'cover.png',
+        content_base64: Buffer.from('not really a png').toString('base64'),
+        content_type: 'image/png',
+      },
     });
     expect(String(upload['url'])).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     expect(sandbox.countRequests(new URL(String(upload['url'])).pathname)).toBe(0);
     const dryRun = await callOk('update_course', { course_id: course['id'], state: 'published', dry_run: true });
     expect(dryRun['dry_run']).toBe(true);
-    const published = await callOk('update_course', { course_id: course['id'], state: 'published', cover_image_url: upload['url'] });
+    const published = await callOk('update_course', {
+      course_id: course['id'],
+      state: 'published',
+      cover_image_url: upload['url'],
+    });
     expect(published['course']?.['state'] ?? published['state']).toBe('published');
   });
 

@@ -27,7 +27,8 @@ beforeAll(async () => {
   bundlePath = await buildBundle({ root, outDir: join(workDir, 'out') });
   installed = join(workDir, 'installed');
   await mkdir(installed);
-  if (!(await unpackExtension({ mcpbPath: bundlePath, outputDir: installed, silent: true }))) throw new Error('mcpb unpack failed');
+  if (!(await unpackExtension({ mcpbPath: bundlePath, outputDir: installed, silent: true })))
+    throw new Error('mcpb unpack failed');
   sandbox = await startSandbox({});
 }, 300_000);
 
@@ -50,15 +51,30 @@ describe('the .mcpb bundle', () => {
       expect(existsSync(join(installed, 'node_modules', dependency, 'package.json')), dependency).toBe(true);
     }
     // The bin holds the MCP SDK, zod and the sandbox school written in; hosted mode's packages are optional peers.
-    const writtenIn = ['@modelcontextprotocol/server', 'zod', 'hono', '@school-mcp/sandbox'].map((name) => `node_modules/${name}`);
+    const writtenIn = ['@modelcontextprotocol/server', 'zod', 'hono', '@school-mcp/sandbox'].map(
+      (name) => `node_modules/${name}`,
+    );
     const optional = ['oidc-provider', '@redis/client'].map((name) => `node_modules/${name}`);
-    for (const absent of ['node_modules/typescript', 'node_modules/vitest', 'node_modules/@anthropic-ai/mcpb', ...writtenIn, ...optional, 'test', 'tools', 'src', 'packages', 'dist/src']) {
+    for (const absent of [
+      'node_modules/typescript',
+      'node_modules/vitest',
+      'node_modules/@anthropic-ai/mcpb',
+      ...writtenIn,
+      ...optional,
+      'test',
+      'tools',
+      'src',
+      'packages',
+      'dist/src',
+    ]) {
       expect(existsSync(join(installed, absent)), absent).toBe(false);
     }
   });
 
   it('DIST-04 carries no TypeScript and no Markdown of its dependencies, licences aside', () => {
-    const files = packageFolders(installed).flatMap((folder) => ownFiles(installed, folder).map((file) => `${folder}/${file}`));
+    const files = packageFolders(installed).flatMap((folder) =>
+      ownFiles(installed, folder).map((file) => `${folder}/${file}`),
+    );
     expect(files.length).toBeGreaterThan(100);
     expect(files.filter((path) => /\.[cm]?ts$/i.test(path))).toEqual([]);
     expect(files.filter((path) => /\.(?:md|markdown)$/i.test(path) && !isLicenceFile(basename(path)))).toEqual([]);
@@ -68,7 +84,11 @@ describe('the .mcpb bundle', () => {
   it('DIST-04 keeps every licence file and every file Node can load of each package the development install has too', () => {
     // The development install comes from the same package-lock.json: a package at the same place
     // with the same name and version was unpacked from the same tarball.
-    const compared = packageFolders(installed).filter((folder) => packageIdentity(installed, folder) !== undefined && packageIdentity(installed, folder) === packageIdentity(root, folder));
+    const compared = packageFolders(installed).filter(
+      (folder) =>
+        packageIdentity(installed, folder) !== undefined &&
+        packageIdentity(installed, folder) === packageIdentity(root, folder),
+    );
     expect(compared.length).toBeGreaterThan(10);
     // What the packer keeps by its defaults alone (which drop e.g. tsconfig.json) the ignore file must keep too.
     const missing = compared.flatMap((folder) =>
@@ -93,10 +113,18 @@ describe('the .mcpb bundle', () => {
     const server = await launchAsHost(launch, home);
     try {
       const { tools } = await server.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['who_am_i', 'list_courses', 'create_coupon']));
-      const answer = (await server.client.callTool({ name: 'who_am_i', arguments: {} })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      expect(tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(['who_am_i', 'list_courses', 'create_coupon']),
+      );
+      const answer = (await server.client.callTool({ name: 'who_am_i', arguments: {} })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, unknown>;
+      };
       expect(answer.isError).toBeFalsy();
-      expect(answer.structuredContent).toMatchObject({ signedIn: false, school: expect.stringContaining(new URL(sandbox.url).host) });
+      expect(answer.structuredContent).toMatchObject({
+        signedIn: false,
+        school: expect.stringContaining(new URL(sandbox.url).host),
+      });
     } finally {
       await server.close();
     }

@@ -27,9 +27,7 @@ afterAll(async () => {
 });
 
 const resolvedUndici = async (logFile: string) =>
-  (await readFile(logFile, 'utf8').catch(() => ''))
-    .split('\n')
-    .filter((url) => url.includes('/node_modules/undici/'));
+  (await readFile(logFile, 'utf8').catch(() => '')).split('\n').filter((url) => url.includes('/node_modules/undici/'));
 
 describe('the HTTP client is loaded once the tools are listed', () => {
   it('a server that has answered tools/list loads undici without any call, and sends nothing to load it', async () => {
@@ -41,7 +39,10 @@ describe('the HTTP client is loaded once the tools are listed', () => {
     try {
       const { tools } = await server.client.listTools();
       expect(tools.length).toBeGreaterThan(0);
-      await vi.waitFor(async () => expect(await resolvedUndici(logFile)).not.toEqual([]), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(async () => expect(await resolvedUndici(logFile)).not.toEqual([]), {
+        timeout: 10_000,
+        interval: 50,
+      });
       // Loading it sends nothing: the start fetched the API description, and that is all.
       expect(sandbox.requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /openapi.json']);
     } finally {

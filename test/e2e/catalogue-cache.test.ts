@@ -27,7 +27,10 @@ afterAll(async () => {
 
 /** One start: its first tools/list, after the catalogue is cached when `awaitStored`. */
 async function startAndList(configDir: string, args: readonly string[], awaitStored: boolean) {
-  const server = await startStdioServer({ configDir, args: ['--school', sandbox.url, '--no-browser', '--log-level', 'debug', ...args] });
+  const server = await startStdioServer({
+    configDir,
+    args: ['--school', sandbox.url, '--no-browser', '--log-level', 'debug', ...args],
+  });
   try {
     const { tools } = await server.client.listTools();
     if (awaitStored) await server.waitForLine(/cached the tool catalogue \(\d+ operations/);

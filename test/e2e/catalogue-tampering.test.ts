@@ -13,7 +13,14 @@ import { startStdioServer } from '../helpers/mcp-stdio.js';
 const DOCUMENT = {
   openapi: '3.0.3',
   info: { title: 'Courses', version: '1' },
-  paths: { '/courses': { get: { operationId: 'list_courses', responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } } } } },
+  paths: {
+    '/courses': {
+      get: {
+        operationId: 'list_courses',
+        responses: { '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } },
+      },
+    },
+  },
 };
 
 interface Recorder {
@@ -52,7 +59,16 @@ afterAll(async () => {
 describe('a cached catalogue edited between starts', () => {
   it('ST-15 is not followed to another origin: the server says so at debug, builds the catalogue again and calls the school', async () => {
     const configDir = join(directory, 'config');
-    const args = ['--school', school.url, '--openapi', join(directory, 'school.json'), '--toolsets', 'all', '--log-level', 'debug'];
+    const args = [
+      '--school',
+      school.url,
+      '--openapi',
+      join(directory, 'school.json'),
+      '--toolsets',
+      'all',
+      '--log-level',
+      'debug',
+    ];
     const first = await startStdioServer({ args, configDir });
     try {
       await first.client.listTools();
@@ -73,7 +89,9 @@ describe('a cached catalogue edited between starts', () => {
       expect(result.isError, JSON.stringify(result)).toBeFalsy();
       expect(school.seen).toEqual(['/courses']);
       expect(elsewhere.seen).toEqual([]);
-      expect(second.stderr.join('\n')).toMatch(/ignored the cached tool catalogue: its API base "http:\/\/127\.0\.0\.1:\d+" is not on the school's origin/);
+      expect(second.stderr.join('\n')).toMatch(
+        /ignored the cached tool catalogue: its API base "http:\/\/127\.0\.0\.1:\d+" is not on the school's origin/,
+      );
     } finally {
       await second.close();
     }

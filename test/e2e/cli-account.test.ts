@@ -23,11 +23,18 @@ afterAll(async () => {
   await rm(configDir, { recursive: true, force: true });
 });
 
-function runCli(args: string[], answer?: (output: string) => Promise<string | undefined>): Promise<{ code: number | null; output: string }> {
+function runCli(
+  args: string[],
+  answer?: (output: string) => Promise<string | undefined>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN_JS, ...args, '--school', sandbox.url, '--config-dir', configDir, '--no-browser'], {
-      env: { PATH: process.env.PATH ?? '', HOME: configDir },
-    });
+    const child = spawn(
+      process.execPath,
+      [MAIN_JS, ...args, '--school', sandbox.url, '--config-dir', configDir, '--no-browser'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: configDir },
+      },
+    );
     let output = '';
     let answered = false;
     const collect = (chunk: Buffer) => {

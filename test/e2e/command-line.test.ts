@@ -22,9 +22,14 @@ afterAll(async () => {
 
 function run(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [MAIN_JS, ...args], { env: { PATH: process.env.PATH ?? '', HOME: home } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [MAIN_JS, ...args],
+      { env: { PATH: process.env.PATH ?? '', HOME: home } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -50,7 +55,10 @@ describe('school-mcp on the command line', () => {
   it.each([
     [['foo'], /unknown command "foo"; the commands are login, logout, status, tools, sandbox/],
     [['--school', 'https://school.example', 'extra'], /school-mcp takes no argument "extra"/],
-    [['sandbox', '--bogus'], /Unknown option --bogus for school-mcp sandbox\n {2}run `school-mcp sandbox --help` for the options/],
+    [
+      ['sandbox', '--bogus'],
+      /Unknown option --bogus for school-mcp sandbox\n {2}run `school-mcp sandbox --help` for the options/,
+    ],
     [['sandbox', '--port', 'http'], /--port must be a port number/],
     [['login', '--http'], /--http goes with serving only/],
     [['tools'], /give its document with --openapi FILE/],

@@ -23,7 +23,12 @@ import { CONFORMANCE_CLI, describeWithPinnedCli, runPinnedCli } from '../helpers
  * Each applicable scenario, the checks that must end in SUCCESS, and those allowed to end in
  * WARNING: only where the scenario says SHOULD. No check may end in FAILURE.
  */
-const SCENARIOS: ReadonlyArray<{ readonly name: string; readonly title: string; readonly succeed: readonly string[]; readonly shouldOnly: readonly string[] }> = [
+const SCENARIOS: ReadonlyArray<{
+  readonly name: string;
+  readonly title: string;
+  readonly succeed: readonly string[];
+  readonly shouldOnly: readonly string[];
+}> = [
   { name: 'server-initialize', title: 'server-initialize', succeed: ['server-initialize'], shouldOnly: [] },
   { name: 'ping', title: 'ping', succeed: ['ping'], shouldOnly: [] },
   { name: 'tools-list', title: 'tools-list', succeed: ['tools-list'], shouldOnly: [] },
@@ -66,7 +71,10 @@ interface Check {
  * `Origin` the suite derives from the proxy's URL name a loopback address with the server's port,
  * as a client addressing the server directly would.
  */
-async function startSecretAddingProxy(target: URL, secret: string): Promise<{ readonly url: string; close(): Promise<void> }> {
+async function startSecretAddingProxy(
+  target: URL,
+  secret: string,
+): Promise<{ readonly url: string; close(): Promise<void> }> {
   const proxy: Server = createServer((incoming, outgoing) => {
     const forwarded = request(
       {
@@ -89,7 +97,14 @@ async function startSecretAddingProxy(target: URL, secret: string): Promise<{ re
   });
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRNOTAVAIL' ? new Error('the proxy in front of school-mcp listens on [::1], and this machine has no IPv6 loopback address', { cause: error }) : error),
+      reject(
+        error.code === 'EADDRNOTAVAIL'
+          ? new Error(
+              'the proxy in front of school-mcp listens on [::1], and this machine has no IPv6 loopback address',
+              { cause: error },
+            )
+          : error,
+      ),
     );
     proxy.listen(Number(target.port), '::1', resolve);
   });
@@ -124,7 +139,11 @@ describeWithPinnedCli(CONFORMANCE_CLI, 'the MCP conformance suite against school
   /** One scenario's run: its exit code, output, and the checks it saved (`--output-dir`). */
   async function runScenario(scenario: string): Promise<{ code: number | null; output: string; checks: Check[] }> {
     const results = await mkdtemp(join(home, `${scenario}-`));
-    const run = await runPinnedCli(CONFORMANCE_CLI, ['server', '--url', proxy.url, '--scenario', scenario, '--output-dir', results], home);
+    const run = await runPinnedCli(
+      CONFORMANCE_CLI,
+      ['server', '--url', proxy.url, '--scenario', scenario, '--output-dir', results],
+      home,
+    );
     const output = `${run.stdout}\n${run.stderr}`;
     const [saved] = await readdir(results);
     expect(saved, output).toBeDefined();
@@ -137,7 +156,9 @@ describeWithPinnedCli(CONFORMANCE_CLI, 'the MCP conformance suite against school
       const { code, output, checks } = await runScenario(name);
       expect(code, output).toBe(0);
       for (const id of succeed) expect(checks.find((check) => check.id === id)?.status, output).toBe('SUCCESS');
-      const unexpected = checks.filter((check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !shouldOnly.includes(check.id)));
+      const unexpected = checks.filter(
+        (check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !shouldOnly.includes(check.id)),
+      );
       expect(unexpected, output).toEqual([]);
     });
   }

@@ -15,16 +15,36 @@ import { startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 
 /** The reads of the toolsets whose operations the default list has (DEFAULT_TOOLS). */
 const DEFAULT_READS = [
-  'analytics:read', 'comments:read', 'coupons:read', 'courses:read', 'curriculum:read', 'forms:read', 'members:read', 'membership_plans:read', 'orders:read', 'posts:read', 'school:read',
-  'students:read', 'subscriptions:read',
+  'analytics:read',
+  'comments:read',
+  'coupons:read',
+  'courses:read',
+  'curriculum:read',
+  'forms:read',
+  'members:read',
+  'membership_plans:read',
+  'orders:read',
+  'posts:read',
+  'school:read',
+  'students:read',
+  'subscriptions:read',
 ];
 /** With --read-only the default list loses its writes, and with them the posts and membership_plans toolsets. */
-const READ_ONLY_DEFAULT_READS = DEFAULT_READS.filter((scope) => scope !== 'posts:read' && scope !== 'membership_plans:read');
+const READ_ONLY_DEFAULT_READS = DEFAULT_READS.filter(
+  (scope) => scope !== 'posts:read' && scope !== 'membership_plans:read',
+);
 
 /** A stdio server whose client shows every URL elicitation to a user who approves it, and keeps the links. */
-async function approvingServer(args: readonly string[], configDir?: string): Promise<{ server: StdioServer; prompts: string[] }> {
+async function approvingServer(
+  args: readonly string[],
+  configDir?: string,
+): Promise<{ server: StdioServer; prompts: string[] }> {
   const prompts: string[] = [];
-  const server = await startStdioServer({ args, capabilities: { elicitation: { url: {} } }, ...(configDir === undefined ? {} : { configDir }) });
+  const server = await startStdioServer({
+    args,
+    capabilities: { elicitation: { url: {} } },
+    ...(configDir === undefined ? {} : { configDir }),
+  });
   server.client.setRequestHandler('elicitation/create', async (request) => {
     const { url } = request.params as { url: string };
     prompts.push(url);
@@ -62,14 +82,20 @@ describe('the default consent policy', () => {
   it(`AZ-06 the demo session takes ${DEMO_PROMPT_BUDGET} prompts: the reads of the listed toolsets together, then each write once`, async () => {
     const { server, prompts } = await approvingServer(['--school', sandbox.url, '--no-browser'], configDir);
     try {
-      await runAdministratorTasks(caller(server), () => undefined, () => undefined);
+      await runAdministratorTasks(
+        caller(server),
+        () => undefined,
+        () => undefined,
+      );
     } finally {
       await server.close();
     }
     expect(prompts).toHaveLength(DEMO_PROMPT_BUDGET);
     expect(scopesOf(prompts[0]!)).toEqual([...DEFAULT_READS, 'openid', 'profile'].sort());
     // Each later prompt adds exactly one write: its group's read was granted with the first.
-    const added = prompts.slice(1).map((link, index) => scopesOf(link).filter((scope) => !scopesOf(prompts[index]!).includes(scope)));
+    const added = prompts
+      .slice(1)
+      .map((link, index) => scopesOf(link).filter((scope) => !scopesOf(prompts[index]!).includes(scope)));
     expect(added).toEqual([['coupons:write'], ['members:write'], ['students:write']]);
   });
 

@@ -22,7 +22,8 @@ const CONSENT: PendingConsent = {
   expiresAt: Date.UTC(2026, 0, 1, 9, 5),
 };
 
-const textOf = (result: { content: unknown[] }) => (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
+const textOf = (result: { content: unknown[] }) =>
+  (result.content as { text?: string }[]).map((block) => block.text ?? '').join('\n');
 
 describe('--demo in a host that ends the server after each answer', () => {
   it('the pending result names the command that runs a school outliving the call, only for a demo school', () => {
@@ -31,12 +32,19 @@ describe('--demo in a host that ends the server after each answer', () => {
     expect(demo).toContain('With --demo no sign-in can complete in such a host');
     expect(demo).toContain('`school-mcp sandbox --port 8787`');
     expect(demo).toContain('`--school http://127.0.0.1:8787` in place of `--demo`');
-    expect(textOf(pendingResult(CONSENT, { ...wording, loginCommand: 'school-mcp login --school https://school.example' }, 0))).not.toContain('--demo');
+    expect(
+      textOf(
+        pendingResult(CONSENT, { ...wording, loginCommand: 'school-mcp login --school https://school.example' }, 0),
+      ),
+    ).not.toContain('--demo');
   });
 
   it('says so in the real server started with --demo, whose call cannot be approved before it answers', async () => {
     server = await startStdioServer({ args: ['--demo', '--no-browser', '--consent-wait', '0.5'] });
-    const result = (await server.client.callTool({ name: 'list_courses', arguments: {} })) as { isError?: boolean; content: unknown[] };
+    const result = (await server.client.callTool({ name: 'list_courses', arguments: {} })) as {
+      isError?: boolean;
+      content: unknown[];
+    };
     const text = textOf(result);
     expect(text).toMatch(/\/oauth\/authorize\?/);
     expect(text).toContain('With --demo no sign-in can complete in such a host');

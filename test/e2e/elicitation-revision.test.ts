@@ -26,10 +26,20 @@ afterAll(async () => {
 async function firstAnswerToACall(revision: string): Promise<Record<string, any>> {
   const configDir = await mkdtemp(join(tmpdir(), 'school-mcp-revision-'));
   dirs.push(configDir);
-  const server = spawnRaw(configDir, ['--school', sandbox.url, '--no-browser', '--toolsets', 'coupons', '--consent-wait', '5']);
+  const server = spawnRaw(configDir, [
+    '--school',
+    sandbox.url,
+    '--no-browser',
+    '--toolsets',
+    'coupons',
+    '--consent-wait',
+    '5',
+  ]);
   await initialize(server, revision, { elicitation: { url: {}, form: {} } });
   expect(await server.nextMessage()).toMatchObject({ id: 1, result: { protocolVersion: revision } });
-  server.writeLine(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_coupons', arguments: {} } }));
+  server.writeLine(
+    JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_coupons', arguments: {} } }),
+  );
   const answer = (await server.nextMessage()) as Record<string, any>;
   server.child.stdin.end();
   await server.exited;
@@ -37,15 +47,21 @@ async function firstAnswerToACall(revision: string): Promise<Record<string, any>
 }
 
 describe('URL elicitation by protocol revision', () => {
-  it.each(['2024-11-05', '2025-03-26', '2025-06-18'])('shows the link in the tool result on %s although the client claims url mode', async (revision) => {
-    const answer = await firstAnswerToACall(revision);
-    expect(answer['method']).toBeUndefined();
-    expect(answer).toMatchObject({ id: 2, result: { isError: true } });
-    expect(JSON.stringify(answer['result']['content'])).toContain(`${sandbox.url}/oauth/authorize?`);
-  });
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18'])(
+    'shows the link in the tool result on %s although the client claims url mode',
+    async (revision) => {
+      const answer = await firstAnswerToACall(revision);
+      expect(answer['method']).toBeUndefined();
+      expect(answer).toMatchObject({ id: 2, result: { isError: true } });
+      expect(JSON.stringify(answer['result']['content'])).toContain(`${sandbox.url}/oauth/authorize?`);
+    },
+  );
 
   it('asks the client with a URL elicitation on 2025-11-25', async () => {
     const answer = await firstAnswerToACall('2025-11-25');
-    expect(answer).toMatchObject({ method: 'elicitation/create', params: { mode: 'url', url: expect.stringContaining(`${sandbox.url}/oauth/authorize?`) } });
+    expect(answer).toMatchObject({
+      method: 'elicitation/create',
+      params: { mode: 'url', url: expect.stringContaining(`${sandbox.url}/oauth/authorize?`) },
+    });
   });
 });

@@ -16,7 +16,16 @@ import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js'
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
-import { allowAtSchoolMcp, authorizeUrl, CLIENT_REDIRECT, openConsent, pkce, registerMcpClient, returnFromSchool, tokenRequest } from '../hosted/hosted-harness.js';
+import {
+  allowAtSchoolMcp,
+  authorizeUrl,
+  CLIENT_REDIRECT,
+  openConsent,
+  pkce,
+  registerMcpClient,
+  returnFromSchool,
+  tokenRequest,
+} from '../hosted/hosted-harness.js';
 
 type AuditRecord = Record<string, unknown> & { event: string; outcome: string };
 
@@ -32,7 +41,10 @@ const secrets: string[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'school-mcp-audit-e2e-'));
   auditPath = join(dir, 'audit.jsonl');
-  child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo', '--audit-log', auditPath], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' } });
+  child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo', '--audit-log', auditPath], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' },
+  });
   lines = collectLines(child.stderr);
   mcpUrl = new URL(/MCP endpoint: +(\S+)/.exec(await lines.waitForLine(/MCP endpoint:/))![1]!);
   base = mcpUrl.origin;
@@ -48,7 +60,10 @@ afterAll(async () => {
 
 async function records(path = auditPath): Promise<AuditRecord[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
-  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as AuditRecord);
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as AuditRecord);
 }
 
 /** The log is written behind a queue: wait until it holds a record like `pattern`. */
@@ -57,7 +72,10 @@ async function waitForRecord(pattern: Partial<AuditRecord>, path = auditPath): P
   for (;;) {
     const found = await records(path);
     if (found.some((record) => Object.entries(pattern).every(([key, value]) => record[key] === value))) return found;
-    if (Date.now() > deadline) throw new Error(`no audit record like ${JSON.stringify(pattern)} in:\n${found.map((record) => JSON.stringify(record)).join('\n')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `no audit record like ${JSON.stringify(pattern)} in:\n${found.map((record) => JSON.stringify(record)).join('\n')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -113,17 +131,37 @@ describe('the hosted audit log', () => {
     const created = await client.callTool({ name: 'create_member', arguments: argumentValues });
     expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
     atSchool = 'deny';
-    const coupon = await client.callTool({ name: 'create_coupon', arguments: { code: 'AUDITCANARY10', discount_type: 'percent' } });
+    const coupon = await client.callTool({
+      name: 'create_coupon',
+      arguments: { code: 'AUDITCANARY10', discount_type: 'percent' },
+    });
     expect((coupon as { isError?: boolean }).isError, textOf(coupon)).toBe(true);
     const signedOut = await client.callTool({ name: 'sign_out', arguments: {} });
     expect(textOf(signedOut)).toMatch(/Signed out/);
     const stale = provider.accessToken!;
-    expect((await fetch(mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${stale}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' })).status).toBe(401);
+    expect(
+      (
+        await fetch(mcpUrl, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${stale}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(401);
     await client.close().catch(() => undefined);
 
     const all = await waitForRecord({ event: 'access', outcome: 'refused' });
     const hers = all.filter((record) => record['sub'] === ada.sub || record['client_id'] === clientId);
-    expect(hers.map((record) => `${record.event} ${record.outcome}${typeof record['tool'] === 'string' ? ` ${record['tool']}` : ''}`)).toEqual([
+    expect(
+      hers.map(
+        (record) =>
+          `${record.event} ${record.outcome}${typeof record['tool'] === 'string' ? ` ${record['tool']}` : ''}`,
+      ),
+    ).toEqual([
       'registration ok',
       'consent allowed',
       'sign_in ok',
@@ -136,12 +174,27 @@ describe('the hosted audit log', () => {
       'tool_call error create_coupon',
       'sign_out ok',
     ]);
-    expect(hers.find((record) => record.event === 'registration')).toMatchObject({ client_name: `audit agent for ${ada.sub}` });
+    expect(hers.find((record) => record.event === 'registration')).toMatchObject({
+      client_name: `audit agent for ${ada.sub}`,
+    });
     expect(hers.find((record) => record.event === 'sign_in')).toMatchObject({ sub: ada.sub, client_id: clientId });
-    expect(hers.find((record) => record['tool'] === 'create_member')).toMatchObject({ sub: ada.sub, client_id: clientId, status_class: '2xx' });
-    expect(hers.find((record) => record.event === 'step_up')).toMatchObject({ client_id: clientId, scopes: ['members:write'] });
-    expect(hers.find((record) => record['tool'] === 'create_coupon')).toMatchObject({ error: 'OAUTH_SCOPE_NOT_GRANTED' });
-    expect(hers.find((record) => record.event === 'sign_out')).toMatchObject({ sub: ada.sub, client_id: clientId, school_revoked: true });
+    expect(hers.find((record) => record['tool'] === 'create_member')).toMatchObject({
+      sub: ada.sub,
+      client_id: clientId,
+      status_class: '2xx',
+    });
+    expect(hers.find((record) => record.event === 'step_up')).toMatchObject({
+      client_id: clientId,
+      scopes: ['members:write'],
+    });
+    expect(hers.find((record) => record['tool'] === 'create_coupon')).toMatchObject({
+      error: 'OAUTH_SCOPE_NOT_GRANTED',
+    });
+    expect(hers.find((record) => record.event === 'sign_out')).toMatchObject({
+      sub: ada.sub,
+      client_id: clientId,
+      school_revoked: true,
+    });
     for (const record of all) expect(record['time']).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     const text = await readFile(auditPath, 'utf8');
@@ -154,7 +207,7 @@ describe('the hosted audit log', () => {
     expect((await stat(auditPath)).mode & 0o777).toBe(0o600);
   });
 
-  it('HOST-56 records a reused rotated refresh token as the end of that person\'s grant, with person and client', async () => {
+  it("HOST-56 records a reused rotated refresh token as the end of that person's grant, with person and client", async () => {
     const grace = SANDBOX_STAFF[1]!;
     const { client, provider, clientId } = await connectAs(grace.sub);
     await client.close();
@@ -167,14 +220,27 @@ describe('the hosted audit log', () => {
     secrets.push(String(rotated.body['access_token']), String(rotated.body['refresh_token']));
     expect((await tokenRequest(base, fields)).status).toBe(400);
     const all = await waitForRecord({ event: 'grant_revoked', sub: grace.sub });
-    expect(all.find((record) => record.event === 'grant_revoked')).toMatchObject({ outcome: 'ok', sub: grace.sub, client_id: clientId, reason: 'refresh_token_reuse' });
+    expect(all.find((record) => record.event === 'grant_revoked')).toMatchObject({
+      outcome: 'ok',
+      sub: grace.sub,
+      client_id: clientId,
+      reason: 'refresh_token_reuse',
+    });
     const text = await readFile(auditPath, 'utf8');
     for (const secret of secrets) expect(text).not.toContain(secret);
   });
 
   it('HOST-57 records refusals: an invalid token at /mcp, a refused registration, a forged consent form; and a person who denies, at school-mcp or at the school', async () => {
-    await fetch(mcpUrl, { method: 'POST', headers: { authorization: 'Bearer not-a-token-of-ours-0123456789', 'content-type': 'application/json' }, body: '{}' });
-    const refused = await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Evil', redirect_uris: ['javascript:alert(1)'] }) });
+    await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { authorization: 'Bearer not-a-token-of-ours-0123456789', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const refused = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Evil', redirect_uris: ['javascript:alert(1)'] }),
+    });
     expect(refused.status).toBe(400);
     const mcpClient = await registerMcpClient(base, { client_name: 'Forger' });
     const browser = new CookieBrowser();
@@ -189,14 +255,42 @@ describe('the hosted audit log', () => {
     await waitForRecord({ event: 'consent', outcome: 'denied' });
     const atSchool = await registerMcpClient(base, { client_name: 'Denied at school' });
     const third = new CookieBrowser();
-    const { consentUrl: thirdUrl, csrf: thirdCsrf } = await openConsent(third, authorizeUrl(base, atSchool, pkce().challenge));
-    await returnFromSchool(third, await completeConsent(await allowAtSchoolMcp(third, thirdUrl, thirdCsrf), 'deny', { user: SANDBOX_STAFF[2]!.sub }));
+    const { consentUrl: thirdUrl, csrf: thirdCsrf } = await openConsent(
+      third,
+      authorizeUrl(base, atSchool, pkce().challenge),
+    );
+    await returnFromSchool(
+      third,
+      await completeConsent(await allowAtSchoolMcp(third, thirdUrl, thirdCsrf), 'deny', {
+        user: SANDBOX_STAFF[2]!.sub,
+      }),
+    );
     const all = await waitForRecord({ event: 'sign_in', outcome: 'denied' });
-    expect(all).toContainEqual(expect.objectContaining({ event: 'access', outcome: 'refused', error: 'invalid_token' }));
-    expect(all).toContainEqual(expect.objectContaining({ event: 'registration', outcome: 'refused', error: 'invalid_redirect_uri' }));
-    expect(all).toContainEqual(expect.objectContaining({ event: 'consent', outcome: 'refused', client_id: mcpClient.clientId, reason: 'the consent form was not the one this server showed' }));
-    expect(all).toContainEqual(expect.objectContaining({ event: 'consent', outcome: 'denied', client_id: denier.clientId }));
-    expect(all).toContainEqual(expect.objectContaining({ event: 'sign_in', outcome: 'denied', client_id: atSchool.clientId, error: 'access_denied' }));
+    expect(all).toContainEqual(
+      expect.objectContaining({ event: 'access', outcome: 'refused', error: 'invalid_token' }),
+    );
+    expect(all).toContainEqual(
+      expect.objectContaining({ event: 'registration', outcome: 'refused', error: 'invalid_redirect_uri' }),
+    );
+    expect(all).toContainEqual(
+      expect.objectContaining({
+        event: 'consent',
+        outcome: 'refused',
+        client_id: mcpClient.clientId,
+        reason: 'the consent form was not the one this server showed',
+      }),
+    );
+    expect(all).toContainEqual(
+      expect.objectContaining({ event: 'consent', outcome: 'denied', client_id: denier.clientId }),
+    );
+    expect(all).toContainEqual(
+      expect.objectContaining({
+        event: 'sign_in',
+        outcome: 'denied',
+        client_id: atSchool.clientId,
+        error: 'access_denied',
+      }),
+    );
     const text = await readFile(auditPath, 'utf8');
     expect(text).not.toContain('not-a-token-of-ours');
     for (const secret of secrets) expect(text).not.toContain(secret);

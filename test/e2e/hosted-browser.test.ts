@@ -38,7 +38,9 @@ describeInBrowser('hosted sign-in in a real browser', () => {
     const grace = SANDBOX_STAFF[1]!;
     const provider = new MemoryOAuthProvider(REDIRECT, 'Chromium agent');
     const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
-    await expect(new Client({ name: 'hosted-browser', version: '1.0.0' }, { capabilities: {} }).connect(transport)).rejects.toThrow();
+    await expect(
+      new Client({ name: 'hosted-browser', version: '1.0.0' }, { capabilities: {} }).connect(transport),
+    ).rejects.toThrow();
 
     const page = await browser.newPage();
     // Nothing listens at the client's redirect URI: the browser's arrival there is the answer.

@@ -27,7 +27,15 @@ import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { describeWithPython, startPythonClient } from '../helpers/python-mcp-client.js';
 import { collectLines } from '../helpers/stderr-lines.js';
-import { approveSignIn, approveStepUp, CLIENT_REDIRECT, exchange, registerMcpClient, signIn, tokenRequest } from '../hosted/hosted-harness.js';
+import {
+  approveSignIn,
+  approveStepUp,
+  CLIENT_REDIRECT,
+  exchange,
+  registerMcpClient,
+  signIn,
+  tokenRequest,
+} from '../hosted/hosted-harness.js';
 
 interface CallResult {
   readonly isError: boolean;
@@ -176,13 +184,18 @@ const MCP_REMOTE: ClientKind = {
       member,
       signIns: () => signIns,
       async call(name, args = {}) {
-        const result = await Promise.race([remote.client.callTool({ name, arguments: args }, { timeout: 120_000 }), remote.failed]);
+        const result = await Promise.race([
+          remote.client.callTool({ name, arguments: args }, { timeout: 120_000 }),
+          remote.failed,
+        ]);
         return { isError: result.isError === true, text: textOf(result) };
       },
       accessToken() {
         for (const version of readdirSync(cache)) {
           const file = readdirSync(join(cache, version)).find((name) => name.endsWith('_tokens.json'));
-          if (file !== undefined) return (JSON.parse(readFileSync(join(cache, version, file), 'utf8')) as { access_token?: string }).access_token;
+          if (file !== undefined)
+            return (JSON.parse(readFileSync(join(cache, version, file), 'utf8')) as { access_token?: string })
+              .access_token;
         }
         return undefined;
       },
@@ -197,21 +210,51 @@ const MCP_REMOTE: ClientKind = {
 const CLIENT_KINDS: readonly ClientKind[] = [TYPESCRIPT_SDK, PYTHON_SDK, MCP_REMOTE];
 
 /** school-mcp at `publicPath` under a port it is told, since the school's integration must know its callback before it starts. */
-async function startHostedProcess(sandbox: RunningSandbox, storeDir: string, key: string, publicPath: string): Promise<{ child: ChildProcess; publicUrl: string; integration: { clientId: string; clientSecret: string } }> {
+async function startHostedProcess(
+  sandbox: RunningSandbox,
+  storeDir: string,
+  key: string,
+  publicPath: string,
+): Promise<{ child: ChildProcess; publicUrl: string; integration: { clientId: string; clientSecret: string } }> {
   for (;;) {
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}${publicPath}`;
-    const integration = sandbox.registerIntegration({ clientName: 'school-mcp (hosted e2e)', redirectUris: [`${publicUrl}/oauth/callback`] });
+    const integration = sandbox.registerIntegration({
+      clientName: 'school-mcp (hosted e2e)',
+      redirectUris: [`${publicUrl}/oauth/callback`],
+    });
     const started = spawn(
       process.execPath,
-      [MAIN_JS, '--hosted', '--public-url', publicUrl, '--port', String(port), '--school', sandbox.url, '--client-id', integration.clientId, '--store', storeDir, '--toolsets', 'all'],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret, SCHOOL_MCP_STORE_KEY: key } },
+      [
+        MAIN_JS,
+        '--hosted',
+        '--public-url',
+        publicUrl,
+        '--port',
+        String(port),
+        '--school',
+        sandbox.url,
+        '--client-id',
+        integration.clientId,
+        '--store',
+        storeDir,
+        '--toolsets',
+        'all',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret, SCHOOL_MCP_STORE_KEY: key },
+      },
     );
     const lines = collectLines(started.stderr);
-    const outcome = await Promise.race([lines.waitForLine(/serving hosted/, 60_000).then(() => 'up' as const), new Promise<'exited'>((done) => started.once('exit', () => done('exited')))]);
+    const outcome = await Promise.race([
+      lines.waitForLine(/serving hosted/, 60_000).then(() => 'up' as const),
+      new Promise<'exited'>((done) => started.once('exit', () => done('exited'))),
+    ]);
     if (outcome === 'up') return { child: started, publicUrl, integration };
     // Another process took the port between its release and this start: try another.
-    if (!lines.stderr.some((line) => /EADDRINUSE/.test(line))) throw new Error(`school-mcp --hosted did not start:\n${lines.stderr.join('\n')}`);
+    if (!lines.stderr.some((line) => /EADDRINUSE/.test(line)))
+      throw new Error(`school-mcp --hosted did not start:\n${lines.stderr.join('\n')}`);
   }
 }
 
@@ -263,16 +306,35 @@ function suite(publicPath: string, everyCase: boolean): void {
     return ((await response.json()) as { active?: boolean }).active === true;
   }
 
-  async function schoolGrantOf(member: StaffMember): Promise<{ scopes: string[]; refreshToken: string; accessToken: string }> {
-    return (await store.read(SCHOOL_GRANTS, member.sub)) as { scopes: string[]; refreshToken: string; accessToken: string };
+  async function schoolGrantOf(
+    member: StaffMember,
+  ): Promise<{ scopes: string[]; refreshToken: string; accessToken: string }> {
+    return (await store.read(SCHOOL_GRANTS, member.sub)) as {
+      scopes: string[];
+      refreshToken: string;
+      accessToken: string;
+    };
   }
 
   /** A request to `/mcp` with a token a client held, as that client would send it. */
   async function mcpStatus(token: string): Promise<{ status: number; challenge: string | null }> {
     const response = await fetch(mcpUrl, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'token-probe', version: '1.0.0' } } }),
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'token-probe', version: '1.0.0' },
+        },
+      }),
     });
     await response.body?.cancel();
     return { status: response.status, challenge: response.headers.get('www-authenticate') };
@@ -290,7 +352,11 @@ function suite(publicPath: string, everyCase: boolean): void {
     publicUrl = started.publicUrl;
     mcpUrl = new URL(`${publicUrl}/mcp`);
     // The test reads the school grants the process keeps, with the same key (the store's files are sealed).
-    store = await openDirectoryStore({ dir: storeDir, keyring: keys.keyring, logger: createLogger({ write: () => {} }) });
+    store = await openDirectoryStore({
+      dir: storeDir,
+      keyring: keys.keyring,
+      logger: createLogger({ write: () => {} }),
+    });
   });
 
   afterAll(async () => {
@@ -341,7 +407,9 @@ function suite(publicPath: string, everyCase: boolean): void {
     expect(kept.refreshToken).toBe(stepped.refreshToken);
     expect(await activeAtSchool(kept.refreshToken)).toBe(true);
     // Each of those sign-ins' own school tokens (a refresh and an access token) were revoked as they were discarded.
-    expect(sandbox.countRequests('/api/oauth/revoke') - revocationsBefore).toBeGreaterThanOrEqual(2 * CLIENT_KINDS.length);
+    expect(sandbox.countRequests('/api/oauth/revoke') - revocationsBefore).toBeGreaterThanOrEqual(
+      2 * CLIENT_KINDS.length,
+    );
 
     // An equal sign-in replaces the grant instead (fresh, and known to be alive): the replaced refresh token is revoked.
     const graceFirst = await connect(first!, GRACE);
@@ -359,7 +427,9 @@ function suite(publicPath: string, everyCase: boolean): void {
     const grace = await Promise.all(CLIENT_KINDS.map((kind) => connect(kind, GRACE)));
     for (const client of [...ada, ...grace]) expect((await client.call('who_am_i')).text).toContain(client.member.name);
     const signInsBefore = new Map([...ada, ...grace].map((client) => [client, client.signIns()]));
-    const heldBefore = ada.map((client) => client.accessToken()).filter((token): token is string => token !== undefined);
+    const heldBefore = ada
+      .map((client) => client.accessToken())
+      .filter((token): token is string => token !== undefined);
     expect(heldBefore.length).toBeGreaterThan(0);
 
     const signOut = await ada[0]!.call('sign_out');
@@ -378,31 +448,54 @@ function suite(publicPath: string, everyCase: boolean): void {
       expect(client.sessions(), `${client.kind} kept its MCP session`).toBe(1);
     }
     // The tokens issued after the new sign-in work.
-    for (const token of ada.map((client) => client.accessToken()).filter((token): token is string => token !== undefined)) expect((await mcpStatus(token)).status).toBe(200);
+    for (const token of ada
+      .map((client) => client.accessToken())
+      .filter((token): token is string => token !== undefined))
+      expect((await mcpStatus(token)).status).toBe(200);
     for (const client of grace) {
       expect((await client.call('who_am_i')).text).toContain(GRACE.name);
       expect(client.signIns(), `${client.kind} of the other person`).toBe(signInsBefore.get(client));
     }
   }, 300_000);
 
-  it.runIf(everyCase)("HOST-33 ends every client of a person whose rotated-out refresh token came back on one client, and none of another person's", async () => {
-    const [first] = CLIENT_KINDS;
-    const others = await Promise.all(CLIENT_KINDS.map((kind) => connect(kind, ADA)));
-    const grace = await connect(first!, GRACE);
-    const signInsBefore = new Map([...others, grace].map((client) => [client, client.signIns()]));
-    // One more client of Ada's whose tokens the test holds, so that it can present a rotated-out refresh token again.
-    const base = publicUrl;
-    const replaying = await registerMcpClient(base);
-    const { code, verifier } = await signIn({ base }, replaying, ADA.sub);
-    const refreshToken = String((await exchange(base, replaying, code, verifier)).body.refresh_token);
-    expect((await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: replaying.clientId })).status).toBe(200);
-    expect((await tokenRequest(base, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: replaying.clientId })).body.error).toBe('invalid_grant');
+  it.runIf(everyCase)(
+    "HOST-33 ends every client of a person whose rotated-out refresh token came back on one client, and none of another person's",
+    async () => {
+      const [first] = CLIENT_KINDS;
+      const others = await Promise.all(CLIENT_KINDS.map((kind) => connect(kind, ADA)));
+      const grace = await connect(first!, GRACE);
+      const signInsBefore = new Map([...others, grace].map((client) => [client, client.signIns()]));
+      // One more client of Ada's whose tokens the test holds, so that it can present a rotated-out refresh token again.
+      const base = publicUrl;
+      const replaying = await registerMcpClient(base);
+      const { code, verifier } = await signIn({ base }, replaying, ADA.sub);
+      const refreshToken = String((await exchange(base, replaying, code, verifier)).body.refresh_token);
+      expect(
+        (
+          await tokenRequest(base, {
+            grant_type: 'refresh_token',
+            refresh_token: refreshToken,
+            client_id: replaying.clientId,
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await tokenRequest(base, {
+            grant_type: 'refresh_token',
+            refresh_token: refreshToken,
+            client_id: replaying.clientId,
+          })
+        ).body.error,
+      ).toBe('invalid_grant');
 
-    for (const client of others) {
-      expect((await client.call('who_am_i')).text).toContain(ADA.name);
-      expect(client.signIns() - signInsBefore.get(client)!, client.kind).toBe(1);
-    }
-    expect((await grace.call('who_am_i')).text).toContain(GRACE.name);
-    expect(grace.signIns()).toBe(signInsBefore.get(grace));
-  }, 300_000);
+      for (const client of others) {
+        expect((await client.call('who_am_i')).text).toContain(ADA.name);
+        expect(client.signIns() - signInsBefore.get(client)!, client.kind).toBe(1);
+      }
+      expect((await grace.call('who_am_i')).text).toContain(GRACE.name);
+      expect(grace.signIns()).toBe(signInsBefore.get(grace));
+    },
+    300_000,
+  );
 }

@@ -18,7 +18,10 @@ let lines: LineCollector;
 let mcpUrl: URL;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' } });
+  child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' },
+  });
   lines = collectLines(child.stderr);
   mcpUrl = new URL(/MCP endpoint: +(\S+)/.exec(await lines.waitForLine(/MCP endpoint:/))![1]!);
   await lines.waitForLine(/sandbox school:/);
@@ -35,7 +38,12 @@ function textOf(result: unknown): string {
 }
 
 /** The SDK client's whole OAuth flow, with the user's browser played by the test; returns a connected client. */
-async function connectAs(user: string, era: 'sessionful' | 'stateless' = 'sessionful', capabilities: Record<string, unknown> = {}, sent: string[] = []): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
+async function connectAs(
+  user: string,
+  era: 'sessionful' | 'stateless' = 'sessionful',
+  capabilities: Record<string, unknown> = {},
+  sent: string[] = [],
+): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
   const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, `e2e agent for ${user}`);
   const first = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
@@ -46,7 +54,10 @@ async function connectAs(user: string, era: 'sessionful' | 'stateless' = 'sessio
   const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user });
   const { url } = await returnFromSchool(browser, callback);
   await transport.finishAuth(url.searchParams);
-  const client = new Client({ name: 'hosted-e2e', version: '1.0.0' }, { capabilities, ...(era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+  const client = new Client(
+    { name: 'hosted-e2e', version: '1.0.0' },
+    { capabilities, ...(era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+  );
   // Every request body the client sends, so that a test can see how a call was carried.
   const recording = (url: string | URL, init?: RequestInit): Promise<Response> => {
     if (typeof init?.body === 'string') sent.push(init.body);
@@ -58,12 +69,15 @@ async function connectAs(user: string, era: 'sessionful' | 'stateless' = 'sessio
 
 describe('school-mcp --hosted --demo with the MCP SDK client', () => {
   it('HOST-14 serves three staff members at once, each through their own OAuth sign-in, each seeing only themselves', async () => {
-    const people = await Promise.all(SANDBOX_STAFF.slice(0, 3).map(async (member) => ({ member, ...(await connectAs(member.sub)) })));
+    const people = await Promise.all(
+      SANDBOX_STAFF.slice(0, 3).map(async (member) => ({ member, ...(await connectAs(member.sub)) })),
+    );
     for (const { member, client } of people) {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('who_am_i');
       const text = textOf(await client.callTool({ name: 'who_am_i', arguments: {} }));
       expect(text).toContain(member.name);
-      for (const other of SANDBOX_STAFF.filter((staff) => staff.sub !== member.sub)) expect(text).not.toContain(other.name);
+      for (const other of SANDBOX_STAFF.filter((staff) => staff.sub !== member.sub))
+        expect(text).not.toContain(other.name);
     }
     // Canary: no person's school-mcp token ever shows up in another's results or in the log.
     const tokens = people.map(({ provider }) => provider.accessToken!);
@@ -94,17 +108,24 @@ describe('school-mcp --hosted --demo with the MCP SDK client', () => {
       const browser = new CookieBrowser();
       const csrf = hiddenInput(await (await browser.request(url)).text(), 'csrf_token')!;
       const toSchool = await browser.request(url, { form: { csrf_token: csrf, decision: 'allow' } });
-      const done = await browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user: ada.sub }));
+      const done = await browser.request(
+        await completeConsent(toSchool.headers.get('location')!, 'allow', { user: ada.sub }),
+      );
       expect(await done.text()).toMatch(/Granted/);
       return { action: 'accept' };
     });
-    const created = await client.callTool({ name: 'create_member', arguments: { email: 'demo.stepup@example.com', name: 'Demo Step-up' } });
+    const created = await client.callTool({
+      name: 'create_member',
+      arguments: { email: 'demo.stepup@example.com', name: 'Demo Step-up' },
+    });
     expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
     expect(textOf(created)).toContain('demo.stepup@example.com');
     expect(prompted).toHaveLength(1);
     expect(prompted[0]).toMatch(new RegExp(`^${mcpUrl.origin}/step-up/`));
     // Carried as an input-required result: the client's retry sent back the answer and the sealed state.
-    const retries = sent.map((body) => JSON.parse(body) as { method?: string; params?: Record<string, unknown> }).filter((message) => message.method === 'tools/call' && 'requestState' in (message.params ?? {}));
+    const retries = sent
+      .map((body) => JSON.parse(body) as { method?: string; params?: Record<string, unknown> })
+      .filter((message) => message.method === 'tools/call' && 'requestState' in (message.params ?? {}));
     expect(retries).toHaveLength(1);
     expect(retries[0]!.params!['inputResponses']).toMatchObject({ consent: { action: 'accept' } });
     await client.close();

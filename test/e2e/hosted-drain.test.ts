@@ -21,11 +21,15 @@ const children: ChildProcess[] = [];
 const sockets: Socket[] = [];
 afterEach(() => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 async function startInstance(drainSeconds: string): Promise<Instance> {
-  const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo', '--drain-seconds', drainSeconds], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' } });
+  const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo', '--drain-seconds', drainSeconds], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' },
+  });
   children.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const lines = collectLines(child.stderr);
@@ -50,7 +54,11 @@ function connectionRefused(port: number): Promise<boolean> {
   });
 }
 
-const REGISTRATION = JSON.stringify({ client_name: 'drain test', redirect_uris: ['http://127.0.0.1:47011/callback'], token_endpoint_auth_method: 'none' });
+const REGISTRATION = JSON.stringify({
+  client_name: 'drain test',
+  redirect_uris: ['http://127.0.0.1:47011/callback'],
+  token_endpoint_auth_method: 'none',
+});
 
 /** The head of a registration whose body is sent later; the server says `100 Continue` once the request is in its hands. */
 function registrationHead(port: number): string {
@@ -107,7 +115,10 @@ describe('school-mcp --hosted stopped with SIGTERM', () => {
   });
 
   it('SCL-04 stopped the moment it says "serving hosted", still drains and exits 0', async () => {
-    const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' } });
+    const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, SCHOOL_MCP_STORE_KEY: '' },
+    });
     children.push(child);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // As soon as the line is in: the listener it needs is there before the line is written.

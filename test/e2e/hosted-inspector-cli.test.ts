@@ -40,7 +40,9 @@ describeWithPinnedCli(INSPECTOR_CLI, 'the MCP Inspector CLI against school-mcp -
 
     const listed = await inspector([mcpUrl, '--method', 'tools/list', ...authorization]);
     expect(listed.code, listed.stderr).toBe(0);
-    const tools = (JSON.parse(listed.stdout) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);
+    const tools = (JSON.parse(listed.stdout) as { result: { tools: { name: string }[] } }).result.tools.map(
+      (tool) => tool.name,
+    );
     expect(tools).toContain('who_am_i');
 
     const called = await inspector([mcpUrl, '--method', 'tools/call', '--tool-name', 'who_am_i', ...authorization]);

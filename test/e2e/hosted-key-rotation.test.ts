@@ -37,7 +37,8 @@ interface Deployment {
 
 const running: ChildProcess[] = [];
 afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 
 function newKey(): { text: string; id: string } {
@@ -47,7 +48,10 @@ function newKey(): { text: string; id: string } {
 
 function spawnHosted(deployment: Deployment, keys: string): Instance {
   const port = new URL(deployment.publicUrl).port;
-  const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--port', port, ...deployment.args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...deployment.env, SCHOOL_MCP_STORE_KEY: keys } });
+  const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--port', port, ...deployment.args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...deployment.env, SCHOOL_MCP_STORE_KEY: keys },
+  });
   running.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, lines: collectLines(child.stderr), exited };
@@ -55,7 +59,11 @@ function spawnHosted(deployment: Deployment, keys: string): Instance {
 
 async function startHosted(deployment: Deployment, keys: string): Promise<Instance> {
   const instance = spawnHosted(deployment, keys);
-  const ended = instance.exited.then((code) => Promise.reject(new Error(`school-mcp --hosted exited with ${code} before serving:\n${instance.lines.stderr.join('\n')}`)));
+  const ended = instance.exited.then((code) =>
+    Promise.reject(
+      new Error(`school-mcp --hosted exited with ${code} before serving:\n${instance.lines.stderr.join('\n')}`),
+    ),
+  );
   await Promise.race([instance.lines.waitForLine(/serving hosted/, 90_000), ended]);
   // Answered only once the event loop runs again, after the start has set its SIGTERM handler: a
   // SIGTERM sent right after the line could otherwise meet Node's default action.
@@ -69,8 +77,15 @@ async function stop(instance: Instance): Promise<void> {
 }
 
 /** `school-mcp store …` as the operator runs it: its stdout, stderr and exit code. */
-async function storeCommand(deployment: Deployment, keys: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN_JS, 'store', ...args, '--store', deployment.store], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...deployment.env, SCHOOL_MCP_STORE_KEY: keys } });
+async function storeCommand(
+  deployment: Deployment,
+  keys: string,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN_JS, 'store', ...args, '--store', deployment.store], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...deployment.env, SCHOOL_MCP_STORE_KEY: keys },
+  });
   running.push(child);
   let stdout = '';
   let stderr = '';
@@ -87,7 +102,11 @@ function textOf(result: unknown): string {
 /** who_am_i over the MCP SDK's client, with the person's access token. */
 async function whoAmI(publicUrl: string, accessToken: string): Promise<string> {
   const client = new Client({ name: 'key-rotation', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
   try {
     return textOf(await client.callTool({ name: 'who_am_i', arguments: {} }));
   } finally {
@@ -98,8 +117,21 @@ async function whoAmI(publicUrl: string, accessToken: string): Promise<string> {
 function initialize(publicUrl: string, accessToken: string): Promise<Response> {
   return fetch(`${publicUrl}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'key-rotation', version: '1.0.0' } } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${accessToken}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'key-rotation', version: '1.0.0' },
+      },
+    }),
   });
 }
 
@@ -128,7 +160,9 @@ async function rotateWithReseal(target: Deployment): Promise<void> {
   const rotating = await startHosted(target, `${b.text},${a.text}`);
   const counted = await storeCommand(target, `${b.text},${a.text}`, 'keys', '--json');
   expect(counted.code, counted.stderr).toBe(0);
-  const before = JSON.parse(counted.stdout) as { before: { keys: { keyId: string; records: number }[]; underOldKeys: number } };
+  const before = JSON.parse(counted.stdout) as {
+    before: { keys: { keyId: string; records: number }[]; underOldKeys: number };
+  };
   const underA = before.before.keys.find((key) => key.keyId === a.id)!.records;
   expect(underA).toBeGreaterThan(2);
   expect(before.before.underOldKeys).toBe(underA);
@@ -137,7 +171,11 @@ async function rotateWithReseal(target: Deployment): Promise<void> {
   const resealed = await storeCommand(target, `${b.text},${a.text}`, 'reseal');
   expect(resealed.code, resealed.stderr).toBe(0);
   expect(resealed.stdout).toContain(`old key ${a.id}: ${underA} records`);
-  expect(resealed.stdout).toMatch(new RegExp(`resealed ${underA} records with the current key; counted again:\\n  current key ${b.id}: \\d+ records\\n  old key ${a.id}: 0 records`));
+  expect(resealed.stdout).toMatch(
+    new RegExp(
+      `resealed ${underA} records with the current key; counted again:\\n  current key ${b.id}: \\d+ records\\n  old key ${a.id}: 0 records`,
+    ),
+  );
   expect(resealed.stdout).toContain('no record that opens is under an old key');
   expect(resealed.stdout).not.toContain(member.sub);
   expect(await whoAmI(target.publicUrl, token)).toContain(member.name);
@@ -162,7 +200,10 @@ async function deployment(sandbox: RunningSandbox, redis?: { url: string; passwo
   const home = await mkdtemp(join(tmpdir(), 'school-mcp-rotation-e2e-'));
   homes.push(home);
   const publicUrl = `http://127.0.0.1:${await freePort()}`;
-  const integration = sandbox.registerIntegration({ clientName: 'school-mcp (key rotation)', redirectUris: [`${publicUrl}/oauth/callback`] });
+  const integration = sandbox.registerIntegration({
+    clientName: 'school-mcp (key rotation)',
+    redirectUris: [`${publicUrl}/oauth/callback`],
+  });
   const store = redis?.url ?? join(home, 'store');
   return {
     publicUrl,
@@ -204,7 +245,9 @@ describe('a store key rotation on a directory store', () => {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       const answer = await initialize(target.publicUrl, token);
       expect(answer.status).toBe(401);
-      expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource/);
+      expect(answer.headers.get('www-authenticate')).toMatch(
+        /^Bearer .*error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource/,
+      );
     }
     const warnings = tooSoon.lines.stderr.filter((line) => /read as absent/.test(line));
     expect(warnings).toHaveLength(1);

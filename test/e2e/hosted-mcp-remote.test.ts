@@ -16,7 +16,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox, type StaffMember } from '@school-mcp/sandbox';
+import {
+  completeConsent,
+  SANDBOX_STAFF,
+  startSandbox,
+  type RunningSandbox,
+  type StaffMember,
+} from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
 import { approveWithCookies, startMcpRemote, until } from '../helpers/mcp-remote.js';
@@ -50,13 +56,38 @@ describe.each([
     home = await mkdtemp(join(tmpdir(), 'school-mcp-mcp-remote-'));
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}${publicPath}`;
-    const integration = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [`${publicUrl}/oauth/callback`] });
+    const integration = sandbox.registerIntegration({
+      clientName: 'school-mcp (hosted)',
+      redirectUris: [`${publicUrl}/oauth/callback`],
+    });
     server = spawn(
       process.execPath,
-      [MAIN_JS, '--hosted', '--host', '127.0.0.1', '--port', String(port), '--public-url', publicUrl, '--school', sandbox.url, '--client-id', integration.clientId, '--store', join(home, 'store'), '--log-level', 'debug'],
+      [
+        MAIN_JS,
+        '--hosted',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--public-url',
+        publicUrl,
+        '--school',
+        sandbox.url,
+        '--client-id',
+        integration.clientId,
+        '--store',
+        join(home, 'store'),
+        '--log-level',
+        'debug',
+      ],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
-        env: { PATH: process.env.PATH ?? '', HOME: home, SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret, SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64') },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret,
+          SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
+        },
       },
     );
     serverLines = collectLines(server.stderr);
@@ -74,7 +105,11 @@ describe.each([
   });
 
   /** mcp-remote as a child process, its token cache in `dir/mcp-auth`, signed in as `member` by the person at the browser. */
-  async function connect(member: StaffMember, dir = home, onBrowser = (url: URL) => approveWithCookies(url, member)): Promise<{ client: Client; opened: readonly URL[]; stderr: readonly string[] }> {
+  async function connect(
+    member: StaffMember,
+    dir = home,
+    onBrowser = (url: URL) => approveWithCookies(url, member),
+  ): Promise<{ client: Client; opened: readonly URL[]; stderr: readonly string[] }> {
     const remote = await startMcpRemote({
       mcpUrl: `${publicUrl}/mcp`,
       home: dir,
@@ -103,7 +138,9 @@ describe.each([
 
     // The port it listened on is now someone else's: mcp-remote takes the next one.
     const holder: Server = createServer((_req, res) => res.writeHead(404).end());
-    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(Number(firstRedirect.port), '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) =>
+      holder.once('error', reject).listen(Number(firstRedirect.port), '127.0.0.1', resolve),
+    );
     try {
       const run2 = await connect(grace);
       expect(run2.opened).toHaveLength(1);
@@ -118,10 +155,11 @@ describe.each([
     }
   }, 240_000);
 
-  it("HOST-33 restarted after the person signed out, mcp-remote signs in again on start; with its callback port taken by then, only a second restart gets it there", async () => {
+  it('HOST-33 restarted after the person signed out, mcp-remote signs in again on start; with its callback port taken by then, only a second restart gets it there', async () => {
     const ada = SANDBOX_STAFF[0]!;
     const dir = join(home, 'restarts');
-    const signOut = async (client: Client) => expect(textOf(await client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
+    const signOut = async (client: Client) =>
+      expect(textOf(await client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
     const run1 = await connect(ada, dir);
     await signOut(run1.client);
     await run1.client.close();
@@ -139,7 +177,9 @@ describe.each([
     // finds that port taken and listens on the next one: the browser lands on whatever holds the
     // port, and this start never signs in.
     const holder: Server = createServer((_req, res) => res.writeHead(404).end('not mcp-remote'));
-    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) =>
+      holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve),
+    );
     try {
       const stuck = connect(ada, dir);
       await expect(stuck).rejects.toThrow(/mcp-remote's callback answered 404/);
@@ -155,40 +195,51 @@ describe.each([
   }, 240_000);
 
   // What mcp-remote does is the same whatever the server's path: once, without one.
-  it.runIf(publicPath === '')('HOST-33 signed out while it runs, with its callback port taken meanwhile, mcp-remote sends the browser to that port and the call never ends; a restart signs in', async () => {
-    const ada = SANDBOX_STAFF[0]!;
-    const dir = join(home, 'port-taken');
-    /** How each browser page ended for the person, in order. */
-    const pages: string[] = [];
-    const run = await connect(ada, dir, async (url) => {
-      pages.push(await approveWithCookies(url, ada).then(() => 'signed in', (error: unknown) => String(error)));
-    });
-    expect(pages).toEqual(['signed in']);
-    const callbackPort = Number(new URL(run.opened[0]!.searchParams.get('redirect_uri')!).port);
-    const holder: Server = createServer((_req, res) => res.writeHead(404).end('not mcp-remote'));
-    await new Promise<void>((resolve, reject) => holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve));
-    try {
-      expect(textOf(await run.client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
-      // mcp-remote 0.15.1 opens the page for its old port, then listens on the next one: the
-      // person lands on the other program's page, and the call waits for a code that never comes
-      // (here until the host gives up on it).
-      const call = run.client.callTool({ name: 'who_am_i', arguments: {} }, { timeout: 5_000 });
-      call.catch(() => undefined);
-      await until(async () => (pages.length >= 2 ? true : undefined), 'the second browser page');
-      expect(pages[1]).toMatch(/callback answered 404: not mcp-remote/);
-      await expect(call).rejects.toThrow(/timed out/i);
-      await run.client.close();
+  it.runIf(publicPath === '')(
+    'HOST-33 signed out while it runs, with its callback port taken meanwhile, mcp-remote sends the browser to that port and the call never ends; a restart signs in',
+    async () => {
+      const ada = SANDBOX_STAFF[0]!;
+      const dir = join(home, 'port-taken');
+      /** How each browser page ended for the person, in order. */
+      const pages: string[] = [];
+      const run = await connect(ada, dir, async (url) => {
+        pages.push(
+          await approveWithCookies(url, ada).then(
+            () => 'signed in',
+            (error: unknown) => String(error),
+          ),
+        );
+      });
+      expect(pages).toEqual(['signed in']);
+      const callbackPort = Number(new URL(run.opened[0]!.searchParams.get('redirect_uri')!).port);
+      const holder: Server = createServer((_req, res) => res.writeHead(404).end('not mcp-remote'));
+      await new Promise<void>((resolve, reject) =>
+        holder.once('error', reject).listen(callbackPort, '127.0.0.1', resolve),
+      );
+      try {
+        expect(textOf(await run.client.callTool({ name: 'sign_out', arguments: {} }))).toMatch(/Signed out/);
+        // mcp-remote 0.15.1 opens the page for its old port, then listens on the next one: the
+        // person lands on the other program's page, and the call waits for a code that never comes
+        // (here until the host gives up on it).
+        const call = run.client.callTool({ name: 'who_am_i', arguments: {} }, { timeout: 5_000 });
+        call.catch(() => undefined);
+        await until(async () => (pages.length >= 2 ? true : undefined), 'the second browser page');
+        expect(pages[1]).toMatch(/callback answered 404: not mcp-remote/);
+        await expect(call).rejects.toThrow(/timed out/i);
+        await run.client.close();
 
-      // The refused refresh made it forget its tokens: the next start listens first, then opens the page.
-      const restarted = await connect(ada, dir);
-      expect(Number(new URL(restarted.opened[0]!.searchParams.get('redirect_uri')!).port)).not.toBe(callbackPort);
-      expect(textOf(await restarted.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
-      await restarted.client.close();
-    } finally {
-      await run.client.close();
-      await new Promise((resolve) => holder.close(resolve));
-    }
-  }, 240_000);
+        // The refused refresh made it forget its tokens: the next start listens first, then opens the page.
+        const restarted = await connect(ada, dir);
+        expect(Number(new URL(restarted.opened[0]!.searchParams.get('redirect_uri')!).port)).not.toBe(callbackPort);
+        expect(textOf(await restarted.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
+        await restarted.client.close();
+      } finally {
+        await run.client.close();
+        await new Promise((resolve) => holder.close(resolve));
+      }
+    },
+    240_000,
+  );
 
   it('HOST-27 HOST-28 lets the TS SDK client sign in and call who_am_i', async () => {
     const member = SANDBOX_STAFF[1]!;
@@ -197,7 +248,9 @@ describe.each([
     await expect(new Client({ name: 'ts-sdk-e2e', version: '1.0.0' }).connect(transport)).rejects.toThrow();
     const browser = new CookieBrowser();
     const { consentUrl, csrf } = await openConsent(browser, provider.authorizationUrl!);
-    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: member.sub });
+    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', {
+      user: member.sub,
+    });
     await transport.finishAuth((await returnFromSchool(browser, callback)).url.searchParams);
     const client = new Client({ name: 'ts-sdk-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider }));

@@ -60,7 +60,9 @@ describeWithRedis('school-mcp --hosted --demo --store redis://', () => {
     await expect(first.connect(transport)).rejects.toThrow();
     const browser = new CookieBrowser();
     const { consentUrl, csrf } = await openConsent(browser, provider.authorizationUrl!);
-    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: member.sub });
+    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', {
+      user: member.sub,
+    });
     const { url } = await returnFromSchool(browser, callback);
     await transport.finishAuth(url.searchParams);
     const client = new Client({ name: 'hosted-redis-e2e', version: '1.0.0' });
@@ -85,7 +87,11 @@ describeWithRedis('school-mcp --hosted --demo --store redis://', () => {
 
   it('HST-06 refuses to start with the Redis password in the --store URL, without repeating it', async () => {
     const secret = randomBytes(8).toString('hex');
-    const refused = spawn(process.execPath, [MAIN_JS, '--hosted', '--demo', '--store', `redis://:${secret}@127.0.0.1:${redis.port}/0`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const refused = spawn(
+      process.execPath,
+      [MAIN_JS, '--hosted', '--demo', '--store', `redis://:${secret}@127.0.0.1:${redis.port}/0`],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const stderr = collectLines(refused.stderr);
     const closed = new Promise<number | null>((resolve) => refused.once('close', (code) => resolve(code)));
     expect(await closed).not.toBe(0);

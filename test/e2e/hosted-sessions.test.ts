@@ -60,9 +60,14 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
   const instances: Instance[] = [];
 
   async function startInstance(env: Record<string, string>, args: string[]): Promise<Instance> {
-    const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--host', '127.0.0.1', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const child = spawn(process.execPath, [MAIN_JS, '--hosted', '--host', '127.0.0.1', '--port', '0', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env,
+    });
     const lines = collectLines(child.stderr);
-    const listen = /listening="(http:\/\/127\.0\.0\.1:\d+)"/.exec(await lines.waitForLine(/serving hosted/, 30_000))![1]!;
+    const listen = /listening="(http:\/\/127\.0\.0\.1:\d+)"/.exec(
+      await lines.waitForLine(/serving hosted/, 30_000),
+    )![1]!;
     return { child, lines, listen };
   }
 
@@ -71,7 +76,10 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
     sandbox = await startSandbox();
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;
-    const integration = sandbox.registerIntegration({ clientName: 'school-mcp (scale-out)', redirectUris: [`${publicUrl}/oauth/callback`] });
+    const integration = sandbox.registerIntegration({
+      clientName: 'school-mcp (scale-out)',
+      redirectUris: [`${publicUrl}/oauth/callback`],
+    });
     home = await mkdtemp(join(tmpdir(), 'school-mcp-sessions-'));
     const env = {
       PATH: process.env.PATH ?? '',
@@ -79,10 +87,29 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
       SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret,
       SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
     };
-    const args = ['--public-url', publicUrl, '--school', sandbox.url, '--client-id', integration.clientId, '--store', redis.url, '--toolsets', 'all', '--log-level', 'debug'];
+    const args = [
+      '--public-url',
+      publicUrl,
+      '--school',
+      sandbox.url,
+      '--client-id',
+      integration.clientId,
+      '--store',
+      redis.url,
+      '--toolsets',
+      'all',
+      '--log-level',
+      'debug',
+    ];
     // All at once on an empty store: one creates the authorization server's keys, the others read them.
     instances.push(...(await Promise.all(Array.from({ length: INSTANCES }, () => startInstance(env, args)))));
-    haproxy = await startHaproxy({ port, backends: instances.map((instance, index) => ({ name: `instance${index}`, port: Number(new URL(instance.listen).port) })) });
+    haproxy = await startHaproxy({
+      port,
+      backends: instances.map((instance, index) => ({
+        name: `instance${index}`,
+        port: Number(new URL(instance.listen).port),
+      })),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -134,8 +161,16 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
     return async (url: string | URL, init?: RequestInit): Promise<Response> => {
       let kind = init?.method ?? 'GET';
       if (typeof init?.body === 'string') {
-        const message = JSON.parse(init.body) as { method?: string; params?: { name?: string }; result?: unknown; error?: unknown };
-        kind = message.method === 'tools/call' ? `tools/call ${message.params?.name}` : (message.method ?? (message.result !== undefined || message.error !== undefined ? 'answer' : 'other'));
+        const message = JSON.parse(init.body) as {
+          method?: string;
+          params?: { name?: string };
+          result?: unknown;
+          error?: unknown;
+        };
+        kind =
+          message.method === 'tools/call'
+            ? `tools/call ${message.params?.name}`
+            : (message.method ?? (message.result !== undefined || message.error !== undefined ? 'answer' : 'other'));
       }
       const instance = pick(kind);
       routed.push({ kind, instance });
@@ -153,10 +188,14 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
     let turn = 0;
     // initialize on 0, the GET stream on 2, the tool call on 0 and the answer to its elicitation on 1; the rest in turn. So
     // instance 0's elicitation/create is written by 2 (on the GET stream), and its answer goes 1 → 0.
-    const pick = (kind: string) => ({ initialize: 0, GET: 2, 'tools/call create_member': 0, answer: 1 })[kind] ?? turn++ % INSTANCES;
+    const pick = (kind: string) =>
+      ({ initialize: 0, GET: 2, 'tools/call create_member': 0, answer: 1 })[kind] ?? turn++ % INSTANCES;
     const client = new Client({ name: 'scale-out', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
     const completions: string[] = [];
-    client.setNotificationHandler('notifications/elicitation/complete', (notification) => void completions.push(String((notification.params as { elicitationId: string }).elicitationId)));
+    client.setNotificationHandler(
+      'notifications/elicitation/complete',
+      (notification) => void completions.push(String((notification.params as { elicitationId: string }).elicitationId)),
+    );
     const prompted: string[] = [];
     client.setRequestHandler('elicitation/create', async (request) => {
       const { url, elicitationId } = request.params as { url: string; elicitationId: string };
@@ -164,14 +203,20 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
       expect((await approveStepUp(url, ada.sub)).status).toBe(200);
       return { action: 'accept' };
     });
-    const transport = new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider, fetch: routingFetch(pick, routed) });
+    const transport = new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), {
+      authProvider: provider,
+      fetch: routingFetch(pick, routed),
+    });
     await client.connect(transport);
     try {
       for (let round = 0; round < INSTANCES; round += 1) {
         expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('create_member');
         expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(ada.name);
       }
-      const created = await client.callTool({ name: 'create_member', arguments: { email: 'difference.engine@example.com', name: 'Difference Engine' } });
+      const created = await client.callTool({
+        name: 'create_member',
+        arguments: { email: 'difference.engine@example.com', name: 'Difference Engine' },
+      });
       expect(created.isError, textOf(created)).toBeFalsy();
       expect(prompted).toHaveLength(1);
       // Sent by instance 0 after the grant, written on the GET stream that instance 2 holds.
@@ -179,7 +224,8 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
     } finally {
       await client.close();
     }
-    const served = (kind: string) => new Set(routed.filter((entry) => entry.kind === kind).map((entry) => entry.instance));
+    const served = (kind: string) =>
+      new Set(routed.filter((entry) => entry.kind === kind).map((entry) => entry.instance));
     expect(served('initialize')).toEqual(new Set([0]));
     expect(served('tools/list')).toEqual(new Set([0, 1, 2]));
     expect(served('tools/call who_am_i')).toEqual(new Set([0, 1, 2]));
@@ -190,33 +236,46 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
   it('SCL-30 serves a session through the round-robin load balancer, a step-up included, with no session lost between instances', async () => {
     const grace = SANDBOX_STAFF[1]!;
     const provider = await signIn(grace.sub);
-    const client = new Client({ name: 'scale-out-lb', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+    const client = new Client(
+      { name: 'scale-out-lb', version: '1.0.0' },
+      { capabilities: { elicitation: { url: {} } } },
+    );
     client.setRequestHandler('elicitation/create', async (request) => {
       expect((await approveStepUp((request.params as { url: string }).url, grace.sub)).status).toBe(200);
       return { action: 'accept' };
     });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider }));
     try {
-      for (let call = 0; call < 2 * INSTANCES; call += 1) expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(grace.name);
-      const created = await client.callTool({ name: 'create_member', arguments: { email: 'compiler@example.com', name: 'Compiler' } });
+      for (let call = 0; call < 2 * INSTANCES; call += 1)
+        expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(grace.name);
+      const created = await client.callTool({
+        name: 'create_member',
+        arguments: { email: 'compiler@example.com', name: 'Compiler' },
+      });
       expect(created.isError, textOf(created)).toBeFalsy();
     } finally {
       await client.close();
     }
   });
 
-  itWithPython('SCL-30 serves the Python MCP SDK client, whose handshake is 2025-11-25, through the round-robin load balancer', async () => {
-    const alan = SANDBOX_STAFF[2]!;
-    const result = await runPythonClient(`${publicUrl}/mcp`, alan);
-    expect(result.tools).toContain('who_am_i');
-    expect(result.who_am_i).toContain(alan.name);
-  });
+  itWithPython(
+    'SCL-30 serves the Python MCP SDK client, whose handshake is 2025-11-25, through the round-robin load balancer',
+    async () => {
+      const alan = SANDBOX_STAFF[2]!;
+      const result = await runPythonClient(`${publicUrl}/mcp`, alan);
+      expect(result.tools).toContain('who_am_i');
+      expect(result.who_am_i).toContain(alan.name);
+    },
+  );
 
   it('SCL-31 SCL-32 answers a session only to the caller who opened it on every instance, and a DELETE on one instance ends it on all', async () => {
     const [alan, grace] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     const [owner, other] = [await signIn(alan.sub), await signIn(grace.sub)];
     const routed: Routed[] = [];
-    const transport = new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: owner, fetch: routingFetch((kind) => (kind === 'initialize' ? 0 : 1), routed) });
+    const transport = new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), {
+      authProvider: owner,
+      fetch: routingFetch((kind) => (kind === 'initialize' ? 0 : 1), routed),
+    });
     const client = new Client({ name: 'scale-out-owner', version: '1.0.0' });
     await client.connect(transport);
     const sessionId = transport.sessionId!;
@@ -224,18 +283,36 @@ describeWithHaproxy('2025-11-25 sessions on three hosted instances behind a roun
     const post = (instance: number, token: string, body: unknown) =>
       fetch(`${instances[instance]!.listen}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
         body: JSON.stringify(body),
       });
     // Another person's token with this session id: the same 404 as an unknown session, on the instance that holds it and on one that does not.
     for (const instance of [0, 2]) {
-      const refused = await post(instance, other.accessToken!, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'who_am_i', arguments: {} } });
+      const refused = await post(instance, other.accessToken!, {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'who_am_i', arguments: {} },
+      });
       expect(refused.status).toBe(404);
       expect(await refused.text()).not.toContain(alan.name);
     }
     // An answer or a notification another person posts on the session is relayed nowhere: refused first.
-    expect((await post(2, other.accessToken!, { jsonrpc: '2.0', id: 'forged.0', result: { action: 'accept' } })).status).toBe(404);
-    const mine = await post(2, owner.accessToken!, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'who_am_i', arguments: {} } });
+    expect(
+      (await post(2, other.accessToken!, { jsonrpc: '2.0', id: 'forged.0', result: { action: 'accept' } })).status,
+    ).toBe(404);
+    const mine = await post(2, owner.accessToken!, {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'tools/call',
+      params: { name: 'who_am_i', arguments: {} },
+    });
     expect(mine.status).toBe(200);
     expect(await mine.text()).toContain(alan.name);
 

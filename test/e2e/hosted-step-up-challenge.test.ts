@@ -44,14 +44,39 @@ describe('school-mcp --hosted as a process: a school that understates a scope in
     });
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;
-    const integration = sandbox.registerIntegration({ clientName: 'school-mcp (step-up e2e)', redirectUris: [`${publicUrl}/oauth/callback`] });
+    const integration = sandbox.registerIntegration({
+      clientName: 'school-mcp (step-up e2e)',
+      redirectUris: [`${publicUrl}/oauth/callback`],
+    });
     home = await mkdtemp(join(tmpdir(), 'school-mcp-hosted-challenge-'));
     child = spawn(
       process.execPath,
-      [MAIN_JS, '--hosted', '--host', '127.0.0.1', '--port', String(port), '--public-url', publicUrl, '--school', sandbox.url, '--client-id', integration.clientId, '--store', join(home, 'store'), '--toolsets', 'all'],
+      [
+        MAIN_JS,
+        '--hosted',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--public-url',
+        publicUrl,
+        '--school',
+        sandbox.url,
+        '--client-id',
+        integration.clientId,
+        '--store',
+        join(home, 'store'),
+        '--toolsets',
+        'all',
+      ],
       {
         stdio: ['ignore', 'ignore', 'pipe'],
-        env: { PATH: process.env.PATH ?? '', HOME: home, SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret, SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64') },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: home,
+          SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret,
+          SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
+        },
       },
     );
     await collectLines(child.stderr).waitForLine(/serving hosted/, 30_000);
@@ -74,9 +99,15 @@ describe('school-mcp --hosted as a process: a school that understates a scope in
     await expect(new Client({ name: 'step-up-e2e', version: '1.0.0' }).connect(signing)).rejects.toThrow();
     const browser = new CookieBrowser();
     const { consentUrl, csrf } = await openConsent(browser, provider.authorizationUrl!);
-    const { url } = await returnFromSchool(browser, await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user }));
+    const { url } = await returnFromSchool(
+      browser,
+      await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user }),
+    );
     await signing.finishAuth(url.searchParams);
-    const client = new Client({ name: 'step-up-e2e', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+    const client = new Client(
+      { name: 'step-up-e2e', version: '1.0.0' },
+      { capabilities: { elicitation: { url: {} } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(`${publicUrl}/mcp`), { authProvider: provider }));
     return client;
   }
@@ -87,7 +118,9 @@ describe('school-mcp --hosted as a process: a school that understates a scope in
     const csrf = hiddenInput(await (await browser.request(link)).text(), 'csrf_token')!;
     const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
     expect(toSchool.status).toBe(303);
-    expect(new URL(toSchool.headers.get('location')!).searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['courses:read', 'students:read']));
+    expect(new URL(toSchool.headers.get('location')!).searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['courses:read', 'students:read']),
+    );
     const landed = await browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user }));
     expect(landed.status).toBe(200);
     return landed.text();

@@ -30,7 +30,9 @@ describe('hostile documents through the built server', () => {
     await rm(directory, { recursive: true, force: true });
   });
 
-  async function listTools(args: readonly string[]): Promise<{ server: StdioServer; tools: Record<string, unknown>[]; bytes: number }> {
+  async function listTools(
+    args: readonly string[],
+  ): Promise<{ server: StdioServer; tools: Record<string, unknown>[]; bytes: number }> {
     const server = await startStdioServer({ args: ['--school', 'http://127.0.0.1:9', ...args] });
     const list = await server.client.listTools();
     return { server, tools: list.tools as Record<string, unknown>[], bytes: Buffer.byteLength(JSON.stringify(list)) };
@@ -41,12 +43,17 @@ describe('hostile documents through the built server', () => {
     try {
       expect(bytes).toBeLessThan(DEFAULT_LIST_LIMIT);
       const names = tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(['get_thing_0', 'create_thing_1', 'search_operations', 'call_operation']));
+      expect(names).toEqual(
+        expect.arrayContaining(['get_thing_0', 'create_thing_1', 'search_operations', 'call_operation']),
+      );
       const create = tools.find((tool) => tool.name === 'create_thing_1')!;
       expect(Object.keys((create['inputSchema'] as { properties: object }).properties)).toEqual(['body']);
       expect(server.stderr.join('\n')).toContain('create_thing_1: its input schema is over');
       // A tool reached through discovery is converted when described, within the same budget.
-      const described = await server.client.callTool({ name: 'describe_operation', arguments: { name: 'create_thing_4999' } });
+      const described = await server.client.callTool({
+        name: 'describe_operation',
+        arguments: { name: 'create_thing_4999' },
+      });
       expect(JSON.stringify(described.structuredContent)).toContain('too large to list');
     } finally {
       await server.close();

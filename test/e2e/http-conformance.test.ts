@@ -26,7 +26,11 @@ const INITIALIZE = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'conformance-dns-rebinding-test', version: '1.0.0' } },
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'conformance-dns-rebinding-test', version: '1.0.0' },
+  },
 });
 
 /** The suite's request: `Host` and `Origin` naming the same host, as a page at that origin sends them. */
@@ -81,7 +85,7 @@ describe('the conformance scenarios that apply to school-mcp --http', () => {
     expect(await server.client.setLoggingLevel('warning')).toEqual({});
   });
 
-  it('HTTP-11 dns-rebinding-protection: a rebound Host and Origin are refused, the endpoint\'s own localhost ones accepted', async () => {
+  it("HTTP-11 dns-rebinding-protection: a rebound Host and Origin are refused, the endpoint's own localhost ones accepted", async () => {
     const { port } = new URL(server.url);
     expect(await initializeAs('evil.example.com')).toBe(403);
     expect(await initializeAs(`evil.example.com:${port}`)).toBe(403);
@@ -92,9 +96,15 @@ describe('the conformance scenarios that apply to school-mcp --http', () => {
   });
 
   it('server-sse-multiple-streams: concurrent calls each get their answer', async () => {
-    const answers = await Promise.all([server.client.listTools(), server.client.ping(), server.client.callTool({ name: 'who_am_i', arguments: {} })]);
+    const answers = await Promise.all([
+      server.client.listTools(),
+      server.client.ping(),
+      server.client.callTool({ name: 'who_am_i', arguments: {} }),
+    ]);
     expect(answers[0].tools.length).toBeGreaterThan(0);
     expect(answers[1]).toEqual({});
-    expect((answers[2] as { structuredContent?: Record<string, unknown> }).structuredContent).toMatchObject({ signedIn: false });
+    expect((answers[2] as { structuredContent?: Record<string, unknown> }).structuredContent).toMatchObject({
+      signedIn: false,
+    });
   });
 });

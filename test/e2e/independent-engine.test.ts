@@ -17,7 +17,11 @@ import { createSchoolFetch } from '../../src/oauth/school-fetch.js';
 import { startEngineSchool, type EngineSchool } from '../helpers/engine-school.js';
 import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
 interface StoredTokens {
   accessToken: string;
@@ -66,7 +70,19 @@ async function playUser(): Promise<void> {
 beforeAll(async () => {
   school = await startEngineSchool({ accessTokenTtl: () => accessTokenSeconds });
   server = await startStdioServer({
-    args: ['--school', school.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '20', '--link-wait', '20', '--log-level', 'debug'],
+    args: [
+      '--school',
+      school.url,
+      '--no-browser',
+      '--toolsets',
+      'all',
+      '--consent-wait',
+      '20',
+      '--link-wait',
+      '20',
+      '--log-level',
+      'debug',
+    ],
   });
   void playUser();
 });
@@ -80,7 +96,9 @@ afterAll(async () => {
 describe('the bridge against node-oidc-provider, unchanged', () => {
   it('serves the API document of a school whose authorization server publishes only OpenID Connect discovery', async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_courses', 'create_course', 'publish_course', 'sign_out']));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['list_courses', 'create_course', 'publish_course', 'sign_out']),
+    );
   });
 
   it('RG-01 AZ-01 AZ-05 the first call signs in: registration, PKCE S256, resource-bound opaque token, then the call', async () => {
@@ -92,9 +110,15 @@ describe('the bridge against node-oidc-provider, unchanged', () => {
     const link = new URL(signIns[0]!);
     expect(link.searchParams.get('code_challenge_method')).toBe('S256');
     expect(link.searchParams.get('resource')).toBe(school.resource);
-    expect(link.searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['courses:read', 'openid', 'profile']));
+    expect(link.searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['courses:read', 'openid', 'profile']),
+    );
     expect(school.registrations).toHaveLength(1);
-    expect(school.registrations[0]).toMatchObject({ application_type: 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(school.registrations[0]).toMatchObject({
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
     expect(school.grants['authorization_code']).toBe(1);
 
     const tokens = await storedTokens();
@@ -111,7 +135,7 @@ describe('the bridge against node-oidc-provider, unchanged', () => {
     expect(school.registrations).toHaveLength(1);
   });
 
-  it('who_am_i answers from the engine\'s introspection: signed in, with the API scope', async () => {
+  it("who_am_i answers from the engine's introspection: signed in, with the API scope", async () => {
     const result = await call('who_am_i');
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ signedIn: true, school: school.url });
@@ -121,7 +145,9 @@ describe('the bridge against node-oidc-provider, unchanged', () => {
   it('RF-03 RF-04 RF-08 once the short-lived access token has expired, the call refreshes, and the refresh token rotates', async () => {
     accessTokenSeconds = 600;
     const before = await storedTokens();
-    await expect.poll(async () => (await school.introspect(before.accessToken))['active'], { timeout: 90_000, interval: 100 }).toBe(false);
+    await expect
+      .poll(async () => (await school.introspect(before.accessToken))['active'], { timeout: 90_000, interval: 100 })
+      .toBe(false);
     const refreshes = school.grants['refresh_token'] ?? 0;
 
     const result = await call('list_courses');
@@ -142,12 +168,18 @@ describe('the bridge against node-oidc-provider, unchanged', () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ id: 'c1', published: true });
 
-    const publishes = school.api.requests.filter((request) => request.path === '/api/v1/courses/c1/publish').slice(before);
+    const publishes = school.api.requests
+      .filter((request) => request.path === '/api/v1/courses/c1/publish')
+      .slice(before);
     expect(publishes.map((request) => request.status)).toEqual([403, 200]);
     expect(signIns).toHaveLength(2);
-    expect(new URL(signIns[1]!).searchParams.get('scope')?.split(' ')).toEqual(expect.arrayContaining(['courses:read', 'courses:write']));
+    expect(new URL(signIns[1]!).searchParams.get('scope')?.split(' ')).toEqual(
+      expect.arrayContaining(['courses:read', 'courses:write']),
+    );
     const tokens = await storedTokens();
-    expect(String((await school.introspect(tokens.accessToken))['scope']).split(' ')).toEqual(expect.arrayContaining(['courses:read', 'courses:write']));
+    expect(String((await school.introspect(tokens.accessToken))['scope']).split(' ')).toEqual(
+      expect.arrayContaining(['courses:read', 'courses:write']),
+    );
   });
 
   it('a write the document declares is asked for nothing more once granted', async () => {
@@ -174,9 +206,12 @@ describe('registration answers of the engine', () => {
     const fetch = createSchoolFetch();
     const logger = createLogger({ write: () => {} });
     const metadata = await discoverSchool(target, fetch, logger);
-    const registrationPosts = () => school.requests.filter((request) => request.method === 'POST' && request.path === '/api/oauth/register').length;
+    const registrationPosts = () =>
+      school.requests.filter((request) => request.method === 'POST' && request.path === '/api/oauth/register').length;
     const before = registrationPosts();
-    await expect(registerClient({ target, metadata, fetch, logger, now: Date.now }, 'https://app.example/callback')).rejects.toMatchObject({
+    await expect(
+      registerClient({ target, metadata, fetch, logger, now: Date.now }, 'https://app.example/callback'),
+    ).rejects.toMatchObject({
       code: 'OAUTH_REDIRECT_URI_REJECTED',
       details: { error: 'invalid_redirect_uri', status: 400 },
     });

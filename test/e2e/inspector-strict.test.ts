@@ -27,7 +27,18 @@ describeWithPinnedCli(INSPECTOR_CLI, 'the MCP Inspector CLI with --strict agains
   it('tools/list at default settings: exit 0 and not one schema warning', async () => {
     const run = await runPinnedCli(
       INSPECTOR_CLI,
-      ['--cli', '--method', 'tools/list', '--strict', process.execPath, MAIN_JS, '--config-dir', home, '--school', sandbox.url],
+      [
+        '--cli',
+        '--method',
+        'tools/list',
+        '--strict',
+        process.execPath,
+        MAIN_JS,
+        '--config-dir',
+        home,
+        '--school',
+        sandbox.url,
+      ],
       home,
     );
     expect(run.code, run.stderr).toBe(0);

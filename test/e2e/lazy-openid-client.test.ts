@@ -46,7 +46,8 @@ async function resolvedUrls(logFile: string): Promise<string[]> {
   return (await readFile(logFile, 'utf8')).split('\n').filter((line) => line !== '');
 }
 
-const oauthLibraryUrls = (urls: readonly string[]) => urls.filter((url) => OAUTH_LIBRARIES.some((part) => url.includes(part)));
+const oauthLibraryUrls = (urls: readonly string[]) =>
+  urls.filter((url) => OAUTH_LIBRARIES.some((part) => url.includes(part)));
 
 describe('openid-client is loaded on first use', () => {
   it('a start that lists tools resolves no module of openid-client, oauth4webapi or jose', async () => {
@@ -69,7 +70,10 @@ describe('openid-client is loaded on first use', () => {
     const logFile = join(workDir, 'signed-in.log');
     const server = await recordedServer(logFile);
     try {
-      const result = (await server.client.callTool({ name: 'get_school', arguments: {} })) as { isError?: boolean; content?: { text?: string }[] };
+      const result = (await server.client.callTool({ name: 'get_school', arguments: {} })) as {
+        isError?: boolean;
+        content?: { text?: string }[];
+      };
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     } finally {
       await server.close();

@@ -28,10 +28,14 @@ afterAll(async () => {
 /** `school-mcp login`, with the played user approving the link it prints. */
 function login(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN_JS, 'login', '--school', sandbox.url, '--config-dir', configDir, '--no-browser'], {
-      env: { PATH: process.env.PATH ?? '', HOME: configDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [MAIN_JS, 'login', '--school', sandbox.url, '--config-dir', configDir, '--no-browser'],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: configDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     let approved = false;
     const collect = (chunk: Buffer) => {
@@ -52,14 +56,22 @@ describe('login for a host that starts a server per call', () => {
   it('asks for the reads of the enabled toolsets, and a fresh server then calls without asking', async () => {
     const signedIn = await login();
     expect(signedIn.code, signedIn.output).toBe(0);
-    const asked = new URL(/(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(signedIn.output)![1]!).searchParams.get('scope')!.split(' ');
+    const asked = new URL(/(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(signedIn.output)![1]!).searchParams
+      .get('scope')!
+      .split(' ');
     expect(asked).toEqual(expect.arrayContaining(['openid', 'profile', 'courses:read']));
     expect(asked.filter((scope) => scope.endsWith(':write'))).toEqual([]);
 
     // One server for one call, as a per-call host starts it: no link, no wait.
-    const server = await startStdioServer({ configDir, args: ['--school', sandbox.url, '--no-browser', '--consent-wait', '2'] });
+    const server = await startStdioServer({
+      configDir,
+      args: ['--school', sandbox.url, '--no-browser', '--consent-wait', '2'],
+    });
     try {
-      const result = (await server.client.callTool({ name: 'list_courses', arguments: { per_page: 1 } })) as { isError?: boolean; content: { text?: string }[] };
+      const result = (await server.client.callTool({ name: 'list_courses', arguments: { per_page: 1 } })) as {
+        isError?: boolean;
+        content: { text?: string }[];
+      };
       expect(result.isError, result.content[0]?.text).not.toBe(true);
       expect(server.stderr.join('\n')).not.toMatch(/\/oauth\/authorize\?/);
     } finally {

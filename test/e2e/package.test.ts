@@ -19,7 +19,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent } from '@school-mcp/sandbox';
 import { linkIn } from '../helpers/mcp-stdio.js';
 import { treeSize } from '../helpers/package-tree.js';
-import { ancestorNodeModules, installGlobally, installLocally, isolatedEnv, npxInstallsOf, packTarball, run, runWithNpx, startBin } from '../helpers/packed-package.js';
+import {
+  ancestorNodeModules,
+  installGlobally,
+  installLocally,
+  isolatedEnv,
+  npxInstallsOf,
+  packTarball,
+  run,
+  runWithNpx,
+  startBin,
+} from '../helpers/packed-package.js';
 import { collectLines } from '../helpers/stderr-lines.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -51,8 +61,21 @@ describe('the packed package', () => {
   it('DIST-02 ships the built server, README and licence, and no tests, tools, sources or source maps', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n').filter(Boolean);
-    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/bin/school-mcp.js', 'package/dist/bin/THIRD-PARTY-LICENSES.md', 'package/README.md', 'package/LICENSE', 'package/mcp.json']));
-    expect(files.filter((file) => /^package\/(test|tools|src|packages)\/|\/dist\/(test|tools|src)\/|\.map$|\.ts$/.test(file))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package/package.json',
+        'package/dist/bin/school-mcp.js',
+        'package/dist/bin/THIRD-PARTY-LICENSES.md',
+        'package/README.md',
+        'package/LICENSE',
+        'package/mcp.json',
+      ]),
+    );
+    expect(
+      files.filter((file) =>
+        /^package\/(test|tools|src|packages)\/|\/dist\/(test|tools|src)\/|\.map$|\.ts$/.test(file),
+      ),
+    ).toEqual([]);
   });
 
   it('DIST-05 installs with its production dependencies within 15 MB and 1,500 files, and runs no script of its own at install', async () => {
@@ -68,7 +91,18 @@ describe('the packed package', () => {
   it('DIST-06 installs none of the packages the bin holds written in, nor those only hosted mode or a Swagger 2.0 document loads', () => {
     const present = (name: string) => existsSync(join(installDir, 'node_modules', name, 'package.json'));
     for (const name of ['open', 'openid-client', 'undici', 'js-yaml']) expect(present(name), name).toBe(true);
-    for (const name of ['@modelcontextprotocol/server', '@modelcontextprotocol/node', '@modelcontextprotocol/core', 'zod', 'hono', '@hono/node-server', '@school-mcp/sandbox', 'oidc-provider', '@redis/client', 'swagger2openapi']) {
+    for (const name of [
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/node',
+      '@modelcontextprotocol/core',
+      'zod',
+      'hono',
+      '@hono/node-server',
+      '@school-mcp/sandbox',
+      'oidc-provider',
+      '@redis/client',
+      'swagger2openapi',
+    ]) {
       expect(present(name), name).toBe(false);
     }
   });
@@ -116,9 +150,14 @@ describe('the packed package', () => {
     const exited = once(child, 'exit');
     try {
       const lines = collectLines(child.stderr as Readable);
-      const exitedEarly = exited.then(() => Promise.reject(new Error(`the sandbox exited before listening; stderr:\n${lines.stderr.join('\n')}`)));
+      const exitedEarly = exited.then(() =>
+        Promise.reject(new Error(`the sandbox exited before listening; stderr:\n${lines.stderr.join('\n')}`)),
+      );
       exitedEarly.catch(() => undefined); // the SIGTERM below ends it too, once it has served
-      const listening = await Promise.race([lines.waitForLine(/sandbox school listening on http:\/\//, 60_000), exitedEarly]);
+      const listening = await Promise.race([
+        lines.waitForLine(/sandbox school listening on http:\/\//, 60_000),
+        exitedEarly,
+      ]);
       const url = /listening on (http:\/\/\S+)/.exec(listening)![1]!;
       const response = await fetch(new URL('/openapi.json', url));
       expect(response.status).toBe(200);
@@ -156,7 +195,7 @@ describe('the packed package', () => {
     }
   }, 120_000);
 
-  it('runs with npx from the tarball, as docs/install.md\'s npx entry runs it from the registry, and leaves no install in npm\'s cache', async () => {
+  it("runs with npx from the tarball, as docs/install.md's npx entry runs it from the registry, and leaves no install in npm's cache", async () => {
     const { stdout, removedInstalls } = await runWithNpx(tarball, ['--version'], workDir);
     expect(stdout).toBe(`${version}\n`);
     expect(removedInstalls).toHaveLength(1);

@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { linkIn, MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
 const MEMBERS = '/api/v1/members';
 
@@ -50,7 +54,10 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
         htmlPaths: ['/api/v1/forms'],
       },
     });
-    server = await startMcpServer({ transport, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '20', '--link-wait', '20'] });
+    server = await startMcpServer({
+      transport,
+      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '20', '--link-wait', '20'],
+    });
     void approveLinks();
   });
 
@@ -68,7 +75,9 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
       // One consent for the declared coupons:write (with the reads of every toolset), one step-up for the challenged posts:write.
       expect(links).toHaveLength(2);
       expect(scopesOf(links[0]!)).toEqual(expect.arrayContaining(['coupons:write', 'analytics:read']));
-      expect(scopesOf(links[1]!)).toEqual(expect.arrayContaining(['coupons:write', 'posts:write', 'analytics:read', 'openid', 'profile']));
+      expect(scopesOf(links[1]!)).toEqual(
+        expect.arrayContaining(['coupons:write', 'posts:write', 'analytics:read', 'openid', 'profile']),
+      );
       expect(sandbox.countRequests('/api/v1/coupons', 'POST')).toBe(2);
     });
 
@@ -94,7 +103,11 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
       const revoked = await fetch(new URL(AUTH_PATHS.revocation, sandbox.url), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token: record.refreshToken, token_type_hint: 'refresh_token', client_id: record.clientId }),
+        body: new URLSearchParams({
+          token: record.refreshToken,
+          token_type_hint: 'refresh_token',
+          client_id: record.clientId,
+        }),
       });
       expect(revoked.status).toBe(200);
       const consentsBefore = links.length;
@@ -122,8 +135,11 @@ describe.each(MCP_TRANSPORTS)('the school refusals over %s', (transport) => {
   async function storedTokens(dir: string): Promise<{ refreshToken: string; clientId: string }> {
     for (const name of await readdir(dir)) {
       if (!name.endsWith('.json')) continue;
-      const record = JSON.parse(await readFile(join(dir, name), 'utf8')) as { tokens?: { refreshToken?: string; clientId?: string } };
-      if (record.tokens?.refreshToken && record.tokens.clientId) return { refreshToken: record.tokens.refreshToken, clientId: record.tokens.clientId };
+      const record = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
+        tokens?: { refreshToken?: string; clientId?: string };
+      };
+      if (record.tokens?.refreshToken && record.tokens.clientId)
+        return { refreshToken: record.tokens.refreshToken, clientId: record.tokens.clientId };
     }
     throw new Error(`no token store in ${dir}`);
   }

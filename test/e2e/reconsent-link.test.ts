@@ -7,7 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { MCP_TRANSPORTS, startMcpServer, type McpTestServer } from '../helpers/mcp-server.js';
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
 const textOf = (result: Result) => result.content.map((block) => block.text ?? '').join('\n');
 const linkOf = (result: Result) => /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(textOf(result))?.[1];
@@ -19,7 +23,10 @@ describe.each(MCP_TRANSPORTS)('the approval link in the tool result over %s', (t
   beforeAll(async () => {
     sandbox = await startSandbox({ autoApprove: false });
     // --consent-wait is long on purpose: the link channel must not wait for it.
-    server = await startMcpServer({ transport, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'coupons', '--consent-wait', '600'] });
+    server = await startMcpServer({
+      transport,
+      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'coupons', '--consent-wait', '600'],
+    });
   });
 
   afterAll(async () => {
@@ -27,7 +34,8 @@ describe.each(MCP_TRANSPORTS)('the approval link in the tool result over %s', (t
     await sandbox?.close();
   });
 
-  const call = async (args: Record<string, unknown>) => (await server.client.callTool({ name: 'create_coupon', arguments: args })) as Result;
+  const call = async (args: Record<string, unknown>) =>
+    (await server.client.callTool({ name: 'create_coupon', arguments: args })) as Result;
 
   it('answers at once with the link and the words of the scope, reuses the flow, and runs the call once approved', async () => {
     const coupon = { code: `LINK-${transport}`.toUpperCase(), discount_type: 'percent', percent_off: 10 };

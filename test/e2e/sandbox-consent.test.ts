@@ -8,7 +8,13 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import { describeInBrowser, launchBrowser } from '../helpers/browser.js';
-import { authorizationParams, authorizationUrl, exchangeCode, pkcePair, registerClient } from '../sandbox/auth/oauth-flow.js';
+import {
+  authorizationParams,
+  authorizationUrl,
+  exchangeCode,
+  pkcePair,
+  registerClient,
+} from '../sandbox/auth/oauth-flow.js';
 
 let browser: Browser;
 let sandbox: RunningSandbox | undefined;
@@ -33,7 +39,9 @@ async function listenForCallback(): Promise<{ redirectUri: string; callback: Pro
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Done</title><p id="done">You can close this tab.</p>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!doctype html><title>Done</title><p id="done">You can close this tab.</p>');
     resolveCallback(url);
   });
   listeners.push(listener);
@@ -44,10 +52,16 @@ async function listenForCallback(): Promise<{ redirectUri: string; callback: Pro
 async function setUp(scope: string) {
   sandbox = await startSandbox();
   // Registered without a port: the listener's port is chosen at request time (RFC 8252 §7.3).
-  const client = await registerClient(sandbox.url, { client_name: 'Claude Desktop', redirect_uris: ['http://127.0.0.1/callback'] });
+  const client = await registerClient(sandbox.url, {
+    client_name: 'Claude Desktop',
+    redirect_uris: ['http://127.0.0.1/callback'],
+  });
   const { redirectUri, callback } = await listenForCallback();
   const pkce = pkcePair();
-  const url = authorizationUrl(sandbox.url, authorizationParams(client.clientId, pkce, { redirect_uri: redirectUri, scope, state: 'browser-state' }));
+  const url = authorizationUrl(
+    sandbox.url,
+    authorizationParams(client.clientId, pkce, { redirect_uri: redirectUri, scope, state: 'browser-state' }),
+  );
   return { base: sandbox.url, client, pkce, redirectUri, callback, url };
 }
 
@@ -79,7 +93,11 @@ describeInBrowser('consent page in a real browser', () => {
       expect(landed.searchParams.get('state')).toBe('browser-state');
       expect(landed.searchParams.get('iss')).toBe(base);
 
-      const tokens = await exchangeCode(base, { client, pkce, code: landed.searchParams.get('code')! }, { redirect_uri: redirectUri });
+      const tokens = await exchangeCode(
+        base,
+        { client, pkce, code: landed.searchParams.get('code')! },
+        { redirect_uri: redirectUri },
+      );
       expect(tokens.status).toBe(200);
       expect(tokens.body.scope).toBe('openid profile courses:read orders:read');
     } finally {
@@ -113,7 +131,13 @@ describeInBrowser('consent page in a real browser', () => {
       await first.callback;
 
       const second = await listenForCallback();
-      const more = authorizationUrl(first.base, authorizationParams(first.client.clientId, pkcePair(), { redirect_uri: second.redirectUri, scope: 'openid courses:read courses:write' }));
+      const more = authorizationUrl(
+        first.base,
+        authorizationParams(first.client.clientId, pkcePair(), {
+          redirect_uri: second.redirectUri,
+          scope: 'openid courses:read courses:write',
+        }),
+      );
       await page.goto(more.href);
       expect(await page.locator('li[data-granted="true"]').count()).toBe(2);
       expect(await page.locator('li[data-scope="courses:write"]').getAttribute('data-granted')).toBeNull();

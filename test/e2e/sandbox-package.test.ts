@@ -31,8 +31,18 @@ describe('the sandbox package', () => {
   it('DIST-08 ships its built library, its types, README and licence, and no sources, tests or source maps', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.split('\n').filter(Boolean);
-    expect(files).toEqual(expect.arrayContaining(['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts']));
-    expect(files.filter((file) => !/^package\/(package\.json|README\.md|LICENSE|dist\/.+\.(js|d\.ts))$/.test(file))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package/package.json',
+        'package/README.md',
+        'package/LICENSE',
+        'package/dist/index.js',
+        'package/dist/index.d.ts',
+      ]),
+    );
+    expect(
+      files.filter((file) => !/^package\/(package\.json|README\.md|LICENSE|dist\/.+\.(js|d\.ts))$/.test(file)),
+    ).toEqual([]);
   });
 
   it('DIST-08 installs with no dependency of its own, where Node can resolve nothing of this repository', async () => {
@@ -54,7 +64,10 @@ describe('the sandbox package', () => {
         "process.stdout.write(JSON.stringify({ openapi: document.openapi, courses: '/api/v1/courses' in document.paths }));",
       ].join('\n'),
     );
-    const { stdout } = await run(process.execPath, [script], { cwd: installDir, env: isolatedEnv(join(workDir, 'home')) });
+    const { stdout } = await run(process.execPath, [script], {
+      cwd: installDir,
+      env: isolatedEnv(join(workDir, 'home')),
+    });
     expect(JSON.parse(stdout)).toEqual({ openapi: expect.stringMatching(/^3\./), courses: true });
   }, 60_000);
 });

@@ -42,9 +42,20 @@ const REDIS_OUTAGE_MS = 5_000;
  */
 const ANSWERED_WITHIN_MS = 25_000;
 
-const plan = (calls: number, overrides: Partial<LoadPlan> = {}): LoadPlan => ({ calls, concurrency: CONCURRENCY, maxAttempts: 1, retryDelayMs: 0, attemptTimeoutMs: 30_000, ...overrides });
+const plan = (calls: number, overrides: Partial<LoadPlan> = {}): LoadPlan => ({
+  calls,
+  concurrency: CONCURRENCY,
+  maxAttempts: 1,
+  retryDelayMs: 0,
+  attemptTimeoutMs: 30_000,
+  ...overrides,
+});
 
-async function until(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 30_000): Promise<void> {
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
@@ -55,7 +66,13 @@ async function until(condition: () => boolean | Promise<boolean>, what: string |
 function expectClean(report: LoadReport, calls: number, mayLoseGrant: ReadonlySet<string> = new Set()): void {
   // Joined, so that a failure shows every message whole rather than an elided array.
   expect(report.leaks.join('\n'), 'cross-user leaks').toBe('');
-  expect(report.lostGrants.filter((lost) => !mayLoseGrant.has(lost.user)).map((lost) => lost.message).join('\n'), 'lost grants').toBe('');
+  expect(
+    report.lostGrants
+      .filter((lost) => !mayLoseGrant.has(lost.user))
+      .map((lost) => lost.message)
+      .join('\n'),
+    'lost grants',
+  ).toBe('');
   expect(report.wrongAnswers.join('\n'), 'wrong answers').toBe('');
   expect(report.hangs, 'attempts that hung').toBe(0);
   expect(report.unanswered.join('\n'), 'calls never answered').toBe('');
@@ -101,12 +118,18 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       // Each person's first call wrote their canary through a step-up walked at the step-up page.
       expect(report.stepUps).toBe(PEOPLE);
       // Step-ups exchanged one code each; every other token request was a refresh.
-      expect(cluster.sandbox.countRequests('/api/oauth/token', 'POST') - tokenRequestsBefore - PEOPLE, 'refreshes at the school').toBeGreaterThan(0);
-      for (const instance of cluster.instances) expect(instance.toolCalls(), `${instance.name} served calls`).toBeGreaterThan(0);
-      process.stderr.write(`scale-out: ${CALLS} calls in ${(report.wallMs / 1000).toFixed(1)} s; tool calls per instance ${cluster.instances.map((instance) => instance.toolCalls()).join(' / ')}; ${report.stepUps} step-ups\n`);
+      expect(
+        cluster.sandbox.countRequests('/api/oauth/token', 'POST') - tokenRequestsBefore - PEOPLE,
+        'refreshes at the school',
+      ).toBeGreaterThan(0);
+      for (const instance of cluster.instances)
+        expect(instance.toolCalls(), `${instance.name} served calls`).toBeGreaterThan(0);
+      process.stderr.write(
+        `scale-out: ${CALLS} calls in ${(report.wallMs / 1000).toFixed(1)} s; tool calls per instance ${cluster.instances.map((instance) => instance.toolCalls()).join(' / ')}; ${report.stepUps} step-ups\n`,
+      );
     }, 170_000);
 
-    it('SCL-29 writes no person\'s token or canary to any instance\'s log', () => {
+    it("SCL-29 writes no person's token or canary to any instance's log", () => {
       const logs = cluster.instances.map((instance) => instance.log.lines.join('\n')).join('\n');
       expect(logs).toMatch(/\[debug\] tool call /);
       for (const session of sessions) {
@@ -140,16 +163,21 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       // Ended with the connection, not answered and not left hanging.
       expect(await held).toMatchObject({ error: expect.stringMatching(/socket hang up|ECONNRESET/) });
       const report = await load.done;
-      process.stderr.write(`scale-out: kill: ${report.failedAttempts.length} failed attempts, all retried: ${[...new Set(report.failedAttempts.map((failed) => failed.message))].join(' | ')}\n`);
+      process.stderr.write(
+        `scale-out: kill: ${report.failedAttempts.length} failed attempts, all retried: ${[...new Set(report.failedAttempts.map((failed) => failed.message))].join(' | ')}\n`,
+      );
       const endedAtSchool = new Set(cluster.sandbox.stats().reusedBy.slice(reusesBefore));
-      expect(endedAtSchool.size, 'grants ended by the kill: at most one per call in flight').toBeLessThanOrEqual(CONCURRENCY);
+      expect(endedAtSchool.size, 'grants ended by the kill: at most one per call in flight').toBeLessThanOrEqual(
+        CONCURRENCY,
+      );
       expectClean(report, KILL_RUN_CALLS, endedAtSchool);
       for (const sub of endedAtSchool) {
         const index = sessions.findIndex((session) => session.member.sub === sub);
         await sessions[index]!.client.close();
         sessions[index] = (await signInEveryone(cluster.publicUrl, [sessions[index]!.member], 1))[0]!;
       }
-      if (endedAtSchool.size > 0) process.stderr.write(`scale-out: kill: ${endedAtSchool.size} grant(s) ended mid-refresh, signed in again\n`);
+      if (endedAtSchool.size > 0)
+        process.stderr.write(`scale-out: kill: ${endedAtSchool.size} grant(s) ended mid-refresh, signed in again\n`);
       for (const failed of report.failedAttempts) expect(failed.ms, failed.message).toBeLessThan(ANSWERED_WITHIN_MS);
       const session = await consent.finish();
       try {
@@ -176,23 +204,35 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       await redis.stop();
       // Straight to one instance: through haproxy, once its /readyz checks fail, the load
       // balancer answers for the instances it took out.
-      let unavailable: DirectAnswer & { ms: number } | undefined;
+      let unavailable: (DirectAnswer & { ms: number }) | undefined;
       let lastAnswer = 'none';
-      await until(async () => {
-        const began = performance.now();
-        const answer = await directRequest(probed!.port, new URL(cluster.publicUrl).host, {
-          method: 'POST',
-          path: '/mcp',
-          headers: { authorization: `Bearer ${probeToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-        });
-        lastAnswer = `${answer.status} ${answer.body.slice(0, 200)}`;
-        if (answer.status !== 503) return false;
-        unavailable = { ...answer, ms: performance.now() - began };
-        return true;
-      }, () => `a 503 while Redis is away; the last answer was ${lastAnswer}`, REDIS_OUTAGE_MS);
+      await until(
+        async () => {
+          const began = performance.now();
+          const answer = await directRequest(probed!.port, new URL(cluster.publicUrl).host, {
+            method: 'POST',
+            path: '/mcp',
+            headers: {
+              authorization: `Bearer ${probeToken}`,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': '2026-07-28',
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+          });
+          lastAnswer = `${answer.status} ${answer.body.slice(0, 200)}`;
+          if (answer.status !== 503) return false;
+          unavailable = { ...answer, ms: performance.now() - began };
+          return true;
+        },
+        () => `a 503 while Redis is away; the last answer was ${lastAnswer}`,
+        REDIS_OUTAGE_MS,
+      );
       expect(unavailable!.headers['retry-after']).toBe('1');
-      expect(JSON.parse(unavailable!.body)).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.any(String) });
+      expect(JSON.parse(unavailable!.body)).toMatchObject({
+        error: 'temporarily_unavailable',
+        error_description: expect.any(String),
+      });
       expect(unavailable!.ms).toBeLessThan(ANSWERED_WITHIN_MS);
       const remaining = REDIS_OUTAGE_MS - (performance.now() - stopped);
       if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
@@ -204,7 +244,13 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       expect(duringOutage.length, 'calls refused while Redis was away').toBeGreaterThan(0);
       for (const failed of report.failedAttempts) expect(failed.ms, failed.message).toBeLessThan(ANSWERED_WITHIN_MS);
       // A few warnings per instance for the whole outage, not one per refused request.
-      const warnings = cluster.instances.filter((instance) => instance.alive()).map((instance) => instance.log.lines.slice(linesBefore[cluster.instances.indexOf(instance)]).filter((line) => line.includes('[warn]')));
+      const warnings = cluster.instances
+        .filter((instance) => instance.alive())
+        .map((instance) =>
+          instance.log.lines
+            .slice(linesBefore[cluster.instances.indexOf(instance)])
+            .filter((line) => line.includes('[warn]')),
+        );
       expect(warnings.flat().length, 'warnings about the outage').toBeGreaterThan(0);
       for (const lines of warnings) expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(4);
       // Every person's grant outlived the restart: each answers as themselves again.
@@ -221,14 +267,27 @@ interface DirectAnswer {
 }
 
 /** One request straight to an instance, with the public URL's `Host` as the load balancer passes it on. */
-function directRequest(port: number, host: string, init: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<DirectAnswer> {
+function directRequest(
+  port: number,
+  host: string,
+  init: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<DirectAnswer> {
   return new Promise((resolve, reject) => {
-    const sent = request({ host: '127.0.0.1', port, method: init.method, path: init.path, headers: { host, ...init.headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+    const sent = request(
+      { host: '127.0.0.1', port, method: init.method, path: init.path, headers: { host, ...init.headers } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     sent.on('error', reject);
     sent.end(init.body);
   });
@@ -237,7 +296,19 @@ function directRequest(port: number, host: string, init: { method: string; path:
 /** A POST /mcp straight to one instance whose body never comes; settles only when the connection ends. */
 function heldRequest(port: number, host: string, token: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const held = request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { host, authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': '1000' } });
+    const held = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/mcp',
+      headers: {
+        host,
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'content-length': '1000',
+      },
+    });
     held.on('response', (response) => {
       response.resume();
       resolve(response.statusCode ?? 0);

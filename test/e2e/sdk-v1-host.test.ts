@@ -9,7 +9,11 @@ import { completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/
 import { MCP_TRANSPORTS } from '../helpers/mcp-server.js';
 import { hasStoredTokens, startV1Server, type V1Server } from '../helpers/sdk-v1-client.js';
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 const textOf = (result: Result) => result.content.map((block) => block.text ?? '').join('\n');
 const linkOf = (result: Result) => /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(textOf(result))?.[1];
@@ -22,7 +26,17 @@ describe.each(MCP_TRANSPORTS)('the SDK 1.x client at its defaults over %s', (tra
     sandbox = await startSandbox({ autoApprove: false });
     server = await startV1Server({
       transport,
-      args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'coupons', '--consent-wait', '0.5', '--link-wait', '0.5'],
+      args: [
+        '--school',
+        sandbox.url,
+        '--no-browser',
+        '--toolsets',
+        'coupons',
+        '--consent-wait',
+        '0.5',
+        '--link-wait',
+        '0.5',
+      ],
     });
   });
 

@@ -15,7 +15,11 @@ import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { initialize, spawnRaw, type RawServer } from '../helpers/raw-stdio.js';
 import { startV1Server } from '../helpers/sdk-v1-client.js';
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 const textOf = (result: Result) => result.content.map((block) => block.text ?? '').join('\n');
 const LINK = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/;
@@ -40,7 +44,11 @@ async function freshDir(): Promise<string> {
 
 /** One call the way the Inspector CLI makes it: start a server, connect, call, close. */
 async function callInFreshServer(configDir: string, name: string, args: Record<string, unknown>): Promise<Result> {
-  const server = await startV1Server({ transport: 'stdio', configDir, args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'coupons'] });
+  const server = await startV1Server({
+    transport: 'stdio',
+    configDir,
+    args: ['--school', sandbox.url, '--no-browser', '--toolsets', 'coupons'],
+  });
   try {
     return (await server.client.callTool({ name, arguments: args })) as Result;
   } finally {
@@ -56,7 +64,9 @@ function shellWords(command: string): string[] {
 /** Runs `school-mcp login ...` as a user would, playing the user who approves the printed link. */
 function runLogin(words: string[], configDir: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN_JS, ...words, '--no-browser'], { env: { PATH: process.env.PATH ?? '', HOME: configDir } });
+    const child = spawn(process.execPath, [MAIN_JS, ...words, '--no-browser'], {
+      env: { PATH: process.env.PATH ?? '', HOME: configDir },
+    });
     let output = '';
     let approving = false;
     const collect = (chunk: Buffer) => {
@@ -108,19 +118,39 @@ describe('a server going away while a call waits for approval', () => {
   it.each([
     ['stdin closes', (server: RawServer) => server.child.stdin.end(), 'the host closed its connection'],
     ['it is sent SIGTERM', (server: RawServer) => server.child.kill('SIGTERM'), 'it was asked to stop'],
-  ] as const)('STDIO-06 answers the waiting call when %s: the link ends with it, and `school-mcp login` is offered', async (_, goAway, why) => {
-    const server = spawnRaw(await freshDir(), ['--school', sandbox.url, '--no-browser', '--toolsets', 'coupons', '--consent-wait', '30', '--link-wait', '30']);
-    await initialize(server);
-    await server.nextMessage();
-    server.writeLine(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_coupons', arguments: {} } }));
-    await waitForLink(server);
-    goAway(server);
-    const answer = (await server.nextMessage()) as { id: number; result: Result };
-    expect(answer.id).toBe(2);
-    expect(textOf(answer.result)).toContain(why);
-    expect(textOf(answer.result)).toContain('no longer works');
-    expect(textOf(answer.result)).toContain(`school-mcp login --school ${sandbox.url}`);
-    expect(textOf(answer.result)).not.toContain('it continues');
-    expect(await server.exited).toBe(0);
-  });
+  ] as const)(
+    'STDIO-06 answers the waiting call when %s: the link ends with it, and `school-mcp login` is offered',
+    async (_, goAway, why) => {
+      const server = spawnRaw(await freshDir(), [
+        '--school',
+        sandbox.url,
+        '--no-browser',
+        '--toolsets',
+        'coupons',
+        '--consent-wait',
+        '30',
+        '--link-wait',
+        '30',
+      ]);
+      await initialize(server);
+      await server.nextMessage();
+      server.writeLine(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'list_coupons', arguments: {} },
+        }),
+      );
+      await waitForLink(server);
+      goAway(server);
+      const answer = (await server.nextMessage()) as { id: number; result: Result };
+      expect(answer.id).toBe(2);
+      expect(textOf(answer.result)).toContain(why);
+      expect(textOf(answer.result)).toContain('no longer works');
+      expect(textOf(answer.result)).toContain(`school-mcp login --school ${sandbox.url}`);
+      expect(textOf(answer.result)).not.toContain('it continues');
+      expect(await server.exited).toBe(0);
+    },
+  );
 });

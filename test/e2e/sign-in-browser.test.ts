@@ -47,7 +47,10 @@ describeInBrowser('sign-in in a real browser', () => {
       },
     });
     try {
-      const token = await session.accessToken({ scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] });
+      const token = await session.accessToken({
+        scopeAlternatives: [['courses:read']],
+        requiredScopes: ['courses:read'],
+      });
       expect(token).toMatch(/\S{16,}/);
       expect(shown).toHaveLength(1);
       await page!.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/);

@@ -50,12 +50,16 @@ describe('stdio hygiene', () => {
     const pending = server.request(2, 'tools/call', { name: 'list_orders', arguments: {} });
     void pending;
     await new Promise<void>((resolve) => {
-      const check = () => (server.stderr.some((line) => line.includes('/oauth/authorize?')) ? resolve() : setTimeout(check, 20));
+      const check = () =>
+        server.stderr.some((line) => line.includes('/oauth/authorize?')) ? resolve() : setTimeout(check, 20);
       check();
     });
     server.child.stdin.end();
     // Well under the 30 s consent wait, so an exit only after the wait ends still counts as hung.
-    const code = await Promise.race([server.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+    const code = await Promise.race([
+      server.exited,
+      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000)),
+    ]);
     expect(code).not.toBe('hung');
     const stores = (await readdir(configDir)).filter((file) => /^tokens-[0-9a-f]+\.json$/.test(file));
     for (const store of stores) {
@@ -95,13 +99,17 @@ describe('stdio hygiene', () => {
     expect(await server.nextMessage()).toMatchObject({ id: null, error: { code: -32600 } });
     // 2025-11-25 has no batches: the array is one invalid request, and nothing in it runs.
     server.writeLine(JSON.stringify([{ jsonrpc: '2.0', id: 9, method: 'tools/list' }]));
-    expect(await server.nextMessage()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringContaining('2025-11-25') } });
+    expect(await server.nextMessage()).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringContaining('2025-11-25') },
+    });
 
     const listed = await server.request(10, 'tools/list');
     expect(listed['result']['tools'].length).toBeGreaterThan(5);
     server.child.stdin.end();
     await server.exited;
-    for (const line of server.stdout.filter((line) => line.length > 0)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    for (const line of server.stdout.filter((line) => line.length > 0))
+      expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(server.stdout.some((line) => line.includes('"id":9,"result"'))).toBe(false);
   });
 

@@ -16,7 +16,9 @@ import { CORPUS } from '../openapi/support/corpus.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/openapi');
 /** Every third-party document of the corpus: the command must work on each. */
-const FIXTURE_DOCUMENTS = readdirSync(FIXTURES).filter((file) => /\.(ya?ml|json)$/.test(file)).sort();
+const FIXTURE_DOCUMENTS = readdirSync(FIXTURES)
+  .filter((file) => /\.(ya?ml|json)$/.test(file))
+  .sort();
 const OPERATIONS = new Map<string, number>(CORPUS.map(({ file, operations }) => [file, operations]));
 
 let sandbox: RunningSandbox;
@@ -38,7 +40,8 @@ function tools(args: readonly string[]): Promise<{ code: number; stdout: string;
       process.execPath,
       [MAIN_JS, 'tools', '--config-dir', home, ...args],
       { env: { PATH: process.env.PATH ?? '', HOME: home }, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr }),
     );
   });
 }
@@ -76,8 +79,19 @@ describe('school-mcp tools against the sandbox school', () => {
     const listing = await sandboxListing();
     const byName = new Map(listing.tools.map((tool) => [tool.name, tool]));
     // The default list is compact: a read lists readOnlyHint alone (MCP reads idempotentHint only beside readOnlyHint false).
-    expect(byName.get('list_courses')).toMatchObject({ toolset: 'courses', scopes: ['courses:read'], readOnly: true, destructive: false, idempotent: false });
-    expect(byName.get('create_coupon')).toMatchObject({ toolset: 'coupons', scopes: ['coupons:write'], readOnly: false, destructive: false });
+    expect(byName.get('list_courses')).toMatchObject({
+      toolset: 'courses',
+      scopes: ['courses:read'],
+      readOnly: true,
+      destructive: false,
+      idempotent: false,
+    });
+    expect(byName.get('create_coupon')).toMatchObject({
+      toolset: 'coupons',
+      scopes: ['coupons:write'],
+      readOnly: false,
+      destructive: false,
+    });
     expect(byName.get('who_am_i')).toMatchObject({ toolset: null, scopes: [], readOnly: true });
     expect(byName.get('sign_out')).toMatchObject({ toolset: null, readOnly: false, destructive: true });
     expect(byName.has('search_operations')).toBe(true);
@@ -96,9 +110,22 @@ describe('school-mcp tools against the sandbox school', () => {
     expect(operations.length).toBeGreaterThan(20);
     expect(operations.every((tool) => tool.readOnly)).toBe(true);
     const dynamic = await report(['--school', sandbox.url, '--toolsets', 'dynamic']);
-    expect(dynamic.tools.map((tool) => tool.name).sort()).toEqual(['call_operation', 'call_read_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+    expect(dynamic.tools.map((tool) => tool.name).sort()).toEqual([
+      'call_operation',
+      'call_read_operation',
+      'describe_operation',
+      'search_operations',
+      'sign_out',
+      'who_am_i',
+    ]);
     const readOnlyDynamic = await report(['--school', sandbox.url, '--read-only', '--toolsets', 'dynamic']);
-    expect(readOnlyDynamic.tools.map((tool) => tool.name).sort()).toEqual(['call_read_operation', 'describe_operation', 'search_operations', 'sign_out', 'who_am_i']);
+    expect(readOnlyDynamic.tools.map((tool) => tool.name).sort()).toEqual([
+      'call_read_operation',
+      'describe_operation',
+      'search_operations',
+      'sign_out',
+      'who_am_i',
+    ]);
   });
 
   it('prints the same as aligned text, with the total and the warnings section', async () => {
@@ -114,14 +141,18 @@ describe('school-mcp tools against the sandbox school', () => {
 });
 
 describe('school-mcp tools against third-party documents', () => {
-  it.each(FIXTURE_DOCUMENTS)('lists every operation of %s as a tool with --toolsets all, no school needed', async (file) => {
-    const listing = await report(['--openapi', join(FIXTURES, file), '--toolsets', 'all']);
-    const operations = listing.toolsets.reduce((sum, toolset) => sum + toolset.operations, 0);
-    expect(operations, `${file} needs a row in test/openapi/support/corpus.ts`).toBe(OPERATIONS.get(file));
-    expect(listing.tools.filter((tool) => tool.toolset !== null)).toHaveLength(operations);
-    expect(new Set(listing.tools.map((tool) => tool.name)).size).toBe(listing.tools.length);
-    expect(listing.total.tokens).toBeGreaterThan(listing.tools.reduce((sum, tool) => sum + tool.tokens, 0) * 0.99);
-  }, 60_000);
+  it.each(FIXTURE_DOCUMENTS)(
+    'lists every operation of %s as a tool with --toolsets all, no school needed',
+    async (file) => {
+      const listing = await report(['--openapi', join(FIXTURES, file), '--toolsets', 'all']);
+      const operations = listing.toolsets.reduce((sum, toolset) => sum + toolset.operations, 0);
+      expect(operations, `${file} needs a row in test/openapi/support/corpus.ts`).toBe(OPERATIONS.get(file));
+      expect(listing.tools.filter((tool) => tool.toolset !== null)).toHaveLength(operations);
+      expect(new Set(listing.tools.map((tool) => tool.name)).size).toBe(listing.tools.length);
+      expect(listing.total.tokens).toBeGreaterThan(listing.tools.reduce((sum, tool) => sum + tool.tokens, 0) * 0.99);
+    },
+    60_000,
+  );
 
   it('reports every warning of the document: skipped paths, undeclared parameters, unresolved references', async () => {
     const document = join(home, 'flawed.json');
@@ -132,7 +163,17 @@ describe('school-mcp tools against third-party documents', () => {
         info: { title: 'flawed', version: '1' },
         paths: {
           'no-leading-slash': { get: { operationId: 'lost', responses: { 200: { description: 'ok' } } } },
-          '/items/{id}': { get: { operationId: 'get_item', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } } } } } },
+          '/items/{id}': {
+            get: {
+              operationId: 'get_item',
+              responses: {
+                200: {
+                  description: 'ok',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/Missing' } } },
+                },
+              },
+            },
+          },
         },
       }),
     );

@@ -14,11 +14,16 @@ async function parseMultipart(built: ReturnType<typeof buildRequest>): Promise<F
 
 describe('multipart/form-data uploads', () => {
   it('decodes the base64 file and sends it with its name and type beside the other fields', async () => {
-    const built = buildRequest(uploadFile, {
-      file: { filename: 'cover "final".png', content_base64: png.toString('base64'), content_type: 'image/png' },
-      folder: 'covers',
-      tags: ['a', 'b'],
-    }, API, { multipartBoundary: 'test-boundary' });
+    const built = buildRequest(
+      uploadFile,
+      {
+        file: { filename: 'cover "final".png', content_base64: png.toString('base64'), content_type: 'image/png' },
+        folder: 'covers',
+        tags: ['a', 'b'],
+      },
+      API,
+      { multipartBoundary: 'test-boundary' },
+    );
 
     expect(built.headers['content-type']).toBe('multipart/form-data; boundary=test-boundary');
     const form = await parseMultipart(built);
@@ -33,12 +38,16 @@ describe('multipart/form-data uploads', () => {
 
   it('sends several files under one property', async () => {
     const files = operationWithFiles();
-    const built = buildRequest(files, {
-      files: [
-        { filename: 'a.txt', content_base64: Buffer.from('A').toString('base64') },
-        { filename: 'b.txt', content_base64: Buffer.from('B').toString('base64') },
-      ],
-    }, API);
+    const built = buildRequest(
+      files,
+      {
+        files: [
+          { filename: 'a.txt', content_base64: Buffer.from('A').toString('base64') },
+          { filename: 'b.txt', content_base64: Buffer.from('B').toString('base64') },
+        ],
+      },
+      API,
+    );
     const form = await parseMultipart(built);
     const sent = form.getAll('files') as File[];
     expect(await Promise.all(sent.map((file) => file.text()))).toEqual(['A', 'B']);
@@ -47,8 +56,15 @@ describe('multipart/form-data uploads', () => {
 
   it('refuses files over the upload cap, counting all files of the call', () => {
     const content_base64 = Buffer.alloc(600).toString('base64');
-    const args = { files: [{ filename: 'a', content_base64 }, { filename: 'b', content_base64 }] };
-    expect(codeOf(() => buildRequest(operationWithFiles(), args, API, { maxUploadBytes: 1000 }))).toBe('API_INPUT_INVALID');
+    const args = {
+      files: [
+        { filename: 'a', content_base64 },
+        { filename: 'b', content_base64 },
+      ],
+    };
+    expect(codeOf(() => buildRequest(operationWithFiles(), args, API, { maxUploadBytes: 1000 }))).toBe(
+      'API_INPUT_INVALID',
+    );
     expect(codeOf(() => buildRequest(operationWithFiles(), args, API, { maxUploadBytes: 1200 }))).toBeUndefined();
   });
 
@@ -69,7 +85,12 @@ describe('multipart/form-data uploads', () => {
 describe('base64 content', () => {
   it('accepts padding-free, URL-safe, wrapped and data-URL forms', () => {
     const bytes = Buffer.from([0xfb, 0xff, 0xfe, 0x01]);
-    const forms = [bytes.toString('base64'), bytes.toString('base64url'), `${bytes.toString('base64').slice(0, 4)}\n${bytes.toString('base64').slice(4)}`, `data:image/png;base64,${bytes.toString('base64')}`];
+    const forms = [
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      `${bytes.toString('base64').slice(0, 4)}\n${bytes.toString('base64').slice(4)}`,
+      `data:image/png;base64,${bytes.toString('base64')}`,
+    ];
     for (const form of forms) expect(Buffer.from(decodeBase64(form, 'file', 100))).toEqual(bytes);
   });
 
@@ -79,12 +100,17 @@ describe('base64 content', () => {
   });
 
   it('defaults the content type of a file of unknown kind to application/octet-stream', () => {
-    expect(decodeFileArgument({ filename: 'x', content_base64: '' }, 'file', 10).contentType).toBe('application/octet-stream');
-    expect(decodeFileArgument({ filename: 'notes.unknownext', content_base64: '' }, 'file', 10).contentType).toBe('application/octet-stream');
+    expect(decodeFileArgument({ filename: 'x', content_base64: '' }, 'file', 10).contentType).toBe(
+      'application/octet-stream',
+    );
+    expect(decodeFileArgument({ filename: 'notes.unknownext', content_base64: '' }, 'file', 10).contentType).toBe(
+      'application/octet-stream',
+    );
   });
 
   it('guesses the content type from the file name, then from a data: URL, and keeps one given', () => {
-    const typeOf = (file: Record<string, unknown>) => decodeFileArgument({ content_base64: '', ...file }, 'file', 10).contentType;
+    const typeOf = (file: Record<string, unknown>) =>
+      decodeFileArgument({ content_base64: '', ...file }, 'file', 10).contentType;
     expect(typeOf({ filename: 'Cover.PNG' })).toBe('image/png');
     expect(typeOf({ filename: 'syllabus.pdf' })).toBe('application/pdf');
     expect(typeOf({ filename: 'photo.jpeg' })).toBe('image/jpeg');

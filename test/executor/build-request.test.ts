@@ -31,7 +31,9 @@ describe('API-02 paths are appended, never resolved', () => {
     ['/a\u0001b'],
     ['relative'],
   ])('API-02 refuses the template %j before sending', (pathTemplate) => {
-    expect(refusal(() => buildRequest(operation({ pathTemplate, parameters: [] }), {}, `${API}/v1`))).toBe('API_URL_REFUSED');
+    expect(refusal(() => buildRequest(operation({ pathTemplate, parameters: [] }), {}, `${API}/v1`))).toBe(
+      'API_URL_REFUSED',
+    );
   });
 
   it('refuses a template variable that no path parameter defines', () => {
@@ -51,18 +53,12 @@ describe('API-03 path values', () => {
     expect(new URL('https://api.example/v1/courses/%2E%2E/admin').pathname).toBe('/v1/admin');
   });
 
-  it.each([
-    ['..'],
-    ['.'],
-    [''],
-    ['a\u0000b'],
-    ['a\nb'],
-    ['a\u007fb'],
-    ['x'.repeat(1025)],
-    ['é'.repeat(513)],
-  ])('API-03 rejects the value %j with an input error before sending', (courseId) => {
-    expect(refusal(() => buildRequest(students, { courseId }, API))).toBe('API_INPUT_INVALID');
-  });
+  it.each([['..'], ['.'], [''], ['a\u0000b'], ['a\nb'], ['a\u007fb'], ['x'.repeat(1025)], ['é'.repeat(513)]])(
+    'API-03 rejects the value %j with an input error before sending',
+    (courseId) => {
+      expect(refusal(() => buildRequest(students, { courseId }, API))).toBe('API_INPUT_INVALID');
+    },
+  );
 
   it('accepts a value of exactly 1 KiB', () => {
     expect(buildRequest(students, { courseId: 'x'.repeat(1024) }, API).url).toContain('x'.repeat(1024));
@@ -126,7 +122,16 @@ describe('API-04 query parameters', () => {
 });
 
 describe('API-05 header parameters', () => {
-  const forbidden = ['Authorization', 'Proxy-Authorization', 'Cookie', 'Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'X-Forwarded-For'];
+  const forbidden = [
+    'Authorization',
+    'Proxy-Authorization',
+    'Cookie',
+    'Host',
+    'Content-Length',
+    'Transfer-Encoding',
+    'Connection',
+    'X-Forwarded-For',
+  ];
   const withHeaders = operation({
     pathTemplate: '/courses',
     parameters: [...forbidden, 'X-Request-Id'].map((name) => parameter({ name, in: 'header', argument: name })),
@@ -151,7 +156,13 @@ describe('API-05 header parameters', () => {
 describe('request bodies', () => {
   const update = operation({
     method: 'patch',
-    body: { contentType: 'application/json', required: false, schema: {}, mode: 'merged', propertyArguments: { body_title: 'title', price: 'price' } },
+    body: {
+      contentType: 'application/json',
+      required: false,
+      schema: {},
+      mode: 'merged',
+      propertyArguments: { body_title: 'title', price: 'price' },
+    },
   });
 
   it('maps merged body arguments to their property names', () => {
@@ -166,20 +177,45 @@ describe('request bodies', () => {
   });
 
   it('sends a wrapped body as the whole value', () => {
-    const wrapped = operation({ method: 'put', body: { contentType: 'application/json', required: true, schema: {}, mode: 'wrapped', argument: 'body' } });
+    const wrapped = operation({
+      method: 'put',
+      body: { contentType: 'application/json', required: true, schema: {}, mode: 'wrapped', argument: 'body' },
+    });
     expect(buildRequest(wrapped, { course_id: '1', body: [1, 2] }, API).body).toBe('[1,2]');
     expect(refusal(() => buildRequest(wrapped, { course_id: '1' }, API))).toBe('API_INPUT_INVALID');
   });
 
   it('encodes an x-www-form-urlencoded body like URLSearchParams', () => {
-    const form = operation({ method: 'post', body: { contentType: 'application/x-www-form-urlencoded', required: true, schema: {}, mode: 'merged', propertyArguments: { name: 'name', tags: 'tags' } } });
+    const form = operation({
+      method: 'post',
+      body: {
+        contentType: 'application/x-www-form-urlencoded',
+        required: true,
+        schema: {},
+        mode: 'merged',
+        propertyArguments: { name: 'name', tags: 'tags' },
+      },
+    });
     const built = buildRequest(form, { course_id: '1', name: 'a b&c', tags: ['x', 'y'] }, API);
-    expect(built.body).toBe(new URLSearchParams([['name', 'a b&c'], ['tags', 'x'], ['tags', 'y']]).toString());
+    expect(built.body).toBe(
+      new URLSearchParams([
+        ['name', 'a b&c'],
+        ['tags', 'x'],
+        ['tags', 'y'],
+      ]).toString(),
+    );
   });
 
   it('sends a raw file body with the file content type when the media type is a wildcard', () => {
-    const raw = operation({ method: 'put', body: { contentType: 'image/*', required: true, schema: {}, mode: 'wrapped', argument: 'file', file: true } });
-    const built = buildRequest(raw, { course_id: '1', file: { filename: 'a.png', content_base64: 'iVBORw==', content_type: 'image/png' } }, API);
+    const raw = operation({
+      method: 'put',
+      body: { contentType: 'image/*', required: true, schema: {}, mode: 'wrapped', argument: 'file', file: true },
+    });
+    const built = buildRequest(
+      raw,
+      { course_id: '1', file: { filename: 'a.png', content_base64: 'iVBORw==', content_type: 'image/png' } },
+      API,
+    );
     expect(built.headers['content-type']).toBe('image/png');
     expect(Buffer.from(built.body as Uint8Array).toString('base64')).toBe('iVBORw==');
   });

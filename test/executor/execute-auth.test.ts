@@ -47,7 +47,11 @@ afterEach(async () => {
   // LOG-01: tokens may appear in the Authorization header to the API origin, nowhere else.
   const visible = [
     ...logLines,
-    ...observed.map((value) => JSON.stringify(value, (_key, item: unknown) => (item instanceof Error ? { message: item.message, hint: (item as SchoolMcpError).hint } : item))),
+    ...observed.map((value) =>
+      JSON.stringify(value, (_key, item: unknown) =>
+        item instanceof Error ? { message: item.message, hint: (item as SchoolMcpError).hint } : item,
+      ),
+    ),
     ...api.requests.map((request) => request.url),
     ...elsewhere.requests.map((request) => JSON.stringify(request)),
   ].join('\n');
@@ -63,8 +67,9 @@ describe('API-01 the bearer token goes to the API origin only', () => {
     const outcome = await run(getCourse, { course_id: 'c1' });
 
     expect(outcome).toMatchObject({ kind: 'response', status: 200, content: { kind: 'json', value: { id: 'c1' } } });
-    expect(tokens.accessRequests.map(({ scopeAlternatives, requiredScopes }) => ({ scopeAlternatives, requiredScopes })))
-      .toEqual([{ scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] }]);
+    expect(
+      tokens.accessRequests.map(({ scopeAlternatives, requiredScopes }) => ({ scopeAlternatives, requiredScopes })),
+    ).toEqual([{ scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] }]);
     expect(api.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${FIRST_TOKEN}`]);
   });
 
@@ -84,7 +89,10 @@ describe('API-01 the bearer token goes to the API origin only', () => {
   it('API-05 an argument cannot replace the Authorization header', async () => {
     api.handle((_request, response) => json(response, 200, {}));
     const sneaky = operation({
-      parameters: [parameter({ name: 'course_id', in: 'path' }), parameter({ name: 'Authorization', in: 'header', argument: 'auth' })],
+      parameters: [
+        parameter({ name: 'course_id', in: 'path' }),
+        parameter({ name: 'Authorization', in: 'header', argument: 'auth' }),
+      ],
     });
     await run(sneaky, { course_id: '1', auth: 'Bearer attacker' });
     expect(api.requests[0]?.headers.authorization).toBe(`Bearer ${FIRST_TOKEN}`);
@@ -93,8 +101,9 @@ describe('API-01 the bearer token goes to the API origin only', () => {
   it('refuses, before the network, a request with credentials aimed at another origin', async () => {
     const client = createHttpClient({ apiOrigin: api.origin });
     try {
-      await expect(client.send({ url: `${elsewhere.origin}/x`, method: 'GET', headers: { Authorization: 'Bearer x' } }))
-        .rejects.toMatchObject({ code: 'API_TOKEN_ORIGIN_REFUSED' });
+      await expect(
+        client.send({ url: `${elsewhere.origin}/x`, method: 'GET', headers: { Authorization: 'Bearer x' } }),
+      ).rejects.toMatchObject({ code: 'API_TOKEN_ORIGIN_REFUSED' });
       expect(elsewhere.requests).toHaveLength(0);
     } finally {
       await client.close();
@@ -102,31 +111,47 @@ describe('API-01 the bearer token goes to the API origin only', () => {
   });
 
   it('passes a token source failure through with its own code, and sends nothing', async () => {
-    start({ accessToken: async () => { throw new SchoolMcpError('OAUTH_ACCESS_DENIED', 'The user declined.', { hint: 'Ask again.' }); } });
+    start({
+      accessToken: async () => {
+        throw new SchoolMcpError('OAUTH_ACCESS_DENIED', 'The user declined.', { hint: 'Ask again.' });
+      },
+    });
     const outcome = await run(getCourse, { course_id: '1' });
     expect(outcome).toMatchObject({ kind: 'error', error: { code: 'OAUTH_ACCESS_DENIED', hint: 'Ask again.' } });
     expect(api.requests).toHaveLength(0);
   });
 
   it('wraps a token source failure without a code', async () => {
-    start({ accessToken: async () => { throw new Error('disk full'); } });
-    expect(await run(getCourse, { course_id: '1' })).toMatchObject({ kind: 'error', error: { code: 'API_SIGN_IN_FAILED' } });
+    start({
+      accessToken: async () => {
+        throw new Error('disk full');
+      },
+    });
+    expect(await run(getCourse, { course_id: '1' })).toMatchObject({
+      kind: 'error',
+      error: { code: 'API_SIGN_IN_FAILED' },
+    });
   });
 });
 
 describe('API-06 redirects are never followed', () => {
-  it.each([[301], [302], [303], [307], [308]])('%i to another loopback port: refused, the other server sees nothing', async (status) => {
-    api.handle((_request, response) => {
-      response.writeHead(status, { location: `${elsewhere.origin}/steal` });
-      response.end();
-    });
-    const outcome = await run(createCoupon, { code: 'SPRING', percent_off: 10 });
+  it.each([[301], [302], [303], [307], [308]])(
+    '%i to another loopback port: refused, the other server sees nothing',
+    async (status) => {
+      api.handle((_request, response) => {
+        response.writeHead(status, { location: `${elsewhere.origin}/steal` });
+        response.end();
+      });
+      const outcome = await run(createCoupon, { code: 'SPRING', percent_off: 10 });
 
-    expect(outcome).toMatchObject({ kind: 'error', error: { code: 'API_REDIRECT_REFUSED' } });
-    expect(toToolResult(outcome).content[0]).toMatchObject({ text: expect.stringContaining(`${elsewhere.origin}/steal`) });
-    expect(elsewhere.requests).toHaveLength(0);
-    expect(api.requests).toHaveLength(1);
-  });
+      expect(outcome).toMatchObject({ kind: 'error', error: { code: 'API_REDIRECT_REFUSED' } });
+      expect(toToolResult(outcome).content[0]).toMatchObject({
+        text: expect.stringContaining(`${elsewhere.origin}/steal`),
+      });
+      expect(elsewhere.requests).toHaveLength(0);
+      expect(api.requests).toHaveLength(1);
+    },
+  );
 
   it.each([
     ['a scheme-relative location', (other: string) => other.replace('http:', '')],
@@ -136,7 +161,10 @@ describe('API-06 redirects are never followed', () => {
       response.writeHead(302, { location: location(elsewhere.origin) });
       response.end();
     });
-    expect(await run(getCourse, { course_id: '1' })).toMatchObject({ kind: 'error', error: { code: 'API_REDIRECT_REFUSED' } });
+    expect(await run(getCourse, { course_id: '1' })).toMatchObject({
+      kind: 'error',
+      error: { code: 'API_REDIRECT_REFUSED' },
+    });
     expect(elsewhere.requests).toHaveLength(0);
     expect(api.requests).toHaveLength(1);
   });
@@ -159,7 +187,10 @@ describe('ERR-02 a rejected token is refreshed once', () => {
     const outcome = await run(getCourse, { course_id: '1' });
     expect(outcome).toMatchObject({ kind: 'response', status: 200 });
     expect(tokens.rejectedTokens).toEqual([FIRST_TOKEN]);
-    expect(api.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${FIRST_TOKEN}`, `Bearer ${REFRESHED_TOKEN}`]);
+    expect(api.requests.map((request) => request.headers.authorization)).toEqual([
+      `Bearer ${FIRST_TOKEN}`,
+      `Bearer ${REFRESHED_TOKEN}`,
+    ]);
   });
 
   it('retries a POST once after the refresh, with the same body (the API refused it before processing)', async () => {
@@ -179,7 +210,10 @@ describe('ERR-02 a rejected token is refreshed once', () => {
     });
     const outcome = await run(getCourse, { course_id: '1' });
     expect(outcome).toMatchObject({ kind: 'error', error: { code: 'API_UNAUTHORIZED' } });
-    expect(toToolResult(outcome)).toMatchObject({ isError: true, content: [{ text: expect.stringContaining('Sign in again') }] });
+    expect(toToolResult(outcome)).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining('Sign in again') }],
+    });
     expect(tokens.rejectedTokens).toHaveLength(1);
     expect(api.requests).toHaveLength(2);
   });
@@ -194,10 +228,17 @@ describe('ERR-02 a rejected token is refreshed once', () => {
     expect(api.requests).toHaveLength(1);
   });
 
-  it('passes a refused refresh through with the token source\'s code', async () => {
-    start({ refreshAfterRejection: async () => { throw new SchoolMcpError('OAUTH_REFRESH_FAILED', 'The refresh token is no longer valid.'); } });
+  it("passes a refused refresh through with the token source's code", async () => {
+    start({
+      refreshAfterRejection: async () => {
+        throw new SchoolMcpError('OAUTH_REFRESH_FAILED', 'The refresh token is no longer valid.');
+      },
+    });
     rejectOnce();
-    expect(await run(getCourse, { course_id: '1' })).toMatchObject({ kind: 'error', error: { code: 'OAUTH_REFRESH_FAILED' } });
+    expect(await run(getCourse, { course_id: '1' })).toMatchObject({
+      kind: 'error',
+      error: { code: 'OAUTH_REFRESH_FAILED' },
+    });
     expect(api.requests).toHaveLength(1);
   });
 });
@@ -206,7 +247,8 @@ describe('ERR-03 403 insufficient_scope', () => {
   it('becomes a typed outcome whose scopes come from the challenge', async () => {
     api.handle((_request, response) => {
       response.writeHead(403, {
-        'www-authenticate': 'Bearer error="insufficient_scope", scope="coupons:write coupons:read", resource_metadata="https://school.example/.well-known/oauth-protected-resource"',
+        'www-authenticate':
+          'Bearer error="insufficient_scope", scope="coupons:write coupons:read", resource_metadata="https://school.example/.well-known/oauth-protected-resource"',
         'content-type': 'application/json',
       });
       response.end(JSON.stringify({ error: 'insufficient_scope' }));
@@ -228,19 +270,26 @@ describe('ERR-03 403 insufficient_scope', () => {
     expect(api.requests).toHaveLength(1);
   });
 
-  it('falls back to the operation\'s scopes when the challenge names none', async () => {
+  it("falls back to the operation's scopes when the challenge names none", async () => {
     api.handle((_request, response) => {
       response.writeHead(403, { 'www-authenticate': 'Bearer error="insufficient_scope"' });
       response.end();
     });
-    expect(await run(createCoupon, { code: 'X', percent_off: 5 }))
-      .toMatchObject({ kind: 'insufficient_scope', requiredScopes: ['coupons:write'], scopeSource: 'operation' });
+    expect(await run(createCoupon, { code: 'X', percent_off: 5 })).toMatchObject({
+      kind: 'insufficient_scope',
+      requiredScopes: ['coupons:write'],
+      scopeSource: 'operation',
+    });
   });
 
   it('leaves a plain 403 as an API error', async () => {
-    api.handle((_request, response) => json(response, 403, { error: 'forbidden', error_description: 'Only owners may do this.' }));
+    api.handle((_request, response) =>
+      json(response, 403, { error: 'forbidden', error_description: 'Only owners may do this.' }),
+    );
     const outcome = await run(createCoupon, { code: 'X', percent_off: 5 });
     expect(outcome).toMatchObject({ kind: 'response', status: 403 });
-    expect(toToolResult(outcome).content[0]).toMatchObject({ text: expect.stringContaining('Only owners may do this.') });
+    expect(toToolResult(outcome).content[0]).toMatchObject({
+      text: expect.stringContaining('Only owners may do this.'),
+    });
   });
 });

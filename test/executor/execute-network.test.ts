@@ -6,7 +6,13 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createExecutor, toToolResult, type ExecutionOutcome, type ExecutorOptions, type RetryClock } from '../../src/executor/index.js';
+import {
+  createExecutor,
+  toToolResult,
+  type ExecutionOutcome,
+  type ExecutorOptions,
+  type RetryClock,
+} from '../../src/executor/index.js';
 import { createLogger } from '../../src/log.js';
 import { fakeTokenSource } from './fake-token-source.js';
 import { createCoupon, operation, publicOperation } from './operation-fixtures.js';
@@ -56,7 +62,11 @@ function excerptIn(text: string): string {
 }
 
 function endless(response: ServerResponse, chunk: Buffer): void {
-  const source = new Readable({ read() { this.push(chunk); } });
+  const source = new Readable({
+    read() {
+      this.push(chunk);
+    },
+  });
   response.on('close', () => source.destroy());
   source.pipe(response);
 }
@@ -103,7 +113,8 @@ describe('NET-02 cancellation', () => {
   it('ends a wait for a token, and sends nothing', async () => {
     const controller = new AbortController();
     const tokens = fakeTokenSource({
-      accessToken: ({ signal }) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+      accessToken: ({ signal }) =>
+        new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
     });
     const pending = call(getCourse, { course_id: '1' }, { tokens, signal: controller.signal });
     controller.abort();
@@ -120,7 +131,10 @@ describe('NET-03 response size caps after decompression', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000000000000' });
       response.write('[');
     });
-    expect(await call(listCourses, {}, { limits })).toMatchObject({ kind: 'error', error: { code: 'API_RESPONSE_TOO_LARGE' } });
+    expect(await call(listCourses, {}, { limits })).toMatchObject({
+      kind: 'error',
+      error: { code: 'API_RESPONSE_TOO_LARGE' },
+    });
     await api.connectionClosed(0);
   });
 
@@ -129,7 +143,10 @@ describe('NET-03 response size caps after decompression', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       endless(response, Buffer.alloc(64 * 1024, 0x20));
     });
-    expect(await call(listCourses, {}, { limits })).toMatchObject({ kind: 'error', error: { code: 'API_RESPONSE_TOO_LARGE' } });
+    expect(await call(listCourses, {}, { limits })).toMatchObject({
+      kind: 'error',
+      error: { code: 'API_RESPONSE_TOO_LARGE' },
+    });
     await api.connectionClosed(0);
   });
 
@@ -139,7 +156,11 @@ describe('NET-03 response size caps after decompression', () => {
       const gzip = createGzip();
       response.on('close', () => gzip.destroy());
       gzip.pipe(response);
-      const zeros = new Readable({ read() { this.push(Buffer.alloc(1024 * 1024)); } });
+      const zeros = new Readable({
+        read() {
+          this.push(Buffer.alloc(1024 * 1024));
+        },
+      });
       gzip.on('close', () => zeros.destroy());
       zeros.pipe(gzip);
     });
@@ -166,7 +187,10 @@ describe('NET-03 response size caps after decompression', () => {
       gzip.pipe(response);
       gzip.end(JSON.stringify({ courses: ['a'] }));
     });
-    expect(await call(listCourses, {})).toMatchObject({ kind: 'response', content: { kind: 'json', value: { courses: ['a'] } } });
+    expect(await call(listCourses, {})).toMatchObject({
+      kind: 'response',
+      content: { kind: 'json', value: { courses: ['a'] } },
+    });
     expect(api.requests[0]?.headers['accept-encoding']).toContain('gzip');
   });
 });
@@ -176,7 +200,10 @@ describe('NET-04 retries', () => {
     let index = 0;
     api.handle((_request, response) => (steps[Math.min(index++, steps.length - 1)] ?? (() => {}))(response));
   };
-  const status = (code: number, headers: Record<string, string> = {}) => (response: ServerResponse) => json(response, code, { error: 'busy' }, headers);
+  const status =
+    (code: number, headers: Record<string, string> = {}) =>
+    (response: ServerResponse) =>
+      json(response, code, { error: 'busy' }, headers);
   const ok = (response: ServerResponse) => json(response, 200, { ok: true });
 
   it('retries 429 once after Retry-After seconds', async () => {
@@ -234,7 +261,10 @@ describe('NET-04 retries', () => {
     expect(api.requests).toHaveLength(2);
 
     resets = 1;
-    expect(await call(createCoupon, { code: 'A', percent_off: 1 })).toMatchObject({ kind: 'error', error: { code: 'API_NETWORK_ERROR' } });
+    expect(await call(createCoupon, { code: 'A', percent_off: 1 })).toMatchObject({
+      kind: 'error',
+      error: { code: 'API_NETWORK_ERROR' },
+    });
     expect(api.requests).toHaveLength(3);
   });
 
@@ -242,13 +272,17 @@ describe('NET-04 retries', () => {
     const controller = new AbortController();
     const clock: RetryClock = {
       ...fakeClock,
-      sleep: (_ms, signal) => new Promise((_resolve, reject) => {
-        signal?.addEventListener('abort', () => reject(signal.reason));
-        controller.abort();
-      }),
+      sleep: (_ms, signal) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(signal.reason));
+          controller.abort();
+        }),
     };
     answers(status(503, { 'retry-after': '10' }), ok);
-    expect(await call(listCourses, {}, { clock, signal: controller.signal })).toMatchObject({ kind: 'error', error: { code: 'API_CANCELLED' } });
+    expect(await call(listCourses, {}, { clock, signal: controller.signal })).toMatchObject({
+      kind: 'error',
+      error: { code: 'API_CANCELLED' },
+    });
     expect(api.requests).toHaveLength(1);
   });
 });
@@ -293,8 +327,10 @@ describe('ERR-04 bodies that are not data', () => {
     await api.connectionClosed(0);
   });
 
-  it('passes on the school\'s own error and error_description with the next step', async () => {
-    api.handle((_request, response) => json(response, 404, { error: 'not_found', error_description: 'No course with id 7.' }));
+  it("passes on the school's own error and error_description with the next step", async () => {
+    api.handle((_request, response) =>
+      json(response, 404, { error: 'not_found', error_description: 'No course with id 7.' }),
+    );
     const text = resultText(await call(listCourses, {}));
     expect(text).toContain('HTTP 404');
     expect(text).toContain('The school said: not_found: No course with id 7.');

@@ -2,7 +2,9 @@
 import { isSchoolMcpError } from '../../src/errors.js';
 import type { Operation, OperationBody, OperationParameter } from '../../src/openapi/index.js';
 
-export function parameter(fields: Partial<OperationParameter> & Pick<OperationParameter, 'name' | 'in'>): OperationParameter {
+export function parameter(
+  fields: Partial<OperationParameter> & Pick<OperationParameter, 'name' | 'in'>,
+): OperationParameter {
   return { argument: fields.name, required: fields.in === 'path', schema: { type: 'string' }, ...fields };
 }
 
@@ -29,11 +31,26 @@ export function operation(fields: Partial<Operation> = {}): Operation {
 }
 
 export function publicOperation(fields: Partial<Operation> = {}): Operation {
-  return operation({ toolName: 'list_public_courses', pathTemplate: '/api/v1/public/courses', parameters: [], scopeAlternatives: [], requiredScopes: [], toolset: 'public', ...fields });
+  return operation({
+    toolName: 'list_public_courses',
+    pathTemplate: '/api/v1/public/courses',
+    parameters: [],
+    scopeAlternatives: [],
+    requiredScopes: [],
+    toolset: 'public',
+    ...fields,
+  });
 }
 
 function jsonBody(fields: Partial<OperationBody> = {}): OperationBody {
-  return { contentType: 'application/json', required: true, schema: { type: 'object' }, mode: 'merged', propertyArguments: { title: 'title', price: 'price' }, ...fields };
+  return {
+    contentType: 'application/json',
+    required: true,
+    schema: { type: 'object' },
+    mode: 'merged',
+    propertyArguments: { title: 'title', price: 'price' },
+    ...fields,
+  };
 }
 
 export const createCoupon = operation({

@@ -35,7 +35,9 @@ describe('path styles (OpenAPI style table)', () => {
   });
 
   it('encodes each item but keeps the delimiters', () => {
-    expect(serializePathValue(parameter({ name: 'ids', in: 'path' }), ['a,b', 'c/d'], encodePathSegment)).toBe('a%2Cb,c%2Fd');
+    expect(serializePathValue(parameter({ name: 'ids', in: 'path' }), ['a,b', 'c/d'], encodePathSegment)).toBe(
+      'a%2Cb,c%2Fd',
+    );
   });
 });
 
@@ -58,13 +60,16 @@ describe('API-04 query styles (OpenAPI style table)', () => {
   });
 
   it('keeps a comma inside a value distinct from the delimiter', () => {
-    expect(serializeQueryValue(parameter({ name: 'tag', in: 'query', explode: false }), ['a,b', 'c'])).toBe('tag=a%2Cb,c');
+    expect(serializeQueryValue(parameter({ name: 'tag', in: 'query', explode: false }), ['a,b', 'c'])).toBe(
+      'tag=a%2Cb,c',
+    );
   });
 
   it('nests deepObject keys and repeats array members', () => {
     const filter = parameter({ name: 'filter', in: 'query', style: 'deepObject', explode: true });
-    expect(decodeURIComponent(serializeQueryValue(filter, { status: ['open', 'draft'], price: { gte: 10 } })))
-      .toBe('filter[status]=open&filter[status]=draft&filter[price][gte]=10');
+    expect(decodeURIComponent(serializeQueryValue(filter, { status: ['open', 'draft'], price: { gte: 10 } }))).toBe(
+      'filter[status]=open&filter[status]=draft&filter[price][gte]=10',
+    );
   });
 
   it('sends nothing for empty arrays and objects, and JSON for nested values', () => {

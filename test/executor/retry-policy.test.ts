@@ -3,7 +3,13 @@ import { decideRetry, DEFAULT_RETRY_POLICY, type RetryContext } from '../../src/
 
 describe('NET-04 retry decisions', () => {
   const context = (fields: Partial<RetryContext>): RetryContext => ({
-    method: 'GET', attempt: 1, sleptMs: 0, status: 503, retryAfterMs: undefined, random: 0.5, ...fields,
+    method: 'GET',
+    attempt: 1,
+    sleptMs: 0,
+    status: 503,
+    retryAfterMs: undefined,
+    random: 0.5,
+    ...fields,
   });
 
   it.each([[429], [502], [503], [504]])('retries %i on an idempotent method', (status) => {
@@ -28,7 +34,10 @@ describe('NET-04 retry decisions', () => {
   });
 
   it('does not wait for a Retry-After beyond the cap', () => {
-    expect(decideRetry(context({ status: 429, retryAfterMs: 86_400_000 }))).toEqual({ retry: false, reason: 'retry-after-too-long' });
+    expect(decideRetry(context({ status: 429, retryAfterMs: 86_400_000 }))).toEqual({
+      retry: false,
+      reason: 'retry-after-too-long',
+    });
   });
 
   it('uses full-jitter backoff without Retry-After, doubling the ceiling per retry', () => {
@@ -38,7 +47,13 @@ describe('NET-04 retry decisions', () => {
   });
 
   it('stops after the maximum attempts and within the sleep budget', () => {
-    expect(decideRetry(context({ attempt: DEFAULT_RETRY_POLICY.maxAttempts }))).toEqual({ retry: false, reason: 'attempts-exhausted' });
-    expect(decideRetry(context({ sleptMs: 29_000, retryAfterMs: 2_000 }))).toEqual({ retry: false, reason: 'budget-exhausted' });
+    expect(decideRetry(context({ attempt: DEFAULT_RETRY_POLICY.maxAttempts }))).toEqual({
+      retry: false,
+      reason: 'attempts-exhausted',
+    });
+    expect(decideRetry(context({ sleptMs: 29_000, retryAfterMs: 2_000 }))).toEqual({
+      retry: false,
+      reason: 'budget-exhausted',
+    });
   });
 });

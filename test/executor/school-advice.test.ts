@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { schoolAdvice } from '../../src/executor/school-advice.js';
 
-describe('the school\'s own advice in an error message', () => {
+describe("the school's own advice in an error message", () => {
   it.each([
-    ['invalid_state_transition: a course needs at least one lecture before it can be published; add one with create_lecture', 'Add one with create_lecture.'],
+    [
+      'invalid_state_transition: a course needs at least one lecture before it can be published; add one with create_lecture',
+      'Add one with create_lecture.',
+    ],
     ['conflict: a member with email a@b.c already exists (mem_0001); use it instead', 'Use it instead.'],
     ['conflict: the slug spring is taken; choose another', 'Choose another.'],
     ['unsupported_media_type: send the body as application/json', 'Send the body as application/json.'],

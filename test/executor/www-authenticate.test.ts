@@ -16,11 +16,31 @@ describe('ERR-01 WWW-Authenticate parsing (RFC 9110 §11.6.1)', () => {
     ['a bare scheme', 'Bearer', [{ scheme: 'bearer', params: {} }]],
     ['a token param', 'Bearer realm=school', [{ scheme: 'bearer', params: { realm: 'school' } }]],
     ['a quoted param', 'Bearer realm="the school"', [{ scheme: 'bearer', params: { realm: 'the school' } }]],
-    ['whitespace around "="', 'Bearer realm = "x" ,  error= invalid_token', [{ scheme: 'bearer', params: { realm: 'x', error: 'invalid_token' } }]],
-    ['case-insensitive scheme and names', 'BEARER Realm="x", ERROR="invalid_token"', [{ scheme: 'bearer', params: { realm: 'x', error: 'invalid_token' } }]],
-    ['escaped quotes and backslashes', 'Bearer realm="a \\"quoted\\" \\\\ word"', [{ scheme: 'bearer', params: { realm: 'a "quoted" \\ word' } }]],
-    ['a comma inside a quoted string', 'Bearer realm="a, b", scope="x"', [{ scheme: 'bearer', params: { realm: 'a, b', scope: 'x' } }]],
-    ['duplicate params: the first wins', 'Bearer error="invalid_token", error="insufficient_scope"', [{ scheme: 'bearer', params: { error: 'invalid_token' } }]],
+    [
+      'whitespace around "="',
+      'Bearer realm = "x" ,  error= invalid_token',
+      [{ scheme: 'bearer', params: { realm: 'x', error: 'invalid_token' } }],
+    ],
+    [
+      'case-insensitive scheme and names',
+      'BEARER Realm="x", ERROR="invalid_token"',
+      [{ scheme: 'bearer', params: { realm: 'x', error: 'invalid_token' } }],
+    ],
+    [
+      'escaped quotes and backslashes',
+      'Bearer realm="a \\"quoted\\" \\\\ word"',
+      [{ scheme: 'bearer', params: { realm: 'a "quoted" \\ word' } }],
+    ],
+    [
+      'a comma inside a quoted string',
+      'Bearer realm="a, b", scope="x"',
+      [{ scheme: 'bearer', params: { realm: 'a, b', scope: 'x' } }],
+    ],
+    [
+      'duplicate params: the first wins',
+      'Bearer error="invalid_token", error="insufficient_scope"',
+      [{ scheme: 'bearer', params: { error: 'invalid_token' } }],
+    ],
     ['token68', 'Basic dXNlcjpwYXNz==', [{ scheme: 'basic', params: {}, token68: 'dXNlcjpwYXNz==' }]],
     [
       'multiple challenges',
@@ -31,12 +51,37 @@ describe('ERR-01 WWW-Authenticate parsing (RFC 9110 §11.6.1)', () => {
         { scheme: 'newauth', params: {} },
       ],
     ],
-    ['token68 then another challenge', 'Negotiate abc=, Bearer scope="a"', [{ scheme: 'negotiate', params: {}, token68: 'abc=' }, { scheme: 'bearer', params: { scope: 'a' } }]],
-    ['empty list elements between challenges', 'Basic realm="a",, , Bearer', [{ scheme: 'basic', params: { realm: 'a' } }, { scheme: 'bearer', params: {} }]],
+    [
+      'token68 then another challenge',
+      'Negotiate abc=, Bearer scope="a"',
+      [
+        { scheme: 'negotiate', params: {}, token68: 'abc=' },
+        { scheme: 'bearer', params: { scope: 'a' } },
+      ],
+    ],
+    [
+      'empty list elements between challenges',
+      'Basic realm="a",, , Bearer',
+      [
+        { scheme: 'basic', params: { realm: 'a' } },
+        { scheme: 'bearer', params: {} },
+      ],
+    ],
     ['missing space after the scheme', 'Bearer"realm"', []],
     ['a param without a scheme', 'realm="x"', []],
-    ['an unterminated quote drops that challenge only', 'Basic realm="a", Bearer realm="b', [{ scheme: 'basic', params: { realm: 'a' } }]],
-    ['a param without "="', 'Bearer realm="a", oops', [{ scheme: 'bearer', params: { realm: 'a' } }, { scheme: 'oops', params: {} }]],
+    [
+      'an unterminated quote drops that challenge only',
+      'Basic realm="a", Bearer realm="b',
+      [{ scheme: 'basic', params: { realm: 'a' } }],
+    ],
+    [
+      'a param without "="',
+      'Bearer realm="a", oops',
+      [
+        { scheme: 'bearer', params: { realm: 'a' } },
+        { scheme: 'oops', params: {} },
+      ],
+    ],
   ])('%s', (_name, header, expected) => {
     expect(simplified(header)).toEqual(expected);
   });
@@ -48,7 +93,10 @@ describe('ERR-01 WWW-Authenticate parsing (RFC 9110 §11.6.1)', () => {
   });
 
   it('reads every value of a repeated header', () => {
-    expect(simplified(['Basic realm="a"', 'Bearer scope="x"']).map((challenge) => challenge.scheme)).toEqual(['basic', 'bearer']);
+    expect(simplified(['Basic realm="a"', 'Bearer scope="x"']).map((challenge) => challenge.scheme)).toEqual([
+      'basic',
+      'bearer',
+    ]);
   });
 });
 
@@ -58,7 +106,8 @@ describe('ERR-01 the Bearer challenge (RFC 6750 §3, RFC 9728 §5.1)', () => {
   });
 
   it('extracts error, description, scope list, realm and resource metadata', () => {
-    const header = 'Bearer realm="school", error="insufficient_scope", error_description="needs more", scope="coupons:write  coupons:read", resource_metadata="https://school.example/.well-known/oauth-protected-resource"';
+    const header =
+      'Bearer realm="school", error="insufficient_scope", error_description="needs more", scope="coupons:write  coupons:read", resource_metadata="https://school.example/.well-known/oauth-protected-resource"';
     expect(bearerChallenge(header)).toEqual({
       realm: 'school',
       error: 'insufficient_scope',
@@ -76,7 +125,9 @@ describe('ERR-01 the Bearer challenge (RFC 6750 §3, RFC 9728 §5.1)', () => {
   );
 
   it('never lets CR or LF from error_description through: such a description is reported as malformed', () => {
-    const challenge = bearerChallenge('Bearer error="invalid_token", error_description="a\r\n[info] approved\u001b[2J"');
+    const challenge = bearerChallenge(
+      'Bearer error="invalid_token", error_description="a\r\n[info] approved\u001b[2J"',
+    );
     expect(challenge?.error).toBe('invalid_token');
     expect(challenge?.errorDescription).toBe('malformed error description');
   });

@@ -29,9 +29,13 @@ afterAll(async () => {
 });
 
 function run(key: string, mode: 'abandon' | 'count', count: number): Promise<Record<string, unknown>> {
-  const process = spawn('node', [child, built, dir, key, mode, String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const process = spawn('node', [child, built, dir, key, mode, String(count)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines: Record<string, unknown>[] = [];
-  createInterface({ input: process.stdout }).on('line', (line) => lines.push(JSON.parse(line) as Record<string, unknown>));
+  createInterface({ input: process.stdout }).on('line', (line) =>
+    lines.push(JSON.parse(line) as Record<string, unknown>),
+  );
   return new Promise((resolve, reject) => {
     process.on('error', reject);
     process.on('close', () => resolve(lines.at(-1) ?? { error: 'no answer' }));
@@ -46,7 +50,11 @@ describe('the directory store lock across processes', () => {
     expect(answers).toEqual(Array.from({ length: PROCESSES }, () => ({ done: ROUNDS })));
     const parsed = parseStoreKeys(key);
     if (!parsed.ok) throw new Error(parsed.reason);
-    const store = await openDirectoryStore({ dir: join(dir, 'store'), keyring: parsed.keyring, logger: { warn: () => undefined } });
+    const store = await openDirectoryStore({
+      dir: join(dir, 'store'),
+      keyring: parsed.keyring,
+      logger: { warn: () => undefined },
+    });
     expect(await store.read('counter', 'shared')).toEqual({ count: PROCESSES * ROUNDS });
   }, 120_000);
 });

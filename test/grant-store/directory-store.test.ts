@@ -3,8 +3,23 @@ import { chmod, lstat, mkdtemp, readdir, readFile, rm, symlink, writeFile } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdingLock, openDirectoryStore, parseStoreKeys, recordFileName, type GrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
-import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneCreatorWins, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
+import {
+  holdingLock,
+  openDirectoryStore,
+  parseStoreKeys,
+  recordFileName,
+  type GrantStore,
+  type StoreKeyring,
+} from '../../src/grant-store/index.js';
+import {
+  expectFencedWrites,
+  expectReplaceOnly,
+  expectLockHeldOnce,
+  expectLockRunsOut,
+  expectOneCreatorWins,
+  expectOneWinnerPerRound,
+  expectRecordsKeptApart,
+} from './support/store-contract.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];
@@ -30,12 +45,19 @@ async function setUp(keys = keyring(randomBytes(32)), existingDir?: string): Pro
   if (existingDir === undefined) dirs.push(join(dir, '..'));
   const warnings: string[] = [];
   const clock = { now: 1_800_000_000 };
-  const store = await openDirectoryStore({ dir, keyring: keys, logger: { warn: (message) => warnings.push(message) }, nowSeconds: () => clock.now });
+  const store = await openDirectoryStore({
+    dir,
+    keyring: keys,
+    logger: { warn: (message) => warnings.push(message) },
+    nowSeconds: () => clock.now,
+  });
   return { store, dir, warnings, clock };
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
-  return (await readdir(dir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  return (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe('the directory grant store', () => {
@@ -47,7 +69,10 @@ describe('the directory grant store', () => {
   it('SCL-10 gives a lock to one holder among the stores on one directory, releases it to the next with a greater fence, and lets it run out', async () => {
     const keys = keyring(randomBytes(32));
     const first = await setUp(keys);
-    const stores = [first.store, ...(await Promise.all([setUp(keys, first.dir), setUp(keys, first.dir)])).map((harness) => harness.store)];
+    const stores = [
+      first.store,
+      ...(await Promise.all([setUp(keys, first.dir), setUp(keys, first.dir)])).map((harness) => harness.store),
+    ];
     await expectLockHeldOnce(stores[0]!, stores[1]!);
     await expectOneWinnerPerRound(stores);
     await expectLockRunsOut(stores[1]!, stores[2]!);
@@ -60,7 +85,8 @@ describe('the directory grant store', () => {
     await expectFencedWrites(first.store, second.store);
     await expectReplaceOnly(second.store);
     const lock = await first.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
-    for (let fence = 1; fence <= 40; fence += 1) expect(await first.store.writeFenced('school-grant', 'usr_cleared', { fence }, lock!.fence + fence)).toBe(true);
+    for (let fence = 1; fence <= 40; fence += 1)
+      expect(await first.store.writeFenced('school-grant', 'usr_cleared', { fence }, lock!.fence + fence)).toBe(true);
     await rm(join(first.dir, 'school-grant', `${recordFileName('usr_cleared')}.lock`), { recursive: true });
     const after = await second.store.lock('school-grant', 'usr_cleared', { ttlMs: 60_000 });
     expect(after!.fence).toBeGreaterThan(lock!.fence + 40);
@@ -74,24 +100,28 @@ describe('the directory grant store', () => {
     const options = { ttlMs: 60_000, waitMs: 10_000, pollMs: 5 };
     let inside = 0;
     let most = 0;
-    const step = (store: GrantStore) => holdingLock(store, 'counter', 'shared', options, async (fence) => {
-      inside += 1;
-      most = Math.max(most, inside);
-      const count = ((await store.read('counter', 'shared'))?.count as number | undefined) ?? 0;
-      expect(await store.writeFenced('counter', 'shared', { count: count + 1 }, fence)).toBe(true);
-      inside -= 1;
-    });
+    const step = (store: GrantStore) =>
+      holdingLock(store, 'counter', 'shared', options, async (fence) => {
+        inside += 1;
+        most = Math.max(most, inside);
+        const count = ((await store.read('counter', 'shared'))?.count as number | undefined) ?? 0;
+        expect(await store.writeFenced('counter', 'shared', { count: count + 1 }, fence)).toBe(true);
+        inside -= 1;
+      });
     await Promise.all(Array.from({ length: 10 }, (_, index) => step(index % 2 === 0 ? first.store : second.store)));
     expect(most).toBe(1);
     expect(await first.store.read('counter', 'shared')).toEqual({ count: 10 });
     const held = await first.store.lock('counter', 'shared', { ttlMs: 60_000 });
-    await expect(holdingLock(second.store, 'counter', 'shared', { ttlMs: 60_000, waitMs: 100, pollMs: 5 }, async () => 'ran')).rejects.toMatchObject({ code: 'STORE_LOCK_TIMEOUT' });
+    await expect(
+      holdingLock(second.store, 'counter', 'shared', { ttlMs: 60_000, waitMs: 100, pollMs: 5 }, async () => 'ran'),
+    ).rejects.toMatchObject({ code: 'STORE_LOCK_TIMEOUT' });
     await held!.release();
   });
 
   it('SCL-10 keeps a lock to its number files: nothing but fences in the lock directory, and few of them', async () => {
     const { store, dir } = await setUp();
-    for (let round = 0; round < 40; round += 1) await (await store.lock('school-grant', 'usr_owner_ada', { ttlMs: 60_000 }))!.release();
+    for (let round = 0; round < 40; round += 1)
+      await (await store.lock('school-grant', 'usr_owner_ada', { ttlMs: 60_000 }))!.release();
     const entries = await readdir(join(dir, 'school-grant', `${recordFileName('usr_owner_ada')}.lock`));
     expect(entries.every((entry) => /^\d+$/.test(entry))).toBe(true);
     expect(entries.length).toBeLessThanOrEqual(17);
@@ -109,21 +139,26 @@ describe('the directory grant store', () => {
       expect(file).not.toContain(canary);
       expect(await readFile(file, 'utf8')).not.toContain(canary);
     }
-    expect(await filesUnder(join(dir, 'school-grant'))).toEqual([join(dir, 'school-grant', recordFileName('usr_owner_ada'))]);
+    expect(await filesUnder(join(dir, 'school-grant'))).toEqual([
+      join(dir, 'school-grant', recordFileName('usr_owner_ada')),
+    ]);
   });
 
-  it.skipIf(!posix)('HST-02 makes the store and its namespaces 0700 and every record 0600, and tightens a loose record', async () => {
-    const { store, dir, warnings } = await setUp();
-    await store.write('school-grant', 'usr_owner_ada', { a: 1 });
-    expect((await lstat(dir)).mode & 0o777).toBe(0o700);
-    expect((await lstat(join(dir, 'school-grant'))).mode & 0o777).toBe(0o700);
-    const file = join(dir, 'school-grant', recordFileName('usr_owner_ada'));
-    expect((await lstat(file)).mode & 0o777).toBe(0o600);
-    await chmod(file, 0o644);
-    expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ a: 1 });
-    expect((await lstat(file)).mode & 0o777).toBe(0o600);
-    expect(warnings.join('\n')).toMatch(/readable by others/);
-  });
+  it.skipIf(!posix)(
+    'HST-02 makes the store and its namespaces 0700 and every record 0600, and tightens a loose record',
+    async () => {
+      const { store, dir, warnings } = await setUp();
+      await store.write('school-grant', 'usr_owner_ada', { a: 1 });
+      expect((await lstat(dir)).mode & 0o777).toBe(0o700);
+      expect((await lstat(join(dir, 'school-grant'))).mode & 0o777).toBe(0o700);
+      const file = join(dir, 'school-grant', recordFileName('usr_owner_ada'));
+      expect((await lstat(file)).mode & 0o777).toBe(0o600);
+      await chmod(file, 0o644);
+      expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ a: 1 });
+      expect((await lstat(file)).mode & 0o777).toBe(0o600);
+      expect(warnings.join('\n')).toMatch(/readable by others/);
+    },
+  );
 
   it.skipIf(!posix)('HST-02 refuses a record that is a symbolic link, to read or to replace', async () => {
     const { store, dir } = await setUp();
@@ -133,7 +168,9 @@ describe('the directory grant store', () => {
     const file = join(dir, 'school-grant', recordFileName('usr_lecturer_grace'));
     await symlink(target, file);
     await expect(store.read('school-grant', 'usr_lecturer_grace')).rejects.toMatchObject({ code: 'STORE_UNSAFE' });
-    await expect(store.write('school-grant', 'usr_lecturer_grace', { b: 2 })).rejects.toMatchObject({ code: 'STORE_UNSAFE' });
+    await expect(store.write('school-grant', 'usr_lecturer_grace', { b: 2 })).rejects.toMatchObject({
+      code: 'STORE_UNSAFE',
+    });
     expect(await readFile(target, 'utf8')).toBe('outside the store');
   });
 
@@ -176,7 +213,9 @@ describe('the directory grant store', () => {
     const before = await setUp(keyring(randomBytes(32)));
     await before.store.write('school-grant', 'usr_owner_ada', { who: 'ada' });
     const lost = await setUp(keyring(randomBytes(32)), before.dir);
-    await expect(lost.store.read('school-grant', 'usr_owner_ada')).rejects.toMatchObject({ code: 'STORE_RECORD_UNREADABLE' });
+    await expect(lost.store.read('school-grant', 'usr_owner_ada')).rejects.toMatchObject({
+      code: 'STORE_RECORD_UNREADABLE',
+    });
     expect(await before.store.read('school-grant', 'usr_owner_ada')).toEqual({ who: 'ada' });
   });
 

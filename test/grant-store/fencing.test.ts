@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fenceAccepts, nextFence, openRecord, parseStoreKeys, redisLockKeys, redisRecordKey, sealRecord } from '../../src/grant-store/index.js';
+import {
+  fenceAccepts,
+  nextFence,
+  openRecord,
+  parseStoreKeys,
+  redisLockKeys,
+  redisRecordKey,
+  sealRecord,
+} from '../../src/grant-store/index.js';
 import { fencesIn, stillHeld } from '../../src/grant-store/directory-lock.js';
 import { parseSealedRecord } from '../../src/grant-store/sealed-record.js';
 

@@ -1,7 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInProcessBus, MAX_BUS_MESSAGE_BYTES, openRedisStore, parseStoreKeys, parseStoreLocation, type MessageBus, type RedisGrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
+import {
+  createInProcessBus,
+  MAX_BUS_MESSAGE_BYTES,
+  openRedisStore,
+  parseStoreKeys,
+  parseStoreLocation,
+  type MessageBus,
+  type RedisGrantStore,
+  type StoreKeyring,
+} from '../../src/grant-store/index.js';
 import { encodeBusMessage, isValidChannel } from '../../src/grant-store/message-bus.js';
 import { openBusMessage, sealBusMessage } from '../../src/grant-store/redis-message-bus.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -13,7 +22,10 @@ function keyring(): StoreKeyring {
 }
 
 /** Resolves with the next message `bus` delivers on `channel`. */
-function nextMessage(bus: MessageBus, channel: string): Promise<{ message: Record<string, unknown>; unsubscribe: () => Promise<void> }> {
+function nextMessage(
+  bus: MessageBus,
+  channel: string,
+): Promise<{ message: Record<string, unknown>; unsubscribe: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
     let unsubscribe: () => Promise<void> = async () => undefined;
     bus.subscribe(channel, (message) => resolve({ message, unsubscribe })).then((done) => (unsubscribe = done), reject);
@@ -34,7 +46,8 @@ describe('bus messages (pure)', () => {
 
   it('accepts channels shaped kind:name and nothing else', () => {
     expect(isValidChannel(channel)).toBe(true);
-    for (const bad of ['session', 'Session:abc', 'session:a b', 'session:*', `session:${'a'.repeat(101)}`]) expect(isValidChannel(bad)).toBe(false);
+    for (const bad of ['session', 'Session:abc', 'session:a b', 'session:*', `session:${'a'.repeat(101)}`])
+      expect(isValidChannel(bad)).toBe(false);
   });
 
   it('SCL-33 refuses a message over the size bound', () => {
@@ -47,16 +60,27 @@ describe('bus messages (pure)', () => {
     const sealed = sealBusMessage(channel, { kind: 'closed', from: 'a' }, keys, now);
     if (!sealed.ok) throw new Error(sealed.reason);
     expect(sealed.text).not.toContain('closed');
-    expect(openBusMessage(channel, sealed.text, keys, now + 59)).toEqual({ ok: true, message: { kind: 'closed', from: 'a' } });
+    expect(openBusMessage(channel, sealed.text, keys, now + 59)).toEqual({
+      ok: true,
+      message: { kind: 'closed', from: 'a' },
+    });
     expect(openBusMessage('session:other', sealed.text, keys, now).ok).toBe(false);
     expect(openBusMessage(channel, sealed.text, keys, now + 60)).toEqual({ ok: false, reason: 'it has expired' });
     expect(openBusMessage(channel, sealed.text, keyring(), now).ok).toBe(false);
     const envelope = JSON.parse(sealed.text) as { ciphertext: string; expiresAt: number };
-    expect(openBusMessage(channel, JSON.stringify({ ...envelope, expiresAt: envelope.expiresAt + 3600 }), keys, now).ok).toBe(false);
+    expect(
+      openBusMessage(channel, JSON.stringify({ ...envelope, expiresAt: envelope.expiresAt + 3600 }), keys, now).ok,
+    ).toBe(false);
     const flipped = `${envelope.ciphertext[0] === 'A' ? 'B' : 'A'}${envelope.ciphertext.slice(1)}`;
     expect(openBusMessage(channel, JSON.stringify({ ...envelope, ciphertext: flipped }), keys, now).ok).toBe(false);
-    expect(openBusMessage(channel, '{"kind":"closed","from":"a"}', keys, now)).toEqual({ ok: false, reason: 'it is not a sealed message' });
-    expect(openBusMessage(channel, 'x'.repeat(200_000), keys, now)).toEqual({ ok: false, reason: 'it is over the size bound' });
+    expect(openBusMessage(channel, '{"kind":"closed","from":"a"}', keys, now)).toEqual({
+      ok: false,
+      reason: 'it is not a sealed message',
+    });
+    expect(openBusMessage(channel, 'x'.repeat(200_000), keys, now)).toEqual({
+      ok: false,
+      reason: 'it is over the size bound',
+    });
   });
 });
 
@@ -98,10 +122,17 @@ describeWithRedis('the Redis bus', () => {
     await server?.close();
   });
 
-  async function open(keys: StoreKeyring, warnings: string[] = []): Promise<{ store: RedisGrantStore; bus: MessageBus }> {
+  async function open(
+    keys: StoreKeyring,
+    warnings: string[] = [],
+  ): Promise<{ store: RedisGrantStore; bus: MessageBus }> {
     const parsed = parseStoreLocation(server.url);
     if (!parsed.ok || parsed.location.kind !== 'redis') throw new Error('not a Redis URL');
-    const store = await openRedisStore({ address: parsed.location.address, keyring: keys, logger: { warn: (message) => warnings.push(message) } });
+    const store = await openRedisStore({
+      address: parsed.location.address,
+      keyring: keys,
+      logger: { warn: (message) => warnings.push(message) },
+    });
     stores.push(store);
     const bus = await store.openMessageBus();
     return { store, bus };
@@ -124,7 +155,12 @@ describeWithRedis('the Redis bus', () => {
       // Forged by whoever can reach Redis: plain, and sealed with another key.
       await raw.publish('school-mcp:bus:session:abc', JSON.stringify({ kind: 'closed', from: 'mallory' }));
       await raw.publish('school-mcp:bus:session:abc', JSON.stringify({ kind: 'closed', from: 'mallory' }));
-      const other = sealBusMessage('session:abc', { kind: 'closed', from: 'mallory' }, keyring(), Math.floor(Date.now() / 1000));
+      const other = sealBusMessage(
+        'session:abc',
+        { kind: 'closed', from: 'mallory' },
+        keyring(),
+        Math.floor(Date.now() / 1000),
+      );
       if (other.ok) await raw.publish('school-mcp:bus:session:abc', other.text);
       await a.bus.publish('session:abc', { kind: 'to-server', from: 'a', secret: 'canary-7d1f' });
       await until(() => received.length > 0, 'the genuine message');
@@ -145,7 +181,9 @@ describeWithRedis('the Redis bus', () => {
     await b.bus.subscribe('session:back', (message) => received.push(message));
     await server.stop();
     try {
-      await expect(a.bus.publish('session:back', { kind: 'closed', from: 'a' })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      await expect(a.bus.publish('session:back', { kind: 'closed', from: 'a' })).rejects.toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+      });
     } finally {
       await server.restart();
     }

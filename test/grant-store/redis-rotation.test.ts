@@ -5,9 +5,21 @@
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { openRedisStore, parseStoreLocation, redisRecordKey, resealStore, type RedisGrantStore, type StoreKeyring } from '../../src/grant-store/index.js';
+import {
+  openRedisStore,
+  parseStoreLocation,
+  redisRecordKey,
+  resealStore,
+  type RedisGrantStore,
+  type StoreKeyring,
+} from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { expectResealToFinishTheRotation, expectResealToLeaveNewerRecords, expectUnreadableRecordsCountedAndKept, keyring } from './support/rotation-contract.js';
+import {
+  expectResealToFinishTheRotation,
+  expectResealToLeaveNewerRecords,
+  expectUnreadableRecordsCountedAndKept,
+  keyring,
+} from './support/rotation-contract.js';
 
 const opened: RedisGrantStore[] = [];
 afterEach(async () => {
@@ -34,7 +46,11 @@ describeWithRedis('a key rotation on the Redis grant store', () => {
   const openUnder = async (keys: StoreKeyring) => {
     const location = parseStoreLocation(server.url);
     if (!location.ok || location.location.kind !== 'redis') throw new Error('not a Redis URL');
-    const store = await openRedisStore({ address: location.location.address, keyring: keys, logger: { warn: () => undefined } });
+    const store = await openRedisStore({
+      address: location.location.address,
+      keyring: keys,
+      logger: { warn: () => undefined },
+    });
     opened.push(store);
     return store;
   };
@@ -58,7 +74,9 @@ describeWithRedis('a key rotation on the Redis grant store', () => {
       const { key: expiring } = redisRecordKey('oidc-session', 's1');
       const { key: lasting } = redisRecordKey('school-grant', 'usr_ada');
       await raw.expire(expiring, 300);
-      const report = await resealStore((await openUnder(keyring(b, a))).scan(), keyring(b, a), () => Math.floor(Date.now() / 1000));
+      const report = await resealStore((await openUnder(keyring(b, a))).scan(), keyring(b, a), () =>
+        Math.floor(Date.now() / 1000),
+      );
       expect(report).toMatchObject({ resealed: 2, after: { underOldKeys: 0 } });
       const ttl = await raw.ttl(expiring);
       expect(ttl).toBeGreaterThan(250);

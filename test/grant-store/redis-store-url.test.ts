@@ -3,9 +3,18 @@ import { isRedisStoreUrl, parseStoreLocation, recordFileName, redisRecordKey } f
 
 describe('what --store names', () => {
   it('takes a path as a directory and a redis:// or rediss:// URL as a Redis server, database 0 by default', () => {
-    expect(parseStoreLocation('/var/lib/school-mcp/store')).toEqual({ ok: true, location: { kind: 'directory', dir: '/var/lib/school-mcp/store' } });
-    expect(parseStoreLocation('redis://cache.internal:6380/3')).toEqual({ ok: true, location: { kind: 'redis', address: { url: 'redis://cache.internal:6380/3', tls: false, database: 3 } } });
-    expect(parseStoreLocation('rediss://cache.internal')).toEqual({ ok: true, location: { kind: 'redis', address: { url: 'rediss://cache.internal:6379/0', tls: true, database: 0 } } });
+    expect(parseStoreLocation('/var/lib/school-mcp/store')).toEqual({
+      ok: true,
+      location: { kind: 'directory', dir: '/var/lib/school-mcp/store' },
+    });
+    expect(parseStoreLocation('redis://cache.internal:6380/3')).toEqual({
+      ok: true,
+      location: { kind: 'redis', address: { url: 'redis://cache.internal:6380/3', tls: false, database: 3 } },
+    });
+    expect(parseStoreLocation('rediss://cache.internal')).toEqual({
+      ok: true,
+      location: { kind: 'redis', address: { url: 'rediss://cache.internal:6379/0', tls: true, database: 0 } },
+    });
     expect(isRedisStoreUrl('REDIS://x')).toBe(true);
     expect(isRedisStoreUrl('./redis-store')).toBe(false);
   });
@@ -27,7 +36,7 @@ describe('what --store names', () => {
     }
   });
 
-  it('HST-07 names a record by the hash of its name under school-mcp:, and seals it to the directory store\'s address', () => {
+  it("HST-07 names a record by the hash of its name under school-mcp:, and seals it to the directory store's address", () => {
     const { key, address } = redisRecordKey('school-grant', 'usr_owner_ada');
     expect(key).toBe(`school-mcp:school-grant:${recordFileName('usr_owner_ada').replace(/\.rec$/, '')}`);
     expect(key).not.toContain('usr_owner_ada');

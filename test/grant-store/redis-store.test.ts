@@ -2,9 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import { openRedisStore, parseStoreKeys, parseStoreLocation, redisLockKeys, redisRecordKey, type RedisGrantStore, type RedisStoreAddress, type StoreKeyring } from '../../src/grant-store/index.js';
+import {
+  openRedisStore,
+  parseStoreKeys,
+  parseStoreLocation,
+  redisLockKeys,
+  redisRecordKey,
+  type RedisGrantStore,
+  type RedisStoreAddress,
+  type StoreKeyring,
+} from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { expectFencedWrites, expectReplaceOnly, expectLockHeldOnce, expectLockRunsOut, expectOneCreatorWins, expectOneWinnerPerRound, expectRecordsKeptApart } from './support/store-contract.js';
+import {
+  expectFencedWrites,
+  expectReplaceOnly,
+  expectLockHeldOnce,
+  expectLockRunsOut,
+  expectOneCreatorWins,
+  expectOneWinnerPerRound,
+  expectRecordsKeptApart,
+} from './support/store-contract.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
   const parsed = parseStoreKeys(keys.map((bytes) => bytes.toString('base64')).join(' '));
@@ -31,7 +48,10 @@ interface Harness {
   clock: { now: number };
 }
 
-async function openStore(server: RedisServer, options: { keys?: StoreKeyring; password?: string; timeoutMs?: number } = {}): Promise<Harness> {
+async function openStore(
+  server: RedisServer,
+  options: { keys?: StoreKeyring; password?: string; timeoutMs?: number } = {},
+): Promise<Harness> {
   const warnings: string[] = [];
   const debugLines: string[] = [];
   const clock = { now: Math.floor(Date.now() / 1000) };
@@ -72,7 +92,9 @@ describeWithRedis('the Redis grant store', () => {
 
   it('SCL-10 gives a lock to one holder among the instances on one Redis, releases it to the next with a greater fence, and lets it run out', async () => {
     const keys = keyring(randomBytes(32));
-    const stores = (await Promise.all([openStore(server, { keys }), openStore(server, { keys }), openStore(server, { keys })])).map((harness) => harness.store);
+    const stores = (
+      await Promise.all([openStore(server, { keys }), openStore(server, { keys }), openStore(server, { keys })])
+    ).map((harness) => harness.store);
     await expectLockHeldOnce(stores[0]!, stores[1]!);
     await expectOneWinnerPerRound(stores);
     await expectLockRunsOut(stores[1]!, stores[2]!);
@@ -168,7 +190,9 @@ describeWithRedis('the Redis grant store', () => {
     expect(await during.store.read('school-grant', 'usr_rotated')).toEqual({ who: 'ada' });
     const after = await openStore(server, { keys: keyring(newer) });
     expect(await after.store.read('school-grant', 'usr_rotated')).toEqual({ who: 'ada' });
-    await expect(before.store.read('school-grant', 'usr_rotated')).rejects.toMatchObject({ code: 'STORE_RECORD_UNREADABLE' });
+    await expect(before.store.read('school-grant', 'usr_rotated')).rejects.toMatchObject({
+      code: 'STORE_RECORD_UNREADABLE',
+    });
   });
 
   it('HST-08 reseals a record under the new key keeping its TTL, and never revives one that another instance took meanwhile', async () => {
@@ -184,7 +208,11 @@ describeWithRedis('the Redis grant store', () => {
       expect(await client.ttl(key)).toBeGreaterThan(500);
       for (let round = 0; round < 10; round += 1) {
         await before.store.write('pending', `race-${round}`, { round }, { ttlSeconds: 600 });
-        const [, taken] = await Promise.all([during.store.read('pending', `race-${round}`), during.store.take('pending', `race-${round}`), during.store.read('pending', `race-${round}`)]);
+        const [, taken] = await Promise.all([
+          during.store.read('pending', `race-${round}`),
+          during.store.take('pending', `race-${round}`),
+          during.store.read('pending', `race-${round}`),
+        ]);
         expect(taken).toEqual({ round });
         expect(await client.exists(redisRecordKey('pending', `race-${round}`).key)).toBe(0);
       }
@@ -202,7 +230,14 @@ describeWithRedis('the Redis grant store', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
     try {
-      await expect(openRedisStore({ address: addressOf(`redis://127.0.0.1:${port}/0`), keyring: keyring(randomBytes(32)), logger: { warn: () => undefined }, timeoutMs: 300 })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+      await expect(
+        openRedisStore({
+          address: addressOf(`redis://127.0.0.1:${port}/0`),
+          keyring: keyring(randomBytes(32)),
+          logger: { warn: () => undefined },
+          timeoutMs: 300,
+        }),
+      ).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
@@ -220,7 +255,10 @@ describeWithRedis('the Redis grant store', () => {
       expect(ttl).toBeGreaterThan(500);
       expect(ttl).toBeLessThanOrEqual(600);
       expect(await client.ttl(redisRecordKey('client', 'forever').key)).toBe(-1);
-      await vi.waitFor(async () => expect(await client.exists(redisRecordKey('code', 'c-short').key)).toBe(0), { timeout: 10_000, interval: 100 });
+      await vi.waitFor(async () => expect(await client.exists(redisRecordKey('code', 'c-short').key)).toBe(0), {
+        timeout: 10_000,
+        interval: 100,
+      });
     } finally {
       client.destroy();
     }
@@ -233,7 +271,11 @@ describeWithRedis('the Redis grant store', () => {
 
   it('creates a record only where there is none (SET NX), keeping its TTL: of instances racing to create it, one wins', async () => {
     const keys = keyring(randomBytes(32));
-    const instances = await Promise.all([openStore(server, { keys }), openStore(server, { keys }), openStore(server, { keys })]);
+    const instances = await Promise.all([
+      openStore(server, { keys }),
+      openStore(server, { keys }),
+      openStore(server, { keys }),
+    ]);
     await expectOneCreatorWins(instances.map((instance) => instance.store));
     expect(await instances[0]!.store.writeIfAbsent('code', 'short-lived', { n: 1 }, { ttlSeconds: 600 })).toBe(true);
     const client = await rawClient(server);
@@ -246,10 +288,16 @@ describeWithRedis('the Redis grant store', () => {
 
   it('HST-08 gives a record taken once to one taker only, however many instances race for it', async () => {
     const keys = keyring(randomBytes(32));
-    const instances = await Promise.all([openStore(server, { keys }), openStore(server, { keys }), openStore(server, { keys })]);
+    const instances = await Promise.all([
+      openStore(server, { keys }),
+      openStore(server, { keys }),
+      openStore(server, { keys }),
+    ]);
     for (let round = 0; round < 5; round += 1) {
       await instances[0]!.store.write('pending', `once-${round}`, { round }, { ttlSeconds: 60 });
-      const takes = await Promise.all(Array.from({ length: 12 }, (_, index) => instances[index % 3]!.store.take('pending', `once-${round}`)));
+      const takes = await Promise.all(
+        Array.from({ length: 12 }, (_, index) => instances[index % 3]!.store.take('pending', `once-${round}`)),
+      );
       expect(takes.filter((taken) => taken !== undefined)).toEqual([{ round }]);
       expect(await instances[1]!.store.read('pending', `once-${round}`)).toBeUndefined();
     }
@@ -271,7 +319,10 @@ describeWithRedis('the Redis grant store with a password', () => {
     await store.write('school-grant', 'usr_owner_ada', { who: 'ada' });
     expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ who: 'ada' });
     const attempt = async (candidate: string | undefined): Promise<void> => {
-      const other = await openStore(server, { timeoutMs: 1000, ...(candidate === undefined ? {} : { password: candidate }) });
+      const other = await openStore(server, {
+        timeoutMs: 1000,
+        ...(candidate === undefined ? {} : { password: candidate }),
+      });
       await other.store.read('school-grant', 'usr_owner_ada');
     };
     await expect(attempt(undefined)).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
@@ -298,12 +349,18 @@ describeWithRedis('the Redis grant store when Redis goes away', () => {
     await expect(store.write('client', 'other', { n: 2 })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     await expect(store.take('client', 'other')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
     await expect(openStore(server, { timeoutMs: 500 })).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
-    await vi.waitFor(() => expect(debugLines.join('\n')).toMatch(/Redis grant store is unavailable/), { timeout: 5000, interval: 25 });
+    await vi.waitFor(() => expect(debugLines.join('\n')).toMatch(/Redis grant store is unavailable/), {
+      timeout: 5000,
+      interval: 25,
+    });
     // The warning of an outage is the hosted server's, one per outage (SCL-03); the store's own lines are debug.
     expect(warnings).toEqual([]);
     await server.restart();
     // The test server saves nothing, so the restarted Redis is empty; the store reconnects by itself.
-    await vi.waitFor(async () => expect(await store.read('client', 'kept')).toBeUndefined(), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(await store.read('client', 'kept')).toBeUndefined(), {
+      timeout: 10_000,
+      interval: 50,
+    });
     await store.write('client', 'after', { n: 3 });
     expect(await store.read('client', 'after')).toEqual({ n: 3 });
   });

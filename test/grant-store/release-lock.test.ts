@@ -8,7 +8,8 @@ import { SchoolMcpError } from '../../src/errors.js';
 import { releaseLock } from '../../src/grant-store/index.js';
 
 const RETRY_MS = 5;
-const unavailable = () => new SchoolMcpError('STORE_UNAVAILABLE', 'The Redis grant store could not release a lock (The client is closed).');
+const unavailable = () =>
+  new SchoolMcpError('STORE_UNAVAILABLE', 'The Redis grant store could not release a lock (The client is closed).');
 
 describe('releaseLock', () => {
   it('SCL-17 tries a release again while the store does not answer, until it is done', async () => {

@@ -50,7 +50,10 @@ describe('sealed records (pure)', () => {
   it('HST-03 opens a record sealed with an older key still in the ring, and names a key that is gone', () => {
     const [older, newer] = [randomBytes(32), randomBytes(32)];
     const sealed = sealRecord('{"value":{}}', ADA, undefined, keyring(older).current);
-    expect(openRecord(sealed, ADA, keyring(newer, older))).toMatchObject({ ok: true, keyId: keyring(older).current.id });
+    expect(openRecord(sealed, ADA, keyring(newer, older))).toMatchObject({
+      ok: true,
+      keyId: keyring(older).current.id,
+    });
     const gone = openRecord(sealed, ADA, keyring(newer));
     expect(gone.ok).toBe(false);
     if (!gone.ok) expect(gone.reason).toContain(sealed.keyId);

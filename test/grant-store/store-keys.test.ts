@@ -22,7 +22,11 @@ describe('store keys (pure)', () => {
     ['nothing', '', /no key/],
     ['a key of 16 bytes', randomBytes(16).toString('base64'), /16 bytes/],
     ['a passphrase', 'correct horse battery staple', /not base64|bytes/],
-    ['a second key that is short', `${randomBytes(32).toString('base64')},${randomBytes(31).toString('base64')}`, /key 2/],
+    [
+      'a second key that is short',
+      `${randomBytes(32).toString('base64')},${randomBytes(31).toString('base64')}`,
+      /key 2/,
+    ],
   ])('HST-03 refuses %s', (_label, text, reason) => {
     const parsed = parseStoreKeys(text);
     expect(parsed.ok).toBe(false);

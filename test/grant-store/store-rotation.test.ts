@@ -3,8 +3,22 @@ import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countStoreKeys, openDirectoryStore, readingUnreadableAsAbsent, recordFileName, sealRecord, standingOf, takeCensus, type StoreKeyring } from '../../src/grant-store/index.js';
-import { expectResealToFinishTheRotation, expectResealToLeaveNewerRecords, expectUnreadableRecordsCountedAndKept, keyring } from './support/rotation-contract.js';
+import {
+  countStoreKeys,
+  openDirectoryStore,
+  readingUnreadableAsAbsent,
+  recordFileName,
+  sealRecord,
+  standingOf,
+  takeCensus,
+  type StoreKeyring,
+} from '../../src/grant-store/index.js';
+import {
+  expectResealToFinishTheRotation,
+  expectResealToLeaveNewerRecords,
+  expectUnreadableRecordsCountedAndKept,
+  keyring,
+} from './support/rotation-contract.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -18,13 +32,15 @@ async function storeDir(): Promise<string> {
 }
 
 function openerOn(dir: string, warnings: string[] = []) {
-  return (keys: StoreKeyring) => openDirectoryStore({ dir, keyring: keys, logger: { warn: (message) => warnings.push(message) } });
+  return (keys: StoreKeyring) =>
+    openDirectoryStore({ dir, keyring: keys, logger: { warn: (message) => warnings.push(message) } });
 }
 
 describe('the decision to reseal a record', () => {
   const [a, b, c] = [randomBytes(32), randomBytes(32), randomBytes(32)];
   const keys = keyring(b, a);
-  const sealedWith = (key: Buffer, expiresAt?: number) => sealRecord('{"value":{}}', { namespace: 'n', name: 'x.rec' }, expiresAt, keyring(key).current);
+  const sealedWith = (key: Buffer, expiresAt?: number) =>
+    sealRecord('{"value":{}}', { namespace: 'n', name: 'x.rec' }, expiresAt, keyring(key).current);
 
   it('ST-12 reseals only a live record under an old key that is given', () => {
     expect(standingOf(sealedWith(b), keys, 100)).toEqual({ kind: 'current' });
@@ -111,7 +127,10 @@ describe('records whose key is gone, read for a request', () => {
     expect(await store.read('oidc-access-token', 'tok1')).toBeUndefined();
     expect(await store.read('oidc-access-token', 'tok2')).toBeUndefined();
     expect(await store.read('school-grant', 'usr_ada')).toBeUndefined();
-    expect(warnings.map((warning) => (warning.fields as { namespace: string }).namespace)).toEqual(['oidc-access-token', 'school-grant']);
+    expect(warnings.map((warning) => (warning.fields as { namespace: string }).namespace)).toEqual([
+      'oidc-access-token',
+      'school-grant',
+    ]);
     expect(JSON.stringify(warnings)).toContain(keyring(lost).current.id);
     expect(JSON.stringify(warnings)).not.toMatch(/tok1|usr_ada|"who"/);
 

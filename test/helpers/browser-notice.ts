@@ -5,5 +5,8 @@
 import { HOW_TO_ENABLE_BROWSER_TESTS, TEST_BROWSER } from './find-browser.js';
 
 export default function announceMissingBrowser(): void {
-  if (!TEST_BROWSER) process.stderr.write(`${process.env['CI'] === 'true' ? 'failing' : 'skipping'} browser tests: ${HOW_TO_ENABLE_BROWSER_TESTS}\n`);
+  if (!TEST_BROWSER)
+    process.stderr.write(
+      `${process.env['CI'] === 'true' ? 'failing' : 'skipping'} browser tests: ${HOW_TO_ENABLE_BROWSER_TESTS}\n`,
+    );
 }

@@ -8,13 +8,16 @@ import { chromium, type Browser } from 'playwright-core';
 import { HOW_TO_ENABLE_BROWSER_TESTS, TEST_BROWSER } from './find-browser.js';
 import { describeNeeding } from './suite-gate.js';
 
-
 /**
  * A suite that needs the browser: run where there is one, skipped with the way to enable it where
  * there is none, and failed under CI, where a skipped browser test would hide a missing install.
  */
 export function describeInBrowser(name: string, body: () => void): void {
-  describeNeeding({ available: TEST_BROWSER !== undefined, what: 'a browser to run in', howToEnable: HOW_TO_ENABLE_BROWSER_TESTS }, name, body);
+  describeNeeding(
+    { available: TEST_BROWSER !== undefined, what: 'a browser to run in', howToEnable: HOW_TO_ENABLE_BROWSER_TESTS },
+    name,
+    body,
+  );
 }
 
 export async function launchBrowser(): Promise<Browser> {

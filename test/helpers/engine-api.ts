@@ -44,7 +44,11 @@ export function isApiPath(path: string): boolean {
 }
 
 function openApiDocument(base: string): Record<string, unknown> {
-  const course = { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, published: { type: 'boolean' } }, required: ['id', 'title', 'published'] };
+  const course = {
+    type: 'object',
+    properties: { id: { type: 'string' }, title: { type: 'string' }, published: { type: 'boolean' } },
+    required: ['id', 'title', 'published'],
+  };
   const security = (scope: string) => [{ school: [scope] }];
   return {
     openapi: '3.1.0',
@@ -70,13 +74,29 @@ function openApiDocument(base: string): Record<string, unknown> {
           operationId: 'listCourses',
           summary: 'List the courses',
           security: security('courses:read'),
-          responses: { '200': { description: 'The courses', content: { 'application/json': { schema: { type: 'object', properties: { items: { type: 'array', items: course } } } } } } },
+          responses: {
+            '200': {
+              description: 'The courses',
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { items: { type: 'array', items: course } } },
+                },
+              },
+            },
+          },
         },
         post: {
           operationId: 'createCourse',
           summary: 'Create a course',
           security: security('courses:write'),
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+              },
+            },
+          },
           responses: { '201': { description: 'The course', content: { 'application/json': { schema: course } } } },
         },
       },
@@ -105,13 +125,22 @@ export function createEngineApi(base: string, resource: string): EngineApi {
   const resourceMetadataUrl = `${base}/.well-known/oauth-protected-resource`;
 
   const routes: Route[] = [
-    { method: 'GET', pattern: /^\/api\/v1\/courses$/, scopes: ['courses:read'], run: () => ({ status: 200, body: { items: courses } }) },
+    {
+      method: 'GET',
+      pattern: /^\/api\/v1\/courses$/,
+      scopes: ['courses:read'],
+      run: () => ({ status: 200, body: { items: courses } }),
+    },
     {
       method: 'POST',
       pattern: /^\/api\/v1\/courses$/,
       scopes: ['courses:write'],
       run: (_, body) => {
-        const created = { id: `c${courses.length + 1}`, title: typeof body['title'] === 'string' ? body['title'] : '', published: false };
+        const created = {
+          id: `c${courses.length + 1}`,
+          title: typeof body['title'] === 'string' ? body['title'] : '',
+          published: false,
+        };
         courses.push(created);
         return { status: 201, body: created };
       },
@@ -152,17 +181,35 @@ export function createEngineApi(base: string, resource: string): EngineApi {
     const audience = info['aud'];
     const bound = audience === resource || (Array.isArray(audience) && audience.includes(resource));
     if (info['active'] !== true || !bound) {
-      return { status: 401, body: { error: 'invalid_token' }, headers: { 'www-authenticate': challenge('invalid_token', 'the access token is not active for this API') } };
+      return {
+        status: 401,
+        body: { error: 'invalid_token' },
+        headers: { 'www-authenticate': challenge('invalid_token', 'the access token is not active for this API') },
+      };
     }
     const scopes = typeof info['scope'] === 'string' ? info['scope'].split(' ') : [];
     if (required.every((scope) => scopes.includes(scope))) return undefined;
-    return { status: 403, body: { error: 'insufficient_scope' }, headers: { 'www-authenticate': challenge('insufficient_scope', 'this operation needs more permissions', required) } };
+    return {
+      status: 403,
+      body: { error: 'insufficient_scope' },
+      headers: {
+        'www-authenticate': challenge('insufficient_scope', 'this operation needs more permissions', required),
+      },
+    };
   };
 
   const answer = async (req: IncomingMessage, path: string): Promise<Answer> => {
     if (path === '/openapi.json') return { status: 200, body: openApiDocument(base) };
     if (path === '/.well-known/oauth-protected-resource') {
-      return { status: 200, body: { resource, authorization_servers: [base], scopes_supported: [...API_SCOPES], bearer_methods_supported: ['header'] } };
+      return {
+        status: 200,
+        body: {
+          resource,
+          authorization_servers: [base],
+          scopes_supported: [...API_SCOPES],
+          bearer_methods_supported: ['header'],
+        },
+      };
     }
     const route = routes.find((candidate) => candidate.method === req.method && candidate.pattern.test(path));
     if (!route) return { status: 404, body: { error: 'not_found' } };
@@ -173,7 +220,8 @@ export function createEngineApi(base: string, resource: string): EngineApi {
     if (refused) return refused;
     // Anonymous callers get the public view: published courses, and no changes.
     if (req.headers.authorization === undefined) {
-      if (req.method !== 'GET') return { status: 403, body: { error: 'forbidden', error_description: 'sign in to change courses' } };
+      if (req.method !== 'GET')
+        return { status: 403, body: { error: 'forbidden', error_description: 'sign in to change courses' } };
       return { status: 200, body: { items: courses.filter((course) => course.published) } };
     }
     return route.run(route.pattern.exec(path)!, text ? (JSON.parse(text) as Record<string, unknown>) : {});

@@ -39,24 +39,41 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const prompt = details.prompt.name;
   if (req.method === 'GET') {
     const consent = details.prompt.details as ConsentDetails;
-    const asked = prompt === 'consent' ? [...(consent.missingOIDCScope ?? []), ...Object.values(consent.missingResourceScopes ?? {}).flat()].join(' ') : 'sign in';
+    const asked =
+      prompt === 'consent'
+        ? [...(consent.missingOIDCScope ?? []), ...Object.values(consent.missingResourceScopes ?? {}).flat()].join(' ')
+        : 'sign in';
     return page(res, details.uid, prompt, asked);
   }
   const form = await formOf(req);
   if (form.get('decision') !== 'allow') {
-    return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user said no' }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'the user said no' },
+      { mergeWithLastSubmission: false },
+    );
   }
   if (prompt === 'login') {
-    return provider.interactionFinished(req, res, { login: { accountId: ENGINE_USER } }, { mergeWithLastSubmission: false });
+    return provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: ENGINE_USER } },
+      { mergeWithLastSubmission: false },
+    );
   }
   const missing = details.prompt.details as ConsentDetails;
   const grant = details.grantId
     ? await provider.Grant.find(details.grantId)
-    : new provider.Grant({ accountId: details.session?.accountId ?? ENGINE_USER, clientId: String(details.params['client_id']) });
+    : new provider.Grant({
+        accountId: details.session?.accountId ?? ENGINE_USER,
+        clientId: String(details.params['client_id']),
+      });
   if (!grant) throw new Error('the grant of this interaction is gone');
   if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
   if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(' '));
   const grantId = await grant.save();
   return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

@@ -44,9 +44,19 @@ export function createEngine(options: EngineOptions): Provider {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const configuration: Configuration = {
     routes: ENGINE_PATHS,
-    jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'engine-test', use: 'sig', alg: 'RS256' } as never] },
+    jwks: {
+      keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'engine-test', use: 'sig', alg: 'RS256' } as never],
+    },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
-    clients: [{ client_id: API_CLIENT.id, client_secret: API_CLIENT.secret, redirect_uris: [], response_types: [], grant_types: [] }],
+    clients: [
+      {
+        client_id: API_CLIENT.id,
+        client_secret: API_CLIENT.secret,
+        redirect_uris: [],
+        response_types: [],
+        grant_types: [],
+      },
+    ],
     claims: { openid: ['sub'], profile: ['name'], email: ['email'] },
     scopes: ['openid', 'profile', 'email'],
     responseTypes: ['code'],
@@ -92,7 +102,8 @@ export function createEngine(options: EngineOptions): Provider {
       introspection: {
         enabled: true,
         // The API may ask about any token; a public client (the bridge) only about its own.
-        allowedPolicy: async (ctx, client, token) => client.clientAuthMethod !== 'none' || token.clientId === ctx.oidc.client?.clientId,
+        allowedPolicy: async (ctx, client, token) =>
+          client.clientAuthMethod !== 'none' || token.clientId === ctx.oidc.client?.clientId,
       },
       userinfo: { enabled: true },
       resourceIndicators: {

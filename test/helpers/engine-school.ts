@@ -56,7 +56,9 @@ export async function startEngineSchool(options: EngineSchoolOptions = {}): Prom
       grants[type] = (grants[type] ?? 0) + 1;
     },
   });
-  provider.on('registration_create.success', (_ctx: unknown, client: { metadata(): Record<string, unknown> }) => registrations.push(client.metadata()));
+  provider.on('registration_create.success', (_ctx: unknown, client: { metadata(): Record<string, unknown> }) =>
+    registrations.push(client.metadata()),
+  );
   const api = createEngineApi(url, resource);
   const engine = provider.callback();
 
@@ -108,9 +110,15 @@ function createUser(origin: string): EngineUser {
   const visit = async (target: URL, form?: URLSearchParams): Promise<Response> => {
     const ours = target.origin === origin;
     const headers: Record<string, string> = {};
-    if (ours && cookies.size > 0) headers['cookie'] = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    if (ours && cookies.size > 0)
+      headers['cookie'] = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(target, { method: form ? 'POST' : 'GET', headers, redirect: 'manual', ...(form ? { body: form } : {}) });
+    const response = await fetch(target, {
+      method: form ? 'POST' : 'GET',
+      headers,
+      redirect: 'manual',
+      ...(form ? { body: form } : {}),
+    });
     if (ours) {
       for (const cookie of response.headers.getSetCookie()) {
         const [pair = '', ...attributes] = cookie.split(';');

@@ -18,13 +18,23 @@ export const HOW_TO_ENABLE_BROWSER_TESTS =
 /** Where each platform's installers put the browsers, most specific first. */
 function candidates({ env, platform }: BrowserSearch): string[] {
   if (platform === 'darwin') {
-    const apps = ['Google Chrome.app/Contents/MacOS/Google Chrome', 'Chromium.app/Contents/MacOS/Chromium', 'Microsoft Edge.app/Contents/MacOS/Microsoft Edge'];
+    const apps = [
+      'Google Chrome.app/Contents/MacOS/Google Chrome',
+      'Chromium.app/Contents/MacOS/Chromium',
+      'Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+    ];
     const roots = ['/Applications', ...(env['HOME'] ? [join(env['HOME'], 'Applications')] : [])];
     return roots.flatMap((root) => apps.map((app) => `${root}/${app}`));
   }
   if (platform === 'win32') {
-    const roots = [env['PROGRAMFILES'], env['PROGRAMFILES(X86)'], env['LOCALAPPDATA']].filter((root): root is string => Boolean(root));
-    const apps = ['Google\\Chrome\\Application\\chrome.exe', 'Chromium\\Application\\chrome.exe', 'Microsoft\\Edge\\Application\\msedge.exe'];
+    const roots = [env['PROGRAMFILES'], env['PROGRAMFILES(X86)'], env['LOCALAPPDATA']].filter((root): root is string =>
+      Boolean(root),
+    );
+    const apps = [
+      'Google\\Chrome\\Application\\chrome.exe',
+      'Chromium\\Application\\chrome.exe',
+      'Microsoft\\Edge\\Application\\msedge.exe',
+    ];
     return roots.flatMap((root) => apps.map((app) => `${root}\\${app}`));
   }
   return [

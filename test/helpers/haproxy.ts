@@ -16,7 +16,12 @@ import { freePort } from './free-port.js';
 import { describeNeeding } from './suite-gate.js';
 import { exited, findSystemBinary, requirePath, spawnUntilReady } from './system-binary.js';
 
-const HAPROXY = findSystemBinary('haproxy', 'SCHOOL_MCP_TEST_HAPROXY', ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'], 'no haproxy for the scale-out tests: apt-get install haproxy, or set SCHOOL_MCP_TEST_HAPROXY to its path');
+const HAPROXY = findSystemBinary(
+  'haproxy',
+  'SCHOOL_MCP_TEST_HAPROXY',
+  ['/usr/sbin/haproxy', '/usr/bin/haproxy', '/usr/local/sbin/haproxy'],
+  'no haproxy for the scale-out tests: apt-get install haproxy, or set SCHOOL_MCP_TEST_HAPROXY to its path',
+);
 
 /** A suite that needs haproxy (and redis-server, which the scale-out suites also start). */
 export function describeWithHaproxy(name: string, body: () => void): void {
@@ -92,11 +97,22 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-async function launch(binary: string, port: number, dir: string, options: HaproxyOptions): Promise<{ child: ChildProcess; config: string } | undefined> {
+async function launch(
+  binary: string,
+  port: number,
+  dir: string,
+  options: HaproxyOptions,
+): Promise<{ child: ChildProcess; config: string } | undefined> {
   const config = haproxyConfig(port, options);
   const file = join(dir, 'haproxy.cfg');
   await writeFile(file, config);
-  const child = await spawnUntilReady(binary, ['-f', file, '-db'], () => accepts(port), `haproxy on port ${port}`, READY_TIMEOUT_MS);
+  const child = await spawnUntilReady(
+    binary,
+    ['-f', file, '-db'],
+    () => accepts(port),
+    `haproxy on port ${port}`,
+    READY_TIMEOUT_MS,
+  );
   return child === undefined ? undefined : { child, config };
 }
 
@@ -108,7 +124,8 @@ export async function startHaproxy(options: HaproxyOptions): Promise<Haproxy> {
   for (let attempt = 0; attempt < 5 && started === undefined; attempt += 1) {
     port = options.port ?? (await freePort());
     started = await launch(binary, port, dir, options);
-    if (started === undefined && options.port !== undefined) throw new Error(`haproxy could not listen on port ${options.port}`);
+    if (started === undefined && options.port !== undefined)
+      throw new Error(`haproxy could not listen on port ${options.port}`);
   }
   if (started === undefined) throw new Error('haproxy exited at start on five free ports in a row');
   const { child, config } = started;

@@ -64,19 +64,27 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   };
 }
 
-export async function spawnHttpServer(options: Omit<HttpServerOptions, 'headers' | 'capabilities' | 'era'>): Promise<HttpProcess> {
+export async function spawnHttpServer(
+  options: Omit<HttpServerOptions, 'headers' | 'capabilities' | 'era'>,
+): Promise<HttpProcess> {
   const ownDir = options.configDir === undefined;
   const configDir = options.configDir ?? (await mkdtemp(join(tmpdir(), 'school-mcp-e2e-')));
-  const child = spawn(process.execPath, [MAIN_JS, '--config-dir', configDir, '--http', '--port', '0', ...options.args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: configDir,
-      ...(options.secret === undefined ? {} : { SCHOOL_MCP_HTTP_SECRET: options.secret }),
-      ...options.env,
+  const child = spawn(
+    process.execPath,
+    [MAIN_JS, '--config-dir', configDir, '--http', '--port', '0', ...options.args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: configDir,
+        ...(options.secret === undefined ? {} : { SCHOOL_MCP_HTTP_SECRET: options.secret }),
+        ...options.env,
+      },
     },
-  });
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  );
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   const lines = collectLines(child.stderr);
   const stdout: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk.toString('utf8')));
@@ -90,7 +98,9 @@ export async function spawnHttpServer(options: Omit<HttpServerOptions, 'headers'
   let url: string;
   let secret: string;
   try {
-    const exitedEarly = exited.then((code) => Promise.reject(new Error(`school-mcp exited (${code}) before listening; stderr:\n${lines.stderr.join('\n')}`)));
+    const exitedEarly = exited.then((code) =>
+      Promise.reject(new Error(`school-mcp exited (${code}) before listening; stderr:\n${lines.stderr.join('\n')}`)),
+    );
     url = URL_LINE.exec(await Promise.race([lines.waitForLine(URL_LINE), exitedEarly]))![1]!;
     secret = options.secret ?? SECRET_LINE.exec(await Promise.race([lines.waitForLine(SECRET_LINE), exitedEarly]))![1]!;
   } catch (error) {

@@ -84,10 +84,18 @@ export async function startMcpRemote(options: McpRemoteOptions): Promise<McpRemo
     command: process.execPath,
     args: [MCP_REMOTE, options.mcpUrl],
     stderr: 'pipe',
-    env: { PATH: process.env.PATH ?? '', HOME: home, MCP_REMOTE_CONFIG_DIR: join(home, 'mcp-auth'), BROWSER: join(home, 'browser') },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      MCP_REMOTE_CONFIG_DIR: join(home, 'mcp-auth'),
+      BROWSER: join(home, 'browser'),
+    },
   });
   const stderr = collectLines(transport.stderr as Readable | null);
-  const describe = (error: unknown) => new Error(`${String(error)}\nmcp-remote stderr:\n${stderr.stderr.join('\n')}${options.context ? `\n${options.context()}` : ''}`);
+  const describe = (error: unknown) =>
+    new Error(
+      `${String(error)}\nmcp-remote stderr:\n${stderr.stderr.join('\n')}${options.context ? `\n${options.context()}` : ''}`,
+    );
 
   // The person at the browser: each URL mcp-remote opens from now on, one after the other.
   const opened: URL[] = [];
@@ -142,7 +150,9 @@ function callbackOf(authorize: URL): URL {
 export async function approveWithCookies(authorize: URL, member: StaffMember): Promise<void> {
   const browser = new CookieBrowser();
   const { consentUrl, csrf } = await openConsent(browser, authorize);
-  const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: member.sub });
+  const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', {
+    user: member.sub,
+  });
   const { url } = await browser.follow(callback, (next) => next.origin === authorize.origin);
   if (url.searchParams.get('code') === null) throw new Error(`no code for mcp-remote: ${url.href}`);
   await listening(Number(callbackOf(authorize).port));
@@ -168,8 +178,10 @@ export async function approveInChromium(browser: Browser, authorize: URL, member
     const landed = page.waitForResponse((response) => atCallback(new URL(response.url())), { timeout: 60_000 });
     await page.getByRole('button', { name: 'Allow' }).click();
     const response = await landed;
-    if (response.status() !== 200) throw new Error(`mcp-remote's callback answered ${response.status()}: ${await response.text()}`);
-    if (new URL(response.url()).searchParams.get('code') === null) throw new Error(`no code for mcp-remote: ${response.url()}`);
+    if (response.status() !== 200)
+      throw new Error(`mcp-remote's callback answered ${response.status()}: ${await response.text()}`);
+    if (new URL(response.url()).searchParams.get('code') === null)
+      throw new Error(`no code for mcp-remote: ${response.url()}`);
   } finally {
     await context.close();
   }

@@ -26,7 +26,11 @@ export interface StdioServer {
 export interface StdioServerOptions {
   readonly args: readonly string[];
   readonly era?: 'sessionful' | 'stateless';
-  readonly capabilities?: ConstructorParameters<typeof Client>[1] extends infer O ? (O extends { capabilities?: infer C } ? C : never) : never;
+  readonly capabilities?: ConstructorParameters<typeof Client>[1] extends infer O
+    ? O extends { capabilities?: infer C }
+      ? C
+      : never
+    : never;
   readonly configDir?: string;
   readonly env?: Readonly<Record<string, string>>;
 }

@@ -15,7 +15,13 @@ interface UserConfigEntry {
 }
 
 export interface LaunchManifest {
-  readonly server: { readonly mcp_config: { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>> } };
+  readonly server: {
+    readonly mcp_config: {
+      readonly command: string;
+      readonly args?: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+    };
+  };
   readonly user_config?: Readonly<Record<string, UserConfigEntry>>;
 }
 
@@ -26,7 +32,11 @@ export interface LaunchCommand {
 }
 
 /** Pure: the command a host runs for `manifest` installed at `dirname`, with the user's answers. */
-export function resolveMcpConfig(manifest: LaunchManifest, dirname: string, userConfig: Readonly<Record<string, string>>): LaunchCommand {
+export function resolveMcpConfig(
+  manifest: LaunchManifest,
+  dirname: string,
+  userConfig: Readonly<Record<string, string>>,
+): LaunchCommand {
   const declared = manifest.user_config ?? {};
   for (const [key, entry] of Object.entries(declared)) {
     if (entry.required && userConfig[key] === undefined) throw new Error(`user_config.${key} is required`);

@@ -29,7 +29,13 @@ export class MemoryOAuthProvider implements Provider {
   }
 
   get clientMetadata() {
-    return { client_name: this.#name, redirect_uris: [this.#redirect], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: this.#name,
+      redirect_uris: [this.#redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
 
   clientInformation(): ClientInformation {

@@ -39,7 +39,10 @@ export function ownFiles(base: string, folder: string, within = ''): string[] {
 /** `name@version` of the package at `<base>/<folder>`, or undefined when it has no readable package.json. */
 export function packageIdentity(base: string, folder: string): string | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(join(base, folder, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    const manifest = JSON.parse(readFileSync(join(base, folder, 'package.json'), 'utf8')) as {
+      name?: string;
+      version?: string;
+    };
     return `${manifest.name}@${manifest.version}`;
   } catch {
     return undefined;

@@ -19,7 +19,10 @@ const REPOSITORY_ROOT = resolve(import.meta.dirname, '../..');
  * bridge, or the workspace package at `packageDir`.
  */
 export async function packTarball(destination: string, packageDir = REPOSITORY_ROOT): Promise<string> {
-  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', destination], { cwd: packageDir, shell });
+  await run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', destination], {
+    cwd: packageDir,
+    shell,
+  });
   const name = (await readdir(destination)).find((file) => file.endsWith('.tgz'));
   if (!name) throw new Error('npm pack wrote no tarball');
   return join(destination, name);
@@ -46,8 +49,15 @@ export async function installGlobally(tarball: string, prefix: string): Promise<
  * each run of this suite, with its new temporary tarball path, used to leave one more copy of the
  * production tree (about 45 MB) in the user's cache; the folder is removed once the run is over.
  */
-export async function runWithNpx(tarball: string, args: readonly string[], cwd: string): Promise<{ stdout: string; removedInstalls: string[] }> {
-  const outcome = await run('npx', ['--yes', '--prefer-offline', `--package=${tarball}`, 'school-mcp', ...args], { cwd, shell }).then(
+export async function runWithNpx(
+  tarball: string,
+  args: readonly string[],
+  cwd: string,
+): Promise<{ stdout: string; removedInstalls: string[] }> {
+  const outcome = await run('npx', ['--yes', '--prefer-offline', `--package=${tarball}`, 'school-mcp', ...args], {
+    cwd,
+    shell,
+  }).then(
     ({ stdout }) => ({ stdout }),
     (error: unknown) => ({ error }),
   );

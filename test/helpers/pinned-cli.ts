@@ -23,7 +23,8 @@ export const INSPECTOR_CLI: PinnedCli = {
   what: 'the MCP Inspector CLI',
   script: process.env['SCHOOL_MCP_TEST_INSPECTOR'],
   minimumNode: [22, 19],
-  howToEnable: 'install @modelcontextprotocol/inspector@2.12.0 outside the repository and set SCHOOL_MCP_TEST_INSPECTOR to its clients/launcher/build/index.js (.ci/run does)',
+  howToEnable:
+    'install @modelcontextprotocol/inspector@2.12.0 outside the repository and set SCHOOL_MCP_TEST_INSPECTOR to its clients/launcher/build/index.js (.ci/run does)',
 };
 
 // 0.1.16 calls fs.globSync at start, which Node 20 lacks.
@@ -31,7 +32,8 @@ export const CONFORMANCE_CLI: PinnedCli = {
   what: 'the MCP conformance suite',
   script: process.env['SCHOOL_MCP_TEST_CONFORMANCE'],
   minimumNode: [22, 0],
-  howToEnable: 'install @modelcontextprotocol/conformance@0.1.16 outside the repository and set SCHOOL_MCP_TEST_CONFORMANCE to its dist/index.js (.ci/run does)',
+  howToEnable:
+    'install @modelcontextprotocol/conformance@0.1.16 outside the repository and set SCHOOL_MCP_TEST_CONFORMANCE to its dist/index.js (.ci/run does)',
 };
 
 function nodeFits([wantMajor, wantMinor]: readonly [number, number]): boolean {
@@ -55,7 +57,8 @@ export function describeWithPinnedCli(cli: PinnedCli, name: string, body: () => 
       itNeeding({ available: false, what: cli.what, howToEnable: cli.howToEnable }, title, async () => undefined);
     } else {
       const [major, minor] = cli.minimumNode;
-      it.skip(`${title} (skipped: it needs Node ${major}.${minor} or later, this is Node ${process.versions.node}; CI runs it on Node 22 and 24)`, () => undefined);
+      it.skip(`${title} (skipped: it needs Node ${major}.${minor} or later, this is Node ${process.versions.node}; CI runs it on Node 22 and 24)`, () =>
+        undefined);
     }
   });
 }
@@ -69,7 +72,10 @@ export interface CliRun {
 /** `cli` on this Node with `args`, in an environment of PATH and `home` only (its own state stays there). */
 export function runPinnedCli(cli: PinnedCli, args: readonly string[], home: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli.script!, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: home } });
+    const child = spawn(process.execPath, [cli.script!, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -52,7 +52,9 @@ export async function runPythonClient(mcpUrl: string, member: StaffMember): Prom
 }
 
 /** One tool call's answer: the result, or what the SDK raised. */
-type PythonCallOutcome = { readonly kind: 'called'; readonly isError: boolean; readonly text: string } | { readonly kind: 'failed'; readonly error: string };
+type PythonCallOutcome =
+  | { readonly kind: 'called'; readonly isError: boolean; readonly text: string }
+  | { readonly kind: 'failed'; readonly error: string };
 
 export interface PythonClient {
   /** What the first session saw. */
@@ -94,7 +96,9 @@ export async function startPythonClient(mcpUrl: string, member: StaffMember): Pr
     await done;
   };
   try {
-    const result = JSON.parse((await withStderr(() => answer(/^RESULT /))).slice('RESULT '.length)) as PythonClientResult;
+    const result = JSON.parse(
+      (await withStderr(() => answer(/^RESULT /))).slice('RESULT '.length),
+    ) as PythonClientResult;
     return {
       result,
       get signIns() {
@@ -104,8 +108,14 @@ export async function startPythonClient(mcpUrl: string, member: StaffMember): Pr
         withStderr(async () => {
           python.stdin!.write(`CALL ${name} ${JSON.stringify(args)}\n`);
           const line = await answer(/^(CALLED|FAILED) /);
-          const body = JSON.parse(line.slice(line.indexOf(' ') + 1)) as { isError?: boolean; text?: string; error?: string };
-          return line.startsWith('CALLED ') ? { kind: 'called', isError: body.isError === true, text: body.text ?? '' } : { kind: 'failed', error: body.error ?? '' };
+          const body = JSON.parse(line.slice(line.indexOf(' ') + 1)) as {
+            isError?: boolean;
+            text?: string;
+            error?: string;
+          };
+          return line.startsWith('CALLED ')
+            ? { kind: 'called', isError: body.isError === true, text: body.text ?? '' }
+            : { kind: 'failed', error: body.error ?? '' };
         }),
       reconnect: () =>
         withStderr(async () => {

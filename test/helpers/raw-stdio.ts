@@ -72,14 +72,20 @@ export function spawnRaw(configDir: string, args: string[], env: Record<string, 
     request(id, method, params) {
       return new Promise((resolve) => {
         waiting.set(id, resolve);
-        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`);
+        child.stdin.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) })}\n`,
+        );
       });
     },
   };
 }
 
 /** Sends `initialize` (id 1) and `notifications/initialized`; the answer stays for `nextMessage`. */
-export async function initialize(server: RawServer, protocolVersion = '2025-11-25', capabilities: Record<string, unknown> = {}): Promise<void> {
+export async function initialize(
+  server: RawServer,
+  protocolVersion = '2025-11-25',
+  capabilities: Record<string, unknown> = {},
+): Promise<void> {
   await server.request(1, 'initialize', {
     protocolVersion,
     capabilities,
@@ -89,5 +95,9 @@ export async function initialize(server: RawServer, protocolVersion = '2025-11-2
 }
 
 function isLogMessage(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'notifications/message';
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { method?: unknown }).method === 'notifications/message'
+  );
 }

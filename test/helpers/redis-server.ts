@@ -14,7 +14,12 @@ import { freePort } from './free-port.js';
 import { describeNeeding } from './suite-gate.js';
 import { exited, findSystemBinary, requirePath, spawnUntilReady } from './system-binary.js';
 
-const REDIS_SERVER = findSystemBinary('redis-server', 'SCHOOL_MCP_TEST_REDIS_SERVER', ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'], 'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path');
+const REDIS_SERVER = findSystemBinary(
+  'redis-server',
+  'SCHOOL_MCP_TEST_REDIS_SERVER',
+  ['/usr/bin/redis-server', '/usr/sbin/redis-server', '/usr/local/bin/redis-server'],
+  'no redis-server for the Redis store tests: apt-get install redis-server, or set SCHOOL_MCP_TEST_REDIS_SERVER to its path',
+);
 
 /** A suite that needs redis-server: skipped with the way to enable it where there is none, failed under CI. */
 export function describeWithRedis(name: string, body: () => void): void {
@@ -62,11 +67,37 @@ function answersPing(port: number, password: string | undefined): Promise<boolea
   });
 }
 
-async function launch(binary: string, port: number, dir: string, options: RedisServerOptions): Promise<ChildProcess | undefined> {
-  const persistence = options.persistent === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...persistence, '--daemonize', 'no', '--protected-mode', 'yes'];
+async function launch(
+  binary: string,
+  port: number,
+  dir: string,
+  options: RedisServerOptions,
+): Promise<ChildProcess | undefined> {
+  const persistence =
+    options.persistent === true ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    ...persistence,
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'yes',
+  ];
   if (options.password !== undefined) args.push('--requirepass', options.password);
-  return spawnUntilReady(binary, args, () => answersPing(port, options.password), `redis-server on port ${port}`, READY_TIMEOUT_MS);
+  return spawnUntilReady(
+    binary,
+    args,
+    () => answersPing(port, options.password),
+    `redis-server on port ${port}`,
+    READY_TIMEOUT_MS,
+  );
 }
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {

@@ -51,7 +51,9 @@ export async function startV1Server(options: V1ServerOptions): Promise<V1Server>
 
   if (options.transport === 'http') {
     const server = await spawnHttpServer({ args: options.args, configDir });
-    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${server.secret}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { authorization: `Bearer ${server.secret}` } },
+    });
     try {
       await client.connect(transport);
     } catch (error) {

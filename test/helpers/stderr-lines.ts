@@ -42,7 +42,11 @@ export function collectLines(stream: Readable | null | undefined): LineCollector
     stderr,
     waitForLine(pattern, timeoutMs = 90_000) {
       return new Promise((resolveLine, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no stderr line matched ${pattern} in ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(new Error(`no stderr line matched ${pattern} in ${timeoutMs} ms; stderr:\n${stderr.join('\n')}`)),
+          timeoutMs,
+        );
         waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolveLine(line)) });
         deliver();
       });

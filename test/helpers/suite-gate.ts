@@ -14,16 +14,20 @@ export interface Prerequisite {
 
 export function describeNeeding(need: Prerequisite, name: string, body: () => void): void {
   if (need.available) describe(name, body);
-  else if (process.env['CI'] === 'true') describe(name, () => it(`has ${need.what}`, () => {
-    throw new Error(need.howToEnable);
-  }));
+  else if (process.env['CI'] === 'true')
+    describe(name, () =>
+      it(`has ${need.what}`, () => {
+        throw new Error(need.howToEnable);
+      }),
+    );
   else describe.skip(`${name} (skipped: ${need.howToEnable})`, body);
 }
 
 export function itNeeding(need: Prerequisite, name: string, body: () => Promise<void>): void {
   if (need.available) it(name, body);
-  else if (process.env['CI'] === 'true') it(name, () => {
-    throw new Error(need.howToEnable);
-  });
+  else if (process.env['CI'] === 'true')
+    it(name, () => {
+      throw new Error(need.howToEnable);
+    });
   else it.skip(`${name} (skipped: ${need.howToEnable})`, body);
 }

@@ -14,7 +14,12 @@ export interface SystemBinary extends Prerequisite {
   readonly path: string | undefined;
 }
 
-export function findSystemBinary(name: string, envVariable: string, usualPaths: readonly string[], howToEnable: string): SystemBinary {
+export function findSystemBinary(
+  name: string,
+  envVariable: string,
+  usualPaths: readonly string[],
+  howToEnable: string,
+): SystemBinary {
   const path = locate(name, envVariable, usualPaths);
   return { path, available: path !== undefined, what: `${name} to run`, howToEnable };
 }
@@ -44,7 +49,13 @@ const POLL_MS = 25;
  * Starts the program and polls `isReady` until it answers true: the child, or undefined when the
  * program exited first (a port taken by someone else, say), so the caller can try another port.
  */
-export async function spawnUntilReady(path: string, args: readonly string[], isReady: () => Promise<boolean>, what: string, timeoutMs: number): Promise<ChildProcess | undefined> {
+export async function spawnUntilReady(
+  path: string,
+  args: readonly string[],
+  isReady: () => Promise<boolean>,
+  what: string,
+  timeoutMs: number,
+): Promise<ChildProcess | undefined> {
   const child = spawn(path, [...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.resume();
   const deadline = Date.now() + timeoutMs;

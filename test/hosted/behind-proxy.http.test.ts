@@ -41,29 +41,47 @@ async function start(extra: Partial<HostedServerOptions> = {}): Promise<Running>
     logger,
     publicUrl: publicUrl.url,
     // Never reached: nothing here signs in at the school.
-    school: (url) => ({ schoolUrl: new URL('http://127.0.0.1:9/'), clientId: 'unused', clientSecret: 'unused', callback: url.schoolCallback, scopes: [] }),
+    school: (url) => ({
+      schoolUrl: new URL('http://127.0.0.1:9/'),
+      clientId: 'unused',
+      clientSecret: 'unused',
+      callback: url.schoolCallback,
+      scopes: [],
+    }),
     mcp: async (_req, res) => void res.end('{}'),
     ...extra,
   });
   cleanups.push(() => server.close());
   const port = Number(new URL(server.listenUrl).port);
-  return { server, send: (request) => exchange(port, { method: 'GET', ...request, headers: { host: 'mcp.school.example', ...request.headers } }) };
+  return {
+    server,
+    send: (request) =>
+      exchange(port, { method: 'GET', ...request, headers: { host: 'mcp.school.example', ...request.headers } }),
+  };
 }
 
-const HOSTILE = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http', forwarded: 'host=evil.example;proto=http' };
+const HOSTILE = {
+  'x-forwarded-host': 'evil.example',
+  'x-forwarded-proto': 'http',
+  forwarded: 'host=evil.example;proto=http',
+};
 
 describe('HOST-41 forwarding headers', () => {
-  it.each([false, true])('HOST-41 names only the public URL in the metadata, whatever X-Forwarded-Host and -Proto say (trust proxy: %s)', async (trustProxy) => {
-    const running = await start({ trustProxy });
-    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
-      const answer = await running.send({ path, headers: HOSTILE });
-      expect(answer.status).toBe(200);
-      const metadata = JSON.parse(answer.body) as Record<string, string>;
-      expect(metadata.issuer).toBe(PUBLIC);
-      for (const endpoint of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'jwks_uri']) expect(metadata[endpoint]!.startsWith(`${PUBLIC}/oauth/`)).toBe(true);
-      expect(answer.body).not.toContain('evil.example');
-    }
-  });
+  it.each([false, true])(
+    'HOST-41 names only the public URL in the metadata, whatever X-Forwarded-Host and -Proto say (trust proxy: %s)',
+    async (trustProxy) => {
+      const running = await start({ trustProxy });
+      for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+        const answer = await running.send({ path, headers: HOSTILE });
+        expect(answer.status).toBe(200);
+        const metadata = JSON.parse(answer.body) as Record<string, string>;
+        expect(metadata.issuer).toBe(PUBLIC);
+        for (const endpoint of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'jwks_uri'])
+          expect(metadata[endpoint]!.startsWith(`${PUBLIC}/oauth/`)).toBe(true);
+        expect(answer.body).not.toContain('evil.example');
+      }
+    },
+  );
 
   it("HOST-41 marks the engine's cookies Secure, as the public URL is https, even when X-Forwarded-Proto says http", async () => {
     const running = await start();
@@ -74,7 +92,15 @@ describe('HOST-41 forwarding headers', () => {
       body: JSON.stringify({ redirect_uris: ['https://chat.example/cb'], token_endpoint_auth_method: 'none' }),
     });
     const clientId = (JSON.parse(registered.body) as { client_id: string }).client_id;
-    const query = new URLSearchParams({ client_id: clientId, response_type: 'code', redirect_uri: 'https://chat.example/cb', scope: 'mcp', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: PUBLIC });
+    const query = new URLSearchParams({
+      client_id: clientId,
+      response_type: 'code',
+      redirect_uri: 'https://chat.example/cb',
+      scope: 'mcp',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: PUBLIC,
+    });
     const answer = await running.send({ path: `/oauth/authorize?${query}`, headers: HOSTILE });
     expect(answer.status).toBe(303);
     const cookies = [answer.headers['set-cookie'] ?? []].flat();
@@ -86,12 +112,23 @@ describe('HOST-41 forwarding headers', () => {
 describe('HOST-42 what may be cached', () => {
   it('HOST-42 lets the metadata and keys be cached five minutes, and never an error on those paths', async () => {
     const running = await start();
-    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/oauth/jwks', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+    for (const path of [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+      '/oauth/jwks',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]) {
       const answer = await running.send({ path });
       expect(answer.status, path).toBe(200);
       expect(answer.headers['cache-control'], path).toBe('public, max-age=300');
     }
-    const refused = await running.send({ path: '/oauth/jwks', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const refused = await running.send({
+      path: '/oauth/jwks',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.headers['cache-control']).toBe('no-store');
   });
@@ -106,7 +143,12 @@ describe('HOST-42 what may be cached', () => {
     });
     expect(registration.status).toBe(201);
     expect(registration.headers['cache-control']).toBe('no-store');
-    const token = await running.send({ path: '/oauth/token', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=x' });
+    const token = await running.send({
+      path: '/oauth/token',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code&code=x',
+    });
     expect(token.status).toBeGreaterThanOrEqual(400);
     expect(token.headers['cache-control']).toBe('no-store');
   });
@@ -118,32 +160,44 @@ describe('HOST-44 open registration within bounds', () => {
       path: '/oauth/register',
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(address === undefined ? {} : { 'x-forwarded-for': address }) },
-      body: JSON.stringify({ redirect_uris: ['https://chat.example/cb'], token_endpoint_auth_method: 'none', client_name: 'x'.repeat(40 * 1024) }),
+      body: JSON.stringify({
+        redirect_uris: ['https://chat.example/cb'],
+        token_endpoint_auth_method: 'none',
+        client_name: 'x'.repeat(40 * 1024),
+      }),
     });
 
   it('HOST-44 refuses registrations over the per-address limit with 429 and Retry-After, however X-Forwarded-For varies without --trust-proxy', async () => {
     const running = await start({ registration: { perAddressPerHour: 3 } });
-    for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) expect((await registration(running, address)).status).toBe(201);
+    for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3'])
+      expect((await registration(running, address)).status).toBe(201);
     const refused = await registration(running, '198.51.100.4');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.headers['cache-control']).toBe('no-store');
-    expect(JSON.parse(refused.body)).toMatchObject({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/too many registrations from this address/) });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: 'temporarily_unavailable',
+      error_description: expect.stringMatching(/too many registrations from this address/),
+    });
   });
 
   it('HOST-44 counts by the address the trusted proxy appended, so one address is refused and another still served', async () => {
     const running = await start({ trustProxy: true, registration: { perAddressPerHour: 2 } });
-    for (let index = 0; index < 2; index += 1) expect((await registration(running, `192.0.2.50, 203.0.113.7`)).status).toBe(201);
+    for (let index = 0; index < 2; index += 1)
+      expect((await registration(running, `192.0.2.50, 203.0.113.7`)).status).toBe(201);
     expect((await registration(running, '192.0.2.51, 203.0.113.7')).status).toBe(429);
     expect((await registration(running, '203.0.113.8')).status).toBe(201);
   });
 
   it('HOST-44 stops taking registrations at the cap, from any address', async () => {
     const running = await start({ trustProxy: true, registration: { perAddressPerHour: 100, cap: 3 } });
-    for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) expect((await registration(running, address)).status).toBe(201);
+    for (const address of ['203.0.113.1', '203.0.113.2', '203.0.113.3'])
+      expect((await registration(running, address)).status).toBe(201);
     const refused = await registration(running, '203.0.113.4');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect(JSON.parse(refused.body)).toMatchObject({ error_description: expect.stringMatching(/no more registrations/) });
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error_description: expect.stringMatching(/no more registrations/),
+    });
   });
 });

@@ -16,17 +16,34 @@ const caller = { sub: 'usr_lecturer_grace', clientId: 'client-1', grantId: 'gran
 const anyScope = { scopeAlternatives: [], requiredScopes: [] };
 
 function accessOn(store: GrantStore) {
-  const refresh = vi.fn(async (grant: SchoolGrant): Promise<SchoolGrant> => ({ ...grant, accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: Math.floor(Date.now() / 1000) + 3600 }));
+  const refresh = vi.fn(async (grant: SchoolGrant): Promise<SchoolGrant> => ({
+    ...grant,
+    accessToken: 'at-1',
+    refreshToken: 'rt-1',
+    expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  }));
   const signIn = { refresh, revoke: vi.fn(async () => undefined) } as unknown as SchoolSignIn;
-  const access = createCallerAccess({ store, signIn, schoolIssuer: 'http://school.test', stepUpUrl: (id) => `http://mcp.test/step-up/${id}`, endMcpGrant: async () => undefined });
+  const access = createCallerAccess({
+    store,
+    signIn,
+    schoolIssuer: 'http://school.test',
+    stepUpUrl: (id) => `http://mcp.test/step-up/${id}`,
+    endMcpGrant: async () => undefined,
+  });
   return { tokens: access.tokensFor(caller), refresh };
 }
 
 function grantExpiringIn(seconds: number): Record<string, unknown> {
-  return { sub: caller.sub, accessToken: 'at-0', refreshToken: 'rt-0', scopes: ['courses:read'], expiresAt: Math.floor(Date.now() / 1000) + seconds };
+  return {
+    sub: caller.sub,
+    accessToken: 'at-0',
+    refreshToken: 'rt-0',
+    scopes: ['courses:read'],
+    expiresAt: Math.floor(Date.now() / 1000) + seconds,
+  };
 }
 
-describe('a hosted caller\'s school token', () => {
+describe("a hosted caller's school token", () => {
   it('is refreshed first in its last 30 s, when no other instance is refreshing it', async () => {
     const [store] = await twoInstances();
     await store.write(SCHOOL_GRANTS, caller.sub, grantExpiringIn(20));

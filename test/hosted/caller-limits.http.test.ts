@@ -43,12 +43,23 @@ function post(token: string, message: Record<string, unknown>, sessionId?: strin
 
 /** A 2025-11-25 session of this connection with its GET event stream open; the answer when refused. */
 async function openStream(token: string): Promise<{ sessionId: string; ended: () => Promise<boolean> } | Response> {
-  const initialize = await post(token, { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'limits', version: '1' } } });
+  const initialize = await post(token, {
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'limits', version: '1' } },
+  });
   if (initialize.status !== 200) return initialize;
   await initialize.body?.cancel();
   const sessionId = initialize.headers.get('mcp-session-id')!;
   await (await post(token, { method: 'notifications/initialized' }, sessionId)).body?.cancel();
-  const stream = await fetch(`${hosted.base}/mcp`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } });
+  const stream = await fetch(`${hosted.base}/mcp`, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+  });
   expect(stream.status).toBe(200);
   const reader = stream.body!.getReader();
   streams.push(reader);
@@ -75,12 +86,20 @@ describe('HOST-46 connections per person', () => {
     if (graceStream instanceof Response) throw new Error(`Grace's stream was refused (${graceStream.status})`);
     // Twice as many connections of Ada's as the instance holds callers.
     for (let index = 0; index < 8; index += 1) {
-      const answer = await post(await connection(ada.sub), { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } });
+      const answer = await post(await connection(ada.sub), {
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+      });
       expect(answer.status).toBe(200);
       await answer.body?.cancel();
     }
     expect(await graceStream.ended()).toBe(false);
-    const call = await post(graceToken, { id: 2, method: 'tools/call', params: { name: 'who_am_i', arguments: {} } }, graceStream.sessionId);
+    const call = await post(
+      graceToken,
+      { id: 2, method: 'tools/call', params: { name: 'who_am_i', arguments: {} } },
+      graceStream.sessionId,
+    );
     expect(call.status).toBe(200);
     expect(await call.text()).toContain(grace.name);
   });

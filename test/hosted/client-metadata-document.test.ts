@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkClientIdUrl, checkClientMetadataDocument, isUrlClientId } from '../../src/hosted/client-metadata-document.js';
+import {
+  checkClientIdUrl,
+  checkClientMetadataDocument,
+  isUrlClientId,
+} from '../../src/hosted/client-metadata-document.js';
 import { renderHostedConsentPage } from '../../src/hosted/consent-page.js';
 
 const URL_ID = 'https://agent.example/oauth/client.json';
@@ -18,7 +22,10 @@ describe('Client ID Metadata Documents: the rules, pure', () => {
   });
 
   it('HOST-17 refuses a plain http URL client_id on a public https deployment, and allows a loopback one only on a loopback deployment', () => {
-    expect(checkClientIdUrl('http://127.0.0.1:8080/client.json', false)).toMatchObject({ ok: false, reason: 'a URL client_id must be https' });
+    expect(checkClientIdUrl('http://127.0.0.1:8080/client.json', false)).toMatchObject({
+      ok: false,
+      reason: 'a URL client_id must be https',
+    });
     expect(checkClientIdUrl('http://127.0.0.1:8080/client.json', true)).toMatchObject({ ok: true });
     expect(checkClientIdUrl('http://agent.example/client.json', true)).toMatchObject({ ok: false });
   });
@@ -34,12 +41,17 @@ describe('Client ID Metadata Documents: the rules, pure', () => {
     expect(checkClientIdUrl(clientId, false).ok).toBe(false);
   });
 
-  it.each(['https://10.0.0.5/client.json', 'https://169.254.169.254/client.json', 'https://[::1]/client.json', 'https://127.0.0.1/client.json'])(
-    'HOST-21 refuses a private or loopback address literal %s on a public deployment',
-    (clientId) => {
-      expect(checkClientIdUrl(clientId, false)).toMatchObject({ ok: false, reason: expect.stringContaining('not point at a private') });
-    },
-  );
+  it.each([
+    'https://10.0.0.5/client.json',
+    'https://169.254.169.254/client.json',
+    'https://[::1]/client.json',
+    'https://127.0.0.1/client.json',
+  ])('HOST-21 refuses a private or loopback address literal %s on a public deployment', (clientId) => {
+    expect(checkClientIdUrl(clientId, false)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('not point at a private'),
+    });
+  });
 
   it('accepts a public address literal, and any https URL on a loopback deployment', () => {
     expect(checkClientIdUrl('https://93.184.215.14/client.json', false)).toMatchObject({ ok: true });
@@ -47,8 +59,20 @@ describe('Client ID Metadata Documents: the rules, pure', () => {
   });
 
   it('keeps only registration fields of an accepted document, as a public client', () => {
-    const checked = checkClientMetadataDocument(URL_ID, { ...goodDocument, jwks_uri: 'https://agent.example/jwks', token_endpoint_auth_method: 'none' });
-    expect(checked).toEqual({ ok: true, metadata: { client_id: URL_ID, client_name: 'Agent', redirect_uris: ['https://agent.example/callback'], token_endpoint_auth_method: 'none' } });
+    const checked = checkClientMetadataDocument(URL_ID, {
+      ...goodDocument,
+      jwks_uri: 'https://agent.example/jwks',
+      token_endpoint_auth_method: 'none',
+    });
+    expect(checked).toEqual({
+      ok: true,
+      metadata: {
+        client_id: URL_ID,
+        client_name: 'Agent',
+        redirect_uris: ['https://agent.example/callback'],
+        token_endpoint_auth_method: 'none',
+      },
+    });
   });
 
   it.each([
@@ -57,7 +81,11 @@ describe('Client ID Metadata Documents: the rules, pure', () => {
     ['no redirect_uris', { client_id: URL_ID }, 'no redirect_uris'],
     ['an empty redirect_uris', { ...goodDocument, redirect_uris: [] }, 'no redirect_uris'],
     ['a client secret', { ...goodDocument, client_secret: 's3cret' }, 'client secret'],
-    ['a confidential auth method', { ...goodDocument, token_endpoint_auth_method: 'client_secret_basic' }, 'public client'],
+    [
+      'a confidential auth method',
+      { ...goodDocument, token_endpoint_auth_method: 'client_secret_basic' },
+      'public client',
+    ],
     ['an array', [goodDocument], 'not a JSON object'],
   ])('HOST-18 refuses a document with %s', (_label, document, reason) => {
     const checked = checkClientMetadataDocument(URL_ID, document);
@@ -66,10 +94,24 @@ describe('Client ID Metadata Documents: the rules, pure', () => {
   });
 
   it('HOST-20 names the host of a URL client_id on the consent page, escaped', () => {
-    const html = renderHostedConsentPage({ clientName: 'Claude<b>', clientId: URL_ID, redirectUri: 'https://agent.example/callback', schoolName: 'School', formAction: '/consent/x/finish', csrfToken: 't' });
+    const html = renderHostedConsentPage({
+      clientName: 'Claude<b>',
+      clientId: URL_ID,
+      redirectUri: 'https://agent.example/callback',
+      schoolName: 'School',
+      formAction: '/consent/x/finish',
+      csrfToken: 't',
+    });
     expect(html).toContain('<strong id="client-id-host">agent.example</strong>');
     expect(html).toContain('Claude&lt;b&gt;');
-    const registered = renderHostedConsentPage({ clientName: 'Agent', clientId: 'Vq3xW0cYbH1', redirectUri: 'https://agent.example/callback', schoolName: 'School', formAction: '/consent/x/finish', csrfToken: 't' });
+    const registered = renderHostedConsentPage({
+      clientName: 'Agent',
+      clientId: 'Vq3xW0cYbH1',
+      redirectUri: 'https://agent.example/callback',
+      schoolName: 'School',
+      formAction: '/consent/x/finish',
+      csrfToken: 't',
+    });
     expect(registered).not.toContain('client-id-host');
   });
 });

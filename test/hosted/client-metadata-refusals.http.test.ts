@@ -59,7 +59,9 @@ describe('HOST-45 refused metadata documents', () => {
     expect(first.body).toContain('another client_id');
     expect(hits.get(path)).toBe(1);
     // Every instance on the store answers a retry from the remembered refusal.
-    expect(await hosted.store.read('client-metadata-refusal', `${documentBase}${path}`)).toEqual({ reason: 'the document names another client_id than its URL' });
+    expect(await hosted.store.read('client-metadata-refusal', `${documentBase}${path}`)).toEqual({
+      reason: 'the document names another client_id than its URL',
+    });
   });
 
   it('HOST-45 fetches a refused document again once its refusal has expired', async () => {
@@ -88,13 +90,24 @@ describe('HOST-45 refused metadata documents', () => {
       },
     };
     const source = createClientMetadataDocuments(counting, hosted.server.publicUrl, { timeoutMs: 10_000 });
-    const lookups = Array.from({ length: 20 }, () => source.find(`${documentBase}${path}`).then(() => 'accepted', (error: { error_description?: string }) => error.error_description ?? 'refused'));
+    const lookups = Array.from({ length: 20 }, () =>
+      source.find(`${documentBase}${path}`).then(
+        () => 'accepted',
+        (error: { error_description?: string }) => error.error_description ?? 'refused',
+      ),
+    );
     // Every lookup has passed the caches (and joined a fetch, or started one) before the answer is sent.
     while (refusalReads < 20 || held.length === 0) await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
     for (const res of held.splice(0)) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ client_id: `${documentBase}${path}`, client_name: 'Shared', redirect_uris: [CLIENT_REDIRECT] }));
+      res.end(
+        JSON.stringify({
+          client_id: `${documentBase}${path}`,
+          client_name: 'Shared',
+          redirect_uris: [CLIENT_REDIRECT],
+        }),
+      );
     }
     expect(new Set(await Promise.all(lookups))).toEqual(new Set(['accepted']));
     expect(hits.get(path)).toBe(1);

@@ -6,7 +6,17 @@ import { createClientMetadataDocuments } from '../../src/hosted/client-metadata-
 import { parsePublicUrl } from '../../src/hosted/index.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { authorizeUrl, CLIENT_REDIRECT, exchange, openConsent, pkce, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
+import {
+  authorizeUrl,
+  CLIENT_REDIRECT,
+  exchange,
+  openConsent,
+  pkce,
+  signIn,
+  startHosted,
+  tokenRequest,
+  type Hosted,
+} from './hosted-harness.js';
 
 /** A client's own web server, serving its metadata documents (good and bad) on 127.0.0.1. */
 let documents: Server;
@@ -33,8 +43,10 @@ beforeAll(async () => {
     if (path === '/good.json' || path === '/cached.json') return json(documentFor(path));
     if (path === '/other-id.json') return json(documentFor(path, { client_id: `${documentBase}/good.json` }));
     if (path === '/custom-scheme.json') return json(documentFor(path, { redirect_uris: ['myapp://callback'] }));
-    if (path === '/confidential.json') return json(documentFor(path, { token_endpoint_auth_method: 'client_secret_basic' }));
-    if (path === '/big.json') return json(documentFor(path, { client_uri: `https://agent.example/${'a'.repeat(6 * 1024)}` }));
+    if (path === '/confidential.json')
+      return json(documentFor(path, { token_endpoint_auth_method: 'client_secret_basic' }));
+    if (path === '/big.json')
+      return json(documentFor(path, { client_uri: `https://agent.example/${'a'.repeat(6 * 1024)}` }));
     if (path === '/text.json') return json(documentFor(path), 'text/html');
     if (path === '/not-json.json') return json('{"client_id": ');
     if (path === '/redirect.json') {
@@ -68,14 +80,19 @@ const ada = SANDBOX_STAFF[0]!;
 
 /** The authorization endpoint's answer to a request of this client, before any consent. */
 async function authorizeAs(clientId: string, overrides: Record<string, string> = {}, server: Hosted = hosted) {
-  const response = await new CookieBrowser().request(authorizeUrl(server.base, { clientId }, pkce().challenge, overrides));
+  const response = await new CookieBrowser().request(
+    authorizeUrl(server.base, { clientId }, pkce().challenge, overrides),
+  );
   const text = await response.text();
   return { status: response.status, location: response.headers.get('location'), body: text };
 }
 
 describe('hosted mode: clients named by a metadata document', () => {
   it('advertises Client ID Metadata Documents in its RFC 8414 metadata', async () => {
-    const server = (await (await fetch(`${hosted.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const server = (await (await fetch(`${hosted.base}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(server.client_id_metadata_document_supported).toBe(true);
   });
 
@@ -90,13 +107,24 @@ describe('hosted mode: clients named by a metadata document', () => {
     const tokens = await exchange(hosted.base, { clientId }, code, verifier);
     expect(tokens.status).toBe(200);
     const client = new Client({ name: 'cimd-test', version: '1.0.0' }, { capabilities: {} });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${String(tokens.body.access_token)}` } } }));
-    const result = (await client.callTool({ name: 'who_am_i', arguments: {} })) as { content: { text?: string }[]; isError?: boolean };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${String(tokens.body.access_token)}` } },
+      }),
+    );
+    const result = (await client.callTool({ name: 'who_am_i', arguments: {} })) as {
+      content: { text?: string }[];
+      isError?: boolean;
+    };
     expect(result.isError).toBeFalsy();
     expect(result.content.map((item) => item.text ?? '').join('\n')).toContain(ada.name);
     await client.close();
 
-    const refreshed = await tokenRequest(hosted.base, { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token), client_id: clientId });
+    const refreshed = await tokenRequest(hosted.base, {
+      grant_type: 'refresh_token',
+      refresh_token: String(tokens.body.refresh_token),
+      client_id: clientId,
+    });
     expect(refreshed.status).toBe(200);
   });
 
@@ -105,7 +133,10 @@ describe('hosted mode: clients named by a metadata document', () => {
     expect((await authorizeAs(clientId)).status).toBe(303);
     expect((await authorizeAs(clientId)).status).toBe(303);
     expect(hits.get('/cached.json')).toBe(1);
-    expect(await hosted.store.read('client-metadata-document', clientId)).toMatchObject({ client_id: clientId, client_name: 'Doc Agent' });
+    expect(await hosted.store.read('client-metadata-document', clientId)).toMatchObject({
+      client_id: clientId,
+      client_name: 'Doc Agent',
+    });
   });
 
   it.each([
@@ -127,14 +158,22 @@ describe('hosted mode: clients named by a metadata document', () => {
   });
 
   it('HOST-18 refuses a redirect_uri the document does not list, without redirecting to it', async () => {
-    const answer = await authorizeAs(`${documentBase}/good.json`, { redirect_uri: 'https://attacker.example/callback' });
+    const answer = await authorizeAs(`${documentBase}/good.json`, {
+      redirect_uri: 'https://attacker.example/callback',
+    });
     expect(answer.status).toBe(400);
     expect(answer.location).toBeNull();
     expect(JSON.parse(answer.body)).toMatchObject({ error: 'invalid_redirect_uri' });
   });
 
   it('HOST-18 refuses a token request of a client whose document is refused', async () => {
-    const refused = await tokenRequest(hosted.base, { grant_type: 'authorization_code', code: 'x', code_verifier: pkce().verifier, redirect_uri: CLIENT_REDIRECT, client_id: `${documentBase}/other-id.json` });
+    const refused = await tokenRequest(hosted.base, {
+      grant_type: 'authorization_code',
+      code: 'x',
+      code_verifier: pkce().verifier,
+      redirect_uri: CLIENT_REDIRECT,
+      client_id: `${documentBase}/other-id.json`,
+    });
     expect(refused.body.error).toBe('invalid_client');
   });
 
@@ -162,7 +201,10 @@ describe('hosted mode: clients named by a metadata document', () => {
     if (!publicUrl.ok) throw new Error(publicUrl.reason);
     const source = createClientMetadataDocuments(hosted.store, publicUrl.url, { timeoutMs: 500 });
     const before = hits.get('/good-elsewhere.json') ?? 0;
-    await expect(source.find(`${documentBase}/good-elsewhere.json`)).rejects.toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('must be https') });
+    await expect(source.find(`${documentBase}/good-elsewhere.json`)).rejects.toMatchObject({
+      error: 'invalid_client',
+      error_description: expect.stringContaining('must be https'),
+    });
     expect(hits.get('/good-elsewhere.json') ?? 0).toBe(before);
   });
 
@@ -172,7 +214,9 @@ describe('hosted mode: clients named by a metadata document', () => {
     const source = createClientMetadataDocuments(hosted.store, publicUrl.url, { timeoutMs: 2000 });
     const port = new URL(documentBase).port;
     const before = hits.get('/good.json') ?? 0;
-    await expect(source.find(`https://localhost:${port}/good.json`)).rejects.toMatchObject({ error_description: expect.stringContaining('not public') });
+    await expect(source.find(`https://localhost:${port}/good.json`)).rejects.toMatchObject({
+      error_description: expect.stringContaining('not public'),
+    });
     expect(hits.get('/good.json') ?? 0).toBe(before);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { redirectUriAllowed } from '../../src/hosted/client-redirect.js';
 
-const registered = ['http://127.0.0.1:47011/callback', 'http://[::1]:47011/callback', 'http://localhost:3334/oauth/callback', 'https://chat.example/api/callback'];
+const registered = [
+  'http://127.0.0.1:47011/callback',
+  'http://[::1]:47011/callback',
+  'http://localhost:3334/oauth/callback',
+  'https://chat.example/api/callback',
+];
 
 describe('the redirect URI of an authorization request (pure)', () => {
   it.each([

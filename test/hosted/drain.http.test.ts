@@ -34,7 +34,12 @@ describe('a hosted server draining with an event stream open', () => {
     const port = Number(new URL(hosted.server.listenUrl).port);
     const initialize = await rawHttp(port, {
       headers: jsonRpcHeaders(accessToken),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'drain', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'drain', version: '1' } },
+      }),
     });
     const session = initialize.headers['mcp-session-id'];
     expect(initialize.status, initialize.body).toBe(200);
@@ -53,7 +58,13 @@ describe('a hosted server draining with an event stream open', () => {
           path: '/mcp',
           method: 'GET',
           agent: false,
-          headers: { host: `127.0.0.1:${port}`, accept: 'text/event-stream', authorization: `Bearer ${accessToken}`, 'mcp-session-id': String(session), 'mcp-protocol-version': '2025-11-25' },
+          headers: {
+            host: `127.0.0.1:${port}`,
+            accept: 'text/event-stream',
+            authorization: `Bearer ${accessToken}`,
+            'mcp-session-id': String(session),
+            'mcp-protocol-version': '2025-11-25',
+          },
         },
         resolve,
       );
@@ -77,7 +88,9 @@ describe('a hosted server draining with an event stream open', () => {
     // A grace period no test waits out: the drain ends only because the streams were ended or refused.
     const drained = hosted.server.drain(10 * 60 * 1000);
     expect(await ended).toBe('ended');
-    late.socket.write(`Authorization: Bearer ${accessToken}\r\nMcp-Session-Id: ${String(session)}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`);
+    late.socket.write(
+      `Authorization: Bearer ${accessToken}\r\nMcp-Session-Id: ${String(session)}\r\nMcp-Protocol-Version: 2025-11-25\r\n\r\n`,
+    );
     await late.closed;
     expect(late.received()).toMatch(/^HTTP\/1\.1 503 [\s\S]*\r\nretry-after: 1\r\n[\s\S]*"temporarily_unavailable"/i);
     expect(await drained).toBe('drained');

@@ -6,7 +6,8 @@ describe('the health and readiness answers', () => {
   it('SCL-01 names the probes by their root paths only, whatever the query, and nothing under another path', () => {
     expect(probeKindOf('/healthz')).toBe('health');
     expect(probeKindOf('/readyz?full=1')).toBe('ready');
-    for (const other of ['/base/healthz', '/healthz/', '/readyzz', '/', '/mcp', undefined]) expect(probeKindOf(other)).toBeUndefined();
+    for (const other of ['/base/healthz', '/healthz/', '/readyzz', '/', '/mcp', undefined])
+      expect(probeKindOf(other)).toBeUndefined();
   });
 
   it('SCL-01 says ok to /healthz and one word to /readyz: ready with 200, draining or store_unavailable with 503, and nothing else', () => {

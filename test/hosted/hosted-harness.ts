@@ -7,8 +7,23 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInProcessBus, openDirectoryStore, openRedisStore, parseStoreKeys, parseStoreLocation, type GrantStore, type MessageBus, type RedisGrantStore } from '../../src/grant-store/index.js';
-import { callerKey, parsePublicUrl, startHostedServer, stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
+import {
+  createInProcessBus,
+  openDirectoryStore,
+  openRedisStore,
+  parseStoreKeys,
+  parseStoreLocation,
+  type GrantStore,
+  type MessageBus,
+  type RedisGrantStore,
+} from '../../src/grant-store/index.js';
+import {
+  callerKey,
+  parsePublicUrl,
+  startHostedServer,
+  stepUpStateKey,
+  type HostedServer,
+} from '../../src/hosted/index.js';
 import type { PublicUrl } from '../../src/hosted/public-url.js';
 import { openHostedSchool } from '../../src/app/hosted-school.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -51,7 +66,12 @@ export interface HostedOptions {
   /** Serve the school's real tools at /mcp, as the caller; otherwise /mcp echoes the caller. */
   tools?: boolean;
   /** Limits of the fetch of a URL client_id's metadata document. */
-  clientMetadataDocuments?: { timeoutMs?: number; cacheSeconds?: number; refusalCacheSeconds?: number; maxBytes?: number };
+  clientMetadataDocuments?: {
+    timeoutMs?: number;
+    cacheSeconds?: number;
+    refusalCacheSeconds?: number;
+    maxBytes?: number;
+  };
   /** Keep the grants in this Redis (`redis://…`, as `--store` takes it) instead of a directory. */
   redisUrl?: string;
   /**
@@ -79,7 +99,8 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
   const logLines: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logLines.push(line) });
   const redis = options.redisUrl === undefined ? undefined : parseStoreLocation(options.redisUrl);
-  if (redis !== undefined && (!redis.ok || redis.location.kind !== 'redis')) throw new Error(`not a Redis URL: ${options.redisUrl}`);
+  if (redis !== undefined && (!redis.ok || redis.location.kind !== 'redis'))
+    throw new Error(`not a Redis URL: ${options.redisUrl}`);
   const redisStores: RedisGrantStore[] = [];
   const buses: MessageBus[] = [];
   // On a directory the instances share this process, so one in-process bus joins them.
@@ -92,7 +113,10 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       buses.push(bus);
       return { store: redisStore, bus };
     }
-    return { store: await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }), bus: inProcessBus };
+    return {
+      store: await openDirectoryStore({ dir: join(storeDir, 'store'), keyring: keys.keyring, logger }),
+      bus: inProcessBus,
+    };
   };
   let integration: { clientId: string; clientSecret: string } | undefined;
   /** Opened once the first instance made the store's secrets, from which the step-up state key comes. */
@@ -103,7 +127,12 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
     const { store, bus } = await openStore();
     // As `school-mcp --hosted` wires it: 2025-11-25 sessions shared through the store, so that
     // the instances serve each other's sessions.
-    const endpoints = await openCallerEndpoints({ maxCallers: 64, ...options.callers, onerror: () => undefined, sharing: { store, bus, instance: randomBytes(9).toString('base64url') } });
+    const endpoints = await openCallerEndpoints({
+      maxCallers: 64,
+      ...options.callers,
+      onerror: () => undefined,
+      sharing: { store, bus, instance: randomBytes(9).toString('base64url') },
+    });
     allEndpoints.push(endpoints);
     const server = await startHostedServer({
       host: '127.0.0.1',
@@ -112,10 +141,15 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
       logger,
       ...(publicUrl === undefined ? {} : { publicUrl }),
       ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
-      ...(options.clientMetadataDocuments === undefined ? {} : { clientMetadataDocuments: options.clientMetadataDocuments }),
+      ...(options.clientMetadataDocuments === undefined
+        ? {}
+        : { clientMetadataDocuments: options.clientMetadataDocuments }),
       ...(options.registration === undefined ? {} : { registration: options.registration }),
       school: (url) => {
-        integration ??= sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: [url.schoolCallback] });
+        integration ??= sandbox.registerIntegration({
+          clientName: 'school-mcp (hosted)',
+          redirectUris: [url.schoolCallback],
+        });
         return {
           schoolUrl: new URL(sandbox.url),
           clientId: integration.clientId,
@@ -131,19 +165,40 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
           return;
         }
         const ready = school;
-        await endpoints.handle(req, res, { caller: callerKey(caller), person: caller.sub }, () => ready.open(access.tokens, access.account, access.stepUps));
+        await endpoints.handle(req, res, { caller: callerKey(caller), person: caller.sub }, () =>
+          ready.open(access.tokens, access.account, access.stepUps),
+        );
       },
     });
     return { server, store, url: server.listenUrl };
   };
 
-  const first = options.publicPath === undefined ? await startInstance(undefined) : await startAtPath(options.publicPath, startInstance);
+  const first =
+    options.publicPath === undefined
+      ? await startInstance(undefined)
+      : await startAtPath(options.publicPath, startInstance);
   // Every tool, so that a test can reach a write that is not in the default list by name.
   if (options.tools) {
-    school = await openHostedSchool({ config: loadConfig(['--school', sandbox.url, '--toolsets', 'all', ...(options.consentWaitSeconds === undefined ? [] : ['--consent-wait', String(options.consentWaitSeconds)])], {}), schoolUrl: new URL(sandbox.url), logger, version: '0.0.0-test', stateKey: await stepUpStateKey(first.store) });
+    school = await openHostedSchool({
+      config: loadConfig(
+        [
+          '--school',
+          sandbox.url,
+          '--toolsets',
+          'all',
+          ...(options.consentWaitSeconds === undefined ? [] : ['--consent-wait', String(options.consentWaitSeconds)]),
+        ],
+        {},
+      ),
+      schoolUrl: new URL(sandbox.url),
+      logger,
+      version: '0.0.0-test',
+      stateKey: await stepUpStateKey(first.store),
+    });
   }
   const instances = [first];
-  for (let index = 1; index < (options.instances ?? 1); index += 1) instances.push(await startInstance(first.server.publicUrl));
+  for (let index = 1; index < (options.instances ?? 1); index += 1)
+    instances.push(await startInstance(first.server.publicUrl));
   return {
     sandbox,
     server: first.server,
@@ -166,7 +221,10 @@ export async function startHosted(options: HostedOptions = {}): Promise<Hosted> 
 }
 
 /** An instance whose public URL has a path, on a port picked first (another process may take it in between: then a new one). */
-async function startAtPath(publicPath: string, start: (publicUrl: PublicUrl, port: number) => Promise<HostedInstance>): Promise<HostedInstance> {
+async function startAtPath(
+  publicPath: string,
+  start: (publicUrl: PublicUrl, port: number) => Promise<HostedInstance>,
+): Promise<HostedInstance> {
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     const parsed = parsePublicUrl(`http://127.0.0.1:${port}${publicPath}`);
@@ -188,11 +246,21 @@ export async function registerMcpClient(base: string, metadata: Record<string, u
   const response = await fetch(`${base}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test Agent', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...metadata }),
+    body: JSON.stringify({
+      client_name: 'Test Agent',
+      redirect_uris: [CLIENT_REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...metadata,
+    }),
   });
   const body = (await response.json()) as Record<string, unknown>;
   if (response.status !== 201) throw new Error(`registration failed (${response.status}): ${JSON.stringify(body)}`);
-  return { clientId: String(body.client_id), ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}) };
+  return {
+    clientId: String(body.client_id),
+    ...(typeof body.client_secret === 'string' ? { clientSecret: body.client_secret } : {}),
+  };
 }
 
 export function pkce(): { verifier: string; challenge: string } {
@@ -200,7 +268,12 @@ export function pkce(): { verifier: string; challenge: string } {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-export function authorizeUrl(base: string, client: McpClient, challenge: string, overrides: Record<string, string | undefined> = {}): URL {
+export function authorizeUrl(
+  base: string,
+  client: McpClient,
+  challenge: string,
+  overrides: Record<string, string | undefined> = {},
+): URL {
   const url = new URL(`${base}/oauth/authorize`);
   const params: Record<string, string | undefined> = {
     response_type: 'code',
@@ -218,9 +291,15 @@ export function authorizeUrl(base: string, client: McpClient, challenge: string,
 }
 
 /** The browser at school-mcp's consent page of a fresh authorization request: its URL and CSRF token. */
-export async function openConsent(browser: CookieBrowser, url: URL): Promise<{ consentUrl: URL; html: string; csrf: string }> {
+export async function openConsent(
+  browser: CookieBrowser,
+  url: URL,
+): Promise<{ consentUrl: URL; html: string; csrf: string }> {
   // Under the public URL's path, if it has one.
-  const { response, url: consentUrl } = await browser.follow(url, (next) => next.pathname.endsWith('/oauth/authorize') || next.pathname.includes('/consent/'));
+  const { response, url: consentUrl } = await browser.follow(
+    url,
+    (next) => next.pathname.endsWith('/oauth/authorize') || next.pathname.includes('/consent/'),
+  );
   const html = await response.text();
   if (response.status !== 200) throw new Error(`no consent page (${response.status}): ${html.slice(0, 300)}`);
   const csrf = hiddenInput(html, 'csrf_token');
@@ -232,12 +311,16 @@ export async function openConsent(browser: CookieBrowser, url: URL): Promise<{ c
 export async function allowAtSchoolMcp(browser: CookieBrowser, consentUrl: URL, csrf: string): Promise<URL> {
   const answer = await browser.request(consentUrl, { form: { csrf_token: csrf, decision: 'allow' } });
   const location = answer.headers.get('location');
-  if (answer.status !== 303 || location === null) throw new Error(`allow was refused (${answer.status}): ${(await answer.text()).slice(0, 300)}`);
+  if (answer.status !== 303 || location === null)
+    throw new Error(`allow was refused (${answer.status}): ${(await answer.text()).slice(0, 300)}`);
   return new URL(location);
 }
 
 /** From the school's answer (school-mcp's callback URL) to the MCP client's redirect, or the page where it stopped. */
-export async function returnFromSchool(browser: CookieBrowser, callback: URL): Promise<{ response: Response; url: URL }> {
+export async function returnFromSchool(
+  browser: CookieBrowser,
+  callback: URL,
+): Promise<{ response: Response; url: URL }> {
   return browser.follow(callback, (next) => !next.href.startsWith(CLIENT_REDIRECT));
 }
 
@@ -250,10 +333,18 @@ export async function approveSignIn(authorize: URL | string, user: string): Prom
 }
 
 /** The whole sign-in of one staff member through one MCP client: returns the client's code. */
-export async function signIn(hosted: Pick<Hosted, 'base'>, client: McpClient, user: string, options: { browser?: CookieBrowser; challenge?: string } = {}): Promise<{ code: string; verifier: string; browser: CookieBrowser }> {
+export async function signIn(
+  hosted: Pick<Hosted, 'base'>,
+  client: McpClient,
+  user: string,
+  options: { browser?: CookieBrowser; challenge?: string } = {},
+): Promise<{ code: string; verifier: string; browser: CookieBrowser }> {
   const browser = options.browser ?? new CookieBrowser();
   const { verifier, challenge } = pkce();
-  const { consentUrl, csrf } = await openConsent(browser, authorizeUrl(hosted.base, client, options.challenge ?? challenge));
+  const { consentUrl, csrf } = await openConsent(
+    browser,
+    authorizeUrl(hosted.base, client, options.challenge ?? challenge),
+  );
   const schoolAuthorize = await allowAtSchoolMcp(browser, consentUrl, csrf);
   const callback = await completeConsent(schoolAuthorize, 'allow', { user });
   const { url } = await returnFromSchool(browser, callback);
@@ -262,19 +353,43 @@ export async function signIn(hosted: Pick<Hosted, 'base'>, client: McpClient, us
   return { code, verifier, browser };
 }
 
-export async function tokenRequest(base: string, fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+export async function tokenRequest(
+  base: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-export function exchange(base: string, client: McpClient, code: string, verifier: string, extra: Record<string, string> = {}) {
-  return tokenRequest(base, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: CLIENT_REDIRECT, client_id: client.clientId, resource: base, ...extra });
+export function exchange(
+  base: string,
+  client: McpClient,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+) {
+  return tokenRequest(base, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: CLIENT_REDIRECT,
+    client_id: client.clientId,
+    resource: base,
+    ...extra,
+  });
 }
 
 export async function callMcp(base: string, token: string | undefined): Promise<Response> {
   return fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
   });
 }
@@ -285,7 +400,8 @@ export async function approveStepUp(link: string, user: string): Promise<Respons
   const page = await browser.request(link);
   const csrf = hiddenInput(await page.text(), 'csrf_token')!;
   const toSchool = await browser.request(link, { form: { csrf_token: csrf, decision: 'allow' } });
-  if (toSchool.status !== 303) throw new Error(`the step-up page answered ${toSchool.status} to Allow, not a redirect to the school`);
+  if (toSchool.status !== 303)
+    throw new Error(`the step-up page answered ${toSchool.status} to Allow, not a redirect to the school`);
   return browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user }));
 }
 
@@ -302,7 +418,11 @@ export interface StatelessConnection {
  * Every `tools/call` that carries a `requestState` passes through `steer`, which may replace the
  * state (as a hostile client would) or send the retry to another instance.
  */
-export async function connectStatelessClient(hosted: Hosted, user: string, steer: RetrySteering = (state) => ({ state })): Promise<StatelessConnection> {
+export async function connectStatelessClient(
+  hosted: Hosted,
+  user: string,
+  steer: RetrySteering = (state) => ({ state }),
+): Promise<StatelessConnection> {
   const registered = await registerMcpClient(hosted.base);
   const { code, verifier } = await signIn(hosted, registered, user);
   const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
@@ -317,7 +437,15 @@ export async function connectStatelessClient(hosted: Hosted, user: string, steer
     }
     return fetch(url, init);
   };
-  const client = new Client({ name: 'hosted-stateless-test', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { fetch: steering, requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  const client = new Client(
+    { name: 'hosted-stateless-test', version: '1.0.0' },
+    { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), {
+      fetch: steering,
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
   return { client, accessToken };
 }

@@ -8,9 +8,17 @@ describe('the public URL (pure)', () => {
   it('derives the MCP endpoint and the school callback, without a trailing slash', () => {
     expect(parsePublicUrl('https://mcp.school.example/')).toEqual({
       ok: true,
-      url: { base: 'https://mcp.school.example', path: '', mcpUrl: 'https://mcp.school.example/mcp', schoolCallback: 'https://mcp.school.example/oauth/callback' },
+      url: {
+        base: 'https://mcp.school.example',
+        path: '',
+        mcpUrl: 'https://mcp.school.example/mcp',
+        schoolCallback: 'https://mcp.school.example/oauth/callback',
+      },
     });
-    expect(parsePublicUrl('https://school.example/tools/')).toMatchObject({ ok: true, url: { base: 'https://school.example/tools', mcpUrl: 'https://school.example/tools/mcp' } });
+    expect(parsePublicUrl('https://school.example/tools/')).toMatchObject({
+      ok: true,
+      url: { base: 'https://school.example/tools', mcpUrl: 'https://school.example/tools/mcp' },
+    });
   });
 
   it.each([
@@ -52,12 +60,19 @@ describe('protected resource metadata and challenge (pure)', () => {
   it('HOST-01 puts the metadata of /mcp at the RFC 9728 §3.1 path and names itself as resource and server', () => {
     const documents = resourceMetadataDocuments(url.url, ['mcp']);
     expect([...documents.keys()][0]).toBe('/.well-known/oauth-protected-resource/tools/mcp');
-    expect(documents.get('/.well-known/oauth-protected-resource/tools')).toMatchObject({ resource: 'https://school.example/tools', authorization_servers: ['https://school.example/tools'] });
+    expect(documents.get('/.well-known/oauth-protected-resource/tools')).toMatchObject({
+      resource: 'https://school.example/tools',
+      authorization_servers: ['https://school.example/tools'],
+    });
   });
 
   it('HOST-01 challenges without an error code when no token came (RFC 6750 §3.1), with invalid_token otherwise', () => {
-    expect(buildBearerChallenge(url.url, 'missing')).toBe('Bearer resource_metadata="https://school.example/.well-known/oauth-protected-resource/tools/mcp"');
-    expect(buildBearerChallenge(url.url, 'invalid')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="https:\/\/school.example\//);
+    expect(buildBearerChallenge(url.url, 'missing')).toBe(
+      'Bearer resource_metadata="https://school.example/.well-known/oauth-protected-resource/tools/mcp"',
+    );
+    expect(buildBearerChallenge(url.url, 'invalid')).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="https:\/\/school.example\//,
+    );
   });
 
   it('reads one cookie of a Cookie header', () => {
@@ -68,7 +83,9 @@ describe('protected resource metadata and challenge (pure)', () => {
 
 describe('whose MCP endpoint and sessions a request reaches (pure)', () => {
   it('HOST-61 keys a caller by person and client, not by grant, and no two pairs share a key', () => {
-    expect(callerKey({ sub: 'usr_ada', clientId: 'c1', grantId: 'g1' } as { sub: string; clientId: string })).toBe(callerKey({ sub: 'usr_ada', clientId: 'c1' }));
+    expect(callerKey({ sub: 'usr_ada', clientId: 'c1', grantId: 'g1' } as { sub: string; clientId: string })).toBe(
+      callerKey({ sub: 'usr_ada', clientId: 'c1' }),
+    );
     const keys = [
       callerKey({ sub: 'usr_ada', clientId: 'c1' }),
       callerKey({ sub: 'usr_ada', clientId: 'c2' }),

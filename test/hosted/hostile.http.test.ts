@@ -44,7 +44,11 @@ async function tokensFor(user: string) {
 async function authorizeOutcome(url: URL): Promise<{ status: number; location: URL | undefined; text: string }> {
   const response = await new CookieBrowser().request(url);
   const location = response.headers.get('location');
-  return { status: response.status, location: location === null ? undefined : new URL(location, hosted.base), text: await response.text() };
+  return {
+    status: response.status,
+    location: location === null ? undefined : new URL(location, hosted.base),
+    text: await response.text(),
+  };
 }
 
 describe('hosted mode: the protected resource', () => {
@@ -56,9 +60,20 @@ describe('hosted mode: the protected resource', () => {
     expect(metadataUrl).toBe(`${hosted.base}/.well-known/oauth-protected-resource/mcp`);
     expect(challenge).not.toContain('error=');
     const metadata = (await (await fetch(metadataUrl!)).json()) as Record<string, unknown>;
-    expect(metadata).toMatchObject({ resource: `${hosted.base}/mcp`, authorization_servers: [hosted.base], scopes_supported: ['mcp'] });
-    const server = (await (await fetch(`${hosted.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
-    expect(server).toMatchObject({ issuer: hosted.base, code_challenge_methods_supported: ['S256'], registration_endpoint: `${hosted.base}/oauth/register` });
+    expect(metadata).toMatchObject({
+      resource: `${hosted.base}/mcp`,
+      authorization_servers: [hosted.base],
+      scopes_supported: ['mcp'],
+    });
+    const server = (await (await fetch(`${hosted.base}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(server).toMatchObject({
+      issuer: hosted.base,
+      code_challenge_methods_supported: ['S256'],
+      registration_endpoint: `${hosted.base}/oauth/register`,
+    });
     expect(server.authorization_response_iss_parameter_supported).toBe(true);
   });
 
@@ -66,7 +81,11 @@ describe('hosted mode: the protected resource', () => {
     ['an unknown token', 'Bearer not-a-token-of-ours'],
     ['a basic credential', 'Basic YWRhOnNlY3JldA=='],
   ])('HOST-01 answers /mcp with %s with 401 invalid_token', async (_label, header) => {
-    const answer = await fetch(`${hosted.base}/mcp`, { method: 'POST', headers: { authorization: header, 'content-type': 'application/json' }, body: '{}' });
+    const answer = await fetch(`${hosted.base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: header, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*resource_metadata="/);
   });
@@ -75,10 +94,14 @@ describe('hosted mode: the protected resource', () => {
     const { access } = await tokensFor(ada.sub);
     expect((await callMcp(hosted.base, access)).status).toBe(200);
     const twice = await new Promise<number>((resolve, reject) => {
-      const request = httpRequest(`${hosted.base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode!);
-      });
+      const request = httpRequest(
+        `${hosted.base}/mcp`,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        },
+      );
       request.setHeader('authorization', [`Bearer ${access}`, `Bearer ${access}`]);
       request.on('error', reject);
       request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
@@ -88,7 +111,9 @@ describe('hosted mode: the protected resource', () => {
 
   it('HOST-02 issues tokens for its own public URL only: another resource is refused at authorization and at the token endpoint', async () => {
     const client = await registerMcpClient(hosted.base);
-    const other = await authorizeOutcome(authorizeUrl(hosted.base, client, pkce().challenge, { resource: 'https://other.example' }));
+    const other = await authorizeOutcome(
+      authorizeUrl(hosted.base, client, pkce().challenge, { resource: 'https://other.example' }),
+    );
     expect(other.location?.href.startsWith(CLIENT_REDIRECT)).toBe(true);
     expect(other.location?.searchParams.get('error')).toBe('invalid_target');
     const { code, verifier } = await signIn(hosted, client, ada.sub);
@@ -116,12 +141,20 @@ describe('hosted mode: registration', () => {
       body: JSON.stringify({ redirect_uris: [uri], token_endpoint_auth_method: 'none' }),
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as Record<string, unknown>).error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
+    expect(((await response.json()) as Record<string, unknown>).error).toMatch(
+      /invalid_redirect_uri|invalid_client_metadata/,
+    );
   });
 
   it('HOST-05 registers https callbacks of web clients and loopback ones of local clients', async () => {
-    await expect(registerMcpClient(hosted.base, { redirect_uris: ['https://chat.example/api/mcp/callback'] })).resolves.toHaveProperty('clientId');
-    await expect(registerMcpClient(hosted.base, { redirect_uris: ['http://localhost:33418/callback', 'http://127.0.0.1:33418/callback'] })).resolves.toHaveProperty('clientId');
+    await expect(
+      registerMcpClient(hosted.base, { redirect_uris: ['https://chat.example/api/mcp/callback'] }),
+    ).resolves.toHaveProperty('clientId');
+    await expect(
+      registerMcpClient(hosted.base, {
+        redirect_uris: ['http://localhost:33418/callback', 'http://127.0.0.1:33418/callback'],
+      }),
+    ).resolves.toHaveProperty('clientId');
   });
 
   it('HOST-05 refuses an oversized registration before reading it', async () => {
@@ -135,7 +168,9 @@ describe('hosted mode: registration', () => {
 
   it('HOST-05 shows an error, never a redirect, for a redirect URI the client did not register', async () => {
     const client = await registerMcpClient(hosted.base);
-    const outcome = await authorizeOutcome(authorizeUrl(hosted.base, client, pkce().challenge, { redirect_uri: 'http://127.0.0.1:47011/elsewhere' }));
+    const outcome = await authorizeOutcome(
+      authorizeUrl(hosted.base, client, pkce().challenge, { redirect_uri: 'http://127.0.0.1:47011/elsewhere' }),
+    );
     expect(outcome.location).toBeUndefined();
     expect(outcome.status).toBe(400);
     expect(outcome.text).toContain('redirect_uri');
@@ -156,7 +191,12 @@ describe('hosted mode: PKCE and codes', () => {
   it('HOST-04 refuses a code exchanged without its verifier or with another one', async () => {
     const client = await registerMcpClient(hosted.base);
     const { code, verifier } = await signIn(hosted, client, ada.sub);
-    const without = await tokenRequest(hosted.base, { grant_type: 'authorization_code', code, redirect_uri: CLIENT_REDIRECT, client_id: client.clientId });
+    const without = await tokenRequest(hosted.base, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CLIENT_REDIRECT,
+      client_id: client.clientId,
+    });
     expect(without.body.error).toMatch(/invalid_grant|invalid_request/);
     expect((await exchange(hosted.base, client, code, pkce().verifier)).body.error).toBe('invalid_grant');
     expect(verifier).not.toBe('');
@@ -165,7 +205,11 @@ describe('hosted mode: PKCE and codes', () => {
   it("HOST-03 refuses another client's code and another client's refresh token", async () => {
     const owner = await tokensFor(grace.sub);
     const thief = await registerMcpClient(hosted.base);
-    const stolen = await tokenRequest(hosted.base, { grant_type: 'refresh_token', refresh_token: owner.refresh, client_id: thief.clientId });
+    const stolen = await tokenRequest(hosted.base, {
+      grant_type: 'refresh_token',
+      refresh_token: owner.refresh,
+      client_id: thief.clientId,
+    });
     expect(stolen.body.error).toBe('invalid_grant');
     const victim = await registerMcpClient(hosted.base);
     const { code, verifier } = await signIn(hosted, victim, grace.sub);
@@ -187,19 +231,32 @@ describe('hosted mode: PKCE and codes', () => {
     const { code, verifier } = await signIn(hosted, client, ada.sub);
     const answers = await Promise.all(Array.from({ length: 4 }, () => exchange(hosted.base, client, code, verifier)));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
-    for (const answer of answers.filter((candidate) => candidate.status !== 200)) expect(answer.body.error).toBe('invalid_grant');
+    for (const answer of answers.filter((candidate) => candidate.status !== 200))
+      expect(answer.body.error).toBe('invalid_grant');
   });
 
   it('HOST-08 rotates refresh tokens, and a stolen one used after rotation ends the whole grant', async () => {
     const { client, refresh } = await tokensFor(alan.sub);
-    const rotated = await tokenRequest(hosted.base, { grant_type: 'refresh_token', refresh_token: refresh, client_id: client.clientId });
+    const rotated = await tokenRequest(hosted.base, {
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: client.clientId,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.refresh_token).not.toBe(refresh);
     expect((await callMcp(hosted.base, String(rotated.body.access_token))).status).toBe(200);
-    const replay = await tokenRequest(hosted.base, { grant_type: 'refresh_token', refresh_token: refresh, client_id: client.clientId });
+    const replay = await tokenRequest(hosted.base, {
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: client.clientId,
+    });
     expect(replay.body.error).toBe('invalid_grant');
     expect((await callMcp(hosted.base, String(rotated.body.access_token))).status).toBe(401);
-    const afterTheft = await tokenRequest(hosted.base, { grant_type: 'refresh_token', refresh_token: String(rotated.body.refresh_token), client_id: client.clientId });
+    const afterTheft = await tokenRequest(hosted.base, {
+      grant_type: 'refresh_token',
+      refresh_token: String(rotated.body.refresh_token),
+      client_id: client.clientId,
+    });
     expect(afterTheft.body.error).toBe('invalid_grant');
   });
 
@@ -244,12 +301,18 @@ describe("hosted mode: school-mcp's consent", () => {
     const client = await registerMcpClient(hosted.base);
     const browser = new CookieBrowser();
     const { consentUrl, csrf } = await openConsent(browser, authorizeUrl(hosted.base, client, pkce().challenge));
-    for (const form of [{ decision: 'allow' }, { decision: 'allow', csrf_token: `${csrf}x` }] as Record<string, string>[]) {
+    for (const form of [{ decision: 'allow' }, { decision: 'allow', csrf_token: `${csrf}x` }] as Record<
+      string,
+      string
+    >[]) {
       const answer = await browser.request(consentUrl, { form });
       expect(answer.status).toBe(403);
       expect(answer.headers.get('location')).toBeNull();
     }
-    const foreign = await browser.request(consentUrl, { form: { decision: 'allow', csrf_token: csrf }, headers: { origin: 'https://evil.example' } });
+    const foreign = await browser.request(consentUrl, {
+      form: { decision: 'allow', csrf_token: csrf },
+      headers: { origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     // The real form still works afterwards.
     expect((await allowAtSchoolMcp(browser, consentUrl, csrf)).origin).toBe(new URL(hosted.sandbox.url).origin);
@@ -257,7 +320,10 @@ describe("hosted mode: school-mcp's consent", () => {
 
   it('HOST-06 answers a consent page opened in another browser with an error, not the form', async () => {
     const client = await registerMcpClient(hosted.base);
-    const { consentUrl, csrf } = await openConsent(new CookieBrowser(), authorizeUrl(hosted.base, client, pkce().challenge));
+    const { consentUrl, csrf } = await openConsent(
+      new CookieBrowser(),
+      authorizeUrl(hosted.base, client, pkce().challenge),
+    );
     const elsewhere = new CookieBrowser();
     const page = await elsewhere.request(consentUrl);
     expect(page.status).toBe(400);
@@ -282,7 +348,9 @@ describe("hosted mode: school-mcp's consent", () => {
     const client = await registerMcpClient(hosted.base);
     const attacker = new CookieBrowser();
     const { consentUrl, csrf } = await openConsent(attacker, authorizeUrl(hosted.base, client, pkce().challenge));
-    const callback = await completeConsent(await allowAtSchoolMcp(attacker, consentUrl, csrf), 'allow', { user: alan.sub });
+    const callback = await completeConsent(await allowAtSchoolMcp(attacker, consentUrl, csrf), 'allow', {
+      user: alan.sub,
+    });
     const victim = new CookieBrowser();
     const planted = await victim.request(callback);
     expect(planted.status).toBe(400);
@@ -294,13 +362,22 @@ describe("hosted mode: school-mcp's consent", () => {
 
   it('HOST-10 keeps each school grant sealed in the store, and none of it in the MCP tokens, the files or the log', async () => {
     const { access, refresh } = await tokensFor(grace.sub);
-    const grant = (await hosted.store.read(SCHOOL_GRANTS, grace.sub)) as { sub: string; accessToken: string; refreshToken: string; scopes: string[] };
-    expect(grant).toMatchObject({ sub: grace.sub, scopes: expect.arrayContaining(['openid', 'profile', 'account:read']) });
+    const grant = (await hosted.store.read(SCHOOL_GRANTS, grace.sub)) as {
+      sub: string;
+      accessToken: string;
+      refreshToken: string;
+      scopes: string[];
+    };
+    expect(grant).toMatchObject({
+      sub: grace.sub,
+      scopes: expect.arrayContaining(['openid', 'profile', 'account:read']),
+    });
     for (const secret of [grant.accessToken, grant.refreshToken]) {
       expect([access, refresh]).not.toContain(secret);
       expect(hosted.logLines.join('\n')).not.toContain(secret);
       const entries = await readdir(hosted.storeDir, { recursive: true, withFileTypes: true });
-      for (const entry of entries.filter((file) => file.isFile())) expect(await readFile(join(entry.parentPath, entry.name), 'utf8')).not.toContain(secret);
+      for (const entry of entries.filter((file) => file.isFile()))
+        expect(await readFile(join(entry.parentPath, entry.name), 'utf8')).not.toContain(secret);
     }
   });
 });

@@ -30,7 +30,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(limits: Partial<HttpSocketLimits> = {}, extra: { allowedHosts?: string[]; allowedOrigins?: string[] } = {}): Promise<Running> {
+async function start(
+  limits: Partial<HttpSocketLimits> = {},
+  extra: { allowedHosts?: string[]; allowedOrigins?: string[] } = {},
+): Promise<Running> {
   const dir = await mkdtemp(join(tmpdir(), 'school-mcp-hharden-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const keys = parseStoreKeys(randomBytes(32).toString('base64'));
@@ -47,7 +50,13 @@ async function start(limits: Partial<HttpSocketLimits> = {}, extra: { allowedHos
     limits,
     ...extra,
     // Never reached: nothing here signs in at the school.
-    school: (url) => ({ schoolUrl: new URL('http://127.0.0.1:9/'), clientId: 'unused', clientSecret: 'unused', callback: url.schoolCallback, scopes: [] }),
+    school: (url) => ({
+      schoolUrl: new URL('http://127.0.0.1:9/'),
+      clientId: 'unused',
+      clientSecret: 'unused',
+      callback: url.schoolCallback,
+      scopes: [],
+    }),
     mcp: async (_req, res) => {
       running.mcpCalls++;
       res.end('{}');
@@ -82,7 +91,9 @@ describe('HOST-22 slow clients, the connection cap and keep-alive of the hosted 
   it('HOST-22 cuts a client whose registration body stalls', async () => {
     const hosted = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
     const slow = await open(hosted.port);
-    slow.socket.write(`POST /oauth/register HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"redirect_uris":`);
+    slow.socket.write(
+      `POST /oauth/register HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"redirect_uris":`,
+    );
     await slow.closed;
     expect(slow.received()).toMatch(/^HTTP\/1\.1 408/);
   });
@@ -98,7 +109,11 @@ describe('HOST-22 slow clients, the connection cap and keep-alive of the hosted 
     first.socket.destroy();
     let answer = '';
     // The server learns of the closed socket asynchronously: ask until a connection is served.
-    while (answer === '') answer = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\nConnection: close\r\n\r\n`);
+    while (answer === '')
+      answer = await raw(
+        hosted.port,
+        `GET ${metadataPath} HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\nConnection: close\r\n\r\n`,
+      );
     expect(answer).toMatch(/^HTTP\/1\.1 200/);
   });
 
@@ -127,33 +142,57 @@ describe('HOST-22 slow clients, the connection cap and keep-alive of the hosted 
 describe('HOST-23 and HOST-24 the Host and Origin a hosted server answers', () => {
   it('HOST-23 refuses a foreign Host with 421 and a missing one with 400, before any route', async () => {
     const hosted = await start();
-    const foreign = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: rebound.example:${hosted.port}\r\nConnection: close\r\n\r\n`);
+    const foreign = await raw(
+      hosted.port,
+      `GET ${metadataPath} HTTP/1.1\r\nHost: rebound.example:${hosted.port}\r\nConnection: close\r\n\r\n`,
+    );
     expect(foreign).toMatch(/^HTTP\/1\.1 421/);
     expect(foreign).toMatch(/"error":"misdirected_request"/);
     const missing = await raw(hosted.port, `GET ${metadataPath} HTTP/1.0\r\n\r\n`);
     expect(missing).toMatch(/^HTTP\/1\.0 400|^HTTP\/1\.1 400/);
     expect(missing).toMatch(/"error":"invalid_request"/);
-    const twice = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\nHost: 127.0.0.1:${hosted.port}\r\nConnection: close\r\n\r\n`);
+    const twice = await raw(
+      hosted.port,
+      `GET ${metadataPath} HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\nHost: 127.0.0.1:${hosted.port}\r\nConnection: close\r\n\r\n`,
+    );
     expect(twice).toMatch(/^HTTP\/1\.1 400/);
-    const own = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: localhost:${hosted.port}\r\nConnection: close\r\n\r\n`);
+    const own = await raw(
+      hosted.port,
+      `GET ${metadataPath} HTTP/1.1\r\nHost: localhost:${hosted.port}\r\nConnection: close\r\n\r\n`,
+    );
     expect(own).toMatch(/^HTTP\/1\.1 200/);
   });
 
   it('HOST-23 answers a Host a rewriting proxy sends once it is allowed', async () => {
     const hosted = await start({}, { allowedHosts: ['mcp-backend'] });
-    const proxied = await raw(hosted.port, `GET ${metadataPath} HTTP/1.1\r\nHost: mcp-backend\r\nConnection: close\r\n\r\n`);
+    const proxied = await raw(
+      hosted.port,
+      `GET ${metadataPath} HTTP/1.1\r\nHost: mcp-backend\r\nConnection: close\r\n\r\n`,
+    );
     expect(proxied).toMatch(/^HTTP\/1\.1 200/);
   });
 
   it('HOST-24 refuses a browser request to /mcp from another origin with 403, and lets its own origin reach the token check', async () => {
     const hosted = await start({}, { allowedOrigins: ['https://chat.example'] });
     const base = hosted.server.listenUrl;
-    const foreign = await fetch(`${base}/mcp`, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json' }, body: '{}' });
+    const foreign = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toMatchObject({ error: 'forbidden' });
-    const own = await fetch(`${base}/mcp`, { method: 'POST', headers: { origin: new URL(base).origin, 'content-type': 'application/json' }, body: '{}' });
+    const own = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { origin: new URL(base).origin, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(own.status).toBe(401);
-    const allowed = await fetch(`${base}/mcp`, { method: 'POST', headers: { origin: 'https://chat.example', 'content-type': 'application/json' }, body: '{}' });
+    const allowed = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { origin: 'https://chat.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(allowed.status).toBe(401);
     expect(hosted.mcpCalls).toBe(0);
   });
@@ -162,7 +201,10 @@ describe('HOST-23 and HOST-24 the Host and Origin a hosted server answers', () =
 describe('HOST-25 body caps of the hosted server', () => {
   it('HOST-25 refuses a /mcp body declared over 1 MiB with 413 and a JSON error, before the token check', async () => {
     const hosted = await start();
-    const answer = await raw(hosted.port, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\ncontent-type: application/json\r\ncontent-length: ${1024 * 1024 + 1}\r\n\r\n{`);
+    const answer = await raw(
+      hosted.port,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${hosted.port}\r\ncontent-type: application/json\r\ncontent-length: ${1024 * 1024 + 1}\r\n\r\n{`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     expect(answer).toMatch(/"error":"invalid_request"/);
   });
@@ -170,17 +212,35 @@ describe('HOST-25 body caps of the hosted server', () => {
   it('HOST-25 refuses registration bodies over 56 KiB, declared or chunked', async () => {
     const hosted = await start();
     const big = JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'], client_name: 'x'.repeat(60 * 1024) });
-    const declared = await fetch(`${hosted.server.listenUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    const declared = await fetch(`${hosted.server.listenUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
     expect(declared.status).toBe(413);
     expect(await declared.json()).toMatchObject({ error: 'invalid_request' });
     const chunked = (body: string) =>
-      fetch(`${hosted.server.listenUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Blob([body]).stream(), duplex: 'half' } as RequestInit);
+      fetch(`${hosted.server.listenUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob([body]).stream(),
+        duplex: 'half',
+      } as RequestInit);
     // Without a declared length the engine's own parser stops at 56 KiB and answers 400; the same
     // registration sent small in chunks passes, so the size is what refused it.
     const refused = await chunked(big);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ error: 'invalid_request', error_description: 'failed to parse the request body' });
-    const small = await chunked(JSON.stringify({ redirect_uris: ['http://127.0.0.1:1/cb'], client_name: 'x'.repeat(1024), token_endpoint_auth_method: 'none' }));
+    expect(await refused.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'failed to parse the request body',
+    });
+    const small = await chunked(
+      JSON.stringify({
+        redirect_uris: ['http://127.0.0.1:1/cb'],
+        client_name: 'x'.repeat(1024),
+        token_endpoint_auth_method: 'none',
+      }),
+    );
     expect(small.status).toBe(201);
   });
 

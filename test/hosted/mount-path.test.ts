@@ -18,7 +18,8 @@ describe('a public URL with a path (pure)', () => {
     expect(pathUnderMount(mounted, '/mcp-gw/oauth/token')).toBe('/oauth/token');
     expect(pathUnderMount(mounted, '/mcp-gw/mcp')).toBe('/mcp');
     expect(pathUnderMount(mounted, '/mcp-gw')).toBe('/');
-    for (const path of ['/oauth/token', '/mcp', '/mcp-gwx/oauth/token', '/other/mcp-gw/mcp']) expect(pathUnderMount(mounted, path)).toBeUndefined();
+    for (const path of ['/oauth/token', '/mcp', '/mcp-gwx/oauth/token', '/other/mcp-gw/mcp'])
+      expect(pathUnderMount(mounted, path)).toBeUndefined();
     expect(root.path).toBe('');
     expect(pathUnderMount(root, '/oauth/token')).toBe('/oauth/token');
   });
@@ -29,7 +30,10 @@ describe('a public URL with a path (pure)', () => {
       '/mcp-gw/.well-known/openid-configuration',
       '/.well-known/openid-configuration/mcp-gw',
     ]);
-    expect(authorizationServerMetadataPaths(root)).toEqual(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
+    expect(authorizationServerMetadataPaths(root)).toEqual([
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]);
   });
 
   it('HOST-28 HOST-27 publishes each protected resource document at its RFC 9728 §3.1 URL, naming the resource that URL was made from (§3.3)', () => {
@@ -38,7 +42,10 @@ describe('a public URL with a path (pure)', () => {
       '/.well-known/oauth-protected-resource/mcp-gw/mcp': 'https://school.example/mcp-gw/mcp',
       '/.well-known/oauth-protected-resource/mcp-gw': 'https://school.example/mcp-gw',
     });
-    for (const document of documents.values()) expect(document.authorization_servers).toEqual(['https://school.example/mcp-gw']);
-    expect(buildBearerChallenge(mounted, 'missing')).toBe('Bearer resource_metadata="https://school.example/.well-known/oauth-protected-resource/mcp-gw/mcp"');
+    for (const document of documents.values())
+      expect(document.authorization_servers).toEqual(['https://school.example/mcp-gw']);
+    expect(buildBearerChallenge(mounted, 'missing')).toBe(
+      'Bearer resource_metadata="https://school.example/.well-known/oauth-protected-resource/mcp-gw/mcp"',
+    );
   });
 });

@@ -7,10 +7,26 @@ import { metadataCacheControl } from '../../src/hosted/metadata-cache.js';
 
 describe('redirect URI lists of a registration (pure)', () => {
   it('HOST-40 applies the redirect URI rule to post_logout_redirect_uris too, naming the field', () => {
-    expect(checkClientRedirectUris({ redirect_uris: ['https://chat.example/cb'], post_logout_redirect_uris: ['https://chat.example/bye'] })).toEqual({ ok: true });
-    expect(checkClientRedirectUris({ redirect_uris: ['https://chat.example/cb'], post_logout_redirect_uris: ['http://evil.example/'] })).toMatchObject({ ok: false, field: 'post_logout_redirect_uris' });
-    expect(checkClientRedirectUris({ redirect_uris: ['http://evil.example/'] })).toMatchObject({ ok: false, field: 'redirect_uris' });
-    expect(checkClientRedirectUris({ post_logout_redirect_uris: 'https://chat.example/bye' as never })).toMatchObject({ ok: false, field: 'post_logout_redirect_uris' });
+    expect(
+      checkClientRedirectUris({
+        redirect_uris: ['https://chat.example/cb'],
+        post_logout_redirect_uris: ['https://chat.example/bye'],
+      }),
+    ).toEqual({ ok: true });
+    expect(
+      checkClientRedirectUris({
+        redirect_uris: ['https://chat.example/cb'],
+        post_logout_redirect_uris: ['http://evil.example/'],
+      }),
+    ).toMatchObject({ ok: false, field: 'post_logout_redirect_uris' });
+    expect(checkClientRedirectUris({ redirect_uris: ['http://evil.example/'] })).toMatchObject({
+      ok: false,
+      field: 'redirect_uris',
+    });
+    expect(checkClientRedirectUris({ post_logout_redirect_uris: 'https://chat.example/bye' as never })).toMatchObject({
+      ok: false,
+      field: 'post_logout_redirect_uris',
+    });
     expect(checkClientRedirectUris({})).toEqual({ ok: true });
   });
 });
@@ -32,11 +48,24 @@ describe('forwarded headers (pure)', () => {
 
   it("HOST-41 replaces every forwarding header with the public URL's scheme and host and the decided address", () => {
     const pinned = pinnedForwardingHeaders(
-      { host: 'mcp.school.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http', forwarded: 'host=evil.example', 'x-forwarded-prefix': '/x', accept: 'application/json' },
+      {
+        host: 'mcp.school.example',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'http',
+        forwarded: 'host=evil.example',
+        'x-forwarded-prefix': '/x',
+        accept: 'application/json',
+      },
       publicUrl,
       '203.0.113.9',
     );
-    expect(pinned).toEqual({ host: 'mcp.school.example', accept: 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'mcp.school.example', 'x-forwarded-for': '203.0.113.9' });
+    expect(pinned).toEqual({
+      host: 'mcp.school.example',
+      accept: 'application/json',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'mcp.school.example',
+      'x-forwarded-for': '203.0.113.9',
+    });
   });
 
   it('HOST-42 lets a metadata success be cached five minutes, and an error never', () => {

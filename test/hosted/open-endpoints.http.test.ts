@@ -17,7 +17,11 @@ async function register(metadata: Record<string, unknown>): Promise<{ status: nu
   const response = await fetch(`${hosted.base}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:47011/callback'], token_endpoint_auth_method: 'none', ...metadata }),
+    body: JSON.stringify({
+      redirect_uris: ['http://127.0.0.1:47011/callback'],
+      token_endpoint_auth_method: 'none',
+      ...metadata,
+    }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
@@ -27,16 +31,24 @@ describe('HOST-40 no logout redirect', () => {
     ['plain http on a name', 'http://evil.example/after-logout'],
     ['a custom scheme', 'javascript:alert(1)'],
     ['a fragment', 'https://chat.example/bye#x'],
-  ])('HOST-40 refuses to register a post-logout redirect URI with %s, under the redirect URI rule', async (_label, uri) => {
-    const answer = await register({ post_logout_redirect_uris: [uri] });
-    expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe('invalid_client_metadata');
-    expect(String(answer.body.error_description)).toContain('post_logout_redirect_uris');
-  });
+  ])(
+    'HOST-40 refuses to register a post-logout redirect URI with %s, under the redirect URI rule',
+    async (_label, uri) => {
+      const answer = await register({ post_logout_redirect_uris: [uri] });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toBe('invalid_client_metadata');
+      expect(String(answer.body.error_description)).toContain('post_logout_redirect_uris');
+    },
+  );
 
   it('HOST-40 offers no logout endpoint: it is not in the metadata, and /oauth/logout redirects nowhere', async () => {
-    const client = await registerMcpClient(hosted.base, { post_logout_redirect_uris: ['https://evil.example/after-logout'] });
-    const metadata = (await (await fetch(`${hosted.base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const client = await registerMcpClient(hosted.base, {
+      post_logout_redirect_uris: ['https://evil.example/after-logout'],
+    });
+    const metadata = (await (await fetch(`${hosted.base}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(metadata).not.toHaveProperty('end_session_endpoint');
     const logout = new URL(`${hosted.base}/oauth/logout`);
     logout.searchParams.set('client_id', client.clientId);

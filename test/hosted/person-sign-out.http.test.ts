@@ -6,7 +6,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { allowAtSchoolMcp, authorizeUrl, callMcp, exchange, openConsent, pkce, registerMcpClient, returnFromSchool, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
+import {
+  allowAtSchoolMcp,
+  authorizeUrl,
+  callMcp,
+  exchange,
+  openConsent,
+  pkce,
+  registerMcpClient,
+  returnFromSchool,
+  signIn,
+  startHosted,
+  tokenRequest,
+  type Hosted,
+} from './hosted-harness.js';
 
 const [ada, grace] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
 
@@ -37,13 +50,15 @@ describe('a sign-in under way when the person signs out elsewhere', () => {
     await hosted.close();
   });
 
-  it('HOST-34 ends as access_denied when the sign-out lands between the school\'s answer and the code, and a sign-in after it works', async () => {
+  it("HOST-34 ends as access_denied when the sign-out lands between the school's answer and the code, and a sign-in after it works", async () => {
     const other = await connected(hosted, ada.sub);
     const client = await registerMcpClient(hosted.base);
     const browser = new CookieBrowser();
     const { challenge } = pkce();
     const { consentUrl, csrf } = await openConsent(browser, authorizeUrl(hosted.base, client, challenge));
-    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: ada.sub });
+    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', {
+      user: ada.sub,
+    });
     const answered = await browser.request(callback);
     expect(answered.status).toBe(303);
     const finish = new URL(answered.headers.get('location')!, hosted.base);
@@ -74,14 +89,22 @@ describeWithRedis("a person's sign-out on two instances sharing Redis", () => {
 
   it("HOST-33 refuses on the other instance every token of the person's other clients, keeps another person's, and accepts a sign-in after it", async () => {
     const [first, second] = hosted.instances;
-    const [leaving, staying, other] = [await connected(hosted, ada.sub), await connected(hosted, ada.sub), await connected(hosted, grace.sub)];
+    const [leaving, staying, other] = [
+      await connected(hosted, ada.sub),
+      await connected(hosted, ada.sub),
+      await connected(hosted, grace.sub),
+    ];
     for (const token of [staying.access, other.access]) expect((await callMcp(second!.url, token)).status).toBe(200);
 
     await revokeRefreshToken(first!.url, leaving.client.clientId, leaving.refresh);
     const refused = await callMcp(second!.url, staying.access);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
-    const refresh = await tokenRequest(second!.url, { grant_type: 'refresh_token', refresh_token: staying.refresh, client_id: staying.client.clientId });
+    const refresh = await tokenRequest(second!.url, {
+      grant_type: 'refresh_token',
+      refresh_token: staying.refresh,
+      client_id: staying.client.clientId,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
     expect((await callMcp(second!.url, other.access)).status).toBe(200);
 

@@ -7,7 +7,9 @@ import { describeWithRedis, startRedisServer, type RedisServer } from '../helper
 import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
 
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+  return ((result as { content: { type: string; text?: string }[] }).content ?? [])
+    .map((item) => item.text ?? '')
+    .join('\n');
 }
 
 describeWithRedis('hosted mode on the Redis grant store', () => {
@@ -30,7 +32,11 @@ describeWithRedis('hosted mode on the Redis grant store', () => {
     expect(tokens.status).toBe(200);
     const accessToken = String(tokens.body.access_token);
     const client = new Client({ name: 'hosted-redis-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+      }),
+    );
     try {
       expect(textOf(await client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(member.name);
     } finally {

@@ -46,14 +46,30 @@ describe('how long a registered client is kept (pure)', () => {
 });
 
 describe('the registration options', () => {
-  const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(['--hosted', '--demo', ...args], env).hosted;
+  const hosted = (args: string[], env: Record<string, string> = {}) =>
+    loadConfig(['--hosted', '--demo', ...args], env).hosted;
 
   it('HOST-44 takes --registration-limit, --registration-cap and --registration-expiry or their variables, and refuses nonsense', () => {
     expect(hosted([])?.registration).toEqual({});
-    expect(hosted(['--registration-limit', '5', '--registration-cap', '100', '--registration-expiry', '3600'])?.registration).toEqual({ perAddressPerHour: 5, cap: 100, unusedSeconds: 3600 });
-    expect(hosted([], { SCHOOL_MCP_REGISTRATION_LIMIT: '7', SCHOOL_MCP_REGISTRATION_CAP: '70', SCHOOL_MCP_REGISTRATION_EXPIRY: '600' })?.registration).toEqual({ perAddressPerHour: 7, cap: 70, unusedSeconds: 600 });
-    for (const [flag, value] of [['--registration-limit', '0'], ['--registration-cap', 'many'], ['--registration-expiry', '10'], ['--registration-expiry', '9999999']]) {
-      expect(() => hosted([flag!, value!])).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringContaining(flag!) }));
+    expect(
+      hosted(['--registration-limit', '5', '--registration-cap', '100', '--registration-expiry', '3600'])?.registration,
+    ).toEqual({ perAddressPerHour: 5, cap: 100, unusedSeconds: 3600 });
+    expect(
+      hosted([], {
+        SCHOOL_MCP_REGISTRATION_LIMIT: '7',
+        SCHOOL_MCP_REGISTRATION_CAP: '70',
+        SCHOOL_MCP_REGISTRATION_EXPIRY: '600',
+      })?.registration,
+    ).toEqual({ perAddressPerHour: 7, cap: 70, unusedSeconds: 600 });
+    for (const [flag, value] of [
+      ['--registration-limit', '0'],
+      ['--registration-cap', 'many'],
+      ['--registration-expiry', '10'],
+      ['--registration-expiry', '9999999'],
+    ]) {
+      expect(() => hosted([flag!, value!])).toThrow(
+        expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringContaining(flag!) }),
+      );
     }
     expect(() => loadConfig(['--demo', '--registration-cap', '5'], {})).toThrow(/go with --hosted/);
   });

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { authorizeUrl, exchange, pkce, registerMcpClient, signIn, startHosted, tokenRequest, type Hosted } from './hosted-harness.js';
+import {
+  authorizeUrl,
+  exchange,
+  pkce,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  tokenRequest,
+  type Hosted,
+} from './hosted-harness.js';
 
 const UNUSED_SECONDS = 2;
 /** Forgets unused clients at once; a sign-in there could outlast the expiry on a busy machine. */
@@ -15,7 +24,10 @@ let hosted: Hosted;
 /** Keeps unused clients long enough for any sign-in, so that what keeps a used one is the token. */
 let patient: Hosted;
 beforeAll(async () => {
-  [hosted, patient] = await Promise.all([startHosted({ registration: { unusedSeconds: UNUSED_SECONDS } }), startHosted({ registration: { unusedSeconds: 600 } })]);
+  [hosted, patient] = await Promise.all([
+    startHosted({ registration: { unusedSeconds: UNUSED_SECONDS } }),
+    startHosted({ registration: { unusedSeconds: 600 } }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([hosted?.close(), patient?.close()]);
@@ -50,7 +62,11 @@ describe('HOST-43 registrations expire unless used', () => {
     const kept = (await patient.store.read('oidc-client', used.clientId)) as { expiresAt?: number };
     // The engine's refresh tokens last 30 days; the client a day more.
     expect(kept.expiresAt).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + 30 * 24 * 3600);
-    const refreshed = await tokenRequest(patient.base, { grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token), client_id: used.clientId });
+    const refreshed = await tokenRequest(patient.base, {
+      grant_type: 'refresh_token',
+      refresh_token: String(tokens.body.refresh_token),
+      client_id: used.clientId,
+    });
     expect(refreshed.status).toBe(200);
   });
 });

@@ -33,20 +33,40 @@ describe('resource indicators compared as RFC 3986 §6.2 normalised URIs (pure)'
     expect(sameResource(a, b)).toBe(false);
   });
 
-  it.each([['not a URI', 'school.example/mcp'], ['a fragment', 'https://school.example/mcp#x'], ['an empty fragment', 'https://school.example/mcp#'], ['user information', 'https://ada@school.example/mcp']])(
-    'HOST-27 names nothing with %s (RFC 8707 §2)',
-    (_label, value) => {
-      expect(normalizeResource(value)).toBeUndefined();
-      expect(sameResource(value, value)).toBe(false);
-    },
-  );
+  it.each([
+    ['not a URI', 'school.example/mcp'],
+    ['a fragment', 'https://school.example/mcp#x'],
+    ['an empty fragment', 'https://school.example/mcp#'],
+    ['user information', 'https://ada@school.example/mcp'],
+  ])('HOST-27 names nothing with %s (RFC 8707 §2)', (_label, value) => {
+    expect(normalizeResource(value)).toBeUndefined();
+    expect(sameResource(value, value)).toBe(false);
+  });
 
   it('HOST-27 accepts the public URL and the MCP endpoint as this server, with or without a path, and nothing else', () => {
     const root = publicUrl('http://127.0.0.1:8080');
-    for (const indicator of ['http://127.0.0.1:8080', 'http://127.0.0.1:8080/', 'http://127.0.0.1:8080/mcp', 'HTTP://127.0.0.1:8080/mcp/']) expect(isOwnResource(root, indicator)).toBe(true);
-    for (const indicator of ['http://127.0.0.1:8081/', 'http://localhost:8080/', 'http://127.0.0.1:8080/oauth/token', 'https://127.0.0.1:8080/']) expect(isOwnResource(root, indicator)).toBe(false);
+    for (const indicator of [
+      'http://127.0.0.1:8080',
+      'http://127.0.0.1:8080/',
+      'http://127.0.0.1:8080/mcp',
+      'HTTP://127.0.0.1:8080/mcp/',
+    ])
+      expect(isOwnResource(root, indicator)).toBe(true);
+    for (const indicator of [
+      'http://127.0.0.1:8081/',
+      'http://localhost:8080/',
+      'http://127.0.0.1:8080/oauth/token',
+      'https://127.0.0.1:8080/',
+    ])
+      expect(isOwnResource(root, indicator)).toBe(false);
     const mounted = publicUrl('https://school.example/mcp-gw');
-    for (const indicator of ['https://school.example/mcp-gw', 'https://school.example/mcp-gw/', 'https://school.example:443/mcp-gw/mcp']) expect(isOwnResource(mounted, indicator)).toBe(true);
-    for (const indicator of ['https://school.example/', 'https://school.example/mcp', 'https://school.example/mcp-gwx']) expect(isOwnResource(mounted, indicator)).toBe(false);
+    for (const indicator of [
+      'https://school.example/mcp-gw',
+      'https://school.example/mcp-gw/',
+      'https://school.example:443/mcp-gw/mcp',
+    ])
+      expect(isOwnResource(mounted, indicator)).toBe(true);
+    for (const indicator of ['https://school.example/', 'https://school.example/mcp', 'https://school.example/mcp-gwx'])
+      expect(isOwnResource(mounted, indicator)).toBe(false);
   });
 });

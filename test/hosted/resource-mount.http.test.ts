@@ -7,7 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STEP_UPS } from '../../src/hosted/step-up-record.js';
 import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { allowAtSchoolMcp, authorizeUrl, callMcp, CLIENT_REDIRECT, exchange, openConsent, pkce, registerMcpClient, startHosted, type Hosted, type McpClient } from './hosted-harness.js';
+import {
+  allowAtSchoolMcp,
+  authorizeUrl,
+  callMcp,
+  CLIENT_REDIRECT,
+  exchange,
+  openConsent,
+  pkce,
+  registerMcpClient,
+  startHosted,
+  type Hosted,
+  type McpClient,
+} from './hosted-harness.js';
 
 let hosted: Hosted;
 let origin: string;
@@ -30,7 +42,10 @@ async function json(url: string): Promise<{ status: number; body: Record<string,
 async function signInWith(client: McpClient, user: string, overrides: Record<string, string>) {
   const browser = new CookieBrowser();
   const { verifier, challenge } = pkce();
-  const { consentUrl, html, csrf } = await openConsent(browser, authorizeUrl(hosted.base, client, challenge, overrides));
+  const { consentUrl, html, csrf } = await openConsent(
+    browser,
+    authorizeUrl(hosted.base, client, challenge, overrides),
+  );
   const schoolAuthorize = await allowAtSchoolMcp(browser, consentUrl, csrf);
   const callback = await completeConsent(schoolAuthorize, 'allow', { user });
   const redirect = overrides.redirect_uri ?? CLIENT_REDIRECT;
@@ -40,7 +55,11 @@ async function signInWith(client: McpClient, user: string, overrides: Record<str
 
 describe('hosted mode under a public URL with a path', () => {
   it('HOST-28 publishes its metadata at the well-known URLs of the path, with endpoints under the path', async () => {
-    for (const path of ['/.well-known/oauth-authorization-server/mcp-gw', '/mcp-gw/.well-known/openid-configuration', '/.well-known/openid-configuration/mcp-gw']) {
+    for (const path of [
+      '/.well-known/oauth-authorization-server/mcp-gw',
+      '/mcp-gw/.well-known/openid-configuration',
+      '/.well-known/openid-configuration/mcp-gw',
+    ]) {
       const { status, body } = await json(`${origin}${path}`);
       expect(status, path).toBe(200);
       expect(body).toMatchObject({
@@ -55,8 +74,13 @@ describe('hosted mode under a public URL with a path', () => {
     const challenge = (await callMcp(hosted.base, undefined)).headers.get('www-authenticate') ?? '';
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1];
     expect(metadataUrl).toBe(`${origin}/.well-known/oauth-protected-resource/mcp-gw/mcp`);
-    expect((await json(metadataUrl!)).body).toMatchObject({ resource: `${hosted.base}/mcp`, authorization_servers: [hosted.base] });
-    expect((await json(`${origin}/.well-known/oauth-protected-resource/mcp-gw`)).body).toMatchObject({ resource: hosted.base });
+    expect((await json(metadataUrl!)).body).toMatchObject({
+      resource: `${hosted.base}/mcp`,
+      authorization_servers: [hosted.base],
+    });
+    expect((await json(`${origin}/.well-known/oauth-protected-resource/mcp-gw`)).body).toMatchObject({
+      resource: hosted.base,
+    });
   });
 
   it('HOST-28 answers nothing outside the path but the well-known documents', async () => {
@@ -91,7 +115,12 @@ describe('hosted mode under a public URL with a path', () => {
   });
 
   it('HOST-28 serves a step-up page under the path, whose form posts there', async () => {
-    await hosted.store.write(STEP_UPS, 'mounted-step-up', { sub: ada.sub, scopes: ['account:read', 'courses:read'], missing: ['courses:read'] }, { ttlSeconds: 60 });
+    await hosted.store.write(
+      STEP_UPS,
+      'mounted-step-up',
+      { sub: ada.sub, scopes: ['account:read', 'courses:read'], missing: ['courses:read'] },
+      { ttlSeconds: 60 },
+    );
     const page = await fetch(`${hosted.base}/step-up/mounted-step-up`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('action="/mcp-gw/step-up/mounted-step-up"');
@@ -99,7 +128,10 @@ describe('hosted mode under a public URL with a path', () => {
 
   it.each([
     ['the MCP endpoint', (base: string) => `${base}/mcp`],
-    ['an upper-case scheme and a trailing slash', (base: string) => `${base.replace('http://127.0.0.1', 'HTTP://127.0.0.1')}/mcp/`],
+    [
+      'an upper-case scheme and a trailing slash',
+      (base: string) => `${base.replace('http://127.0.0.1', 'HTTP://127.0.0.1')}/mcp/`,
+    ],
   ])('HOST-27 accepts %s as the resource and binds the token to the public URL', async (_label, resourceOf) => {
     const client = await registerMcpClient(hosted.base);
     const resource = resourceOf(hosted.base);
@@ -115,7 +147,10 @@ describe('hosted mode under a public URL with a path', () => {
     ['another endpoint', (base: string) => `${base}/oauth/token`],
   ])('HOST-27 refuses %s as the resource with invalid_target', async (_label, resourceOf) => {
     const client = await registerMcpClient(hosted.base);
-    const response = await fetch(authorizeUrl(hosted.base, client, pkce().challenge, { resource: resourceOf(hosted.base) }), { redirect: 'manual' });
+    const response = await fetch(
+      authorizeUrl(hosted.base, client, pkce().challenge, { resource: resourceOf(hosted.base) }),
+      { redirect: 'manual' },
+    );
     expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
   });
 });
@@ -132,7 +167,10 @@ describe('hosted mode: loopback redirect URIs', () => {
 
   it('HOST-29 refuses a loopback redirect URI with another path, with an error page and no redirect', async () => {
     const client = await registerMcpClient(hosted.base);
-    const response = await fetch(authorizeUrl(hosted.base, client, pkce().challenge, { redirect_uri: 'http://127.0.0.1:51999/elsewhere' }), { redirect: 'manual' });
+    const response = await fetch(
+      authorizeUrl(hosted.base, client, pkce().challenge, { redirect_uri: 'http://127.0.0.1:51999/elsewhere' }),
+      { redirect: 'manual' },
+    );
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
   });

@@ -23,7 +23,11 @@ async function connectAs(user: string): Promise<Client> {
   const { code, verifier } = await signIn(hosted, registered, user);
   const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
   const client = new Client({ name: 'school-grant-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
   return client;
 }
 
@@ -40,8 +44,13 @@ function stepUpLink(result: unknown): string {
  */
 async function crossStepUps(member: (typeof SANDBOX_STAFF)[number]) {
   const [reading, writing] = [await connectAs(member.sub), await connectAs(member.sub)];
-  const listComments = () => reading.callTool({ name: 'list_comments', arguments: {} }) as Promise<{ isError?: boolean }>;
-  const createMember = () => writing.callTool({ name: 'create_member', arguments: { email: `union.${member.sub}@example.com`, name: 'Union' } }) as Promise<{ isError?: boolean }>;
+  const listComments = () =>
+    reading.callTool({ name: 'list_comments', arguments: {} }) as Promise<{ isError?: boolean }>;
+  const createMember = () =>
+    writing.callTool({
+      name: 'create_member',
+      arguments: { email: `union.${member.sub}@example.com`, name: 'Union' },
+    }) as Promise<{ isError?: boolean }>;
   // Both links are made from the same grant, each asking for it plus its own permission.
   const [commentsLink, membersLink] = [stepUpLink(await listComments()), stepUpLink(await createMember())];
   expect((await approveStepUp(commentsLink, member.sub)).status).toBe(200);
@@ -49,16 +58,26 @@ async function crossStepUps(member: (typeof SANDBOX_STAFF)[number]) {
   const browser = new CookieBrowser();
   const csrf = hiddenInput(await (await browser.request(membersLink)).text(), 'csrf_token')!;
   const toSchool = await browser.request(membersLink, { form: { csrf_token: csrf, decision: 'allow' } });
-  const askedAgain = await browser.request(await completeConsent(toSchool.headers.get('location')!, 'allow', { user: member.sub }));
+  const askedAgain = await browser.request(
+    await completeConsent(toSchool.headers.get('location')!, 'allow', { user: member.sub }),
+  );
   expect(askedAgain.status).toBe(303);
   const union = new URL(askedAgain.headers.get('location')!);
   expect(union.origin).toBe(new URL(hosted.sandbox.url).origin);
-  expect(union.searchParams.get('scope')!.split(' ')).toEqual(expect.arrayContaining(['account:read', 'comments:read', 'members:write']));
+  expect(union.searchParams.get('scope')!.split(' ')).toEqual(
+    expect.arrayContaining(['account:read', 'comments:read', 'members:write']),
+  );
   // The crossed answer was discarded: its tokens are revoked at the school, the stored grant unchanged meanwhile.
   expect(hosted.sandbox.countRequests('/api/oauth/revoke')).toBeGreaterThan(revocations);
   expect(await scopesOf(member.sub)).toContain('comments:read');
   expect(await scopesOf(member.sub)).not.toContain('members:write');
-  return { browser, union, listComments, createMember, close: () => Promise.allSettled([reading.close(), writing.close()]) };
+  return {
+    browser,
+    union,
+    listComments,
+    createMember,
+    close: () => Promise.allSettled([reading.close(), writing.close()]),
+  };
 }
 
 async function scopesOf(sub: string): Promise<string[]> {
@@ -90,7 +109,10 @@ describe("a person's school grant when two step-ups cross", () => {
 
     const impersonated = await crossStepUps(alan);
     const revocations = hosted.sandbox.countRequests('/api/oauth/revoke');
-    expect((await impersonated.browser.request(await completeConsent(impersonated.union, 'allow', { user: grace.sub }))).status).toBe(400);
+    expect(
+      (await impersonated.browser.request(await completeConsent(impersonated.union, 'allow', { user: grace.sub })))
+        .status,
+    ).toBe(400);
     expect(await scopesOf(alan.sub)).not.toContain('members:write');
     expect(await scopesOf(grace.sub)).not.toContain('members:write');
     expect(hosted.sandbox.countRequests('/api/oauth/revoke')).toBeGreaterThan(revocations);

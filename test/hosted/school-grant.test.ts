@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { mergeSchoolGrants, type SchoolGrant } from '../../src/hosted/school-grant.js';
 
 function grant(token: string, scopes: string[], claims: Partial<SchoolGrant> = {}): SchoolGrant {
-  return { sub: 'usr_owner_ada', name: 'Ada', accessToken: `at-${token}`, refreshToken: `rt-${token}`, scopes: ['openid', 'profile', ...scopes], expiresAt: 1_800_000_000, ...claims };
+  return {
+    sub: 'usr_owner_ada',
+    name: 'Ada',
+    accessToken: `at-${token}`,
+    refreshToken: `rt-${token}`,
+    scopes: ['openid', 'profile', ...scopes],
+    expiresAt: 1_800_000_000,
+    ...claims,
+  };
 }
 
 describe("one school grant per person, which only grows by the person's consent", () => {
@@ -15,7 +23,11 @@ describe("one school grant per person, which only grows by the person's consent"
     const stepped = grant('a', ['account:read', 'comments:read'], { roles: ['owner'] });
     const second = grant('b', ['account:read'], { name: 'Ada Lovelace', roles: ['owner', 'lecturer'] });
     const merge = mergeSchoolGrants(stepped, second, true);
-    expect(merge).toEqual({ kind: 'store', grant: { ...stepped, name: 'Ada Lovelace', roles: ['owner', 'lecturer'] }, discard: second });
+    expect(merge).toEqual({
+      kind: 'store',
+      grant: { ...stepped, name: 'Ada Lovelace', roles: ['owner', 'lecturer'] },
+      discard: second,
+    });
     // The tokens and scopes are the kept grant's; only the claims are the newer answer's.
     expect(merge.kind === 'store' && merge.grant.accessToken).toBe('at-a');
   });
@@ -37,7 +49,11 @@ describe("one school grant per person, which only grows by the person's consent"
       discard: crossed,
     });
     // The answer to that request is not widened again: the stored grant stays.
-    expect(mergeSchoolGrants(stored, crossed, false)).toMatchObject({ kind: 'store', grant: { accessToken: 'at-a' }, discard: crossed });
+    expect(mergeSchoolGrants(stored, crossed, false)).toMatchObject({
+      kind: 'store',
+      grant: { accessToken: 'at-a' },
+      discard: crossed,
+    });
   });
 
   it("never merges two people's grants", () => {

@@ -38,7 +38,11 @@ function post(token: string, message: Record<string, unknown>, sessionId?: strin
 }
 
 async function openSession(token: string): Promise<string> {
-  const initialize = await post(token, { id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'session-owner', version: '1' } } });
+  const initialize = await post(token, {
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'session-owner', version: '1' } },
+  });
   expect(initialize.status).toBe(200);
   await initialize.body?.cancel();
   const sessionId = initialize.headers.get('mcp-session-id')!;
@@ -49,7 +53,11 @@ async function openSession(token: string): Promise<string> {
 
 /** `who_am_i` on the session: the status, and the body's text. */
 async function whoAmI(token: string, sessionId: string): Promise<{ status: number; text: string }> {
-  const answer = await post(token, { id: 2, method: 'tools/call', params: { name: 'who_am_i', arguments: {} } }, sessionId);
+  const answer = await post(
+    token,
+    { id: 2, method: 'tools/call', params: { name: 'who_am_i', arguments: {} } },
+    sessionId,
+  );
   return { status: answer.status, text: await answer.text() };
 }
 
@@ -61,7 +69,11 @@ describe('HOST-61 a 2025-11-25 session belongs to one person through one client'
     expect((await whoAmI(first, sessionId)).text).toContain(ada.name);
 
     // Ada signs out on this session: her grant ends, so this client signs in again and gets a new one.
-    const signOut = await post(first, { id: 3, method: 'tools/call', params: { name: 'sign_out', arguments: {} } }, sessionId);
+    const signOut = await post(
+      first,
+      { id: 3, method: 'tools/call', params: { name: 'sign_out', arguments: {} } },
+      sessionId,
+    );
     expect(await signOut.text()).toMatch(/Signed out/);
     expect((await post(first, { id: 4, method: 'ping' }, sessionId)).status).toBe(401);
     const second = await tokenOf(adaClient, ada.sub);

@@ -22,7 +22,9 @@ interface StoredGrant {
 }
 
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+  return ((result as { content: { type: string; text?: string }[] }).content ?? [])
+    .map((item) => item.text ?? '')
+    .join('\n');
 }
 
 interface Cluster {
@@ -34,14 +36,23 @@ const member = SANDBOX_STAFF[1]!;
 
 async function startCluster(options: HostedOptions): Promise<Cluster> {
   // who_am_i answers from the stored grant; list_courses needs the school token (courses:read).
-  const hosted = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'], instances: INSTANCES, ...options });
+  const hosted = await startHosted({
+    tools: true,
+    schoolScopes: ['account:read', 'courses:read'],
+    instances: INSTANCES,
+    ...options,
+  });
   const registered = await registerMcpClient(hosted.base);
   const { code, verifier } = await signIn(hosted, registered, member.sub);
   const token = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
   const clients: Client[] = [];
   for (const instance of hosted.instances) {
     const client = new Client({ name: 'shared-refresh-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${instance.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${instance.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     clients.push(client);
   }
   return { hosted, clients };
@@ -55,8 +66,11 @@ async function stopCluster(cluster: Cluster | undefined): Promise<void> {
 
 /** Every instance's client makes its calls at once; each is an API call with the person's school token and must succeed. */
 async function callEverywhereAtOnce(cluster: Cluster): Promise<void> {
-  const calls = cluster.clients.flatMap((client) => Array.from({ length: CALLS_PER_INSTANCE }, () => client.callTool({ name: 'list_courses', arguments: {} })));
-  for (const result of await Promise.all(calls)) expect((result as { isError?: boolean }).isError, textOf(result)).toBeFalsy();
+  const calls = cluster.clients.flatMap((client) =>
+    Array.from({ length: CALLS_PER_INSTANCE }, () => client.callTool({ name: 'list_courses', arguments: {} })),
+  );
+  for (const result of await Promise.all(calls))
+    expect((result as { isError?: boolean }).isError, textOf(result)).toBeFalsy();
 }
 
 async function storedGrant(hosted: Hosted): Promise<StoredGrant> {
@@ -68,7 +82,12 @@ async function revokeAccessTokenAtSchool(hosted: Hosted, accessToken: string): P
   const response = await fetch(`${hosted.sandbox.url}${AUTH_PATHS.revocation}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token: accessToken, token_type_hint: 'access_token', client_id: hosted.integration.clientId, client_secret: hosted.integration.clientSecret }),
+    body: new URLSearchParams({
+      token: accessToken,
+      token_type_hint: 'access_token',
+      client_id: hosted.integration.clientId,
+      client_secret: hosted.integration.clientSecret,
+    }),
   });
   expect(response.status).toBe(200);
 }

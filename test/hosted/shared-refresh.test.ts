@@ -16,7 +16,13 @@ import { storePairs } from './store-pair.js';
 const twoInstances = storePairs();
 
 const SUB = 'usr_lecturer_grace';
-const stale: SchoolGrant = { sub: SUB, accessToken: 'at-0', refreshToken: 'rt-0', scopes: ['courses:read'], expiresAt: 1 };
+const stale: SchoolGrant = {
+  sub: SUB,
+  accessToken: 'at-0',
+  refreshToken: 'rt-0',
+  scopes: ['courses:read'],
+  expiresAt: 1,
+};
 
 /** A school that rotates on each refresh and records which refresh tokens it was given. */
 function countingSchool() {
@@ -62,8 +68,15 @@ describe('one school refresh per rotation across instances', () => {
     const held = await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
     const school = countingSchool();
     const waiting = createSharedRefresh({ store: b, signIn: school, waitMs: 30_000, pollMs: 10 })(stale);
-    const winner: SchoolGrant = { ...stale, accessToken: 'at-winner', refreshToken: 'rt-winner', expiresAt: 4_000_000_000 };
-    expect(await a.writeFenced(SCHOOL_GRANTS, SUB, winner as unknown as Record<string, unknown>, held!.fence)).toBe(true);
+    const winner: SchoolGrant = {
+      ...stale,
+      accessToken: 'at-winner',
+      refreshToken: 'rt-winner',
+      expiresAt: 4_000_000_000,
+    };
+    expect(await a.writeFenced(SCHOOL_GRANTS, SUB, winner as unknown as Record<string, unknown>, held!.fence)).toBe(
+      true,
+    );
     expect(await waiting).toMatchObject({ accessToken: 'at-winner' });
     await held!.release();
     expect(school.refresh).not.toHaveBeenCalled();
@@ -85,7 +98,9 @@ describe('one school refresh per rotation across instances', () => {
     await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
     const held = await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
     const school = countingSchool();
-    await expect(createSharedRefresh({ store: b, signIn: school, waitMs: 200, pollMs: 10 })(stale)).rejects.toMatchObject({ code: 'OAUTH_LOCK_TIMEOUT' });
+    await expect(
+      createSharedRefresh({ store: b, signIn: school, waitMs: 200, pollMs: 10 })(stale),
+    ).rejects.toMatchObject({ code: 'OAUTH_LOCK_TIMEOUT' });
     expect(school.refresh).not.toHaveBeenCalled();
     expect(await saved(a)).toMatchObject({ refreshToken: 'rt-0' });
     await held!.release();
@@ -102,19 +117,29 @@ describe('one school refresh per rotation across instances', () => {
     await held!.release();
   });
 
-  it('SCL-11 keeps the grant a later holder saved when this holder\'s lock ran out while the school answered', async () => {
+  it("SCL-11 keeps the grant a later holder saved when this holder's lock ran out while the school answered", async () => {
     const [a, b] = await twoInstances();
     await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
-    const later: SchoolGrant = { ...stale, accessToken: 'at-later', refreshToken: 'rt-later', expiresAt: 4_000_000_000 };
+    const later: SchoolGrant = {
+      ...stale,
+      accessToken: 'at-later',
+      refreshToken: 'rt-later',
+      expiresAt: 4_000_000_000,
+    };
     const slowSchool = {
       refresh: async (grant: SchoolGrant): Promise<SchoolGrant> => {
         // While the school is slow, the lock runs out and another instance takes it and saves.
         let lock: Awaited<ReturnType<GrantStore['lock']>>;
-        await vi.waitFor(async () => {
-          lock = await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
-          expect(lock).toBeDefined();
-        }, { timeout: 10_000, interval: 10 });
-        expect(await b.writeFenced(SCHOOL_GRANTS, SUB, later as unknown as Record<string, unknown>, lock!.fence)).toBe(true);
+        await vi.waitFor(
+          async () => {
+            lock = await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 60_000 });
+            expect(lock).toBeDefined();
+          },
+          { timeout: 10_000, interval: 10 },
+        );
+        expect(await b.writeFenced(SCHOOL_GRANTS, SUB, later as unknown as Record<string, unknown>, lock!.fence)).toBe(
+          true,
+        );
         await lock!.release();
         return { ...grant, accessToken: 'at-late', refreshToken: 'rt-late' };
       },
@@ -133,7 +158,9 @@ describe('one school refresh per rotation across instances', () => {
         return { ...grant, accessToken: 'at-after-sign-out', refreshToken: 'rt-after-sign-out' };
       },
     };
-    await expect(createSharedRefresh({ store: a, signIn: signOutMeanwhile })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    await expect(createSharedRefresh({ store: a, signIn: signOutMeanwhile })(stale)).rejects.toMatchObject({
+      code: 'OAUTH_SIGN_IN_REQUIRED',
+    });
     expect(await saved(b)).toBeUndefined();
   });
 });
@@ -142,14 +169,34 @@ describe('a refresh that fails, or cannot be saved at once', () => {
   it('SCL-15 keeps the grant when the school could not be reached, and removes it only when the school ended it', async () => {
     const [a] = await twoInstances();
     await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
-    const unreachable = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_NETWORK', 'The school did not answer in time while refreshing the access token.', { hint: 'Try again.' }))) };
-    await expect(createSharedRefresh({ store: a, signIn: unreachable })(stale)).rejects.toMatchObject({ code: 'OAUTH_NETWORK' });
+    const unreachable = {
+      refresh: vi.fn(async () =>
+        Promise.reject(
+          new OAuthError('OAUTH_NETWORK', 'The school did not answer in time while refreshing the access token.', {
+            hint: 'Try again.',
+          }),
+        ),
+      ),
+    };
+    await expect(createSharedRefresh({ store: a, signIn: unreachable })(stale)).rejects.toMatchObject({
+      code: 'OAUTH_NETWORK',
+    });
     expect(await saved(a)).toMatchObject({ refreshToken: 'rt-0' });
     // The lock was released: the next call may try again at once.
-    expect(await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 }).then((lock) => lock?.release().then(() => true))).toBe(true);
+    expect(await a.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 }).then((lock) => lock?.release().then(() => true))).toBe(
+      true,
+    );
 
-    const ended = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_SIGN_IN_REQUIRED', 'This person\'s school sign-in is over.', { hint: 'Sign in again.' }))) };
-    await expect(createSharedRefresh({ store: a, signIn: ended })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    const ended = {
+      refresh: vi.fn(async () =>
+        Promise.reject(
+          new OAuthError('OAUTH_SIGN_IN_REQUIRED', "This person's school sign-in is over.", { hint: 'Sign in again.' }),
+        ),
+      ),
+    };
+    await expect(createSharedRefresh({ store: a, signIn: ended })(stale)).rejects.toMatchObject({
+      code: 'OAUTH_SIGN_IN_REQUIRED',
+    });
     expect(await saved(a)).toBeUndefined();
   });
 
@@ -157,11 +204,25 @@ describe('a refresh that fails, or cannot be saved at once', () => {
     const [a] = await twoInstances();
     await a.write(SCHOOL_GRANTS, SUB, stale as unknown as Record<string, unknown>);
     const before = await generationOf(a, SUB);
-    const unreachable = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_NETWORK', 'The school did not answer in time.', { hint: 'Try again.' }))) };
-    await expect(createSharedRefresh({ store: a, signIn: unreachable })(stale)).rejects.toMatchObject({ code: 'OAUTH_NETWORK' });
+    const unreachable = {
+      refresh: vi.fn(async () =>
+        Promise.reject(new OAuthError('OAUTH_NETWORK', 'The school did not answer in time.', { hint: 'Try again.' })),
+      ),
+    };
+    await expect(createSharedRefresh({ store: a, signIn: unreachable })(stale)).rejects.toMatchObject({
+      code: 'OAUTH_NETWORK',
+    });
     expect(await generationOf(a, SUB)).toBe(before);
-    const ended = { refresh: vi.fn(async () => Promise.reject(new OAuthError('OAUTH_SIGN_IN_REQUIRED', 'This person\'s school sign-in is over.', { hint: 'Sign in again.' }))) };
-    await expect(createSharedRefresh({ store: a, signIn: ended })(stale)).rejects.toMatchObject({ code: 'OAUTH_SIGN_IN_REQUIRED' });
+    const ended = {
+      refresh: vi.fn(async () =>
+        Promise.reject(
+          new OAuthError('OAUTH_SIGN_IN_REQUIRED', "This person's school sign-in is over.", { hint: 'Sign in again.' }),
+        ),
+      ),
+    };
+    await expect(createSharedRefresh({ store: a, signIn: ended })(stale)).rejects.toMatchObject({
+      code: 'OAUTH_SIGN_IN_REQUIRED',
+    });
     expect(await generationOf(a, SUB)).not.toBe(before);
   });
 
@@ -185,12 +246,18 @@ describe('a refresh that fails, or cannot be saved at once', () => {
     expect(await saved(b)).toMatchObject({ refreshToken: 'rt-0' });
     expect(await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 })).toBeUndefined();
     storeAway = false;
-    await vi.waitFor(async () => expect(await saved(b)).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1' }), { timeout: 10_000, interval: 10 });
-    await vi.waitFor(async () => {
-      const lock = await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 });
-      expect(lock).toBeDefined();
-      await lock!.release();
-    }, { timeout: 10_000, interval: 10 });
+    await vi.waitFor(async () => expect(await saved(b)).toMatchObject({ accessToken: 'at-1', refreshToken: 'rt-1' }), {
+      timeout: 10_000,
+      interval: 10,
+    });
+    await vi.waitFor(
+      async () => {
+        const lock = await b.lock(SCHOOL_GRANTS, SUB, { ttlMs: 1000 });
+        expect(lock).toBeDefined();
+        await lock!.release();
+      },
+      { timeout: 10_000, interval: 10 },
+    );
     expect(school.presented).toEqual(['rt-0']);
   });
 });

@@ -14,10 +14,18 @@ import { createConsentStateCodec } from '../../src/consent/index.js';
 import { stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
 import { deriveStepUpStateKey } from '../../src/hosted/step-up-state-key.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
-import { approveStepUp, connectStatelessClient, startHosted, type Hosted, type RetrySteering } from './hosted-harness.js';
+import {
+  approveStepUp,
+  connectStatelessClient,
+  startHosted,
+  type Hosted,
+  type RetrySteering,
+} from './hosted-harness.js';
 
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+  return ((result as { content: { type: string; text?: string }[] }).content ?? [])
+    .map((item) => item.text ?? '')
+    .join('\n');
 }
 
 interface Routing {
@@ -47,7 +55,9 @@ describe('the step-up state key', () => {
     const key = deriveStepUpStateKey(secrets);
     expect(key).toHaveLength(32);
     expect(Buffer.from(deriveStepUpStateKey({ cookieKeys: [...secrets.cookieKeys] })).equals(key)).toBe(true);
-    expect(Buffer.from(deriveStepUpStateKey({ cookieKeys: ['another-deployment-cookie-key'] })).equals(key)).toBe(false);
+    expect(Buffer.from(deriveStepUpStateKey({ cookieKeys: ['another-deployment-cookie-key'] })).equals(key)).toBe(
+      false,
+    );
     expect(Buffer.from(key).toString('utf8')).not.toContain(secrets.cookieKeys[0]);
     expect(Buffer.from(key).equals(Buffer.from(secrets.cookieKeys[0]!, 'utf8').subarray(0, 32))).toBe(false);
     expect(() => deriveStepUpStateKey({ cookieKeys: [] })).toThrow(RangeError);
@@ -58,7 +68,11 @@ describe('the step-up state key', () => {
     try {
       const keys = parseStoreKeys(randomBytes(32).toString('base64'));
       if (!keys.ok) throw new Error(keys.reason);
-      const stores = await Promise.all([0, 1, 2].map(() => openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } })));
+      const stores = await Promise.all(
+        [0, 1, 2].map(() =>
+          openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } }),
+        ),
+      );
       const derived = await Promise.all(Array.from({ length: 6 }, (_, index) => stepUpStateKey(stores[index % 3]!)));
       expect(new Set(derived.map((key) => Buffer.from(key).toString('hex'))).size).toBe(1);
     } finally {
@@ -83,13 +97,25 @@ describe('hosted mode on two instances of one store: the 2026-07-28 step-up stat
   });
 
   it('SCL-06 gives every instance on one store the same key, and another store another', async () => {
-    expect(Buffer.from(await stepUpStateKey(first.store)).equals(Buffer.from(await stepUpStateKey(second.store)))).toBe(true);
-    expect(Buffer.from(await stepUpStateKey(first.store)).equals(Buffer.from(await stepUpStateKey(elsewhere.store)))).toBe(false);
+    expect(Buffer.from(await stepUpStateKey(first.store)).equals(Buffer.from(await stepUpStateKey(second.store)))).toBe(
+      true,
+    );
+    expect(
+      Buffer.from(await stepUpStateKey(first.store)).equals(Buffer.from(await stepUpStateKey(elsewhere.store))),
+    ).toBe(false);
     // The codec itself: a state sealed under one key does not open under the other.
     const context = { mcpReq: { method: 'tools/call' }, sessionId: undefined } as never;
-    const minted = await createConsentStateCodec(await stepUpStateKey(first.store)).mint({ v: 1, tool: 't', flow: 'f', owner: 'o', scopes: ['s'] }, context);
-    expect(await createConsentStateCodec(await stepUpStateKey(second.store)).read(minted, context, 'o')).toMatchObject({ tool: 't', owner: 'o' });
-    expect(await createConsentStateCodec(await stepUpStateKey(elsewhere.store)).read(minted, context, 'o')).toBeUndefined();
+    const minted = await createConsentStateCodec(await stepUpStateKey(first.store)).mint(
+      { v: 1, tool: 't', flow: 'f', owner: 'o', scopes: ['s'] },
+      context,
+    );
+    expect(await createConsentStateCodec(await stepUpStateKey(second.store)).read(minted, context, 'o')).toMatchObject({
+      tool: 't',
+      owner: 'o',
+    });
+    expect(
+      await createConsentStateCodec(await stepUpStateKey(elsewhere.store)).read(minted, context, 'o'),
+    ).toBeUndefined();
   });
 
   it('SCL-06 finishes a step-up whose retry lands on the other instance: the state minted by one is read by the other, and the call runs there', async () => {
@@ -104,7 +130,10 @@ describe('hosted mode on two instances of one store: the 2026-07-28 step-up stat
       return { action: 'accept' };
     });
     try {
-      const created = await client.callTool({ name: 'create_member', arguments: { email: 'two.instances@example.com', name: 'Two Instances' } });
+      const created = await client.callTool({
+        name: 'create_member',
+        arguments: { email: 'two.instances@example.com', name: 'Two Instances' },
+      });
       expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
       expect(textOf(created)).toContain('two.instances@example.com');
       expect(prompted).toHaveLength(1);
@@ -123,16 +152,30 @@ describe('hosted mode on two instances of one store: the 2026-07-28 step-up stat
     const atFirst = await connectStateless(first, member.sub, replaying);
     atFirst.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
     try {
-      expect(textOf(await atElsewhere.callTool({ name: 'create_member', arguments: { email: 'minted.elsewhere@example.com', name: 'Elsewhere' } }))).toMatch(/declined/);
+      expect(
+        textOf(
+          await atElsewhere.callTool({
+            name: 'create_member',
+            arguments: { email: 'minted.elsewhere@example.com', name: 'Elsewhere' },
+          }),
+        ),
+      ).toMatch(/declined/);
       const foreignState = minting.statesSent[0]!;
       expect(foreignState).toBeDefined();
       replaying.replaceState = () => foreignState;
-      const refused = (await atFirst.callTool({ name: 'create_member', arguments: { email: 'replayed.elsewhere@example.com', name: 'Replayed' } })) as { isError?: boolean };
+      const refused = (await atFirst.callTool({
+        name: 'create_member',
+        arguments: { email: 'replayed.elsewhere@example.com', name: 'Replayed' },
+      })) as { isError?: boolean };
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(/approval state sent back was altered.*refused/);
       // Its own state is taken at the same instance, so the refusal came from the other store's key alone.
       replaying.replaceState = undefined;
-      expect(textOf(await atFirst.callTool({ name: 'create_member', arguments: { email: 'honest@example.com', name: 'Honest' } }))).toMatch(/declined/);
+      expect(
+        textOf(
+          await atFirst.callTool({ name: 'create_member', arguments: { email: 'honest@example.com', name: 'Honest' } }),
+        ),
+      ).toMatch(/declined/);
     } finally {
       await Promise.allSettled([atElsewhere.close(), atFirst.close()]);
     }

@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { allowAtSchoolMcp, authorizeUrl, callMcp, exchange, openConsent, pkce, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import {
+  allowAtSchoolMcp,
+  authorizeUrl,
+  callMcp,
+  exchange,
+  openConsent,
+  pkce,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  type Hosted,
+} from './hosted-harness.js';
 
 let hosted: Hosted | undefined;
 afterEach(async () => {
@@ -34,7 +45,9 @@ describe("hosted sign-in: the school's answer", () => {
     const client = await registerMcpClient(hosted.base);
     const browser = new CookieBrowser();
     const { consentUrl, csrf } = await openConsent(browser, authorizeUrl(hosted.base, client, pkce().challenge));
-    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', { user: SANDBOX_STAFF[0]!.sub });
+    const callback = await completeConsent(await allowAtSchoolMcp(browser, consentUrl, csrf), 'allow', {
+      user: SANDBOX_STAFF[0]!.sub,
+    });
     const tokenCalls = hosted.sandbox.countRequests('/api/oauth/token');
     const answer = await browser.request(callback);
     expect(answer.status).toBe(400);

@@ -39,7 +39,7 @@ describe('what a hosted step-up asks for', () => {
     });
   });
 
-  it('keeps what is left of a flow record\'s life when it is rewritten, and nothing once it is over', () => {
+  it("keeps what is left of a flow record's life when it is rewritten, and nothing once it is over", () => {
     expect(remainingTtlSeconds({ expiresAt: 10_500 }, 1_000)).toBe(10);
     expect(remainingTtlSeconds({ expiresAt: 1_000 }, 1_000)).toBeUndefined();
   });
@@ -65,11 +65,15 @@ describe("a hosted person's step-up broker", () => {
     if (consent === 'granted') throw new Error('expected a step-up');
     expect(consent).toMatchObject({ scopes: ['courses:read', 'students:read'], newScopes: ['students:read'] });
     const id = /\/step-up\/([A-Za-z0-9_-]+)$/.exec(consent.url)![1]!;
-    expect(await store.read(STEP_UPS, id)).toMatchObject({ sub: GRACE, scopes: ['courses:read', 'students:read'], missing: ['students:read'] });
+    expect(await store.read(STEP_UPS, id)).toMatchObject({
+      sub: GRACE,
+      scopes: ['courses:read', 'students:read'],
+      missing: ['students:read'],
+    });
     expect(broker.pendingOf(new Error('not a step-up') as never)).toBeUndefined();
   });
 
-  it('HOST-38 resumes a flow on another instance for its own person only: another person\'s broker finds nothing by its id', async () => {
+  it("HOST-38 resumes a flow on another instance for its own person only: another person's broker finds nothing by its id", async () => {
     const [here, there] = await twoInstances();
     await withGrant(here, GRACE, ['courses:read']);
     await withGrant(here, ALAN, ['courses:read']);
@@ -107,8 +111,16 @@ describe("a hosted person's step-up broker", () => {
     const outcome = await waiting;
     expect(outcome).toMatchObject({ kind: 'failed', error: { code: 'OAUTH_CALLBACK_REJECTED' } });
     // Another person's broker never learns of Grace's flow.
-    await here.write(STEP_UP_FLOWS, flowId(consent.url), { ...flow, ended: 'other-person', expiresAt: Date.now() + 300 }, { ttlSeconds: 60 });
-    await expect(brokerOf(there, ALAN).outcome({ ...consent, expiresAt: Date.now() + 300 })).resolves.toMatchObject({ kind: 'failed', error: { code: 'OAUTH_CONSENT_TIMEOUT' } });
+    await here.write(
+      STEP_UP_FLOWS,
+      flowId(consent.url),
+      { ...flow, ended: 'other-person', expiresAt: Date.now() + 300 },
+      { ttlSeconds: 60 },
+    );
+    await expect(brokerOf(there, ALAN).outcome({ ...consent, expiresAt: Date.now() + 300 })).resolves.toMatchObject({
+      kind: 'failed',
+      error: { code: 'OAUTH_CONSENT_TIMEOUT' },
+    });
   });
 
   it('HOST-39 ends a step-up the person declined for every call waiting on it, on any instance, and its link no longer leads to the school', async () => {

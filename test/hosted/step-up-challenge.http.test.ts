@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
-import { connectStatelessClient, exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import {
+  connectStatelessClient,
+  exchange,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  type Hosted,
+} from './hosted-harness.js';
 
 const COURSES = '/api/v1/courses';
 const ACCOUNT = '/api/v1/account';
@@ -38,7 +45,9 @@ afterAll(async () => {
 });
 
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+  return ((result as { content: { type: string; text?: string }[] }).content ?? [])
+    .map((item) => item.text ?? '')
+    .join('\n');
 }
 
 async function grantedScopes(sub: string): Promise<string[]> {
@@ -50,8 +59,15 @@ async function connectSessionful(user: string, elicitation: boolean): Promise<Cl
   const registered = await registerMcpClient(hosted.base);
   const { code, verifier } = await signIn(hosted, registered, user);
   const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
-  const client = new Client({ name: 'hosted-challenge-test', version: '1.0.0' }, { capabilities: elicitation ? { elicitation: { url: {} } } : {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  const client = new Client(
+    { name: 'hosted-challenge-test', version: '1.0.0' },
+    { capabilities: elicitation ? { elicitation: { url: {} } } : {} },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
   return client;
 }
 
@@ -72,19 +88,28 @@ async function approve(link: string, user: string): Promise<Approval> {
   expect(toSchool.status).toBe(303);
   const schoolUrl = new URL(toSchool.headers.get('location')!);
   const landed = await browser.request(await completeConsent(schoolUrl, 'allow', { user }));
-  return { askedScopes: (schoolUrl.searchParams.get('scope') ?? '').split(' '), status: landed.status, page: await landed.text() };
+  return {
+    askedScopes: (schoolUrl.searchParams.get('scope') ?? '').split(' '),
+    status: landed.status,
+    page: await landed.text(),
+  };
 }
 
 describe('hosted mode: a 403 insufficient_scope from the school steps up the person whose call it refused', () => {
   it('HOST-37 ERR-03 asks that person alone for granted ∪ challenged through a URL elicitation, with progress, and finishes the original call once they approve in the browser', async () => {
     const [adaMember, graceMember] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
-    const [ada, grace] = await Promise.all([connectSessionful(adaMember.sub, true), connectSessionful(graceMember.sub, true)]);
+    const [ada, grace] = await Promise.all([
+      connectSessionful(adaMember.sub, true),
+      connectSessionful(graceMember.sub, true),
+    ]);
     const approvals: Approval[] = [];
     ada.setRequestHandler('elicitation/create', async (request) => {
       const { url, message } = request.params as { url: string; message: string };
       expect(url).toMatch(new RegExp(`^${hosted.base}/step-up/`));
       // The words of every mode: the tool, the school, what approving grants with the school's description.
-      expect(message).toMatch(/^list_courses needs your approval at 127\.0\.0\.1:\d+ to grant: students:read \(Read access to students\)/);
+      expect(message).toMatch(
+        /^list_courses needs your approval at 127\.0\.0\.1:\d+ to grant: students:read \(Read access to students\)/,
+      );
       approvals.push(await approve(url, adaMember.sub));
       return { action: 'accept' };
     });
@@ -96,19 +121,26 @@ describe('hosted mode: a 403 insufficient_scope from the school steps up the per
     const progress: string[] = [];
     const before = hosted.sandbox.countRequests(COURSES, 'GET');
     try {
-      const courses = await ada.callTool({ name: 'list_courses', arguments: {} }, { onprogress: (notice) => void progress.push(String(notice.message)) });
+      const courses = await ada.callTool(
+        { name: 'list_courses', arguments: {} },
+        { onprogress: (notice) => void progress.push(String(notice.message)) },
+      );
       expect(courses.isError, textOf(courses)).toBeFalsy();
       expect(JSON.stringify(courses.structuredContent ?? textOf(courses))).toMatch(/crs_/);
       // Refused once, then run again with the new grant in the same call.
       expect(hosted.sandbox.countRequests(COURSES, 'GET') - before).toBe(2);
       expect(approvals).toHaveLength(1);
       expect(approvals[0]!.status).toBe(200);
-      expect(approvals[0]!.askedScopes).toEqual(expect.arrayContaining(['account:read', 'courses:read', 'students:read', 'openid', 'profile']));
+      expect(approvals[0]!.askedScopes).toEqual(
+        expect.arrayContaining(['account:read', 'courses:read', 'students:read', 'openid', 'profile']),
+      );
       // The call waited for the approval: the page says it finishes by itself, not to ask again.
       expect(approvals[0]!.page).toMatch(/Granted/);
       expect(approvals[0]!.page).toMatch(/finishes on its own/);
       expect(approvals[0]!.page).not.toMatch(/ask again/);
-      expect(progress.some((message) => /^Waiting for approval at 127\.0\.0\.1:\d+ of students:read/.test(message))).toBe(true);
+      expect(
+        progress.some((message) => /^Waiting for approval at 127\.0\.0\.1:\d+ of students:read/.test(message)),
+      ).toBe(true);
       expect(await grantedScopes(adaMember.sub)).toContain('students:read');
 
       // Nobody else was asked, and nobody else's grant changed.
@@ -127,7 +159,9 @@ describe('hosted mode: a 403 insufficient_scope from the school steps up the per
       const first = await alan.callTool({ name: 'list_courses', arguments: {} });
       expect(first.isError).toBe(true);
       const text = textOf(first);
-      expect(text).toMatch(/list_courses has not run yet: it needs a permission at 127\.0\.0\.1:\d+ that this person has not granted to school-mcp: students:read \(Read access to students\)/);
+      expect(text).toMatch(
+        /list_courses has not run yet: it needs a permission at 127\.0\.0\.1:\d+ that this person has not granted to school-mcp: students:read \(Read access to students\)/,
+      );
       expect(text).not.toMatch(/sign in again|connect the application/i);
       // Hosted words: the approval reaches the server, not a process on the user's computer.
       expect(text).not.toMatch(/this computer|school-mcp login|--link-wait/);
@@ -150,7 +184,11 @@ describe('hosted mode: a 403 insufficient_scope from the school steps up the per
     // Grace has not approved students:read yet (the first test checks it).
     const member = SANDBOX_STAFF[1]!;
     const retries: string[] = [];
-    const { client } = await connectStatelessClient(hosted, member.sub, (state) => (retries.push(state), { state, url: `${hosted.instances[1]!.url}/mcp` }));
+    const { client } = await connectStatelessClient(
+      hosted,
+      member.sub,
+      (state) => (retries.push(state), { state, url: `${hosted.instances[1]!.url}/mcp` }),
+    );
     const prompts: string[] = [];
     let approval: Promise<Approval> | undefined;
     // Accepts at once; the person approves in the browser only once the retry is waiting (its first progress notice).
@@ -159,12 +197,16 @@ describe('hosted mode: a 403 insufficient_scope from the school steps up the per
       return { action: 'accept' };
     });
     try {
-      const courses = await client.callTool({ name: 'list_courses', arguments: {} }, {
-        onprogress: (notice) => {
-          // The server's own notice of the wait (the SDK's driver reports its rounds here too).
-          if (/^Waiting for approval/.test(String(notice.message)) && prompts.length > 0) approval ??= approve(prompts[0]!, member.sub);
+      const courses = await client.callTool(
+        { name: 'list_courses', arguments: {} },
+        {
+          onprogress: (notice) => {
+            // The server's own notice of the wait (the SDK's driver reports its rounds here too).
+            if (/^Waiting for approval/.test(String(notice.message)) && prompts.length > 0)
+              approval ??= approve(prompts[0]!, member.sub);
+          },
         },
-      });
+      );
       expect(courses.isError, textOf(courses)).toBeFalsy();
       expect(prompts).toHaveLength(1);
       expect(retries).toHaveLength(1);
@@ -192,7 +234,9 @@ describe('hosted mode: a school that keeps refusing after the step-up', () => {
     try {
       const refused = await ada.callTool({ name: 'get_account', arguments: {} });
       expect(refused.isError).toBe(true);
-      expect(textOf(refused)).toMatch(/keeps refusing get_account for lack of account:read \(Read access to account\), analytics:read \(Read access to analytics\), although it was asked for and granted/);
+      expect(textOf(refused)).toMatch(
+        /keeps refusing get_account for lack of account:read \(Read access to account\), analytics:read \(Read access to analytics\), although it was asked for and granted/,
+      );
       expect(textOf(refused)).toMatch(/will not ask again for get_account/);
       expect(prompts).toHaveLength(1);
       expect(await grantedScopes(adaMember.sub)).toContain('analytics:read');

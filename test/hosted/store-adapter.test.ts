@@ -33,7 +33,12 @@ async function adapters() {
   const keys = parseStoreKeys(randomBytes(32).toString('base64'));
   if (!keys.ok) throw new Error(keys.reason);
   const clock = { now: 1_800_000_000 };
-  const store = await openDirectoryStore({ dir, keyring: keys.keyring, logger: createLogger({ write: () => {} }), nowSeconds: () => clock.now });
+  const store = await openDirectoryStore({
+    dir,
+    keyring: keys.keyring,
+    logger: createLogger({ write: () => {} }),
+    nowSeconds: () => clock.now,
+  });
   const Adapter = storeAdapterClass(store, () => clock.now);
   return { clock, Adapter, store };
 }
@@ -64,7 +69,11 @@ describe("node-oidc-provider's adapter on the grant store", () => {
   it('HOST-08 revokes everything a grant issued, and nothing of another grant', async () => {
     const { Adapter } = await adapters();
     const [access, refresh] = [new Adapter('AccessToken'), new Adapter('RefreshToken')];
-    await Promise.all([access.upsert('at-1', { grantId: 'g1' }, 3600), access.upsert('at-2', { grantId: 'g1' }, 3600), refresh.upsert('rt-1', { grantId: 'g1' }, 7200)]);
+    await Promise.all([
+      access.upsert('at-1', { grantId: 'g1' }, 3600),
+      access.upsert('at-2', { grantId: 'g1' }, 3600),
+      refresh.upsert('rt-1', { grantId: 'g1' }, 7200),
+    ]);
     await access.upsert('at-3', { grantId: 'g2' }, 3600);
     await access.revokeByGrantId!('g1');
     expect(await access.find('at-1')).toBeUndefined();
@@ -79,7 +88,13 @@ describe("node-oidc-provider's adapter on the grant store", () => {
     const second = withMember(first, { model: 'RefreshToken', id: 'rt-1', expiresAt: 5000 }, 600);
     expect(second.expiresAt).toBe(5000);
     const third = withMember(second, { model: 'AccessToken', id: 'at-2', expiresAt: 2000 }, 1500);
-    expect(third).toEqual({ members: [{ model: 'RefreshToken', id: 'rt-1', expiresAt: 5000 }, { model: 'AccessToken', id: 'at-2', expiresAt: 2000 }], expiresAt: 5000 });
+    expect(third).toEqual({
+      members: [
+        { model: 'RefreshToken', id: 'rt-1', expiresAt: 5000 },
+        { model: 'AccessToken', id: 'at-2', expiresAt: 2000 },
+      ],
+      expiresAt: 5000,
+    });
     expect(withMember(third, { model: 'RefreshToken', id: 'rt-forever' }, 1500).expiresAt).toBeUndefined();
   });
 

@@ -24,7 +24,8 @@ export function storePairs(): () => Promise<[GrantStore, GrantStore]> {
     dirs.push(dir);
     const keys = parseStoreKeys(randomBytes(32).toString('base64'));
     if (!keys.ok) throw new Error(keys.reason);
-    const open = () => openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } });
+    const open = () =>
+      openDirectoryStore({ dir: join(dir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } });
     return [await open(), await open()];
   };
 }

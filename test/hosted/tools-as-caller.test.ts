@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { approveStepUp, connectStatelessClient, exchange, registerMcpClient, signIn, startHosted, type Hosted, type StatelessConnection } from './hosted-harness.js';
+import {
+  approveStepUp,
+  connectStatelessClient,
+  exchange,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  type Hosted,
+  type StatelessConnection,
+} from './hosted-harness.js';
 
 /**
  * A call waits this long for a step-up's approval: the longest the option allows, so that a call
@@ -13,7 +22,11 @@ const CONSENT_WAIT_SECONDS = 600;
 
 let hosted: Hosted;
 beforeAll(async () => {
-  hosted = await startHosted({ tools: true, schoolScopes: ['account:read', 'courses:read'], consentWaitSeconds: CONSENT_WAIT_SECONDS });
+  hosted = await startHosted({
+    tools: true,
+    schoolScopes: ['account:read', 'courses:read'],
+    consentWaitSeconds: CONSENT_WAIT_SECONDS,
+  });
 });
 afterAll(async () => {
   await hosted.close();
@@ -30,26 +43,36 @@ async function connectAs(user: string, capabilities: Record<string, unknown> = {
   const tokens = await exchange(hosted.base, registered, code, verifier);
   const accessToken = String(tokens.body.access_token);
   const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
   return { client, accessToken };
 }
 
-
 function textOf(result: unknown): string {
-  return ((result as { content: { type: string; text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');
+  return ((result as { content: { type: string; text?: string }[] }).content ?? [])
+    .map((item) => item.text ?? '')
+    .join('\n');
 }
 
 describe('hosted mode: tools act as the caller', () => {
   it('HOST-14 gives three staff members at once each their own who_am_i, and one sign-out leaves the others working', async () => {
-    const people = await Promise.all(SANDBOX_STAFF.slice(0, 3).map(async (member) => ({ member, connected: await connectAs(member.sub) })));
+    const people = await Promise.all(
+      SANDBOX_STAFF.slice(0, 3).map(async (member) => ({ member, connected: await connectAs(member.sub) })),
+    );
     for (const { member, connected } of people) {
       const tools = await connected.client.listTools();
       expect(tools.tools.map((tool) => tool.name)).toContain('who_am_i');
       const text = textOf(await connected.client.callTool({ name: 'who_am_i', arguments: {} }));
       expect(text).toContain(member.name);
-      for (const other of SANDBOX_STAFF.filter((staff) => staff.sub !== member.sub)) expect(text).not.toContain(other.name);
+      for (const other of SANDBOX_STAFF.filter((staff) => staff.sub !== member.sub))
+        expect(text).not.toContain(other.name);
     }
-    const courses = (await people[1]!.connected.client.callTool({ name: 'list_courses', arguments: {} })) as { isError?: boolean };
+    const courses = (await people[1]!.connected.client.callTool({ name: 'list_courses', arguments: {} })) as {
+      isError?: boolean;
+    };
     expect(courses.isError).toBeFalsy();
 
     const [leaving, ...staying] = people;
@@ -60,7 +83,11 @@ describe('hosted mode: tools act as the caller', () => {
     expect(await hosted.store.read(SCHOOL_GRANTS, staying[0]!.member.sub)).toBeDefined();
     const after = await fetch(`${hosted.base}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${leaving!.connected.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${leaving!.connected.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(after.status).toBe(401);
@@ -79,7 +106,9 @@ describe('hosted mode: tools act as the caller', () => {
       await hosted.store.remove(SCHOOL_GRANTS, member.sub);
       const who = await connected.client.callTool({ name: 'who_am_i', arguments: {} });
       expect(who.isError).toBeFalsy();
-      expect(textOf(who)).toMatch(/^Not signed in to the school http:\/\/127\.0\.0\.1:\d+\. Ask the user to connect the application to school-mcp again/);
+      expect(textOf(who)).toMatch(
+        /^Not signed in to the school http:\/\/127\.0\.0\.1:\d+\. Ask the user to connect the application to school-mcp again/,
+      );
       expect(textOf(who)).not.toMatch(/first tool call/);
       const call = await connected.client.callTool({ name: 'list_courses', arguments: {} });
       expect(call.isError).toBe(true);
@@ -92,7 +121,11 @@ describe('hosted mode: tools act as the caller', () => {
   it("HOST-15 steps up one person through a link in that person's result only, refusing it for anyone else who signs in at the school", async () => {
     const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     const [alan, grace] = await Promise.all([connectAs(alanMember.sub), connectAs(graceMember.sub)]);
-    const create = () => alan.client.callTool({ name: 'create_member', arguments: { email: 'cryptanalysis@example.com', name: 'Cryptanalysis' } }) as Promise<{ isError?: boolean }>;
+    const create = () =>
+      alan.client.callTool({
+        name: 'create_member',
+        arguments: { email: 'cryptanalysis@example.com', name: 'Cryptanalysis' },
+      }) as Promise<{ isError?: boolean }>;
     const needed = await create();
     expect(needed.isError).toBe(true);
     expect(textOf(needed)).toMatch(/members:write/);
@@ -106,7 +139,9 @@ describe('hosted mode: tools act as the caller', () => {
     // Someone opens Alan's link but signs in at the school as Grace: refused, nobody's grant changes.
     const impostor = await approveStepUp(link!, graceMember.sub);
     expect(impostor.status).toBe(400);
-    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
+    expect((await hosted.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({
+      scopes: expect.not.arrayContaining(['members:write']),
+    });
     expect((await create()).isError).toBe(true);
 
     const again = new RegExp(`${hosted.base}/step-up/[A-Za-z0-9_-]+`).exec(textOf(await create()))![0];
@@ -122,7 +157,10 @@ describe('hosted mode: tools act as the caller', () => {
 describe('hosted mode: step-up in the conversation', () => {
   it("HOST-15 sends the step-up link to the person's own session as a URL elicitation and finishes the call once granted, never prompting another", async () => {
     const [adaMember, graceMember] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
-    const [ada, grace] = await Promise.all([connectAs(adaMember.sub, { elicitation: { url: {} } }), connectAs(graceMember.sub, { elicitation: { url: {} } })]);
+    const [ada, grace] = await Promise.all([
+      connectAs(adaMember.sub, { elicitation: { url: {} } }),
+      connectAs(graceMember.sub, { elicitation: { url: {} } }),
+    ]);
     const prompted: Record<string, string[]> = { ada: [], grace: [] };
     ada.client.setRequestHandler('elicitation/create', async (request) => {
       const { url } = request.params as { url: string };
@@ -134,7 +172,10 @@ describe('hosted mode: step-up in the conversation', () => {
       prompted.grace!.push((request.params as { url: string }).url);
       return { action: 'decline' };
     });
-    const created = (await ada.client.callTool({ name: 'create_member', arguments: { email: 'analytical.engines@example.com', name: 'Analytical Engines' } })) as { isError?: boolean };
+    const created = (await ada.client.callTool({
+      name: 'create_member',
+      arguments: { email: 'analytical.engines@example.com', name: 'Analytical Engines' },
+    })) as { isError?: boolean };
     expect(created.isError, textOf(created)).toBeFalsy();
     expect(prompted.ada).toHaveLength(1);
     expect(prompted.ada![0]).toMatch(new RegExp(`^${hosted.base}/step-up/`));
@@ -164,7 +205,9 @@ describe('hosted mode: a step-up answered by someone else', () => {
     expect(textOf(created)).toMatch(/OAUTH_CALLBACK_REJECTED[\s\S]*someone other than the person/);
     expect(textOf(created)).not.toMatch(/OAUTH_CONSENT_PENDING/);
     for (const member of [alanMember, graceMember]) {
-      expect(((await hosted.store.read(SCHOOL_GRANTS, member.sub)) as { scopes: string[] } | undefined)?.scopes ?? []).not.toContain('comments:read');
+      expect(
+        ((await hosted.store.read(SCHOOL_GRANTS, member.sub)) as { scopes: string[] } | undefined)?.scopes ?? [],
+      ).not.toContain('comments:read');
     }
     await alan.client.close();
   });
@@ -172,21 +215,35 @@ describe('hosted mode: a step-up answered by someone else', () => {
 
 describe("hosted mode: the school's tokens expire", () => {
   it("HOST-16 refreshes a person's expired school token before the call, rotating the refresh token in the store", async () => {
-    const shortLived = await startHosted({ tools: true, schoolScopes: ['courses:read'], sandbox: { accessTokenTtlSeconds: 5 } });
+    const shortLived = await startHosted({
+      tools: true,
+      schoolScopes: ['courses:read'],
+      sandbox: { accessTokenTtlSeconds: 5 },
+    });
     try {
       const grace = SANDBOX_STAFF[1]!;
       const registered = await registerMcpClient(shortLived.base);
       const { code, verifier } = await signIn(shortLived, registered, grace.sub);
       const token = String((await exchange(shortLived.base, registered, code, verifier)).body.access_token);
       const client = new Client({ name: 'hosted-test', version: '1.0.0' }, { capabilities: {} });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${shortLived.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-      const before = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as { accessToken: string; refreshToken: string };
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${shortLived.base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      const before = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as {
+        accessToken: string;
+        refreshToken: string;
+      };
       const tokenCalls = shortLived.sandbox.countRequests('/api/oauth/token');
       // Five seconds is inside the refresh margin: the grant counts as expired at once.
       const courses = (await client.callTool({ name: 'list_courses', arguments: {} })) as { isError?: boolean };
       expect(courses.isError).toBeFalsy();
       expect(shortLived.sandbox.countRequests('/api/oauth/token')).toBeGreaterThan(tokenCalls);
-      const after = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as { accessToken: string; refreshToken: string };
+      const after = (await shortLived.store.read(SCHOOL_GRANTS, grace.sub)) as {
+        accessToken: string;
+        refreshToken: string;
+      };
       expect(after.accessToken).not.toBe(before.accessToken);
       expect(after.refreshToken).not.toBe(before.refreshToken);
       await client.close();
@@ -206,8 +263,10 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
   });
 
   /** A 2026-07-28 client of `stateless`; every `requestState` it sends back passes through `onState`, which may replace it. */
-  const connectStateless = (user: string, onState: (state: string) => string = (state) => state): Promise<StatelessConnection> =>
-    connectStatelessClient(stateless, user, (state) => ({ state: onState(state) }));
+  const connectStateless = (
+    user: string,
+    onState: (state: string) => string = (state) => state,
+  ): Promise<StatelessConnection> => connectStatelessClient(stateless, user, (state) => ({ state: onState(state) }));
 
   it('HOST-15 answers with an input-required URL elicitation of the step-up link, and the retry with the answer runs the call once granted', async () => {
     const adaMember = SANDBOX_STAFF[0]!;
@@ -220,7 +279,10 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
       expect((await approveStepUp(url, adaMember.sub)).status).toBe(200);
       return { action: 'accept' };
     });
-    const created = await ada.client.callTool({ name: 'create_member', arguments: { email: 'ada.modern@example.com', name: 'Difference Engines' } });
+    const created = await ada.client.callTool({
+      name: 'create_member',
+      arguments: { email: 'ada.modern@example.com', name: 'Difference Engines' },
+    });
     expect((created as { isError?: boolean }).isError, textOf(created)).toBeFalsy();
     expect(textOf(created)).toContain('ada.modern@example.com');
     expect(prompted).toHaveLength(1);
@@ -234,19 +296,31 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
     const alanMember = SANDBOX_STAFF[2]!;
     const alan = await connectStateless(alanMember.sub);
     alan.client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
-    const result = (await alan.client.callTool({ name: 'create_member', arguments: { email: 'alan.declined@example.com', name: 'Declined' } })) as { isError?: boolean };
+    const result = (await alan.client.callTool({
+      name: 'create_member',
+      arguments: { email: 'alan.declined@example.com', name: 'Declined' },
+    })) as { isError?: boolean };
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/declined/);
-    expect((await stateless.store.read(SCHOOL_GRANTS, alanMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
+    expect((await stateless.store.read(SCHOOL_GRANTS, alanMember.sub)) as { scopes: string[] }).toMatchObject({
+      scopes: expect.not.arrayContaining(['members:write']),
+    });
     await alan.client.close();
   });
 
-  it("HOST-26 refuses a step-up requestState that was altered or that was minted for another person, running nothing", async () => {
+  it('HOST-26 refuses a step-up requestState that was altered or that was minted for another person, running nothing', async () => {
     const [alanMember, graceMember] = [SANDBOX_STAFF[2]!, SANDBOX_STAFF[1]!];
     let alanState: string | undefined;
     const alan = await connectStateless(alanMember.sub, (state) => (alanState = state));
     alan.client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
-    expect(textOf(await alan.client.callTool({ name: 'create_member', arguments: { email: 'replayed@example.com', name: 'Replayed' } }))).toMatch(/declined/);
+    expect(
+      textOf(
+        await alan.client.callTool({
+          name: 'create_member',
+          arguments: { email: 'replayed@example.com', name: 'Replayed' },
+        }),
+      ),
+    ).toMatch(/declined/);
     expect(alanState).toBeDefined();
 
     let replace: (state: string) => string = (state) => state;
@@ -255,21 +329,34 @@ describe('hosted mode: step-up in the conversation on the 2026-07-28 revision', 
     grace.client.setRequestHandler('elicitation/create', async () => ({ action: graceAnswers }));
 
     replace = () => alanState!;
-    const foreign = (await grace.client.callTool({ name: 'create_member', arguments: { email: 'replayed@example.com', name: 'Replayed' } })) as { isError?: boolean };
+    const foreign = (await grace.client.callTool({
+      name: 'create_member',
+      arguments: { email: 'replayed@example.com', name: 'Replayed' },
+    })) as { isError?: boolean };
     expect(foreign.isError).toBe(true);
     expect(textOf(foreign)).toMatch(/approval state sent back was altered.*refused/);
 
     replace = (state) => `${state.slice(0, -2)}${state.endsWith('AA') ? 'BB' : 'AA'}`;
-    const tampered = (await grace.client.callTool({ name: 'create_member', arguments: { email: 'tampered@example.com', name: 'Tampered' } })) as { isError?: boolean };
+    const tampered = (await grace.client.callTool({
+      name: 'create_member',
+      arguments: { email: 'tampered@example.com', name: 'Tampered' },
+    })) as { isError?: boolean };
     expect(tampered.isError).toBe(true);
     expect(textOf(tampered)).toMatch(/approval state sent back was altered.*refused/);
 
     // Her own state, untouched, is taken (her answer decides), so the refusals above came from the state alone.
     replace = (state) => state;
     graceAnswers = 'decline';
-    const honest = textOf(await grace.client.callTool({ name: 'create_member', arguments: { email: 'honest@example.com', name: 'Honest' } }));
+    const honest = textOf(
+      await grace.client.callTool({
+        name: 'create_member',
+        arguments: { email: 'honest@example.com', name: 'Honest' },
+      }),
+    );
     expect(honest).toMatch(/declined/);
-    expect((await stateless.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({ scopes: expect.not.arrayContaining(['members:write']) });
+    expect((await stateless.store.read(SCHOOL_GRANTS, graceMember.sub)) as { scopes: string[] }).toMatchObject({
+      scopes: expect.not.arrayContaining(['members:write']),
+    });
     await Promise.allSettled([alan.client.close(), grace.client.close()]);
   });
 });

@@ -27,7 +27,11 @@ function textOf(result: unknown): string {
 async function storeUnderLostKey() {
   const keys = parseStoreKeys(randomBytes(32).toString('base64'));
   if (!keys.ok) throw new Error(keys.reason);
-  return openDirectoryStore({ dir: join(hosted.storeDir, 'store'), keyring: keys.keyring, logger: { warn: () => undefined } });
+  return openDirectoryStore({
+    dir: join(hosted.storeDir, 'store'),
+    keyring: keys.keyring,
+    logger: { warn: () => undefined },
+  });
 }
 
 async function connectAs(user: string): Promise<{ client: Client; accessToken: string }> {
@@ -35,25 +39,35 @@ async function connectAs(user: string): Promise<{ client: Client; accessToken: s
   const { code, verifier } = await signIn(hosted, registered, user);
   const accessToken = String((await exchange(hosted.base, registered, code, verifier)).body.access_token);
   const client = new Client({ name: 'unreadable-records', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${accessToken}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${hosted.base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${accessToken}` } },
+    }),
+  );
   return { client, accessToken };
 }
 
 describe('hosted mode meeting records whose key is gone', () => {
-  it("ST-10 asks a person whose school grant no key given opens to connect again, in who_am_i as in a tool call, and keeps the record", async () => {
+  it('ST-10 asks a person whose school grant no key given opens to connect again, in who_am_i as in a tool call, and keeps the record', async () => {
     const member = SANDBOX_STAFF[0]!;
     const connected = await connectAs(member.sub);
     try {
       expect(textOf(await connected.client.callTool({ name: 'who_am_i', arguments: {} }))).toContain(member.name);
-      await (await storeUnderLostKey()).write(SCHOOL_GRANTS, member.sub, { sealed: 'under a key the server does not have' });
+      await (
+        await storeUnderLostKey()
+      ).write(SCHOOL_GRANTS, member.sub, { sealed: 'under a key the server does not have' });
       const who = await connected.client.callTool({ name: 'who_am_i', arguments: {} });
       expect(who.isError).toBeFalsy();
       expect(textOf(who)).toMatch(/^Not signed in to the school/);
       const call = await connected.client.callTool({ name: 'list_courses', arguments: {} });
       expect(call.isError).toBe(true);
       expect(textOf(call)).toMatch(/OAUTH_SIGN_IN_REQUIRED[\s\S]*connect the application to school-mcp again/);
-      expect(hosted.logLines.filter((line) => /read as absent/.test(line) && line.includes(`namespace="${SCHOOL_GRANTS}"`))).toHaveLength(1);
-      await expect(hosted.store.read(SCHOOL_GRANTS, member.sub)).rejects.toMatchObject({ code: 'STORE_RECORD_UNREADABLE' });
+      expect(
+        hosted.logLines.filter((line) => /read as absent/.test(line) && line.includes(`namespace="${SCHOOL_GRANTS}"`)),
+      ).toHaveLength(1);
+      await expect(hosted.store.read(SCHOOL_GRANTS, member.sub)).rejects.toMatchObject({
+        code: 'STORE_RECORD_UNREADABLE',
+      });
     } finally {
       await connected.client.close();
     }

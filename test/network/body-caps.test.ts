@@ -42,10 +42,14 @@ describe('body caps', () => {
   it('reads a declared length only as digits', () => {
     expect(declaredOverCap('11', 10)).toBe(true);
     expect(declaredOverCap(' 10 ', 10)).toBe(false);
-    for (const value of [null, undefined, '', '1e9', '-5', 'abc']) expect(declaredOverCap(value, 10), String(value)).toBe(false);
+    for (const value of [null, undefined, '', '1e9', '-5', 'abc'])
+      expect(declaredOverCap(value, 10), String(value)).toBe(false);
   });
 
   it('gives an empty body for a response without one', async () => {
-    expect(await readCappedBody(new Response(null, { status: 204 }), 10)).toMatchObject({ kind: 'read', bytes: new Uint8Array(0) });
+    expect(await readCappedBody(new Response(null, { status: 204 }), 10)).toMatchObject({
+      kind: 'read',
+      bytes: new Uint8Array(0),
+    });
   });
 });

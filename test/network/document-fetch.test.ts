@@ -39,9 +39,11 @@ describe('documentFetch over a real socket', () => {
       res.writeHead(200, { 'content-type': 'application/json', etag: '"v1"' }).end('{"openapi":"3.1.0"}');
     },
     '/moved': (_req, res) => void res.writeHead(302, { location: '/openapi.json' }).end(),
-    '/compressed': (_req, res) => void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"openapi":"3.0.3"}')),
+    '/compressed': (_req, res) =>
+      void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"openapi":"3.0.3"}')),
     // 8 MiB of spaces compress to a few kilobytes.
-    '/bomb': (_req, res) => void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(8 * 1024 * 1024, 32))),
+    '/bomb': (_req, res) =>
+      void res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(8 * 1024 * 1024, 32))),
     '/silent': () => undefined,
     '/trickle': (_req, res) => {
       res.writeHead(200);
@@ -71,7 +73,10 @@ describe('documentFetch over a real socket', () => {
   };
 
   it('answers with the status, the headers and the body, and asks for a compressed body', async () => {
-    const answer = await documentFetch(`${base}/openapi.json`, { method: 'GET', headers: { accept: 'application/json' } });
+    const answer = await documentFetch(`${base}/openapi.json`, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('ETag')).toBe('"v1"');
     expect(answer.headers.get('content-type')).toBe('application/json');
@@ -113,7 +118,7 @@ describe('documentFetch over a real socket', () => {
     await expect(pending).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
-  it('ends a body being read when its signal aborts, with the signal\'s reason', async () => {
+  it("ends a body being read when its signal aborts, with the signal's reason", async () => {
     const controller = new AbortController();
     const answer = await documentFetch(`${base}/trickle`, { method: 'GET', signal: controller.signal });
     const chunks = answer.body![Symbol.asyncIterator]();
@@ -128,17 +133,40 @@ describe('documentFetch over TLS', () => {
     const directory = await mkdtemp(join(tmpdir(), 'school-mcp-tls-'));
     try {
       const files = { key: join(directory, 'key.pem'), cert: join(directory, 'cert.pem') };
-      await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1', '-keyout', files.key, '-out', files.cert]);
+      await promisify(execFile)('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+        '-keyout',
+        files.key,
+        '-out',
+        files.cert,
+      ]);
       let served = 0;
-      const server = createTlsServer({ key: await readFile(files.key), cert: await readFile(files.cert) }, (_req, res) => {
-        served += 1;
-        res.end('{}');
-      });
+      const server = createTlsServer(
+        { key: await readFile(files.key), cert: await readFile(files.cert) },
+        (_req, res) => {
+          served += 1;
+          res.end('{}');
+        },
+      );
       server.listen(0, '127.0.0.1');
       await once(server, 'listening');
       try {
         const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/openapi.json`;
-        await expect(documentFetch(url, { method: 'GET' })).rejects.toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+        await expect(documentFetch(url, { method: 'GET' })).rejects.toMatchObject({
+          code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+        });
         expect(served).toBe(0);
       } finally {
         server.close();

@@ -9,7 +9,12 @@ import { parseSchoolUrl as parseForSignIn } from '../../src/oauth/index.js';
 import { resolveApiBase } from '../../src/openapi/index.js';
 
 describe('school URL rule', () => {
-  it.each(['https://school.example', 'https://school.example/tenant1/', 'http://127.0.0.1:4000', 'http://[::1]:4000/base'])('NET-07 accepts %s', (input) => {
+  it.each([
+    'https://school.example',
+    'https://school.example/tenant1/',
+    'http://127.0.0.1:4000',
+    'http://[::1]:4000/base',
+  ])('NET-07 accepts %s', (input) => {
     const verdict = checkSchoolUrl(input);
     expect(verdict.ok).toBe(true);
   });
@@ -44,7 +49,12 @@ describe('school URL rule', () => {
       expect(parseForSignIn(input).url.href).toBe(new URL(input).href);
       expect(resolveApiBase({}, input).origin).toBe(new URL(input).origin);
     }
-    for (const input of ['http://localhost:4000', 'http://127.0.0.2:4000', 'http://school.example', 'https://user:pw@school.example']) {
+    for (const input of [
+      'http://localhost:4000',
+      'http://127.0.0.2:4000',
+      'http://school.example',
+      'https://user:pw@school.example',
+    ]) {
       expect(() => parseForConfig(input)).toThrowError(expect.objectContaining({ code: 'CONFIG_INVALID' }));
       expect(() => parseForSignIn(input)).toThrowError(expect.objectContaining({ code: 'OAUTH_INVALID_SCHOOL_URL' }));
       expect(() => resolveApiBase({}, input)).toThrowError(expect.objectContaining({ code: 'OPENAPI_BAD_SCHOOL_URL' }));
@@ -55,11 +65,24 @@ describe('school URL rule', () => {
 describe('loopback', () => {
   it('LB-01 counts only the IP literals 127.0.0.1 and ::1 as loopback addresses', () => {
     for (const host of ['127.0.0.1', '::1', '[::1]']) expect(isLoopbackAddress(host), host).toBe(true);
-    for (const host of ['localhost', '127.0.0.2', '127.1', '0.0.0.0', '::', '[::]', '::ffff:127.0.0.1', '127.0.0.1.nip.io', '']) expect(isLoopbackAddress(host), host).toBe(false);
+    for (const host of [
+      'localhost',
+      '127.0.0.2',
+      '127.1',
+      '0.0.0.0',
+      '::',
+      '[::]',
+      '::ffff:127.0.0.1',
+      '127.0.0.1.nip.io',
+      '',
+    ])
+      expect(isLoopbackAddress(host), host).toBe(false);
   });
 
   it('adds localhost, in any case, to the names that mean this machine', () => {
-    for (const host of ['127.0.0.1', '::1', '[::1]', 'localhost', 'LocalHost']) expect(isLoopbackName(host), host).toBe(true);
-    for (const host of ['localhost.evil.example', '0.0.0.0', '127.0.0.2', 'evil.example']) expect(isLoopbackName(host), host).toBe(false);
+    for (const host of ['127.0.0.1', '::1', '[::1]', 'localhost', 'LocalHost'])
+      expect(isLoopbackName(host), host).toBe(true);
+    for (const host of ['localhost.evil.example', '0.0.0.0', '127.0.0.2', 'evil.example'])
+      expect(isLoopbackName(host), host).toBe(false);
   });
 });

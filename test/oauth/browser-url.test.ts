@@ -6,7 +6,9 @@ const origin = 'https://as.example';
 
 describe('launchableUrl', () => {
   it('BR-01 accepts an https URL on the authorization server origin', () => {
-    expect(launchableUrl('https://as.example/oauth/authorize?client_id=a&scope=b%20c', origin)).toBe('https://as.example/oauth/authorize?client_id=a&scope=b%20c');
+    expect(launchableUrl('https://as.example/oauth/authorize?client_id=a&scope=b%20c', origin)).toBe(
+      'https://as.example/oauth/authorize?client_id=a&scope=b%20c',
+    );
   });
 
   it.each([
@@ -21,7 +23,9 @@ describe('launchableUrl', () => {
     'https://as.example/x\nother',
     'data:text/html,x',
   ])('BR-01 refuses %j', (url) => {
-    expect(() => launchableUrl(url, origin)).toThrowError(expect.objectContaining({ code: 'OAUTH_BROWSER_URL_REJECTED' }));
+    expect(() => launchableUrl(url, origin)).toThrowError(
+      expect.objectContaining({ code: 'OAUTH_BROWSER_URL_REJECTED' }),
+    );
   });
 
   it.each([
@@ -63,7 +67,12 @@ describe('launchableUrl', () => {
 });
 
 describe('browser prompter', () => {
-  const prompt = { url: 'https://as.example/oauth/authorize?state=x', scopes: ['openid'], newScopes: ['openid'], issuer: 'https://as.example' };
+  const prompt = {
+    url: 'https://as.example/oauth/authorize?state=x',
+    scopes: ['openid'],
+    newScopes: ['openid'],
+    issuer: 'https://as.example',
+  };
 
   it('BR-03 hands the validated URL to the launcher as one argument and always prints it', async () => {
     const opened: unknown[][] = [];
@@ -82,8 +91,15 @@ describe('browser prompter', () => {
 
   it('BR-01 refuses to open a URL off the issuer origin', async () => {
     const opened: string[] = [];
-    const prompter = createBrowserPrompter({ logger: createLogger({ write: () => {} }), print: () => {}, openUrl: async (url) => void opened.push(url), platform: 'darwin' });
-    await expect(prompter.present({ ...prompt, url: 'https://evil.example/authorize' })).rejects.toMatchObject({ code: 'OAUTH_BROWSER_URL_REJECTED' });
+    const prompter = createBrowserPrompter({
+      logger: createLogger({ write: () => {} }),
+      print: () => {},
+      openUrl: async (url) => void opened.push(url),
+      platform: 'darwin',
+    });
+    await expect(prompter.present({ ...prompt, url: 'https://evil.example/authorize' })).rejects.toMatchObject({
+      code: 'OAUTH_BROWSER_URL_REJECTED',
+    });
     expect(opened).toEqual([]);
   });
 
@@ -91,15 +107,24 @@ describe('browser prompter', () => {
     ['linux', {}],
     ['linux', { DISPLAY: ':0', SSH_CONNECTION: '1 2 3 4' }],
     ['darwin', { SSH_TTY: '/dev/pts/1' }],
-  ] as const)('BR-04 on %s with %j prints the URL and the port-forward hint instead of launching', async (platform, env) => {
-    const opened: string[] = [];
-    const printed: string[] = [];
-    const prompter = createBrowserPrompter({ logger: createLogger({ write: () => {} }), print: (line) => printed.push(line), openUrl: async (url) => void opened.push(url), platform, env });
-    await prompter.present(prompt);
-    expect(opened).toEqual([]);
-    expect(printed.join('\n')).toContain(prompt.url);
-    expect(printed.join('\n')).toMatch(/ssh -L/);
-  });
+  ] as const)(
+    'BR-04 on %s with %j prints the URL and the port-forward hint instead of launching',
+    async (platform, env) => {
+      const opened: string[] = [];
+      const printed: string[] = [];
+      const prompter = createBrowserPrompter({
+        logger: createLogger({ write: () => {} }),
+        print: (line) => printed.push(line),
+        openUrl: async (url) => void opened.push(url),
+        platform,
+        env,
+      });
+      await prompter.present(prompt);
+      expect(opened).toEqual([]);
+      expect(printed.join('\n')).toContain(prompt.url);
+      expect(printed.join('\n')).toMatch(/ssh -L/);
+    },
+  );
 
   it('BR-04 a failing launcher is logged and the URL is still printed', async () => {
     const lines: string[] = [];

@@ -38,7 +38,17 @@ describe('login, status, logout', () => {
   });
 
   it('formats an unknown expiry and a user without a name', () => {
-    const lines = formatStatus({ issuer: 'https://s.example', clientId: 'c', user: { sub: 'u1' }, scopes: [], expiresAt: undefined, signedIn: true }, 0);
+    const lines = formatStatus(
+      {
+        issuer: 'https://s.example',
+        clientId: 'c',
+        user: { sub: 'u1' },
+        scopes: [],
+        expiresAt: undefined,
+        signedIn: true,
+      },
+      0,
+    );
     expect(lines).toContain('User:       u1');
     expect(lines.join('\n')).toMatch(/Expires: {4}unknown/);
   });

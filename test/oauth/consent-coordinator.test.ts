@@ -28,7 +28,12 @@ interface PlayedAttempt {
   deny(): void;
 }
 
-const CLIENT: StoredClient = { kind: 'dynamic', clientId: 'client-1', redirectUris: ['http://127.0.0.1:1/callback'], registeredAt: Date.now() };
+const CLIENT: StoredClient = {
+  kind: 'dynamic',
+  clientId: 'client-1',
+  redirectUris: ['http://127.0.0.1:1/callback'],
+  registeredAt: Date.now(),
+};
 
 function playedAttempt(url: string, scopes: string[] = SCOPES): PlayedAttempt {
   let resolve!: (result: ConsentResult) => void;
@@ -95,7 +100,9 @@ describe('consent coordinator, a caller that does not wait', () => {
   });
 
   it('is told the flow is pending when it asks in the moment the denial lands, and the flow reports the denial', async () => {
-    await expect(coordinator.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
+    await expect(coordinator.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({
+      code: 'OAUTH_CONSENT_PENDING',
+    });
     const flow = coordinator.pending();
     expect(flow?.url).toBe(played.attempt.url);
 
@@ -116,7 +123,9 @@ describe('consent coordinator, a caller that does not wait', () => {
   });
 
   it('hands the ending to a caller that waits for it', async () => {
-    await expect(coordinator.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
+    await expect(coordinator.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({
+      code: 'OAUTH_CONSENT_PENDING',
+    });
     const waiting = coordinator.consent(SCOPES, { granted: [], waitMs: 60_000 });
     played.deny();
     await expect(waiting).rejects.toMatchObject({ code: 'OAUTH_ACCESS_DENIED' });
@@ -146,7 +155,12 @@ describe('consent coordinator, two processes on one token store', () => {
 
   /** Until the holder's lock note says its browser came back. */
   async function linkAnswered(): Promise<void> {
-    const lockPath = createTokenStore({ dir, issuer: ISSUER, logger: createLogger({ write: () => undefined }), now: Date.now }).lockPath('consent');
+    const lockPath = createTokenStore({
+      dir,
+      issuer: ISSUER,
+      logger: createLogger({ write: () => undefined }),
+      now: Date.now,
+    }).lockPath('consent');
     await expect.poll(async () => (await readLock(lockPath))?.note?.['answered']).toBe(true);
   }
 
@@ -164,29 +178,55 @@ describe('consent coordinator, two processes on one token store', () => {
 
   it('never hands out a link the browser already came back to: it waits for that flow, then asks for what is still missing', async () => {
     const coursesFlow = playedAttempt(`${ISSUER}/oauth/authorize?state=courses`, ['openid', 'courses:write']);
-    const lecturersFlow = playedAttempt(`${ISSUER}/oauth/authorize?state=lecturers`, ['openid', 'courses:write', 'lecturers:write']);
+    const lecturersFlow = playedAttempt(`${ISSUER}/oauth/authorize?state=lecturers`, [
+      'openid',
+      'courses:write',
+      'lecturers:write',
+    ]);
     const holder = coordinatorFor([coursesFlow]);
     const other = coordinatorFor([lecturersFlow]);
-    await expect(holder.consent(['openid', 'courses:write'], { granted: [], waitMs: 0 })).rejects.toMatchObject({ details: { url: coursesFlow.attempt.url } });
+    await expect(holder.consent(['openid', 'courses:write'], { granted: [], waitMs: 0 })).rejects.toMatchObject({
+      details: { url: coursesFlow.attempt.url },
+    });
 
     // The user approved: the listener has its answer and closed, the code is being exchanged.
     coursesFlow.answer();
     await linkAnswered();
 
-    const asked = other.consent(['openid', 'courses:write', 'lecturers:write'], { granted: ['openid', 'courses:write'], waitMs: 0 });
-    coursesFlow.grant({ accessToken: 'at-courses', scopes: ['openid', 'courses:write'], resource: ISSUER, clientId: 'client-1', obtainedAt: Date.now() });
-    await expect(asked).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING', details: { url: lecturersFlow.attempt.url } });
+    const asked = other.consent(['openid', 'courses:write', 'lecturers:write'], {
+      granted: ['openid', 'courses:write'],
+      waitMs: 0,
+    });
+    coursesFlow.grant({
+      accessToken: 'at-courses',
+      scopes: ['openid', 'courses:write'],
+      resource: ISSUER,
+      clientId: 'client-1',
+      obtainedAt: Date.now(),
+    });
+    await expect(asked).rejects.toMatchObject({
+      code: 'OAUTH_CONSENT_PENDING',
+      details: { url: lecturersFlow.attempt.url },
+    });
   });
 
-  it('a flow whose link was answered and granted what is needed ends the other process\'s wait with its tokens', async () => {
+  it("a flow whose link was answered and granted what is needed ends the other process's wait with its tokens", async () => {
     const flow = playedAttempt(`${ISSUER}/oauth/authorize?state=both`, SCOPES);
     const holder = coordinatorFor([flow]);
     const other = coordinatorFor([]);
-    await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
+    await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({
+      code: 'OAUTH_CONSENT_PENDING',
+    });
     flow.answer();
     await linkAnswered();
     const asked = other.consent(SCOPES, { granted: [], waitMs: 0 });
-    flow.grant({ accessToken: 'at-both', scopes: SCOPES, resource: ISSUER, clientId: 'client-1', obtainedAt: Date.now() });
+    flow.grant({
+      accessToken: 'at-both',
+      scopes: SCOPES,
+      resource: ISSUER,
+      clientId: 'client-1',
+      obtainedAt: Date.now(),
+    });
     await expect(asked).resolves.toMatchObject({ accessToken: 'at-both' });
   });
 
@@ -195,7 +235,9 @@ describe('consent coordinator, two processes on one token store', () => {
     const ownFlow = playedAttempt(`${ISSUER}/oauth/authorize?state=own`, SCOPES);
     const holder = coordinatorFor([flow]);
     const other = coordinatorFor([ownFlow]);
-    await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({ code: 'OAUTH_CONSENT_PENDING' });
+    await expect(holder.consent(SCOPES, { granted: [], waitMs: 0 })).rejects.toMatchObject({
+      code: 'OAUTH_CONSENT_PENDING',
+    });
     flow.answer();
     await linkAnswered();
     const asked = other.consent(SCOPES, { granted: [], waitMs: 0 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { consentScopes, refusedInReadOnly, type ConsentRequest, type DocumentScopes } from '../../src/consent/consent-policy.js';
+import {
+  consentScopes,
+  refusedInReadOnly,
+  type ConsentRequest,
+  type DocumentScopes,
+} from '../../src/consent/consent-policy.js';
 import type { FetchLike } from '../../src/network/index.js';
 import { buildCatalogue, consentScopeFacts, loadDocument } from '../../src/openapi/index.js';
 import { createSandbox } from '@school-mcp/sandbox';
@@ -17,7 +22,14 @@ const SCHOOL: DocumentScopes = {
 const READS_GRANTED = ['coupons:read', 'openid', 'orders:read', 'profile', 'school:read'];
 
 function ask(overrides: Partial<ConsentRequest>): string[] {
-  return consentScopes({ granted: [], required: [], policy: { mode: 'reads-first' }, readOnly: false, document: SCHOOL, ...overrides });
+  return consentScopes({
+    granted: [],
+    required: [],
+    policy: { mode: 'reads-first' },
+    readOnly: false,
+    document: SCHOOL,
+    ...overrides,
+  });
 }
 
 describe('the default consent policy (reads first)', () => {
@@ -27,11 +39,25 @@ describe('the default consent policy (reads first)', () => {
   });
 
   it('AZ-06 a first call that writes asks for the reads and that one write scope, no other write', () => {
-    expect(ask({ required: ['coupons:write'] })).toEqual(['coupons:read', 'coupons:write', 'openid', 'orders:read', 'profile', 'school:read']);
+    expect(ask({ required: ['coupons:write'] })).toEqual([
+      'coupons:read',
+      'coupons:write',
+      'openid',
+      'orders:read',
+      'profile',
+      'school:read',
+    ]);
   });
 
   it('AZ-06 a later write asks for granted ∪ the write scope: the reads are granted already, so nothing else is new', () => {
-    expect(ask({ granted: READS_GRANTED, required: ['coupons:write'] })).toEqual(['coupons:read', 'coupons:write', 'openid', 'orders:read', 'profile', 'school:read']);
+    expect(ask({ granted: READS_GRANTED, required: ['coupons:write'] })).toEqual([
+      'coupons:read',
+      'coupons:write',
+      'openid',
+      'orders:read',
+      'profile',
+      'school:read',
+    ]);
   });
 
   it("a write of a group whose reads are not granted yet also asks for that group's read, so verifying it needs no second prompt", () => {
@@ -45,7 +71,9 @@ describe('the default consent policy (reads first)', () => {
   });
 
   it('a challenged scope that is named like a property of an object is only a scope', () => {
-    expect(ask({ granted: READS_GRANTED, required: ['constructor', '__proto__', 'toString'] })).toEqual(['__proto__', ...READS_GRANTED, 'constructor', 'toString'].sort());
+    expect(ask({ granted: READS_GRANTED, required: ['constructor', '__proto__', 'toString'] })).toEqual(
+      ['__proto__', ...READS_GRANTED, 'constructor', 'toString'].sort(),
+    );
   });
 
   it('without the document (login, logout, status) asks for what is needed only', () => {
@@ -57,23 +85,25 @@ describe('the default consent policy (reads first)', () => {
 describe('the other policies', () => {
   it('AZ-06 --scopes least asks for granted ∪ required ∪ openid profile only: one scope per call, no reads up front, no read with a write', () => {
     expect(ask({ policy: { mode: 'least' }, required: ['school:read'] })).toEqual(['openid', 'profile', 'school:read']);
-    expect(ask({ policy: { mode: 'least' }, granted: ['courses:read', 'openid'], required: ['coupons:write'] })).toEqual(['coupons:write', 'courses:read', 'openid', 'profile']);
+    expect(
+      ask({ policy: { mode: 'least' }, granted: ['courses:read', 'openid'], required: ['coupons:write'] }),
+    ).toEqual(['coupons:write', 'courses:read', 'openid', 'profile']);
   });
 
   it('AZ-06 --scopes "a b" asks for the chosen set up front, plus what the call needs, and nothing of the document', () => {
-    expect(ask({ policy: { mode: 'fixed', scopes: ['courses:read', 'students:read'] }, required: ['orders:read'] })).toEqual([
-      'courses:read',
-      'openid',
-      'orders:read',
-      'profile',
-      'students:read',
-    ]);
+    expect(
+      ask({ policy: { mode: 'fixed', scopes: ['courses:read', 'students:read'] }, required: ['orders:read'] }),
+    ).toEqual(['courses:read', 'openid', 'orders:read', 'profile', 'students:read']);
   });
 });
 
 describe('read-only mode', () => {
   it("AZ-08 refuses the scopes of a school's challenge that no read operation of the document accepts", () => {
-    expect(refusedInReadOnly(['admin', 'courses:delete', 'write:org'], SCHOOL)).toEqual(['admin', 'courses:delete', 'write:org']);
+    expect(refusedInReadOnly(['admin', 'courses:delete', 'write:org'], SCHOOL)).toEqual([
+      'admin',
+      'courses:delete',
+      'write:org',
+    ]);
     expect(refusedInReadOnly(['admin', 'orders:read'], SCHOOL)).toEqual(['admin']);
   });
 
@@ -83,19 +113,45 @@ describe('read-only mode', () => {
   });
 
   it('AZ-08 without the document only openid profile may be asked for', () => {
-    expect(refusedInReadOnly(['courses:read', 'openid'], { readable: [], upFront: [], readsWith: {} })).toEqual(['courses:read']);
+    expect(refusedInReadOnly(['courses:read', 'openid'], { readable: [], upFront: [], readsWith: {} })).toEqual([
+      'courses:read',
+    ]);
   });
 
   it('AZ-08 asks for the reads up front, and leaves out granted scopes that no read accepts', () => {
-    expect(ask({ readOnly: true, granted: ['account:write', 'openid'], required: ['school:read'] })).toEqual(READS_GRANTED);
+    expect(ask({ readOnly: true, granted: ['account:write', 'openid'], required: ['school:read'] })).toEqual(
+      READS_GRANTED,
+    );
   });
 
   it('AZ-08 a fixed --scopes list under --read-only is checked against the document before anything runs', () => {
-    const base = { schoolUrl: new URL('https://school.example'), storeDir: '/tmp/x', prompter: { present: async () => {} }, logger: createLogger({ write: () => {} }) };
-    expect(() => resolveSessionConfig({ ...base, readOnly: true, documentScopes: SCHOOL, scopePolicy: { mode: 'fixed', scopes: ['admin', 'orders:read'] } })).toThrow(
-      expect.objectContaining({ code: 'OAUTH_INVALID_CONFIG', message: expect.stringContaining('admin cannot be asked for in read-only mode') }),
+    const base = {
+      schoolUrl: new URL('https://school.example'),
+      storeDir: '/tmp/x',
+      prompter: { present: async () => {} },
+      logger: createLogger({ write: () => {} }),
+    };
+    expect(() =>
+      resolveSessionConfig({
+        ...base,
+        readOnly: true,
+        documentScopes: SCHOOL,
+        scopePolicy: { mode: 'fixed', scopes: ['admin', 'orders:read'] },
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'OAUTH_INVALID_CONFIG',
+        message: expect.stringContaining('admin cannot be asked for in read-only mode'),
+      }),
     );
-    expect(resolveSessionConfig({ ...base, readOnly: true, documentScopes: SCHOOL, scopePolicy: { mode: 'fixed', scopes: ['reports'] } }).scopePolicy).toEqual({
+    expect(
+      resolveSessionConfig({
+        ...base,
+        readOnly: true,
+        documentScopes: SCHOOL,
+        scopePolicy: { mode: 'fixed', scopes: ['reports'] },
+      }).scopePolicy,
+    ).toEqual({
       mode: 'fixed',
       scopes: ['reports'],
     });
@@ -108,8 +164,13 @@ describe("with the sandbox school's document", () => {
     const sandbox = createSandbox(school, {});
     try {
       const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
-      const catalogue = await buildCatalogue((await loadDocument({ schoolUrl: school, fetch: fetchFromSandbox })).document, { schoolUrl: school });
-      const scopes = [...new Set(catalogue.operations.flatMap((operation) => operation.scopeAlternatives.flat()))].sort();
+      const catalogue = await buildCatalogue(
+        (await loadDocument({ schoolUrl: school, fetch: fetchFromSandbox })).document,
+        { schoolUrl: school },
+      );
+      const scopes = [
+        ...new Set(catalogue.operations.flatMap((operation) => operation.scopeAlternatives.flat())),
+      ].sort();
       return { facts: consentScopeFacts(catalogue.operations, DEFAULT_TOOLSETS), scopes };
     } finally {
       await sandbox.close();
@@ -118,7 +179,15 @@ describe("with the sandbox school's document", () => {
 
   it('the first consent holds the read of each default toolset, and no write', async () => {
     const { facts } = await sandboxScopes();
-    expect(facts.upFront).toEqual(['analytics:read', 'coupons:read', 'courses:read', 'members:read', 'orders:read', 'school:read', 'students:read']);
+    expect(facts.upFront).toEqual([
+      'analytics:read',
+      'coupons:read',
+      'courses:read',
+      'members:read',
+      'orders:read',
+      'school:read',
+      'students:read',
+    ]);
   });
 
   it('asking again for what a consent asked for adds nothing, so a call that joins a flow never opens a wider one', async () => {

@@ -32,7 +32,11 @@ describe('consent timeout', () => {
   it('LB-05 AZ-02 after 5 minutes the flow fails, the listener is closed, no code was exchanged; the next login has a fresh state', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const prompter = recordingPrompter();
-    const session = harness.session({ schoolUrl: new URL(school.base), prompter, consentTimeoutMs: DEFAULT_CONSENT_TIMEOUT_MS });
+    const session = harness.session({
+      schoolUrl: new URL(school.base),
+      prompter,
+      consentTimeoutMs: DEFAULT_CONSENT_TIMEOUT_MS,
+    });
     const firstPrompt = prompter.next();
     const waiting = session.accessToken(READ_COURSES);
     waiting.catch(() => undefined);
@@ -47,7 +51,11 @@ describe('consent timeout', () => {
     vi.useRealTimers();
 
     // A late answer finds nobody listening.
-    callback.search = new URLSearchParams({ code: 'late', state: new URL(first.url).searchParams.get('state')!, iss: school.base }).toString();
+    callback.search = new URLSearchParams({
+      code: 'late',
+      state: new URL(first.url).searchParams.get('state')!,
+      iss: school.base,
+    }).toString();
     await expect(fetch(callback)).rejects.toThrow();
     expect(school.formsTo('token')).toHaveLength(0);
 

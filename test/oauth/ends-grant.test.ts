@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 
 function schoolAnswered(error: string, status = 400): client.ResponseBodyError {
-  return new client.ResponseBodyError('the token endpoint answered an error', { cause: { error }, response: new Response(null, { status }) });
+  return new client.ResponseBodyError('the token endpoint answered an error', {
+    cause: { error },
+    response: new Response(null, { status }),
+  });
 }
 
 describe('endsGrant', () => {
@@ -27,6 +30,8 @@ describe('endsGrant', () => {
     expect(endsGrant(schoolAnswered('invalid_request'))).toBe(false);
     expect(endsGrant(schoolAnswered('server_error', 500))).toBe(false);
     expect(endsGrant(new TypeError('fetch failed'))).toBe(false);
-    expect(endsGrant(new OAuthError('OAUTH_NETWORK', 'The school did not answer in time.', { hint: 'Try again.' }))).toBe(false);
+    expect(
+      endsGrant(new OAuthError('OAUTH_NETWORK', 'The school did not answer in time.', { hint: 'Try again.' })),
+    ).toBe(false);
   });
 });

@@ -36,46 +36,59 @@ function session(): SignInSession {
   return harness.session({ schoolUrl: new URL(school.base), prompter: browser, now: () => clock });
 }
 
-const storeOf = () => createTokenStore({ dir: join(harness.dir, 'store'), issuer: school.base, logger: harness.logger, now: () => clock });
+const storeOf = () =>
+  createTokenStore({ dir: join(harness.dir, 'store'), issuer: school.base, logger: harness.logger, now: () => clock });
 
 const redirectTo = (status: number) => () => ({ status, headers: { location: `${trap.base}/steal` }, body: {} });
 
 describe('MD-03 redirects from individual endpoints are not followed', () => {
-  it.each([302, 307])('the registration endpoint answering %i: registration fails, the trap sees nothing', async (status) => {
-    school.override.register = redirectTo(status);
-    await expect(session().accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_UNEXPECTED_REDIRECT' });
-    expect(school.formsTo('token')).toHaveLength(0);
-    expect(trap.hits()).toBe(0);
-  });
+  it.each([302, 307])(
+    'the registration endpoint answering %i: registration fails, the trap sees nothing',
+    async (status) => {
+      school.override.register = redirectTo(status);
+      await expect(session().accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_UNEXPECTED_REDIRECT' });
+      expect(school.formsTo('token')).toHaveLength(0);
+      expect(trap.hits()).toBe(0);
+    },
+  );
 
-  it.each([302, 307])('the token endpoint answering %i to the code exchange: the code and verifier go nowhere else', async (status) => {
-    school.override.token = redirectTo(status);
-    await expect(session().accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_UNEXPECTED_REDIRECT' });
-    expect(school.formsTo('token', 'authorization_code')).toHaveLength(1);
-    expect((await storeOf().read()).tokens).toBeUndefined();
-    expect(trap.hits()).toBe(0);
-  });
+  it.each([302, 307])(
+    'the token endpoint answering %i to the code exchange: the code and verifier go nowhere else',
+    async (status) => {
+      school.override.token = redirectTo(status);
+      await expect(session().accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_UNEXPECTED_REDIRECT' });
+      expect(school.formsTo('token', 'authorization_code')).toHaveLength(1);
+      expect((await storeOf().read()).tokens).toBeUndefined();
+      expect(trap.hits()).toBe(0);
+    },
+  );
 
-  it.each([302, 307])('the token endpoint answering %i to a refresh: the refresh token goes nowhere else, no retry', async (status) => {
-    const one = session();
-    await one.accessToken(READ_COURSES);
-    clock += HOUR;
-    school.override.token = redirectTo(status);
-    await expect(one.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_UNEXPECTED_REDIRECT' });
-    expect(school.formsTo('token', 'refresh_token')).toHaveLength(1);
-    expect(trap.hits()).toBe(0);
-  });
+  it.each([302, 307])(
+    'the token endpoint answering %i to a refresh: the refresh token goes nowhere else, no retry',
+    async (status) => {
+      const one = session();
+      await one.accessToken(READ_COURSES);
+      clock += HOUR;
+      school.override.token = redirectTo(status);
+      await expect(one.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_UNEXPECTED_REDIRECT' });
+      expect(school.formsTo('token', 'refresh_token')).toHaveLength(1);
+      expect(trap.hits()).toBe(0);
+    },
+  );
 
-  it.each([302, 307])('the revocation endpoint answering %i: not confirmed, the tokens are still forgotten locally', async (status) => {
-    const one = session();
-    await one.accessToken(READ_COURSES);
-    school.override.revoke = redirectTo(status);
-    const result = await one.revoke();
-    expect(result.revoked).toBe(false);
-    expect(result.message).toMatch(/may stay valid/);
-    expect((await storeOf().read()).tokens).toBeUndefined();
-    expect(trap.hits()).toBe(0);
-  });
+  it.each([302, 307])(
+    'the revocation endpoint answering %i: not confirmed, the tokens are still forgotten locally',
+    async (status) => {
+      const one = session();
+      await one.accessToken(READ_COURSES);
+      school.override.revoke = redirectTo(status);
+      const result = await one.revoke();
+      expect(result.revoked).toBe(false);
+      expect(result.message).toMatch(/may stay valid/);
+      expect((await storeOf().read()).tokens).toBeUndefined();
+      expect(trap.hits()).toBe(0);
+    },
+  );
 });
 
 describe('TK-04 a school that grants less than asked', () => {
@@ -90,7 +103,9 @@ describe('TK-04 a school that grants less than asked', () => {
       scopePolicy: { mode: 'fixed', scopes: ['courses:read', 'courses:write'] },
     });
     const read = await one.accessToken(READ_COURSES);
-    expect(new URL(browser.prompts[0]!.url).searchParams.get('scope')).toBe('courses:read courses:write openid profile');
+    expect(new URL(browser.prompts[0]!.url).searchParams.get('scope')).toBe(
+      'courses:read courses:write openid profile',
+    );
     expect(one.grantedScopes()).toEqual(['courses:read', 'openid', 'profile']);
 
     const error = await one.accessToken(WRITE).catch((caught: unknown) => caught);
@@ -118,7 +133,9 @@ describe('TK-04 a school that grants less than asked', () => {
 describe('AZ-05 invalid_target', () => {
   it('on the code exchange: a clear configuration error, one request, no retry, no second prompt', async () => {
     school.override.token = () => ({ status: 400, body: { error: 'invalid_target' } });
-    const error = await session().accessToken(READ_COURSES).catch((caught: unknown) => caught);
+    const error = await session()
+      .accessToken(READ_COURSES)
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'OAUTH_INVALID_TARGET', hint: expect.stringMatching(/resource/) });
     expect(school.formsTo('token')).toHaveLength(1);
     expect(browser.prompts).toHaveLength(1);
@@ -151,8 +168,13 @@ describe('ERR-05 a token endpoint whose error carries instructions for the agent
 
   it('ERR-05 on the code exchange: a short, clean result that reports a malformed error', async () => {
     school.override.token = () => ({ status: 400, body: hostile });
-    const error = await session().accessToken(READ_COURSES).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ code: 'OAUTH_TOKEN_EXCHANGE_FAILED', details: { error: 'malformed error', description: 'malformed error description' } });
+    const error = await session()
+      .accessToken(READ_COURSES)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: 'OAUTH_TOKEN_EXCHANGE_FAILED',
+      details: { error: 'malformed error', description: 'malformed error description' },
+    });
     const text = textOf(error);
     expect(text).toContain('The school answered malformed error');
     expect(text).not.toMatch(/<system>|AAAA|BBBB/);
@@ -163,7 +185,10 @@ describe('ERR-05 a token endpoint whose error carries instructions for the agent
     const one = session();
     await one.accessToken(READ_COURSES);
     clock += HOUR;
-    school.override.token = () => ({ status: 400, body: { ...hostile, error: `invalid_request\r\n${'A'.repeat(5_000)}` } });
+    school.override.token = () => ({
+      status: 400,
+      body: { ...hostile, error: `invalid_request\r\n${'A'.repeat(5_000)}` },
+    });
     const error = await one.accessToken(READ_COURSES).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'OAUTH_REFRESH_FAILED', details: { error: 'malformed error' } });
     const text = textOf(error);
@@ -174,7 +199,11 @@ describe('ERR-05 a token endpoint whose error carries instructions for the agent
 
 describe('status and RFC 7662 introspection', () => {
   it('parses an introspection answer (pure)', () => {
-    expect(parseIntrospection({ active: true, scope: 'b a', exp: 2 })).toEqual({ active: true, scopes: ['a', 'b'], expiresAt: 2000 });
+    expect(parseIntrospection({ active: true, scope: 'b a', exp: 2 })).toEqual({
+      active: true,
+      scopes: ['a', 'b'],
+      expiresAt: 2000,
+    });
     expect(parseIntrospection({ active: 'true', scope: 'a' })).toEqual({ active: false });
     expect(parseIntrospection({ active: true })).toEqual({ active: true, scopes: undefined, expiresAt: undefined });
   });
@@ -183,21 +212,35 @@ describe('status and RFC 7662 introspection', () => {
     const one = session();
     const token = await one.accessToken(READ_COURSES);
     school.override.introspect = (request) =>
-      request.form.get('token') === token ? { status: 200, body: { active: true, scope: 'courses:read openid', exp: 4_000_000_000 } } : undefined;
+      request.form.get('token') === token
+        ? { status: 200, body: { active: true, scope: 'courses:read openid', exp: 4_000_000_000 } }
+        : undefined;
     const status = await one.status();
-    expect(status).toMatchObject({ signedIn: true, introspection: 'active', scopes: ['courses:read', 'openid'], expiresAt: 4_000_000_000_000 });
+    expect(status).toMatchObject({
+      signedIn: true,
+      introspection: 'active',
+      scopes: ['courses:read', 'openid'],
+      expiresAt: 4_000_000_000_000,
+    });
     expect(school.formsTo('introspect')[0]!.get('token_type_hint')).toBe('access_token');
   });
 
   it('says when the school no longer accepts the token', async () => {
     const one = session();
     await one.accessToken(READ_COURSES);
-    expect(await one.status()).toMatchObject({ signedIn: true, introspection: 'inactive', scopes: ['courses:read', 'openid', 'profile'] });
+    expect(await one.status()).toMatchObject({
+      signedIn: true,
+      introspection: 'inactive',
+      scopes: ['courses:read', 'openid', 'profile'],
+    });
   });
 
   it.each<[string, (school: MockSchool) => void]>([
     ['no introspection endpoint', (mock) => void mock.omit.add('introspection_endpoint')],
-    ['a failing introspection endpoint', (mock) => void (mock.override.introspect = () => ({ status: 500, body: { error: 'server_error' } }))],
+    [
+      'a failing introspection endpoint',
+      (mock) => void (mock.override.introspect = () => ({ status: 500, body: { error: 'server_error' } })),
+    ],
   ])('falls back to the stored record with %s', async (_, breakIt) => {
     breakIt(school);
     const one = session();
@@ -208,4 +251,3 @@ describe('status and RFC 7662 introspection', () => {
     expect(status.expiresAt).toBe((await storeOf().read()).tokens!.expiresAt);
   });
 });
-

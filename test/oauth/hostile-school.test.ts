@@ -24,7 +24,9 @@ afterEach(async () => {
   await harness.cleanup();
 });
 
-async function mock(handler: (req: IncomingMessage, res: ServerResponse, base: string) => void): Promise<{ base: string; calls: string[] }> {
+async function mock(
+  handler: (req: IncomingMessage, res: ServerResponse, base: string) => void,
+): Promise<{ base: string; calls: string[] }> {
   const calls: string[] = [];
   let base = '';
   const server = createServer((req, res) => {
@@ -37,7 +39,8 @@ async function mock(handler: (req: IncomingMessage, res: ServerResponse, base: s
   return { base, calls };
 }
 
-const discover = (base: string) => discoverSchool(parseSchoolUrl(base), createSchoolFetch({ maxBodyBytes: 64 * 1024 }), harness.logger);
+const discover = (base: string) =>
+  discoverSchool(parseSchoolUrl(base), createSchoolFetch({ maxBodyBytes: 64 * 1024 }), harness.logger);
 
 describe('hostile metadata', () => {
   it.each([302, 307, 308])('MD-03 a %i on the metadata is not followed; the target sees nothing', async (status) => {
@@ -77,7 +80,9 @@ describe('hostile metadata', () => {
   it('MD-02 metadata whose token endpoint is on another origin is refused; that origin is never called', async () => {
     const elsewhere = await mock((_, res) => res.end('{}'));
     const school = await mock((req, res, base) => {
-      res.writeHead(req.url?.includes('oauth-authorization-server') ? 200 : 404, { 'content-type': 'application/json' });
+      res.writeHead(req.url?.includes('oauth-authorization-server') ? 200 : 404, {
+        'content-type': 'application/json',
+      });
       res.end(
         JSON.stringify({
           issuer: base,
@@ -97,7 +102,9 @@ describe('token store on the way to the school', () => {
     const sandbox = await harness.sandbox({ autoApprove: true });
     const dir = join(harness.dir, 'store');
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(join(dir, storeFileName(sandbox.issuer)), '{"version":1, "tokens": CORRUPT-CANARY', { mode: 0o600 });
+    await writeFile(join(dir, storeFileName(sandbox.issuer)), '{"version":1, "tokens": CORRUPT-CANARY', {
+      mode: 0o600,
+    });
     const browser = fakeBrowser();
     const session = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser });
     await expect(session.accessToken(READ_COURSES)).resolves.toMatch(/\S+/);

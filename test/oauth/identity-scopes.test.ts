@@ -43,6 +43,9 @@ describe('identity scopes left out of a resource-bound token', () => {
   it('TK-04 a withheld API scope is still refused by name', async () => {
     school.withhold.add('courses:write');
     const session = harness.session({ schoolUrl: new URL(school.base), prompter: browser });
-    await expect(session.stepUp(['courses:write'])).rejects.toMatchObject({ code: 'OAUTH_SCOPE_NOT_GRANTED', details: { missing: ['courses:write'] } });
+    await expect(session.stepUp(['courses:write'])).rejects.toMatchObject({
+      code: 'OAUTH_SCOPE_NOT_GRANTED',
+      details: { missing: ['courses:write'] },
+    });
   });
 });

@@ -32,10 +32,21 @@ interface Answer {
   body: string;
 }
 
-function get(listener: CallbackListener, path: string, options: { method?: string; host?: string } = {}): Promise<Answer> {
+function get(
+  listener: CallbackListener,
+  path: string,
+  options: { method?: string; host?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: listener.port, path, method: options.method ?? 'GET', headers: { host: options.host ?? `127.0.0.1:${listener.port}` }, agent: false },
+      {
+        host: '127.0.0.1',
+        port: listener.port,
+        path,
+        method: options.method ?? 'GET',
+        headers: { host: options.host ?? `127.0.0.1:${listener.port}` },
+        agent: false,
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -71,7 +82,9 @@ describe('callback listener', () => {
 
   it('LB-01 refuses to bind anything but a loopback literal', async () => {
     for (const host of ['0.0.0.0', '::', 'localhost', '192.168.1.10']) {
-      await expect(startCallbackListener({ logger, hosts: [host] })).rejects.toMatchObject({ code: 'OAUTH_INVALID_CONFIG' });
+      await expect(startCallbackListener({ logger, hosts: [host] })).rejects.toMatchObject({
+        code: 'OAUTH_INVALID_CONFIG',
+      });
     }
   });
 
@@ -92,7 +105,9 @@ describe('callback listener', () => {
 
   it('LB-03 a busy fixed port is a clear error, not a redirect to a port we do not own', async () => {
     const first = await listen();
-    await expect(startCallbackListener({ logger, port: first.port })).rejects.toMatchObject({ code: 'OAUTH_CALLBACK_PORT_BUSY' });
+    await expect(startCallbackListener({ logger, port: first.port })).rejects.toMatchObject({
+      code: 'OAUTH_CALLBACK_PORT_BUSY',
+    });
   });
 
   it('LB-04 consumes the first valid callback, then closes: a replay is refused', async () => {
@@ -129,17 +144,26 @@ describe('callback listener', () => {
     [`/callback?pad=${'x'.repeat(9000)}`, 'GET', undefined, 414],
   ])('LB-06 %s by %s with Host %s → %i, flow not consumed', async (path, method, host, status) => {
     const listener = await listen();
-    const answer = await get(listener, path, { method, ...(host ? { host: host.replace('PORT', String(listener.port)) } : {}) });
+    const answer = await get(listener, path, {
+      method,
+      ...(host ? { host: host.replace('PORT', String(listener.port)) } : {}),
+    });
     expect(answer.status).toBe(status);
     expect((await get(listener, good)).status).toBe(200);
   });
 
   it.each([
     ['success', good],
-    ['denied', `/callback?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E&error_uri=https%3A%2F%2Fevil.example&state=${state}&iss=${encodeURIComponent(issuer)}`],
+    [
+      'denied',
+      `/callback?error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E&error_uri=https%3A%2F%2Fevil.example&state=${state}&iss=${encodeURIComponent(issuer)}`,
+    ],
     ['unknown error', `/callback?error=weird_CANARY&state=${state}&iss=${encodeURIComponent(issuer)}`],
     ['bad state', '/callback?code=CODE-CANARY&state=STATE-OTHER-CANARY'],
-    ['bad iss', `/callback?code=CODE-CANARY&state=${state}&iss=https%3A%2F%2Fattacker.example&error_description=DESC-CANARY`],
+    [
+      'bad iss',
+      `/callback?code=CODE-CANARY&state=${state}&iss=https%3A%2F%2Fattacker.example&error_description=DESC-CANARY`,
+    ],
   ])('LB-07 LB-08 the %s page is static and reflects nothing it received', async (_, path) => {
     const listener = await listen();
     const answer = await get(listener, `${path}&redirect=https://evil.example&next=//evil.example`);

@@ -22,7 +22,9 @@ afterEach(async () => {
 });
 
 /** A server answering the given well-known documents (built from its own base) and 404 elsewhere. */
-async function school(documents: Record<string, (base: string) => unknown>): Promise<{ base: string; calls: string[] }> {
+async function school(
+  documents: Record<string, (base: string) => unknown>,
+): Promise<{ base: string; calls: string[] }> {
   const calls: string[] = [];
   let base = '';
   const server = createServer((req, res) => {
@@ -64,7 +66,9 @@ describe('OpenID Connect discovery only', () => {
   });
 
   it('MD-02 gets the same origin check on every endpoint', async () => {
-    const { base } = await school({ '/.well-known/openid-configuration': (b) => metadata(b, { registration_endpoint: 'http://127.0.0.1:9/register' }) });
+    const { base } = await school({
+      '/.well-known/openid-configuration': (b) => metadata(b, { registration_endpoint: 'http://127.0.0.1:9/register' }),
+    });
     await expect(discover(base)).rejects.toMatchObject({ code: 'OAUTH_INVALID_METADATA' });
   });
 
@@ -78,6 +82,9 @@ describe('OpenID Connect discovery only', () => {
 
   it('a school publishing neither is OAUTH_DISCOVERY_FAILED naming the school', async () => {
     const { base } = await school({});
-    await expect(discover(base)).rejects.toMatchObject({ code: 'OAUTH_DISCOVERY_FAILED', message: expect.stringContaining(base) });
+    await expect(discover(base)).rejects.toMatchObject({
+      code: 'OAUTH_DISCOVERY_FAILED',
+      message: expect.stringContaining(base),
+    });
   });
 });

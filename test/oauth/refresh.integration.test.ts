@@ -47,7 +47,13 @@ function session(): SignInSession {
 }
 
 const refreshes = () => recorder.bodiesTo(TOKEN).filter((body) => body.get('grant_type') === 'refresh_token');
-const storeOf = () => createTokenStore({ dir: join(harness.dir, 'store'), issuer: sandbox.issuer, logger: harness.logger, now: () => clock });
+const storeOf = () =>
+  createTokenStore({
+    dir: join(harness.dir, 'store'),
+    issuer: sandbox.issuer,
+    logger: harness.logger,
+    now: () => clock,
+  });
 
 describe('refresh', () => {
   it('RF-07 AZ-05 RF-03 refreshes ahead of expiry with the same resource, no scope, and saves the rotated token first', async () => {
@@ -118,7 +124,8 @@ describe('refresh', () => {
     await one.accessToken(READ_COURSES);
     const stored = (await storeOf().read()).tokens!;
     clock += HOUR;
-    recorder.intercept = (call) => (call.url.endsWith(TOKEN) ? Response.json({ error: 'server_error' }, { status: 503 }) : undefined);
+    recorder.intercept = (call) =>
+      call.url.endsWith(TOKEN) ? Response.json({ error: 'server_error' }, { status: 503 }) : undefined;
     await expect(one.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_SERVER_ERROR' });
     recorder.intercept = (call) => {
       if (call.url.endsWith(TOKEN)) throw new TypeError('fetch failed');
@@ -161,7 +168,9 @@ describe('refresh', () => {
 
   it('read-only mode refuses a write scope before any prompt', async () => {
     const one = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser, readOnly: true });
-    await expect(one.accessToken({ scopeAlternatives: [['coupons:write']], requiredScopes: ['coupons:write'] })).rejects.toMatchObject({ code: 'OAUTH_READ_ONLY' });
+    await expect(
+      one.accessToken({ scopeAlternatives: [['coupons:write']], requiredScopes: ['coupons:write'] }),
+    ).rejects.toMatchObject({ code: 'OAUTH_READ_ONLY' });
     await expect(one.stepUp(['coupons:write'])).rejects.toMatchObject({ code: 'OAUTH_READ_ONLY' });
     expect(browser.prompts).toEqual([]);
   });
@@ -198,14 +207,20 @@ describe('code exchange', () => {
     expect(recorder.bodiesTo(TOKEN)[0]!.get('code')).not.toBe(recorder.bodiesTo(TOKEN)[1]!.get('code'));
   });
 
-  it('CB-05 a code from another flow, delivered with this flow\'s state and iss, fails cleanly and stores nothing', async () => {
-    const other = harness.session({ schoolUrl: new URL(sandbox.url), prompter: fakeBrowser({ idle: true }), storeDir: join(harness.dir, 'other') });
+  it("CB-05 a code from another flow, delivered with this flow's state and iss, fails cleanly and stores nothing", async () => {
+    const other = harness.session({
+      schoolUrl: new URL(sandbox.url),
+      prompter: fakeBrowser({ idle: true }),
+      storeDir: join(harness.dir, 'other'),
+    });
     const otherPending = other.accessToken({ ...READ_COURSES, waitMs: 50 }).catch(() => undefined);
     await otherPending;
     const injected = await completeConsent(other.pendingConsent()!.url, 'allow');
     const victim = harness.session({
       schoolUrl: new URL(sandbox.url),
-      prompter: fakeBrowser({ tamper: (callback) => callback.searchParams.set('code', injected.searchParams.get('code')!) }),
+      prompter: fakeBrowser({
+        tamper: (callback) => callback.searchParams.set('code', injected.searchParams.get('code')!),
+      }),
       fetch: recorder.fetch,
     });
     await expect(victim.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_TOKEN_EXCHANGE_FAILED' });
@@ -229,14 +244,17 @@ describe('revocation', () => {
     expect((await storeOf().read()).tokens).toBeUndefined();
     expect((await one.status()).signedIn).toBe(false);
     // The school agrees: the old access token no longer reads the user.
-    const userinfo = await fetch(`${sandbox.url}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${token}` } });
+    const userinfo = await fetch(`${sandbox.url}/api/oauth/userinfo`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(userinfo.status).toBe(401);
   });
 
   it('RV-03 an unreachable school: tokens are forgotten anyway, the user is told, the refresh token is kept aside', async () => {
     const one = session();
     await one.accessToken(READ_COURSES);
-    recorder.intercept = (call) => (call.url.endsWith(REVOKE) ? Response.json({ error: 'temporarily_unavailable' }, { status: 503 }) : undefined);
+    recorder.intercept = (call) =>
+      call.url.endsWith(REVOKE) ? Response.json({ error: 'temporarily_unavailable' }, { status: 503 }) : undefined;
     const result = await one.revoke();
     expect(result.revoked).toBe(false);
     expect(result.message).toMatch(/may stay valid/);

@@ -26,16 +26,28 @@ describe('scope algebra', () => {
 describe('defaultConfigDir', () => {
   it('ST-01 follows XDG on Linux, and ignores a relative XDG_CONFIG_HOME', () => {
     expect(defaultConfigDir({ platform: 'linux', env: {}, homedir: '/home/ana' })).toBe('/home/ana/.config/school-mcp');
-    expect(defaultConfigDir({ platform: 'linux', env: { XDG_CONFIG_HOME: '/x/cfg' }, homedir: '/home/ana' })).toBe('/x/cfg/school-mcp');
-    expect(defaultConfigDir({ platform: 'linux', env: { XDG_CONFIG_HOME: 'rel' }, homedir: '/home/ana' })).toBe('/home/ana/.config/school-mcp');
+    expect(defaultConfigDir({ platform: 'linux', env: { XDG_CONFIG_HOME: '/x/cfg' }, homedir: '/home/ana' })).toBe(
+      '/x/cfg/school-mcp',
+    );
+    expect(defaultConfigDir({ platform: 'linux', env: { XDG_CONFIG_HOME: 'rel' }, homedir: '/home/ana' })).toBe(
+      '/home/ana/.config/school-mcp',
+    );
   });
 
   it('uses Application Support on macOS and %APPDATA% on Windows, and honours the override', () => {
-    expect(defaultConfigDir({ platform: 'darwin', env: {}, homedir: '/Users/ana' })).toBe('/Users/ana/Library/Application Support/school-mcp');
-    expect(defaultConfigDir({ platform: 'win32', env: { APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' }, homedir: 'C:\\Users\\ana' })).toBe(
-      'C:\\Users\\ana\\AppData\\Roaming\\school-mcp',
+    expect(defaultConfigDir({ platform: 'darwin', env: {}, homedir: '/Users/ana' })).toBe(
+      '/Users/ana/Library/Application Support/school-mcp',
     );
-    expect(defaultConfigDir({ platform: 'linux', env: { SCHOOL_MCP_CONFIG_DIR: '/srv/mcp' }, homedir: '/home/ana' })).toBe('/srv/mcp');
+    expect(
+      defaultConfigDir({
+        platform: 'win32',
+        env: { APPDATA: 'C:\\Users\\ana\\AppData\\Roaming' },
+        homedir: 'C:\\Users\\ana',
+      }),
+    ).toBe('C:\\Users\\ana\\AppData\\Roaming\\school-mcp');
+    expect(
+      defaultConfigDir({ platform: 'linux', env: { SCHOOL_MCP_CONFIG_DIR: '/srv/mcp' }, homedir: '/home/ana' }),
+    ).toBe('/srv/mcp');
   });
 });
 
@@ -46,30 +58,46 @@ describe('school URL', () => {
     expect(parseSchoolUrl('http://127.0.0.1:4000').insecureLoopback).toBe(true);
   });
 
-  it.each(['http://school.example', 'ftp://school.example', 'https://user:pw@school.example', 'https://school.example/?a=1', 'not a url'])(
-    'refuses %s with a clear error',
-    (input) => {
-      expect(() => parseSchoolUrl(input)).toThrowError(expect.objectContaining({ code: 'OAUTH_INVALID_SCHOOL_URL' }));
-    },
-  );
+  it.each([
+    'http://school.example',
+    'ftp://school.example',
+    'https://user:pw@school.example',
+    'https://school.example/?a=1',
+    'not a url',
+  ])('refuses %s with a clear error', (input) => {
+    expect(() => parseSchoolUrl(input)).toThrowError(expect.objectContaining({ code: 'OAUTH_INVALID_SCHOOL_URL' }));
+  });
 
   it('MD-01 inserts the well-known segment before the issuer path (RFC 8414 §3.1)', () => {
-    expect(wellKnownUrl('https://as.example/tenant1', 'oauth-authorization-server').href).toBe('https://as.example/.well-known/oauth-authorization-server/tenant1');
+    expect(wellKnownUrl('https://as.example/tenant1', 'oauth-authorization-server').href).toBe(
+      'https://as.example/.well-known/oauth-authorization-server/tenant1',
+    );
   });
 });
 
 describe('session configuration', () => {
-  const base = { schoolUrl: new URL('https://school.example'), storeDir: '/tmp/x', prompter: { present: async () => {} }, logger: createLogger({ write: () => {} }) };
+  const base = {
+    schoolUrl: new URL('https://school.example'),
+    storeDir: '/tmp/x',
+    prompter: { present: async () => {} },
+    logger: createLogger({ write: () => {} }),
+  };
 
   it('LB-05 bounds the consent timeout to 10 minutes', () => {
     expect(resolveSessionConfig(base).consentTimeoutMs).toBe(300_000);
-    expect(() => resolveSessionConfig({ ...base, consentTimeoutMs: 11 * 60_000 })).toThrowError(expect.objectContaining({ code: 'OAUTH_INVALID_CONFIG' }));
+    expect(() => resolveSessionConfig({ ...base, consentTimeoutMs: 11 * 60_000 })).toThrowError(
+      expect.objectContaining({ code: 'OAUTH_INVALID_CONFIG' }),
+    );
   });
 
   it('refuses write scopes in a fixed read-only policy, bad ports and a secret without an id', () => {
-    expect(() => resolveSessionConfig({ ...base, readOnly: true, scopePolicy: { mode: 'fixed', scopes: ['coupons:write'] } })).toThrow(/read-only/);
+    expect(() =>
+      resolveSessionConfig({ ...base, readOnly: true, scopePolicy: { mode: 'fixed', scopes: ['coupons:write'] } }),
+    ).toThrow(/read-only/);
     expect(() => resolveSessionConfig({ ...base, callbackPort: 70000 })).toThrow(/port/);
     expect(() => resolveSessionConfig({ ...base, clientSecret: 's' })).toThrow(/client id/);
-    expect(() => resolveSessionConfig({ ...base, clientMetadataUrl: 'http://client.example/meta.json' })).toThrow(/https/);
+    expect(() => resolveSessionConfig({ ...base, clientMetadataUrl: 'http://client.example/meta.json' })).toThrow(
+      /https/,
+    );
   });
 });

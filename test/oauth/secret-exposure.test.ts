@@ -24,7 +24,11 @@ let launches: Launch[];
 beforeEach(async () => {
   harness = await createHarness();
   launches = [];
-  vi.spyOn(childProcess, 'spawn').mockImplementation(((command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv } = {}) => {
+  vi.spyOn(childProcess, 'spawn').mockImplementation(((
+    command: string,
+    args: readonly string[],
+    options: { env?: NodeJS.ProcessEnv } = {},
+  ) => {
     launches.push({ command, args: [...args], env: options.env ?? process.env });
     const child = Object.assign(new EventEmitter(), { unref: () => undefined });
     setImmediate(() => child.emit('spawn'));
@@ -47,13 +51,25 @@ describe('secrets stay out of the process metadata', () => {
     const sandbox = await harness.sandbox();
     const session = harness.session({
       schoolUrl: new URL(sandbox.url),
-      prompter: createBrowserPrompter({ logger: harness.logger, platform: 'linux', env: { DISPLAY: ':0' }, print: () => undefined }),
+      prompter: createBrowserPrompter({
+        logger: harness.logger,
+        platform: 'linux',
+        env: { DISPLAY: ':0' },
+        print: () => undefined,
+      }),
     });
     const first = session.accessToken(READ_COURSES);
     await until(() => launches.length === 1, 'the first browser launch');
     await approveLastLaunch();
     await first;
-    const tokens = (await createTokenStore({ dir: join(harness.dir, 'store'), issuer: sandbox.issuer, logger: harness.logger, now: Date.now }).read()).tokens!;
+    const tokens = (
+      await createTokenStore({
+        dir: join(harness.dir, 'store'),
+        issuer: sandbox.issuer,
+        logger: harness.logger,
+        now: Date.now,
+      }).read()
+    ).tokens!;
     const secrets = [tokens.accessToken, tokens.refreshToken!];
 
     // A second consent (step-up) launches the browser while the tokens exist.
@@ -73,7 +89,14 @@ describe('secrets stay out of the process metadata', () => {
       ...launches.flatMap((entry) => [entry.command, ...entry.args, ...Object.values(entry.env)]),
     ].join('\n');
     for (const secret of secrets) expect(exposed).not.toContain(secret);
-    const latest = (await createTokenStore({ dir: join(harness.dir, 'store'), issuer: sandbox.issuer, logger: harness.logger, now: Date.now }).read()).tokens!;
+    const latest = (
+      await createTokenStore({
+        dir: join(harness.dir, 'store'),
+        issuer: sandbox.issuer,
+        logger: harness.logger,
+        now: Date.now,
+      }).read()
+    ).tokens!;
     expect(exposed).not.toContain(latest.accessToken);
   });
 });

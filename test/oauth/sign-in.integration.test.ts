@@ -31,7 +31,11 @@ describe('sign-in against the sandbox', () => {
     const token = await session.accessToken(READ_COURSES);
 
     const status = await session.status();
-    expect(status).toMatchObject({ issuer: sandbox.issuer, signedIn: true, scopes: ['courses:read', 'openid', 'profile'] });
+    expect(status).toMatchObject({
+      issuer: sandbox.issuer,
+      signedIn: true,
+      scopes: ['courses:read', 'openid', 'profile'],
+    });
     expect(status.user?.sub).toBeTruthy();
     expect(sandbox.countRequests(REGISTER, 'POST')).toBe(1);
     expect(sandbox.countRequests(TOKEN, 'POST')).toBe(1);
@@ -49,10 +53,17 @@ describe('sign-in against the sandbox', () => {
     const session = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser, fetch: recorder.fetch });
     await session.accessToken(READ_COURSES);
 
-    const registration = JSON.parse(recorder.calls.find((call) => call.url.endsWith(REGISTER))!.body) as Record<string, unknown>;
+    const registration = JSON.parse(recorder.calls.find((call) => call.url.endsWith(REGISTER))!.body) as Record<
+      string,
+      unknown
+    >;
     const redirectUri = (registration.redirect_uris as string[])[0]!;
     expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:[1-9][0-9]{0,4}\/callback$/);
-    expect(registration).toMatchObject({ application_type: 'native', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(registration).toMatchObject({
+      application_type: 'native',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    });
     expect(registration).not.toHaveProperty('client_secret');
 
     const authorization = new URL(browser.prompts[0]!.url);
@@ -152,11 +163,16 @@ describe('sign-in against the sandbox', () => {
     const session = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser });
     await expect(session.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_PKCE_UNSUPPORTED' });
     expect(browser.prompts).toEqual([]);
-    expect(sandbox.countRequests(REGISTER) + sandbox.countRequests('/oauth/authorize') + sandbox.countRequests(TOKEN)).toBe(0);
+    expect(
+      sandbox.countRequests(REGISTER) + sandbox.countRequests('/oauth/authorize') + sandbox.countRequests(TOKEN),
+    ).toBe(0);
   });
 
   it('MD-01 metadata naming another issuer stops everything before registration', async () => {
-    const sandbox = await harness.sandbox({ autoApprove: true, faults: { wrongIssuerInMetadata: 'http://127.0.0.1:9' } });
+    const sandbox = await harness.sandbox({
+      autoApprove: true,
+      faults: { wrongIssuerInMetadata: 'http://127.0.0.1:9' },
+    });
     const browser = fakeBrowser();
     const session = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser });
     await expect(session.accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_ISSUER_MISMATCH' });
@@ -169,7 +185,12 @@ describe('sign-in against the sandbox', () => {
     const target = parseSchoolUrl(sandbox.url);
     const fetch = createSchoolFetch();
     const metadata = await discoverSchool(target, fetch, harness.logger);
-    await expect(registerClient({ target, metadata, fetch, logger: harness.logger, now: Date.now }, 'https://app.example/callback')).rejects.toMatchObject({
+    await expect(
+      registerClient(
+        { target, metadata, fetch, logger: harness.logger, now: Date.now },
+        'https://app.example/callback',
+      ),
+    ).rejects.toMatchObject({
       code: 'OAUTH_REDIRECT_URI_REJECTED',
       hint: expect.stringContaining('loopback'),
     });
@@ -187,7 +208,9 @@ describe('sign-in against the sandbox', () => {
       const second = harness.session({ schoolUrl: new URL(sandbox.url), prompter: browser });
       await second.accessToken(READ_COURSES);
       expect(sandbox.countRequests(REGISTER, 'POST')).toBe(1);
-      const ports = browser.prompts.map((prompt) => new URL(new URL(prompt.url).searchParams.get('redirect_uri')!).port);
+      const ports = browser.prompts.map(
+        (prompt) => new URL(new URL(prompt.url).searchParams.get('redirect_uri')!).port,
+      );
       expect(ports[0]).toBe(ports[1]);
     });
 

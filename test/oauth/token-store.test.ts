@@ -19,7 +19,15 @@ const record: StoreRecord = {
   version: 1,
   issuer,
   client: { kind: 'dynamic', clientId: 'c1', redirectUris: ['http://127.0.0.1:5000/callback'], registeredAt: 1 },
-  tokens: { accessToken: 'AT-CANARY-1', refreshToken: 'RT-CANARY-1', expiresAt: 5000, scopes: ['openid'], resource: issuer, clientId: 'c1', obtainedAt: 1 },
+  tokens: {
+    accessToken: 'AT-CANARY-1',
+    refreshToken: 'RT-CANARY-1',
+    expiresAt: 5000,
+    scopes: ['openid'],
+    resource: issuer,
+    clientId: 'c1',
+    obtainedAt: 1,
+  },
 };
 
 beforeEach(async () => {
@@ -99,7 +107,9 @@ describe('token store', () => {
     await store.update(() => record);
     const before = await readFile(store.path, 'utf8');
     fail = true;
-    await expect(store.update((current) => ({ ...current, tokens: undefined }))).rejects.toMatchObject({ code: 'OAUTH_STORE_WRITE_FAILED' });
+    await expect(store.update((current) => ({ ...current, tokens: undefined }))).rejects.toMatchObject({
+      code: 'OAUTH_STORE_WRITE_FAILED',
+    });
     expect(await readFile(store.path, 'utf8')).toBe(before);
     expect((await readdir(root)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
@@ -135,7 +145,10 @@ describe('token store', () => {
     ['array', '[]'],
     ['wrong types', JSON.stringify({ ...record, tokens: { ...record.tokens, accessToken: 1 } })],
     ['unknown version', JSON.stringify({ ...record, version: 99 })],
-    ['proto keys', '{"__proto__":{"polluted":true},"version":1,"issuer":"https://school.example","tokens":{"accessToken":"AT-CANARY-X"}}'],
+    [
+      'proto keys',
+      '{"__proto__":{"polluted":true},"version":1,"issuer":"https://school.example","tokens":{"accessToken":"AT-CANARY-X"}}',
+    ],
     ['another issuer', JSON.stringify({ ...record, issuer: 'https://other.example' })],
     ['huge', `{"version":1,"issuer":"${issuer}","pad":"${'x'.repeat(300 * 1024)}"}`],
   ] as const;
@@ -160,7 +173,10 @@ describe('token store', () => {
   });
 
   it('ST-04 parseStoreRecord keeps only known fields', () => {
-    const parsed = parseStoreRecord(JSON.stringify({ ...record, extra: 'x', tokens: { ...record.tokens, extra: 1 } }), issuer);
+    const parsed = parseStoreRecord(
+      JSON.stringify({ ...record, extra: 'x', tokens: { ...record.tokens, extra: 1 } }),
+      issuer,
+    );
     expect(parsed).toEqual({ ok: true, record });
   });
 });
@@ -190,6 +206,8 @@ describe('file lock', () => {
   it('gives up with a clear error when the holder never lets go', async () => {
     const path = join(root, 'x.lock');
     await tryAcquireLock(path, options);
-    await expect(acquireLock(path, { ...options, waitMs: 100, pollMs: 20, what: 'refresh' })).rejects.toMatchObject({ code: 'OAUTH_LOCK_TIMEOUT' });
+    await expect(acquireLock(path, { ...options, waitMs: 100, pollMs: 20, what: 'refresh' })).rejects.toMatchObject({
+      code: 'OAUTH_LOCK_TIMEOUT',
+    });
   });
 });

@@ -39,11 +39,16 @@ function session(overrides: { fetch?: FetchLike } = {}): SignInSession {
   return harness.session({ schoolUrl: new URL(school.base), prompter: browser, now: () => clock, ...overrides });
 }
 
-const storeOf = () => createTokenStore({ dir: join(harness.dir, 'store'), issuer: school.base, logger: harness.logger, now: () => clock });
+const storeOf = () =>
+  createTokenStore({ dir: join(harness.dir, 'store'), issuer: school.base, logger: harness.logger, now: () => clock });
 const refreshes = () => school.formsTo('token', 'refresh_token');
 
 /** Fails the first `times` requests to one endpoint with `failure`, then lets them through. */
-function failFirst(times: number, failure: ReturnType<NonNullable<MockSchool['override']['token']>>, grantType?: string) {
+function failFirst(
+  times: number,
+  failure: ReturnType<NonNullable<MockSchool['override']['token']>>,
+  grantType?: string,
+) {
   let left = times;
   return (request: { form: URLSearchParams }) => {
     if (grantType && request.form.get('grant_type') !== grantType) return undefined;
@@ -85,7 +90,12 @@ describe('refresh after a transient failure', () => {
   it('RF-05 NET-05 a timeout is retried once like any network failure', async () => {
     let timeouts = 1;
     const timingOut: FetchLike = async (url, init) => {
-      if (url.endsWith('/token') && init.body instanceof URLSearchParams && init.body.get('grant_type') === 'refresh_token' && timeouts-- > 0) {
+      if (
+        url.endsWith('/token') &&
+        init.body instanceof URLSearchParams &&
+        init.body.get('grant_type') === 'refresh_token' &&
+        timeouts-- > 0
+      ) {
         throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
       }
       return fetch(url, init as RequestInit);
@@ -122,7 +132,11 @@ describe('refresh after a transient failure', () => {
   });
 
   it('TK-03 NET-05 a 503 on the code exchange is never retried', async () => {
-    school.override.token = failFirst(1, { status: 503, body: { error: 'temporarily_unavailable' } }, 'authorization_code');
+    school.override.token = failFirst(
+      1,
+      { status: 503, body: { error: 'temporarily_unavailable' } },
+      'authorization_code',
+    );
     await expect(session().accessToken(READ_COURSES)).rejects.toMatchObject({ code: 'OAUTH_SERVER_ERROR' });
     expect(school.formsTo('token', 'authorization_code')).toHaveLength(1);
     expect((await storeOf().read()).tokens).toBeUndefined();
@@ -134,7 +148,10 @@ describe('revocation', () => {
     const target = parseSchoolUrl(school.base);
     const fetch = createSchoolFetch();
     const metadata = await discoverSchool(target, fetch, harness.logger);
-    const config = clientConfiguration({ target, metadata, fetch }, { kind: 'dynamic', clientId: 'mock-client', redirectUris: [], registeredAt: 0 });
+    const config = clientConfiguration(
+      { target, metadata, fetch },
+      { kind: 'dynamic', clientId: 'mock-client', redirectUris: [], registeredAt: 0 },
+    );
     const waits: number[] = [];
     const options = { logger: harness.logger, sleep: async (ms: number) => void waits.push(ms), now: () => 0 };
     return { config, waits, options };
@@ -143,7 +160,11 @@ describe('revocation', () => {
 
   it('RV-02 NET-05 a 503 with Retry-After: 2 is retried once after 2 s, then reported as not confirmed', async () => {
     const { config, waits, options } = await revocationContext();
-    school.override.revoke = () => ({ status: 503, body: { error: 'temporarily_unavailable' }, headers: { 'retry-after': '2' } });
+    school.override.revoke = () => ({
+      status: 503,
+      body: { error: 'temporarily_unavailable' },
+      headers: { 'retry-after': '2' },
+    });
     const outcome = await revokeAll([refreshItem], () => config, options);
     expect(waits).toEqual([2000]);
     expect(school.formsTo('revoke')).toHaveLength(2);
@@ -152,14 +173,25 @@ describe('revocation', () => {
 
   it('RV-02 a 503 then a 200 is confirmed', async () => {
     const { config, waits, options } = await revocationContext();
-    school.override.revoke = failFirst(1, { status: 503, body: { error: 'temporarily_unavailable' }, headers: { 'retry-after': '2' } });
-    expect(await revokeAll([refreshItem], () => config, options)).toEqual({ confirmed: [refreshItem], unconfirmed: [] });
+    school.override.revoke = failFirst(1, {
+      status: 503,
+      body: { error: 'temporarily_unavailable' },
+      headers: { 'retry-after': '2' },
+    });
+    expect(await revokeAll([refreshItem], () => config, options)).toEqual({
+      confirmed: [refreshItem],
+      unconfirmed: [],
+    });
     expect(waits).toEqual([2000]);
   });
 
   it('RV-02 NET-04 a Retry-After of a day is not waited for', async () => {
     const { config, waits, options } = await revocationContext();
-    school.override.revoke = () => ({ status: 503, body: { error: 'temporarily_unavailable' }, headers: { 'retry-after': '86400' } });
+    school.override.revoke = () => ({
+      status: 503,
+      body: { error: 'temporarily_unavailable' },
+      headers: { 'retry-after': '86400' },
+    });
     expect((await revokeAll([refreshItem], () => config, options)).unconfirmed).toEqual([refreshItem]);
     expect(waits).toEqual([]);
     expect(school.formsTo('revoke')).toHaveLength(1);
@@ -170,7 +202,9 @@ describe('revocation', () => {
     await one.accessToken(READ_COURSES);
     const stored = (await storeOf().read()).tokens!;
     school.override.revoke = (request) =>
-      request.form.get('token_type_hint') === 'access_token' ? { status: 400, body: { error: 'unsupported_token_type' } } : undefined;
+      request.form.get('token_type_hint') === 'access_token'
+        ? { status: 400, body: { error: 'unsupported_token_type' } }
+        : undefined;
     const result = await one.revoke();
     expect(result).toMatchObject({ revoked: true, message: expect.stringMatching(/^Signed out/) });
     expect(school.formsTo('revoke').map((form) => [form.get('token'), form.get('token_type_hint')])).toEqual([
@@ -184,11 +218,17 @@ describe('revocation', () => {
     const one = session();
     await one.accessToken(READ_COURSES);
     const stored = (await storeOf().read()).tokens!;
-    school.override.revoke = () => ({ status: 503, body: { error: 'temporarily_unavailable' }, headers: { 'retry-after': '0' } });
+    school.override.revoke = () => ({
+      status: 503,
+      body: { error: 'temporarily_unavailable' },
+      headers: { 'retry-after': '0' },
+    });
     const result = await one.revoke();
     expect(result.revoked).toBe(false);
     expect(result.message).toMatch(/revocation not confirmed.*may stay valid.*next time school-mcp starts/);
-    expect((await storeOf().read()).pendingRevocation).toEqual([{ token: stored.refreshToken, hint: 'refresh_token', clientId: stored.clientId }]);
+    expect((await storeOf().read()).pendingRevocation).toEqual([
+      { token: stored.refreshToken, hint: 'refresh_token', clientId: stored.clientId },
+    ]);
     await one.close();
 
     school.override.revoke = undefined;
@@ -198,7 +238,9 @@ describe('revocation', () => {
     expect((await next.status()).signedIn).toBe(false);
     await next.close();
     const retried = school.formsTo('revoke').slice(before);
-    expect(retried.map((form) => [form.get('token'), form.get('token_type_hint')])).toEqual([[stored.refreshToken, 'refresh_token']]);
+    expect(retried.map((form) => [form.get('token'), form.get('token_type_hint')])).toEqual([
+      [stored.refreshToken, 'refresh_token'],
+    ]);
     expect((await storeOf().read()).pendingRevocation).toBeUndefined();
     // Kept aside means never presented as a grant.
     expect(refreshes().some((form) => form.get('refresh_token') === stored.refreshToken)).toBe(false);

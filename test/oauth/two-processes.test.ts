@@ -36,7 +36,12 @@ interface ChildLine {
   error?: string;
 }
 
-function run(school: string, storeDir: string, onPrompt: (url: string) => void, onWaiting: () => void = () => undefined): Promise<ChildLine[]> {
+function run(
+  school: string,
+  storeDir: string,
+  onPrompt: (url: string) => void,
+  onWaiting: () => void = () => undefined,
+): Promise<ChildLine[]> {
   const process = spawn('node', [child, built, school, storeDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines: ChildLine[] = [];
   createInterface({ input: process.stdout }).on('line', (line) => {
@@ -58,7 +63,9 @@ describe('two processes', () => {
     const prompts: string[] = [];
     const approve = (url: string) => {
       prompts.push(url);
-      void completeConsent(url, 'allow').then((callback) => fetch(callback)).then((response) => response.text());
+      void completeConsent(url, 'allow')
+        .then((callback) => fetch(callback))
+        .then((response) => response.text());
     };
     const [a, b] = await Promise.all([run(sandbox.url, storeDir, approve), run(sandbox.url, storeDir, approve)]);
     expect(prompts).toHaveLength(1);
@@ -84,9 +91,15 @@ describe('two processes', () => {
         .then((callback) => fetch(callback))
         .then((response) => response.text());
     };
-    const [a, b] = await Promise.all([run(sandbox.url, storeDir, deny, secondWaits), run(sandbox.url, storeDir, deny, secondWaits)]);
+    const [a, b] = await Promise.all([
+      run(sandbox.url, storeDir, deny, secondWaits),
+      run(sandbox.url, storeDir, deny, secondWaits),
+    ]);
     expect(prompts).toHaveLength(1);
-    expect([...a, ...b].filter((line) => line.error).map((line) => line.error)).toEqual(['OAUTH_ACCESS_DENIED', 'OAUTH_ACCESS_DENIED']);
+    expect([...a, ...b].filter((line) => line.error).map((line) => line.error)).toEqual([
+      'OAUTH_ACCESS_DENIED',
+      'OAUTH_ACCESS_DENIED',
+    ]);
   });
 });
 
@@ -95,7 +108,12 @@ describe('a refresh lock holder that dies', () => {
   async function expiredStore() {
     const sandbox = await harness.sandbox({ autoApprove: true });
     const storeDir = join(harness.dir, 'shared-store');
-    const past = harness.session({ schoolUrl: new URL(sandbox.url), prompter: fakeBrowser(), storeDir, now: () => Date.now() - 2 * HOUR });
+    const past = harness.session({
+      schoolUrl: new URL(sandbox.url),
+      prompter: fakeBrowser(),
+      storeDir,
+      now: () => Date.now() - 2 * HOUR,
+    });
     const stale = await past.accessToken(READ_COURSES);
     await past.close();
     const store = createTokenStore({ dir: storeDir, issuer: sandbox.issuer, logger: harness.logger, now: Date.now });
@@ -130,7 +148,11 @@ describe('a refresh lock holder that dies', () => {
   it('RF-02 a live holder that kept the lock past the stale-lock timeout is taken over', async () => {
     const { sandbox, storeDir, stale, store } = await expiredStore();
     // A live process (our parent) named as holder, 31 s ago: older than the 30 s stale age.
-    await writeFile(store.lockPath('refresh'), JSON.stringify({ id: 'hung-holder', pid: process.ppid, at: Date.now() - 31_000 }), { mode: 0o600 });
+    await writeFile(
+      store.lockPath('refresh'),
+      JSON.stringify({ id: 'hung-holder', pid: process.ppid, at: Date.now() - 31_000 }),
+      { mode: 0o600 },
+    );
     const survivor = harness.session({ schoolUrl: new URL(sandbox.url), prompter: fakeBrowser(), storeDir });
     expect(await survivor.accessToken(READ_COURSES)).not.toBe(stale);
     expect(sandbox.countRequests('/api/oauth/token', 'POST')).toBe(2);

@@ -46,7 +46,16 @@ afterEach(async () => {
 
 const load = (options: { version?: string | undefined; schoolUrl?: string; configDir?: string | undefined } = {}) =>
   loadCatalogue({
-    load: { schoolUrl: SCHOOL, openapi: documentPath, fetch: noNetwork, ...('configDir' in options ? (options.configDir === undefined ? {} : { configDirectory: options.configDir }) : { configDirectory }) },
+    load: {
+      schoolUrl: SCHOOL,
+      openapi: documentPath,
+      fetch: noNetwork,
+      ...('configDir' in options
+        ? options.configDir === undefined
+          ? {}
+          : { configDirectory: options.configDir }
+        : { configDirectory }),
+    },
     catalogue: { schoolUrl: options.schoolUrl ?? SCHOOL },
     version: 'version' in options ? options.version : '1.2.3',
     debug: (message) => debug.push(message),
@@ -116,13 +125,16 @@ describe('the catalogue cache', () => {
     expect(again.loaded.warnings.join('\n')).toMatch(/Ignored the cached tool catalogue .*\(symlink\)/);
   });
 
-  it.runIf(process.getuid?.() === 0)('ST-09 ignores a catalogue that belongs to another user, and builds it again', async () => {
-    const path = await stored();
-    await chown(path, 4242, 4242);
-    const again = await load();
-    expect(again.store).toBeDefined();
-    expect(again.loaded.warnings.join('\n')).toMatch(/Ignored the cached tool catalogue .*\(foreign owner\)/);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'ST-09 ignores a catalogue that belongs to another user, and builds it again',
+    async () => {
+      const path = await stored();
+      await chown(path, 4242, 4242);
+      const again = await load();
+      expect(again.store).toBeDefined();
+      expect(again.loaded.warnings.join('\n')).toMatch(/Ignored the cached tool catalogue .*\(foreign owner\)/);
+    },
+  );
 
   it('ST-09 ignores a tampered entry and one another version wrote, at debug, and builds the catalogue again', async () => {
     const path = await stored();
@@ -153,11 +165,19 @@ describe('the catalogue cache', () => {
   });
 
   it(`ST-09 stores no catalogue whose schemas use the property name ${SHARED_REFERENCE_KEY}, says so at debug, and builds it on the next start`, async () => {
-    await writeFile(documentPath, YAML.replace('properties: {title: {type: string}}', `properties: {title: {type: string}, "${SHARED_REFERENCE_KEY}": {type: string}}`));
+    await writeFile(
+      documentPath,
+      YAML.replace(
+        'properties: {title: {type: string}}',
+        `properties: {title: {type: string}, "${SHARED_REFERENCE_KEY}": {type: string}}`,
+      ),
+    );
     const first = await load();
     expect(JSON.stringify(first.catalogue.operations[1]?.inputSchema)).toContain(SHARED_REFERENCE_KEY);
     await first.store?.();
-    expect(debug.at(-1)).toMatch(/property name "\$@", which a cached catalogue keeps for its own use; it is not cached$/);
+    expect(debug.at(-1)).toMatch(
+      /property name "\$@", which a cached catalogue keeps for its own use; it is not cached$/,
+    );
     await expect(readdir(cacheFolder())).resolves.not.toContainEqual(expect.stringMatching(/^catalogue-/));
     expect((await load()).store).toBeDefined();
     expect(debug.at(-1)).toMatch(/^no cached tool catalogue/);

@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
 import { createSandbox } from '@school-mcp/sandbox';
-import { buildCatalogue, loadDocument, parseDocumentText, type ApiDocument, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
+import {
+  buildCatalogue,
+  loadDocument,
+  parseDocumentText,
+  type ApiDocument,
+  type Operation,
+  type ToolCatalogue,
+} from '../../src/openapi/index.js';
 import { listedSchemaBytes } from '../../src/openapi/catalogue-budget.js';
 import { jsonBytes } from '../../src/openapi/json-size.js';
 import { scopeRoleSourcesOf } from '../../src/openapi/catalogue.js';
@@ -33,8 +40,15 @@ async function sandboxDocument(): Promise<ApiDocument> {
   }
 }
 
-function encoded(catalogue: ToolCatalogue, maxBytes = Number.MAX_SAFE_INTEGER, documentWarnings: readonly string[] = []): string | undefined {
-  const encoder = catalogueEncoder({ key: KEY, catalogue, roleSources: scopeRoleSourcesOf(catalogue)!, documentWarnings }, maxBytes);
+function encoded(
+  catalogue: ToolCatalogue,
+  maxBytes = Number.MAX_SAFE_INTEGER,
+  documentWarnings: readonly string[] = [],
+): string | undefined {
+  const encoder = catalogueEncoder(
+    { key: KEY, catalogue, roleSources: scopeRoleSourcesOf(catalogue)!, documentWarnings },
+    maxBytes,
+  );
   for (const operation of catalogue.operations) {
     if (!encoder.add(operation, convertQuietly(operation)!)) return undefined;
   }
@@ -71,11 +85,14 @@ async function roundTrip(document: ApiDocument, schoolUrl?: string) {
   expect(comparable(restored.catalogue)).toEqual(comparable(built));
   // The stored sizes are what measuring would find, so the tool list's budget cuts at the same tool.
   const measured = (operation: Operation) => jsonBytes(operation.inputSchema) + jsonBytes(operation.outputSchema);
-  expect(restored.catalogue.operations.map((operation) => listedSchemaBytes(operation))).toEqual(built.operations.map(measured));
+  expect(restored.catalogue.operations.map((operation) => listedSchemaBytes(operation))).toEqual(
+    built.operations.map(measured),
+  );
   return { catalogue: restored.catalogue, storedBytes: Buffer.byteLength(text) };
 }
 
-const fixture = (name: string) => parseDocumentText(readFileSync(join(FIXTURES, name), 'utf8'), { source: name }).document;
+const fixture = (name: string) =>
+  parseDocumentText(readFileSync(join(FIXTURES, name), 'utf8'), { source: name }).document;
 
 describe('a decoded catalogue deep-equals the built one', () => {
   it('on the sandbox document, built for a school URL', async () => {
@@ -90,7 +107,17 @@ describe('a decoded catalogue deep-equals the built one', () => {
     const { catalogue: restored, storedBytes } = await roundTrip(fixture('kubernetes.swagger.json'));
     expect(restored.upgradedFrom).toBe('Swagger 2.0');
     expect(restored.operations.length).toBeGreaterThan(1_000);
-    const whole = restored.operations.reduce((sum, operation) => sum + jsonBytes({ parameters: operation.parameters, body: operation.body, inputSchema: operation.inputSchema, outputSchema: operation.outputSchema }), 0);
+    const whole = restored.operations.reduce(
+      (sum, operation) =>
+        sum +
+        jsonBytes({
+          parameters: operation.parameters,
+          body: operation.body,
+          inputSchema: operation.inputSchema,
+          outputSchema: operation.outputSchema,
+        }),
+      0,
+    );
     // 15 MB of schemas written whole; about 1.5 MB with each repeated subtree once.
     expect(whole).toBeGreaterThan(8 * storedBytes);
   });
@@ -113,7 +140,12 @@ describe('schema warnings of a decoded catalogue', () => {
       void restored.catalogue.operations[index]!.outputSchema;
       expect(restoredWarnings).toEqual(builtWarnings);
     }
-    expect(builtWarnings).toEqual(expect.arrayContaining([expect.stringMatching(/its input schema is over/), expect.stringMatching(/its output schema is over/)]));
+    expect(builtWarnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/its input schema is over/),
+        expect.stringMatching(/its output schema is over/),
+      ]),
+    );
     expect(comparable(restored.catalogue)).toEqual(comparable(built));
   });
 
@@ -144,8 +176,18 @@ describe('what decodes to nothing', () => {
       { ...value, extra: true },
       { ...value, operations: [{ ...first, method: 'fetch' }, ...value.operations.slice(1)] },
       { ...value, operations: [{ ...first, inputSchema: 'not a schema' }] },
-      { ...value, operations: [{ ...first, parameters: [{ name: 'id', in: 'body', argument: 'id', required: true, schema: {} }] }] },
-      { ...value, operations: [{ ...first, body: { contentType: 'application/json', required: true, schema: {}, mode: 'spread' } }] },
+      {
+        ...value,
+        operations: [
+          { ...first, parameters: [{ name: 'id', in: 'body', argument: 'id', required: true, schema: {} }] },
+        ],
+      },
+      {
+        ...value,
+        operations: [
+          { ...first, body: { contentType: 'application/json', required: true, schema: {}, mode: 'spread' } },
+        ],
+      },
       { ...value, operations: [{ ...first, annotations: { readOnlyHint: 'yes' } }] },
       { ...value, operations: [{ ...first, sneaky: 1 }] },
       { ...value, operations: [{ ...first, schemaBytes: -1 }] },
@@ -164,7 +206,8 @@ describe('what decodes to nothing', () => {
 describe('repeated subtrees in a stored catalogue', () => {
   const reference = (index: unknown) => ({ [SHARED_REFERENCE_KEY]: index });
   type Stored = { shared: unknown[]; operations: Record<string, unknown>[] } & Record<string, unknown>;
-  const sandboxValue = async () => JSON.parse(encoded(await buildCatalogue(await sandboxDocument(), { schoolUrl: SCHOOL }))!) as Stored;
+  const sandboxValue = async () =>
+    JSON.parse(encoded(await buildCatalogue(await sandboxDocument(), { schoolUrl: SCHOOL }))!) as Stored;
 
   it('are written once in a table the operations refer to', async () => {
     const value = await sandboxValue();
@@ -189,14 +232,22 @@ describe('repeated subtrees in a stored catalogue', () => {
     const last = value.shared.length;
     const tampered = [
       { ...value, shared: [...value.shared, { type: 'array', items: reference(last) }] },
-      { ...value, shared: [...value.shared, { type: 'array', items: reference(last + 1) }, { type: 'array', items: reference(last) }] },
+      {
+        ...value,
+        shared: [
+          ...value.shared,
+          { type: 'array', items: reference(last + 1) },
+          { type: 'array', items: reference(last) },
+        ],
+      },
     ];
     for (const entry of tampered) expect(decodeCatalogue(JSON.stringify(entry), KEY)).toBeUndefined();
   });
 
   it('ST-09 ignores an entry whose table holds something that is not an object, or that has no table', async () => {
     const value = await sandboxValue();
-    for (const bad of ['a string', 42, null, reference(0)]) expect(decodeCatalogue(JSON.stringify({ ...value, shared: [...value.shared, bad] }), KEY)).toBeUndefined();
+    for (const bad of ['a string', 42, null, reference(0)])
+      expect(decodeCatalogue(JSON.stringify({ ...value, shared: [...value.shared, bad] }), KEY)).toBeUndefined();
     expect(decodeCatalogue(JSON.stringify({ ...value, shared: { 0: value.shared[0] } }), KEY)).toBeUndefined();
     const { shared: _shared, ...withoutTable } = value;
     expect(decodeCatalogue(JSON.stringify(withoutTable), KEY)).toBeUndefined();
@@ -205,7 +256,10 @@ describe('repeated subtrees in a stored catalogue', () => {
   it('ST-09 ignores, without throwing, an entry whose table nests deeper than the stack allows', async () => {
     const value = await sandboxValue();
     const depth = 200_000;
-    const text = JSON.stringify({ ...value, shared: 'deep' }).replace('"shared":"deep"', `"shared":[${'['.repeat(depth)}${']'.repeat(depth)}]`);
+    const text = JSON.stringify({ ...value, shared: 'deep' }).replace(
+      '"shared":"deep"',
+      `"shared":[${'['.repeat(depth)}${']'.repeat(depth)}]`,
+    );
     expect(() => JSON.parse(text) as unknown).not.toThrow();
     expect(decodeCatalogue(text, KEY)).toBeUndefined();
   });
@@ -217,16 +271,31 @@ describe('repeated subtrees in a stored catalogue', () => {
     for (let step = 1; step <= 12; step += 1) doubling.push([reference(base + step - 1), reference(base + step - 1)]);
     const [first] = value.operations;
     // 2^12 copies of 1 kB: 4 MB of schema from a text of a few hundred bytes.
-    const bomb = { ...value, shared: [...value.shared, ...doubling], operations: [{ ...first, outputSchema: { type: 'object', properties: { all: reference(base + 12) } } }] };
+    const bomb = {
+      ...value,
+      shared: [...value.shared, ...doubling],
+      operations: [{ ...first, outputSchema: { type: 'object', properties: { all: reference(base + 12) } } }],
+    };
     expect(decodeCatalogue(JSON.stringify(bomb), KEY)).toBeUndefined();
     // Within the bound, and with a stored size that covers its schemas (ST-16), it is read.
-    const small = { ...bomb, operations: [{ ...first, schemaBytes: 100_000, outputSchema: { type: 'object', properties: { all: reference(base + 2) } } }] };
+    const small = {
+      ...bomb,
+      operations: [
+        { ...first, schemaBytes: 100_000, outputSchema: { type: 'object', properties: { all: reference(base + 2) } } },
+      ],
+    };
     expect(decodeCatalogue(JSON.stringify(small), KEY)).toBeDefined();
   });
 
   it(`ST-09 refuses to store a catalogue whose schemas use the property name ${SHARED_REFERENCE_KEY}, which marks a reference`, async () => {
-    const schema = { type: 'object', properties: { [SHARED_REFERENCE_KEY]: { type: 'string' }, name: { type: 'string' } } };
-    const document = operationDocument('post', '/notes', { operationId: 'createNote', requestBody: { content: { 'application/json': { schema } } } });
+    const schema = {
+      type: 'object',
+      properties: { [SHARED_REFERENCE_KEY]: { type: 'string' }, name: { type: 'string' } },
+    };
+    const document = operationDocument('post', '/notes', {
+      operationId: 'createNote',
+      requestBody: { content: { 'application/json': { schema } } },
+    });
     const built = await buildCatalogue(document);
     expect(JSON.stringify(built.operations[0]!.inputSchema)).toContain(SHARED_REFERENCE_KEY);
     expect(encoded(built)).toBeUndefined();

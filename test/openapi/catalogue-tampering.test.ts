@@ -91,10 +91,16 @@ describe('a cached catalogue pointing elsewhere', () => {
 
   it('ST-15 ignores a cached catalogue whose API base was moved to another origin, says so at debug, and builds it again', async () => {
     const again = await loadEdited((record) => {
-      record['apiBase'] = { baseUrl: 'https://attacker.example/api/v1', origin: 'https://attacker.example', warnings: [] };
+      record['apiBase'] = {
+        baseUrl: 'https://attacker.example/api/v1',
+        origin: 'https://attacker.example',
+        warnings: [],
+      };
     });
     expect(again.store).toBeDefined();
-    expect(debug.at(-1)).toMatch(/^ignored the cached tool catalogue: its API base "https:\/\/attacker\.example\/api\/v1" is not on the school's origin/);
+    expect(debug.at(-1)).toMatch(
+      /^ignored the cached tool catalogue: its API base "https:\/\/attacker\.example\/api\/v1" is not on the school's origin/,
+    );
     expect(again.catalogue.apiBase).toMatchObject({ baseUrl: 'https://school.example/api/v1', origin: SCHOOL });
   });
 
@@ -129,7 +135,11 @@ describe('a cached catalogue listing oversized schemas', () => {
     expect(JSON.stringify(bigSchema(7_000, 'a')).length).toBeGreaterThan(4 * MAX_TOOL_SCHEMA_BYTES);
     expect(again.store).toBeDefined();
     expect(debug.at(-1)).toMatch(/^ignored the cached tool catalogue/);
-    expect(JSON.stringify(again.catalogue.operations.find((operation) => operation.toolName === 'create_course')!.inputSchema).length).toBeLessThan(1_000);
+    expect(
+      JSON.stringify(
+        again.catalogue.operations.find((operation) => operation.toolName === 'create_course')!.inputSchema,
+      ).length,
+    ).toBeLessThan(1_000);
   });
 
   it('ST-16 ignores a catalogue whose stored schema size is less than its schemas take, so the tool list budget cannot be misled', async () => {
@@ -156,6 +166,8 @@ describe('a cached catalogue listing oversized schemas', () => {
     const listed = fitListedSchemas([create]).operations[0]!;
     expect(Buffer.byteLength(JSON.stringify(listed.inputSchema))).toBeLessThanOrEqual(MAX_TOOL_SCHEMA_BYTES);
     expect(JSON.stringify(listed.inputSchema)).not.toContain('éééé');
-    expect(warnings).toContain('create_course: its input schema is over the 64 KiB a tool schema may take; it is listed simplified (the body as one JSON value).');
+    expect(warnings).toContain(
+      'create_course: its input schema is over the 64 KiB a tool schema may take; it is listed simplified (the body as one JSON value).',
+    );
   });
 });

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
 const PROVENANCE = readFileSync(join(FIXTURES, 'PROVENANCE.md'), 'utf8');
 const ROWS = new Map(
-  [...PROVENANCE.matchAll(/^\| `([^`]+)` \|.*\| ([0-9a-f]{64}) \| ([^|]+) \|$/gm)].map((match) => [match[1], { sha256: match[2], licence: match[3]?.trim() }]),
+  [...PROVENANCE.matchAll(/^\| `([^`]+)` \|.*\| ([0-9a-f]{64}) \| ([^|]+) \|$/gm)].map((match) => [
+    match[1],
+    { sha256: match[2], licence: match[3]?.trim() },
+  ]),
 );
 
 describe('third-party OpenAPI fixtures', () => {
@@ -20,6 +23,10 @@ describe('third-party OpenAPI fixtures', () => {
     const row = ROWS.get(file);
     expect(row, `no provenance row for ${file}`).toBeDefined();
     expect(row?.licence).toMatch(/^(MIT|Apache-2\.0|CC0|CC-BY)/);
-    expect(createHash('sha256').update(readFileSync(join(FIXTURES, file))).digest('hex')).toBe(row?.sha256);
+    expect(
+      createHash('sha256')
+        .update(readFileSync(join(FIXTURES, file)))
+        .digest('hex'),
+    ).toBe(row?.sha256);
   });
 });

@@ -5,7 +5,13 @@
  * never timings (those are in BENCHMARKS.md, "Hostile documents").
  */
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, fitListedSchemas, MAX_LISTED_SCHEMA_BYTES, MAX_TOOL_SCHEMA_BYTES, type Operation } from '../../src/openapi/index.js';
+import {
+  buildCatalogue,
+  fitListedSchemas,
+  MAX_LISTED_SCHEMA_BYTES,
+  MAX_TOOL_SCHEMA_BYTES,
+  type Operation,
+} from '../../src/openapi/index.js';
 import { SIMPLIFIED_TOOL_BYTES } from '../../src/openapi/catalogue-budget.js';
 import { MAX_POINTER_STEPS, resolvePointer } from '../../src/openapi/json-pointer.js';
 import { MAX_PARAMETERS } from '../../src/openapi/parameters.js';
@@ -37,16 +43,31 @@ describe('tool schema budget', () => {
       required: ['body'],
       additionalProperties: false,
     });
-    expect(create.body).toMatchObject({ mode: 'wrapped', argument: 'body', contentType: 'application/json', required: true });
+    expect(create.body).toMatchObject({
+      mode: 'wrapped',
+      argument: 'body',
+      contentType: 'application/json',
+      required: true,
+    });
     expect(read.outputSchema).toBeUndefined();
-    expect(late).toEqual(expect.arrayContaining([expect.stringMatching(/^create_thing_1: its input schema is over/), expect.stringMatching(/^get_thing_0: its output schema is over/)]));
+    expect(late).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^create_thing_1: its input schema is over/),
+        expect.stringMatching(/^get_thing_0: its output schema is over/),
+      ]),
+    );
   });
 
   it('API-11 keeps parameters that fit and the path parameters when the body is too large', async () => {
     const document = fanOutDocument(2);
     const paths = document['paths'] as Record<string, Record<string, Record<string, unknown>>>;
     const create = paths['/things1']!['post']!;
-    paths['/things1/{id}'] = { post: { ...create, parameters: [{ name: 'notify', in: 'query', schema: { type: 'boolean', description: 'Tell the owner.' } }] } };
+    paths['/things1/{id}'] = {
+      post: {
+        ...create,
+        parameters: [{ name: 'notify', in: 'query', schema: { type: 'boolean', description: 'Tell the owner.' } }],
+      },
+    };
     delete paths['/things1'];
     const { catalogue } = await catalogueWithWarnings(document);
     const operation = catalogue.operations.find((candidate) => candidate.pathTemplate === '/things1/{id}')!;
@@ -60,9 +81,24 @@ describe('tool schema budget', () => {
   });
 
   it('API-11 leaves out an example, enum or default too long for a tool, however often it is referenced', async () => {
-    const big = { type: 'string', example: 'x'.repeat(100_000), default: 'y'.repeat(100_000), enum: Array.from({ length: 20_000 }, (_, index) => `v${index}`) };
-    const body = { type: 'object', properties: Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`f${index}`, { $ref: '#/components/schemas/Big' }])) };
-    const document = operationDocument('post', '/x', { requestBody: { content: { 'application/json': { schema: body } } } }, { components: { schemas: { Big: big } } });
+    const big = {
+      type: 'string',
+      example: 'x'.repeat(100_000),
+      default: 'y'.repeat(100_000),
+      enum: Array.from({ length: 20_000 }, (_, index) => `v${index}`),
+    };
+    const body = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 50 }, (_, index) => [`f${index}`, { $ref: '#/components/schemas/Big' }]),
+      ),
+    };
+    const document = operationDocument(
+      'post',
+      '/x',
+      { requestBody: { content: { 'application/json': { schema: body } } } },
+      { components: { schemas: { Big: big } } },
+    );
     const { catalogue, late } = await catalogueWithWarnings(document);
     const properties = catalogue.operations[0]!.inputSchema['properties'] as Record<string, unknown>;
     expect(Object.keys(properties)).toHaveLength(50);
@@ -71,7 +107,11 @@ describe('tool schema budget', () => {
   });
 
   it('API-11 uses the first 128 parameters of an operation that declares thousands, with a warning', async () => {
-    const parameters = Array.from({ length: 5_000 }, (_, index) => ({ name: `p${index}`, in: 'query', schema: { type: 'string' } }));
+    const parameters = Array.from({ length: 5_000 }, (_, index) => ({
+      name: `p${index}`,
+      in: 'query',
+      schema: { type: 'string' },
+    }));
     const { catalogue } = await catalogueWithWarnings(operationDocument('get', '/x', { parameters }));
     expect(catalogue.operations[0]!.parameters).toHaveLength(MAX_PARAMETERS);
     expect(catalogue.warnings.join('\n')).toContain(`only the first ${MAX_PARAMETERS} are used`);
@@ -92,25 +132,45 @@ describe('conversion on first use', () => {
     expect(catalogue.operations).toHaveLength(5_000);
     expect(late).toEqual([]);
     expect(schemaBytes(catalogue.operations[4_999]!)).toBeLessThanOrEqual(2 * MAX_TOOL_SCHEMA_BYTES);
-    expect(late).toEqual([expect.stringMatching(/^create_thing_4999: its input schema/), expect.stringMatching(/^create_thing_4999: its output schema/)]);
+    expect(late).toEqual([
+      expect.stringMatching(/^create_thing_4999: its input schema/),
+      expect.stringMatching(/^create_thing_4999: its output schema/),
+    ]);
   });
 });
 
 describe('tool list budget', () => {
   const large = (index: number) => ({
     type: 'object',
-    properties: Object.fromEntries(Array.from({ length: 300 }, (_, property) => [`field_${index}_${property}`, { type: 'string', description: `Field ${property} of ${index}. `.repeat(5) }])),
+    properties: Object.fromEntries(
+      Array.from({ length: 300 }, (_, property) => [
+        `field_${index}_${property}`,
+        { type: 'string', description: `Field ${property} of ${index}. `.repeat(5) },
+      ]),
+    ),
   });
 
   it('API-11 lists every tool, the ones past the list budget simplified, and warns once', async () => {
     const paths = Object.fromEntries(
-      Array.from({ length: 30 }, (_, index) => [`/r${index}/{id}`, { put: { requestBody: { content: { 'application/json': { schema: large(index) } } }, responses: { '200': { description: 'OK' } } } }]),
+      Array.from({ length: 30 }, (_, index) => [
+        `/r${index}/{id}`,
+        {
+          put: {
+            requestBody: { content: { 'application/json': { schema: large(index) } } },
+            responses: { '200': { description: 'OK' } },
+          },
+        },
+      ]),
     );
     const { catalogue } = await catalogueWithWarnings({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths });
     const budget = 256 * 1024;
     const listed = fitListedSchemas(catalogue.operations, budget);
-    expect(listed.operations.map((operation) => operation.toolName)).toEqual(catalogue.operations.map((operation) => operation.toolName));
-    const full = listed.operations.filter((operation, index) => operation.inputSchema === catalogue.operations[index]!.inputSchema);
+    expect(listed.operations.map((operation) => operation.toolName)).toEqual(
+      catalogue.operations.map((operation) => operation.toolName),
+    );
+    const full = listed.operations.filter(
+      (operation, index) => operation.inputSchema === catalogue.operations[index]!.inputSchema,
+    );
     const simplified = listed.operations.slice(full.length);
     expect(full.length).toBeGreaterThan(0);
     expect(simplified.length).toBeGreaterThan(0);
@@ -121,7 +181,9 @@ describe('tool list budget', () => {
       expect(Object.keys(operation.inputSchema['properties'] as object)).toEqual(['id', 'body']);
       expect(operation.body).toMatchObject({ mode: 'wrapped', argument: 'body' });
     }
-    expect(listed.warnings).toEqual([expect.stringContaining(`the last ${simplified.length} of 30 tools are listed simplified`)]);
+    expect(listed.warnings).toEqual([
+      expect.stringContaining(`the last ${simplified.length} of 30 tools are listed simplified`),
+    ]);
   });
 
   it('has a list budget far above what a large real document needs', () => {

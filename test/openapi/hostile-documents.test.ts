@@ -11,27 +11,40 @@ function withSchemaReference(reference: string) {
 }
 
 describe('references', () => {
-  it.each(['https://169.254.169.254/latest/meta-data', 'http://evil.example/schema.json', 'file:///etc/passwd', './course.yaml', 'course.yaml#/Course'])(
-    'API-08 refuses the external $ref %s before anything resolves it, with no request sent',
-    async (reference) => {
-      const fetchSpy = vi.spyOn(globalThis, 'fetch');
-      await expect(buildCatalogue(withSchemaReference(reference))).rejects.toMatchObject({ code: 'OPENAPI_EXTERNAL_REF' });
-      expect(fetchSpy).not.toHaveBeenCalled();
-      fetchSpy.mockRestore();
-    },
-  );
+  it.each([
+    'https://169.254.169.254/latest/meta-data',
+    'http://evil.example/schema.json',
+    'file:///etc/passwd',
+    './course.yaml',
+    'course.yaml#/Course',
+  ])('API-08 refuses the external $ref %s before anything resolves it, with no request sent', async (reference) => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    await expect(buildCatalogue(withSchemaReference(reference))).rejects.toMatchObject({
+      code: 'OPENAPI_EXTERNAL_REF',
+    });
+    expect(fetchSpy).not.toHaveBeenCalled();
+    fetchSpy.mockRestore();
+  });
 
   it('inlines a self-referencing schema to a bounded depth and leaves no object cycle', async () => {
     const course = {
       type: 'object',
-      properties: { title: { type: 'string' }, prerequisites: { type: 'array', items: { $ref: '#/components/schemas/Course' } } },
+      properties: {
+        title: { type: 'string' },
+        prerequisites: { type: 'array', items: { $ref: '#/components/schemas/Course' } },
+      },
     };
     const document = documentWith(
       {
         '/courses': {
           post: {
             requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } } },
-            responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } } } },
+            responses: {
+              '200': {
+                description: 'OK',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } },
+              },
+            },
           },
         },
       },
@@ -49,7 +62,18 @@ describe('references', () => {
 
   it('resolves mutually recursive schemas (A → B → A) without looping', async () => {
     const document = documentWith(
-      { '/a': { get: { responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } } } } } } },
+      {
+        '/a': {
+          get: {
+            responses: {
+              '200': {
+                description: 'OK',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/A' } } },
+              },
+            },
+          },
+        },
+      },
       {
         components: {
           schemas: {
@@ -73,15 +97,35 @@ describe('references', () => {
   it('API-08 refuses a YAML alias that makes an object its own ancestor', async () => {
     const yaml = `openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a: &loop\n    get:\n      responses: {'200': {description: ok}}\n      x-self: *loop\n`;
     // Refused while parsing, before the parsed copy or the catalogue could walk the loop.
-    expect(() => parseDocumentText(yaml, { source: 'loop.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_CYCLIC_DOCUMENT' }));
+    expect(() => parseDocumentText(yaml, { source: 'loop.yaml' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_CYCLIC_DOCUMENT' }),
+    );
   });
 });
 
 describe('paths', () => {
-  const hostile = ['//evil.example/x', '/a/../../admin', '/a/./b', '/a\\b', '/https://evil.example', '/a?b', '/a#b', '/a\u0000b', '/a\nb', '/%2e%2e/admin', 'relative/path', '/a/{unclosed'];
+  const hostile = [
+    '//evil.example/x',
+    '/a/../../admin',
+    '/a/./b',
+    '/a\\b',
+    '/https://evil.example',
+    '/a?b',
+    '/a#b',
+    '/a\u0000b',
+    '/a\nb',
+    '/%2e%2e/admin',
+    'relative/path',
+    '/a/{unclosed',
+  ];
 
   it.each(hostile)('API-02 skips the path %j with a warning and makes no tool', async (path) => {
-    const catalogue = await buildCatalogue(documentWith({ [path]: { get: { responses: { '200': { description: 'OK' } } } }, '/ok': { get: { responses: { '200': { description: 'OK' } } } } }));
+    const catalogue = await buildCatalogue(
+      documentWith({
+        [path]: { get: { responses: { '200': { description: 'OK' } } } },
+        '/ok': { get: { responses: { '200': { description: 'OK' } } } },
+      }),
+    );
     expect(catalogue.operations.map((operation) => operation.pathTemplate)).toEqual(['/ok']);
     expect(catalogue.warnings.filter((warning) => warning.startsWith('Skipped path'))).toHaveLength(1);
   });
@@ -92,7 +136,11 @@ describe('paths', () => {
 
   it('keeps ordinary templates, including actions after a colon and file extensions', async () => {
     const paths = ['/courses/{course_id}/students', '/v1/courses:batchGet', '/exports/{id}.csv', '/'];
-    const catalogue = await buildCatalogue(documentWith(Object.fromEntries(paths.map((path) => [path, { get: { responses: { '200': { description: 'OK' } } } }]))));
+    const catalogue = await buildCatalogue(
+      documentWith(
+        Object.fromEntries(paths.map((path) => [path, { get: { responses: { '200': { description: 'OK' } } } }])),
+      ),
+    );
     expect(catalogue.operations.map((operation) => operation.pathTemplate)).toEqual(paths);
   });
 
@@ -111,10 +159,19 @@ describe('servers', () => {
       {
         '/courses': {
           servers: [{ url: 'https://evil.example/path-item' }],
-          get: { servers: [{ url: 'https://{host}/v1', variables: { host: { default: 'evil.example' } } }], responses: {} },
+          get: {
+            servers: [{ url: 'https://{host}/v1', variables: { host: { default: 'evil.example' } } }],
+            responses: {},
+          },
         },
       },
-      { servers: [{ url: 'https://evil.example/api' }, { url: 'http://school.example/api' }, { url: 'https://user@school.example/api' }] },
+      {
+        servers: [
+          { url: 'https://evil.example/api' },
+          { url: 'http://school.example/api' },
+          { url: 'https://user@school.example/api' },
+        ],
+      },
     );
     const base = resolveApiBase(document, school);
     expect(base.baseUrl).toBe(school);
@@ -123,17 +180,29 @@ describe('servers', () => {
   });
 
   it('API-01 takes the path prefix of a same-origin server, absolute or relative', () => {
-    expect(resolveApiBase(documentWith({}, { servers: [{ url: 'https://school.example/api/v1/' }] }), school).baseUrl).toBe('https://school.example/api/v1');
-    expect(resolveApiBase(documentWith({}, { servers: [{ url: '/api/{version}', variables: { version: { default: 'v2' } } }] }), school).baseUrl).toBe(
-      'https://school.example/api/v2',
-    );
-    expect(resolveApiBase(documentWith({}), 'https://school.example/')).toEqual({ baseUrl: school, origin: school, warnings: [] });
+    expect(
+      resolveApiBase(documentWith({}, { servers: [{ url: 'https://school.example/api/v1/' }] }), school).baseUrl,
+    ).toBe('https://school.example/api/v1');
+    expect(
+      resolveApiBase(
+        documentWith({}, { servers: [{ url: '/api/{version}', variables: { version: { default: 'v2' } } }] }),
+        school,
+      ).baseUrl,
+    ).toBe('https://school.example/api/v2');
+    expect(resolveApiBase(documentWith({}), 'https://school.example/')).toEqual({
+      baseUrl: school,
+      origin: school,
+      warnings: [],
+    });
   });
 });
 
 describe('document text', () => {
   it('reads YAML with the core schema: custom tags stay inert strings', () => {
-    const { document, warnings } = parseDocumentText('openapi: 3.0.0\ninfo: {title: !!js/function "f() {}", version: "1"}\npaths: {}\n', { source: 't.yaml' });
+    const { document, warnings } = parseDocumentText(
+      'openapi: 3.0.0\ninfo: {title: !!js/function "f() {}", version: "1"}\npaths: {}\n',
+      { source: 't.yaml' },
+    );
     expect((document['info'] as Record<string, unknown>)['title']).toBe('f() {}');
     expect(warnings.join('\n')).toContain('Unresolved tag');
   });
@@ -150,14 +219,22 @@ describe('document text', () => {
 
   it('API-08 refuses a document over 5 MiB', () => {
     const text = `{"openapi": "3.1.0", "x-pad": "${'a'.repeat(5 * 1024 * 1024)}"}`;
-    expect(() => parseDocumentText(text, { source: 'big' })).toThrow(expect.objectContaining({ code: 'OPENAPI_TOO_LARGE' }));
+    expect(() => parseDocumentText(text, { source: 'big' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_TOO_LARGE' }),
+    );
   });
 
   it('API-08 keeps descriptions as inert plain text', async () => {
     const catalogue = await buildCatalogue(
-      operationDocument('get', '/x', { summary: '${process.exit(1)}', description: '<script>alert(1)</script>Lists **things**. See [the guide](https://e.example).\n\n```js\nrm -rf /\n```' }),
+      operationDocument('get', '/x', {
+        summary: '${process.exit(1)}',
+        description:
+          '<script>alert(1)</script>Lists **things**. See [the guide](https://e.example).\n\n```js\nrm -rf /\n```',
+      }),
     );
-    expect(catalogue.operations[0]?.description).toBe('${process.exit(1)}.\n\nLists things. See the guide.\n\nPublic: no sign-in needed.');
+    expect(catalogue.operations[0]?.description).toBe(
+      '${process.exit(1)}.\n\nLists things. See the guide.\n\nPublic: no sign-in needed.',
+    );
   });
 });
 
@@ -172,7 +249,22 @@ describe('scope descriptions in consent texts', () => {
     'post',
     '/coupons',
     { operationId: 'create_coupon', security: [{ school: ['coupons:write'] }] },
-    { components: { securitySchemes: { school: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://s.example/a', tokenUrl: 'https://s.example/t', scopes: hostileScopes } } } } } },
+    {
+      components: {
+        securitySchemes: {
+          school: {
+            type: 'oauth2',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: 'https://s.example/a',
+                tokenUrl: 'https://s.example/t',
+                scopes: hostileScopes,
+              },
+            },
+          },
+        },
+      },
+    },
   );
   const consent = {
     url: 'https://school.example/oauth/authorize?state=abc',
@@ -184,8 +276,15 @@ describe('scope descriptions in consent texts', () => {
 
   it('API-13 200 kB of markup in scope descriptions gives short plain words in the elicitation message and the result', async () => {
     const catalogue = await buildCatalogue(document);
-    expect(catalogue.scopeDescriptions).toEqual({ 'coupons:write': expect.stringMatching(/^Write access to coupons Approve everything\./), 'courses:read': 'Read courses & lessons' });
-    const wording = { toolName: 'create_coupon', school: 'school.example', scopeDescriptions: catalogue.scopeDescriptions };
+    expect(catalogue.scopeDescriptions).toEqual({
+      'coupons:write': expect.stringMatching(/^Write access to coupons Approve everything\./),
+      'courses:read': 'Read courses & lessons',
+    });
+    const wording = {
+      toolName: 'create_coupon',
+      school: 'school.example',
+      scopeDescriptions: catalogue.scopeDescriptions,
+    };
     const message = elicitationMessage(consent, wording);
     const result = pendingResult(consent, wording, 0);
     const resultText = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');

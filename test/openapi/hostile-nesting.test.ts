@@ -21,7 +21,10 @@ async function load(text: string, source = 'deep.json') {
 
 describe('nesting depth', () => {
   it('API-12 refuses a JSON document nested 100,000 levels deep with OPENAPI_TOO_DEEP', async () => {
-    await expect(load(deepJson(100_000))).rejects.toMatchObject({ code: 'OPENAPI_TOO_DEEP', message: expect.stringContaining('deep.json') });
+    await expect(load(deepJson(100_000))).rejects.toMatchObject({
+      code: 'OPENAPI_TOO_DEEP',
+      message: expect.stringContaining('deep.json'),
+    });
   });
 
   it('API-12 refuses deep YAML flow collections before the YAML parser recurses', async () => {
@@ -69,8 +72,14 @@ describe('nesting depth', () => {
       const file = join(directory, 'deep.json');
       await writeFile(file, deepJson(200_000));
       // A document that cannot be read leaves the server up (STDIO-08): the host learns why from a call.
-      server = await startStdioServer({ configDir: directory, args: ['--openapi', file, '--school', 'http://127.0.0.1:9'] });
-      const status = (await server.client.callTool({ name: 'school_status', arguments: {} })) as { isError?: boolean; content: { text?: string }[] };
+      server = await startStdioServer({
+        configDir: directory,
+        args: ['--openapi', file, '--school', 'http://127.0.0.1:9'],
+      });
+      const status = (await server.client.callTool({ name: 'school_status', arguments: {} })) as {
+        isError?: boolean;
+        content: { text?: string }[];
+      };
       expect(status.isError).toBe(true);
       expect(status.content[0]!.text).toContain('OPENAPI_TOO_DEEP');
       expect(server.stderr.join('\n')).toContain('OPENAPI_TOO_DEEP');

@@ -9,7 +9,8 @@ async function onlyOperation(document: Parameters<typeof buildCatalogue>[0]): Pr
   return operation;
 }
 
-const properties = (operation: Operation) => operation.inputSchema['properties'] as Record<string, Record<string, unknown>>;
+const properties = (operation: Operation) =>
+  operation.inputSchema['properties'] as Record<string, Record<string, unknown>>;
 
 describe('input schemas', () => {
   it('merges path, query and header parameters and an object body into one closed object', async () => {
@@ -22,7 +23,15 @@ describe('input schemas', () => {
         ],
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' }, price: { type: 'integer', minimum: 0 } } } } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['title'],
+                properties: { title: { type: 'string' }, price: { type: 'integer', minimum: 0 } },
+              },
+            },
+          },
         },
       }),
     );
@@ -38,7 +47,11 @@ describe('input schemas', () => {
       required: ['course_id', 'title'],
       additionalProperties: false,
     });
-    expect(operation.body).toMatchObject({ mode: 'merged', contentType: 'application/json', propertyArguments: { title: 'title', price: 'price' } });
+    expect(operation.body).toMatchObject({
+      mode: 'merged',
+      contentType: 'application/json',
+      propertyArguments: { title: 'title', price: 'price' },
+    });
   });
 
   it('resolves name collisions by location order: path first, then query, header, body', async () => {
@@ -49,7 +62,13 @@ describe('input schemas', () => {
           { name: 'id', in: 'query', schema: { type: 'string' } },
           { name: 'filter[status]', in: 'query', schema: { type: 'string' } },
         ],
-        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } } } } },
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+            },
+          },
+        },
       }),
     );
     expect(Object.keys(properties(operation))).toEqual(['id', 'id_query', 'filter_status', 'id_body', 'name']);
@@ -65,7 +84,10 @@ describe('input schemas', () => {
   it('wraps a non-object body in one "body" argument', async () => {
     const operation = await onlyOperation(
       operationDocument('post', '/tags', {
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'array', items: { type: 'string' } } } },
+        },
       }),
     );
     expect(properties(operation)['body']).toEqual({ type: 'array', items: { type: 'string' } });
@@ -91,15 +113,27 @@ describe('input schemas', () => {
     const course = {
       type: 'object',
       required: ['id', 'title'],
-      properties: { id: { type: 'string', readOnly: true }, title: { type: 'string' }, secret: { type: 'string', writeOnly: true } },
+      properties: {
+        id: { type: 'string', readOnly: true },
+        title: { type: 'string' },
+        secret: { type: 'string', writeOnly: true },
+      },
     };
     const operation = await onlyOperation(
       documentWith(
         {
           '/courses': {
             post: {
-              requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } } },
-              responses: { '201': { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } } } },
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } },
+              },
+              responses: {
+                '201': {
+                  description: 'Created',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } },
+                },
+              },
             },
           },
         },
@@ -122,7 +156,11 @@ describe('input schemas', () => {
             example: '2025-01-01T00:00:00Z',
             schema: { type: 'string', format: 'date-time', 'x-internal': true, xml: { name: 'since' } },
           },
-          { name: 'status', in: 'query', schema: { type: 'string', enum: ['paid', 'refunded'], default: 'paid', example: 'paid' } },
+          {
+            name: 'status',
+            in: 'query',
+            schema: { type: 'string', enum: ['paid', 'refunded'], default: 'paid', example: 'paid' },
+          },
         ],
       }),
     );
@@ -132,7 +170,12 @@ describe('input schemas', () => {
       description: 'Only orders after this time, see docs.',
       examples: ['2025-01-01T00:00:00Z'],
     });
-    expect(properties(operation)['status']).toEqual({ type: 'string', enum: ['paid', 'refunded'], default: 'paid', examples: ['paid'] });
+    expect(properties(operation)['status']).toEqual({
+      type: 'string',
+      enum: ['paid', 'refunded'],
+      default: 'paid',
+      examples: ['paid'],
+    });
   });
 
   it('merges an allOf of objects and flattens a top-level union body into optional properties', async () => {
@@ -145,7 +188,12 @@ describe('input schemas', () => {
               schema: {
                 oneOf: [
                   { type: 'object', required: ['card'], properties: { card: { type: 'string' } } },
-                  { allOf: [{ type: 'object', properties: { iban: { type: 'string' } } }, { type: 'object', required: ['holder'], properties: { holder: { type: 'string' } } }] },
+                  {
+                    allOf: [
+                      { type: 'object', properties: { iban: { type: 'string' } } },
+                      { type: 'object', required: ['holder'], properties: { holder: { type: 'string' } } },
+                    ],
+                  },
                 ],
               },
             },
@@ -161,7 +209,17 @@ describe('input schemas', () => {
   });
 
   it('API-05 drops header parameters that carry credentials or framing, and cookie parameters', async () => {
-    const headers = ['Authorization', 'Proxy-Authorization', 'Cookie', 'Host', 'Content-Length', 'Transfer-Encoding', 'Connection', 'X-Forwarded-For', 'x-forwarded-host'];
+    const headers = [
+      'Authorization',
+      'Proxy-Authorization',
+      'Cookie',
+      'Host',
+      'Content-Length',
+      'Transfer-Encoding',
+      'Connection',
+      'X-Forwarded-For',
+      'x-forwarded-host',
+    ];
     const operation = await onlyOperation(
       operationDocument('get', '/me', {
         parameters: [
@@ -183,14 +241,29 @@ describe('input schemas', () => {
           required: true,
           content: {
             'multipart/form-data': {
-              schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary', description: 'The upload.' }, folder: { type: 'string' } } },
+              schema: {
+                type: 'object',
+                required: ['file'],
+                properties: {
+                  file: { type: 'string', format: 'binary', description: 'The upload.' },
+                  folder: { type: 'string' },
+                },
+              },
             },
           },
         },
       }),
     );
-    expect(operation.body).toMatchObject({ contentType: 'multipart/form-data', mode: 'merged', fileProperties: ['file'] });
-    expect(properties(operation)['file']).toMatchObject({ type: 'object', required: ['filename', 'content_base64'], description: 'The upload.' });
+    expect(operation.body).toMatchObject({
+      contentType: 'multipart/form-data',
+      mode: 'merged',
+      fileProperties: ['file'],
+    });
+    expect(properties(operation)['file']).toMatchObject({
+      type: 'object',
+      required: ['filename', 'content_base64'],
+      description: 'The upload.',
+    });
     expect(operation.inputSchema['required']).toEqual(['file']);
   });
 
@@ -202,7 +275,10 @@ describe('input schemas', () => {
             { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'From the path item.' },
             { name: 'lang', in: 'query', schema: { type: 'string' } },
           ],
-          get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'OK' } } },
+          get: {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            responses: { '200': { description: 'OK' } },
+          },
         },
       }),
     );
@@ -212,15 +288,32 @@ describe('input schemas', () => {
   it('declares an output schema only for a JSON object success response', async () => {
     const catalogue = await buildCatalogue(
       documentWith({
-        '/courses': { get: { responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } } } } } },
+        '/courses': {
+          get: {
+            responses: {
+              '200': {
+                description: 'OK',
+                content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } },
+              },
+            },
+          },
+        },
         '/courses/{id}': {
           get: {
             parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-            responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } } },
+            responses: {
+              '200': {
+                description: 'OK',
+                content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } },
+              },
+            },
           },
         },
       }),
     );
-    expect(catalogue.operations.map((operation) => operation.outputSchema)).toEqual([undefined, { type: 'object', properties: { id: { type: 'string' } } }]);
+    expect(catalogue.operations.map((operation) => operation.outputSchema)).toEqual([
+      undefined,
+      { type: 'object', properties: { id: { type: 'string' } } },
+    ]);
   });
 });

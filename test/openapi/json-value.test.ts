@@ -15,7 +15,10 @@ describe('copying JSON that names __proto__', () => {
   });
 
   it('API-08 clones a parsed document with a __proto__ key into the same JSON, nested objects copied', () => {
-    const parsed = JSON.parse('{"properties":{"__proto__":{"type":"string"},"name":{"type":"string"}}}') as Record<string, unknown>;
+    const parsed = JSON.parse('{"properties":{"__proto__":{"type":"string"},"name":{"type":"string"}}}') as Record<
+      string,
+      unknown
+    >;
     const clone = cloneJson(parsed);
     expect(JSON.stringify(clone)).toBe(JSON.stringify(parsed));
     expect(clone['properties']).not.toBe(parsed['properties']);

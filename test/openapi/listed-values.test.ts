@@ -20,7 +20,10 @@ describe('values in listed schemas', () => {
     const listed = listedOf(schema) as { properties: Record<string, Record<string, unknown>> };
     expect(listed.properties['course']!['enum']).toBeUndefined();
     expect(listed.properties['course']!['description']).toBe(
-      `The course. One of 5,000 values (${codes.slice(0, 10).map((code) => JSON.stringify(code)).join(', ')} and 4,990 more, not listed).`,
+      `The course. One of 5,000 values (${codes
+        .slice(0, 10)
+        .map((code) => JSON.stringify(code))
+        .join(', ')} and 4,990 more, not listed).`,
     );
     const inner = (listed.properties['courses']!['items'] as { anyOf: Record<string, unknown>[] }).anyOf[0]!;
     expect(inner['enum']).toBeUndefined();
@@ -44,21 +47,34 @@ describe('values in listed schemas', () => {
     const listed = listedOf({
       type: 'object',
       properties: {
-        note: { type: 'string', default: 'x'.repeat(10_000), examples: ['y'.repeat(5_000), 'short', 'a', 'b', 'c', 'd', 'e'] },
+        note: {
+          type: 'string',
+          default: 'x'.repeat(10_000),
+          examples: ['y'.repeat(5_000), 'short', 'a', 'b', 'c', 'd', 'e'],
+        },
         config: { type: 'object', default: { payload: 'z'.repeat(8_000) }, example: { small: true } },
         fixed: { const: 'k'.repeat(1_000) },
       },
     }) as { properties: Record<string, Record<string, unknown>> };
     const note = listed.properties['note']!;
     expect(note['default']).toBe(`${'x'.repeat(MAX_LISTED_VALUE_CHARS - 1)}… [9,801 more characters not listed]`);
-    expect(note['examples']).toEqual([`${'y'.repeat(MAX_LISTED_VALUE_CHARS - 1)}… [4,801 more characters not listed]`, 'short', 'a', 'b', 'c']);
+    expect(note['examples']).toEqual([
+      `${'y'.repeat(MAX_LISTED_VALUE_CHARS - 1)}… [4,801 more characters not listed]`,
+      'short',
+      'a',
+      'b',
+      'c',
+    ]);
     expect(listed.properties['config']!['default']).toBe('[an object of 8,014 characters as JSON, not listed]');
     expect(listed.properties['config']!['example']).toEqual({ small: true });
     expect(String(listed.properties['fixed']!['const'])).toMatch(/^k{199}… \[801 more characters not listed\]$/);
   });
 
   it('API-16 returns the very schema when nothing is long, and a property named like a keyword is an argument', () => {
-    const schema = { type: 'object', properties: { default: { type: 'string', default: 'open' }, enum: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      properties: { default: { type: 'string', default: 'open' }, enum: { type: 'string' } },
+    };
     expect(withListedValues(schema)).toBe(schema);
   });
 });

@@ -39,7 +39,13 @@ const servesDocument: Handler = (request, response) => {
     response.writeHead(304, { etag: '"v1"' }).end();
     return;
   }
-  response.writeHead(200, { 'content-type': 'application/json', etag: '"v1"', 'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT' }).end(DOCUMENT);
+  response
+    .writeHead(200, {
+      'content-type': 'application/json',
+      etag: '"v1"',
+      'last-modified': 'Tue, 01 Jul 2025 10:00:00 GMT',
+    })
+    .end(DOCUMENT);
 };
 
 beforeEach(async () => {
@@ -75,7 +81,12 @@ describe('loadDocument over HTTP', () => {
 
   it('falls back to the cached copy, saying so, when the school is down', async () => {
     const school = await startSchool(servesDocument);
-    await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory, now: () => new Date('2025-07-01T10:00:00Z') });
+    await loadDocument({
+      schoolUrl: school,
+      fetch: fetchFn,
+      configDirectory,
+      now: () => new Date('2025-07-01T10:00:00Z'),
+    });
     await stopSchool();
     const fallback = await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory });
     expect(fallback.source).toBe('cache-fallback');
@@ -84,7 +95,9 @@ describe('loadDocument over HTTP', () => {
 
   it('falls back to the cached copy when the school answers 503', async () => {
     let down = false;
-    const school = await startSchool((request, response) => (down ? response.writeHead(503).end('busy') : servesDocument(request, response)));
+    const school = await startSchool((request, response) =>
+      down ? response.writeHead(503).end('busy') : servesDocument(request, response),
+    );
     await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory });
     down = true;
     const fallback = await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory });
@@ -102,8 +115,12 @@ describe('loadDocument over HTTP', () => {
   });
 
   it('API-08 follows no redirect', async () => {
-    const school = await startSchool((_request, response) => response.writeHead(302, { location: 'https://evil.example/openapi.json' }).end());
-    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory })).rejects.toMatchObject({ code: 'OPENAPI_REDIRECT' });
+    const school = await startSchool((_request, response) =>
+      response.writeHead(302, { location: 'https://evil.example/openapi.json' }).end(),
+    );
+    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory })).rejects.toMatchObject({
+      code: 'OPENAPI_REDIRECT',
+    });
     expect(requests).toHaveLength(1);
   });
 
@@ -118,19 +135,29 @@ describe('loadDocument over HTTP', () => {
         response.end(`${'a'.repeat(6 * 1024 * 1024)}"}`);
       }
     });
-    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn })).rejects.toMatchObject({ code: 'OPENAPI_CONTENT_TYPE' });
+    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn })).rejects.toMatchObject({
+      code: 'OPENAPI_CONTENT_TYPE',
+    });
     mode = 'huge';
-    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn })).rejects.toMatchObject({ code: 'OPENAPI_TOO_LARGE' });
+    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn })).rejects.toMatchObject({
+      code: 'OPENAPI_TOO_LARGE',
+    });
   });
 
   it('reads YAML served as application/yaml and reports a 404 with what to do', async () => {
     const school = await startSchool((request, response) => {
-      if (request.url === '/api.yaml') response.writeHead(200, { 'content-type': 'application/yaml' }).end('openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n');
+      if (request.url === '/api.yaml')
+        response
+          .writeHead(200, { 'content-type': 'application/yaml' })
+          .end('openapi: 3.0.3\ninfo: {title: t, version: "1"}\npaths: {}\n');
       else response.writeHead(404).end();
     });
     const loaded = await loadDocument({ schoolUrl: school, openapi: `${school}/api.yaml`, fetch: fetchFn });
     expect(loaded.document['openapi']).toBe('3.0.3');
-    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn })).rejects.toMatchObject({ code: 'OPENAPI_HTTP_STATUS', hint: expect.stringContaining('--openapi') });
+    await expect(loadDocument({ schoolUrl: school, fetch: fetchFn })).rejects.toMatchObject({
+      code: 'OPENAPI_HTTP_STATUS',
+      hint: expect.stringContaining('--openapi'),
+    });
   });
 });
 
@@ -144,14 +171,23 @@ describe('loadDocument from a file and the choice of source', () => {
   });
 
   it('API-08 fetches a document URL only from the school origin', () => {
-    expect(documentTarget('https://school.example/', undefined)).toEqual({ kind: 'url', url: 'https://school.example/openapi.json' });
-    expect(() => documentTarget('https://school.example', 'https://evil.example/openapi.json')).toThrow(expect.objectContaining({ code: 'OPENAPI_FOREIGN_ORIGIN' }));
+    expect(documentTarget('https://school.example/', undefined)).toEqual({
+      kind: 'url',
+      url: 'https://school.example/openapi.json',
+    });
+    expect(() => documentTarget('https://school.example', 'https://evil.example/openapi.json')).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_FOREIGN_ORIGIN' }),
+    );
     expect(documentTarget('https://school.example', './spec.yaml')).toMatchObject({ kind: 'file' });
   });
 });
 
 describe('ST-07 the document cache is kept like the token store', () => {
-  const PLANTED = JSON.stringify({ openapi: '3.1.0', info: { title: 'Planted', version: '1' }, paths: { '/planted': { get: { operationId: 'planted_tool' } } } });
+  const PLANTED = JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 'Planted', version: '1' },
+    paths: { '/planted': { get: { operationId: 'planted_tool' } } },
+  });
 
   async function plant(directory: string, url: string, mode: number): Promise<string> {
     const cache = join(directory, 'openapi-cache');
@@ -159,7 +195,11 @@ describe('ST-07 the document cache is kept like the token store', () => {
     await chmod(directory, 0o777);
     await chmod(cache, 0o777);
     const entry = join(cache, cacheFileName(url));
-    await writeFile(entry, JSON.stringify({ url, etag: '"planted"', storedAt: '2025-01-01T00:00:00Z', body: PLANTED }), { mode });
+    await writeFile(
+      entry,
+      JSON.stringify({ url, etag: '"planted"', storedAt: '2025-01-01T00:00:00Z', body: PLANTED }),
+      { mode },
+    );
     await chmod(entry, mode);
     return entry;
   }
@@ -180,22 +220,27 @@ describe('ST-07 the document cache is kept like the token store', () => {
     const school = await startSchool(servesDocument);
     await plant(configDirectory, `${school}/openapi.json`, 0o666);
     await stopSchool();
-    const error = await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory }).catch((caught: unknown) => caught);
+    const error = await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'OPENAPI_FETCH_FAILED', message: expect.stringContaining('no cached copy') });
     expect((await lstat(configDirectory)).mode & 0o777).toBe(0o700);
     expect((await lstat(join(configDirectory, 'openapi-cache'))).mode & 0o777).toBe(0o700);
   });
 
-  it.runIf(process.getuid?.() === 0)('ST-07 an entry that belongs to another user is ignored, even with mode 0600', async () => {
-    const school = await startSchool(servesDocument);
-    const entry = await plant(configDirectory, `${school}/openapi.json`, 0o600);
-    await chown(entry, 65534, 65534);
-    const loaded = await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory });
-    expect(loaded.source).toBe('network');
-    expect(loaded.document['info']).toMatchObject({ title: 'School' });
-    expect(requests[0]?.headers['if-none-match']).toBeUndefined();
-    expect(loaded.warnings.join('\n')).toMatch(/did not write it \(foreign owner\)/);
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'ST-07 an entry that belongs to another user is ignored, even with mode 0600',
+    async () => {
+      const school = await startSchool(servesDocument);
+      const entry = await plant(configDirectory, `${school}/openapi.json`, 0o600);
+      await chown(entry, 65534, 65534);
+      const loaded = await loadDocument({ schoolUrl: school, fetch: fetchFn, configDirectory });
+      expect(loaded.source).toBe('network');
+      expect(loaded.document['info']).toMatchObject({ title: 'School' });
+      expect(requests[0]?.headers['if-none-match']).toBeUndefined();
+      expect(loaded.warnings.join('\n')).toMatch(/did not write it \(foreign owner\)/);
+    },
+  );
 
   it('ST-07 an entry that is a symbolic link is neither read nor replaced through the link', async () => {
     const school = await startSchool(servesDocument);

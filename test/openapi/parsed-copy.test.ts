@@ -8,7 +8,8 @@ import { loadDocument } from '../../src/openapi/index.js';
 import { parseDocumentText } from '../../src/openapi/parse-document.js';
 import { parsedCopyName, parsedCopyText } from '../../src/openapi/parsed-copy.js';
 
-const YAML = 'openapi: 3.0.3\ninfo: {title: From YAML, version: "1"}\npaths:\n  /members:\n    get: {operationId: list_members, responses: {"200": {description: ok}}}\n';
+const YAML =
+  'openapi: 3.0.3\ninfo: {title: From YAML, version: "1"}\npaths:\n  /members:\n    get: {operationId: list_members, responses: {"200": {description: ok}}}\n';
 const noNetwork: FetchLike = () => Promise.reject(new Error('no network in this test'));
 
 let directory: string;
@@ -26,7 +27,8 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-const load = () => loadDocument({ schoolUrl: 'https://school.example', openapi: documentPath, fetch: noNetwork, configDirectory });
+const load = () =>
+  loadDocument({ schoolUrl: 'https://school.example', openapi: documentPath, fetch: noNetwork, configDirectory });
 const copyPath = (text: string) => join(configDirectory, 'openapi-cache', parsedCopyName(text));
 
 describe('the JSON copy of a parsed YAML document (pure)', () => {
@@ -38,7 +40,11 @@ describe('the JSON copy of a parsed YAML document (pure)', () => {
   it('is not kept for a document with YAML warnings or numbers JSON cannot write', () => {
     const document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} };
     expect(parsedCopyText({ document, warnings: ['YAML in test: something'] })).toBeUndefined();
-    for (const number of [Infinity, NaN, -0]) expect(parsedCopyText({ document: { ...document, 'x-number': [{ value: number }] }, warnings: [] }), String(number)).toBeUndefined();
+    for (const number of [Infinity, NaN, -0])
+      expect(
+        parsedCopyText({ document: { ...document, 'x-number': [{ value: number }] }, warnings: [] }),
+        String(number),
+      ).toBeUndefined();
   });
 
   it('is named by the whole text, so that any change to the document is another copy', () => {

@@ -24,8 +24,20 @@ describe('pathological documents, under a watchdog', () => {
       '/quizzes/{id}': {
         patch: {
           operationId: 'updateQuiz',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...names.map((name) => ({ name, in: 'query', schema: { type: 'boolean' } }))],
-          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])) } } } },
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+            ...names.map((name) => ({ name, in: 'query', schema: { type: 'boolean' } })),
+          ],
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])),
+                },
+              },
+            },
+          },
           responses: ok,
         },
       },
@@ -37,13 +49,23 @@ describe('pathological documents, under a watchdog', () => {
     expect(args).toHaveLength(5);
     expect(new Set(args).size).toBe(5);
     for (const argument of args) expect(argument).toMatch(ARGUMENT_KEY);
-    expect(operation?.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name)).toEqual(names);
+    expect(
+      operation?.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+    ).toEqual(names);
     expect(Object.values(operation?.body?.propertyArguments ?? {})).toEqual(names);
   }, 60_000);
 
   it('API-11 hands out colliding argument names to as many of 2,000 parameters as an operation may take, without slowing to a crawl', async () => {
     const names = bracketed(2_000);
-    const document = documentWith({ '/quizzes': { get: { operationId: 'listQuizzes', parameters: names.map((name) => ({ name, in: 'query', schema: { type: 'string' } })), responses: ok } } });
+    const document = documentWith({
+      '/quizzes': {
+        get: {
+          operationId: 'listQuizzes',
+          parameters: names.map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+          responses: ok,
+        },
+      },
+    });
     const catalogue = await buildInWorker({ document }, BUILD_DEADLINE_MS);
     const args = catalogue.operations[0] ? argumentsOf(catalogue.operations[0]) : [];
     // An operation takes at most 128 parameters (API-11); each of those gets an argument of its own.
@@ -54,13 +76,30 @@ describe('pathological documents, under a watchdog', () => {
 
   it('survives names that sanitise to nothing, reused operationIds, endless alternatives and wrong types, costing at most the odd tool', async () => {
     const paths: Record<string, unknown> = {
-      '/symbols': { get: { operationId: 'same', parameters: Array.from({ length: 50 }, (_, index) => ({ name: '[]'.repeat(index + 1), in: 'query' })), responses: ok } },
-      '/alternatives': { get: { operationId: 'same', security: Array.from({ length: 2_000 }, (_, index) => ({ school: [`scope${index}:read`] })), responses: ok } },
-      '/wrong-types': { post: { operationId: 'same', parameters: 'not a list', requestBody: { content: 'nothing' }, responses: [] } },
+      '/symbols': {
+        get: {
+          operationId: 'same',
+          parameters: Array.from({ length: 50 }, (_, index) => ({ name: '[]'.repeat(index + 1), in: 'query' })),
+          responses: ok,
+        },
+      },
+      '/alternatives': {
+        get: {
+          operationId: 'same',
+          security: Array.from({ length: 2_000 }, (_, index) => ({ school: [`scope${index}:read`] })),
+          responses: ok,
+        },
+      },
+      '/wrong-types': {
+        post: { operationId: 'same', parameters: 'not a list', requestBody: { content: 'nothing' }, responses: [] },
+      },
       '/deep/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}': { delete: { operationId: 'same', responses: ok } },
     };
-    for (let index = 0; index < 2_000; index += 1) paths[`/v1/items${index}/{id}`] = { get: { operationId: 'same', responses: ok } };
-    const document = documentWith(paths, { components: { securitySchemes: { school: { type: 'oauth2', flows: {} } } } });
+    for (let index = 0; index < 2_000; index += 1)
+      paths[`/v1/items${index}/{id}`] = { get: { operationId: 'same', responses: ok } };
+    const document = documentWith(paths, {
+      components: { securitySchemes: { school: { type: 'oauth2', flows: {} } } },
+    });
     const catalogue = await buildInWorker({ document }, BUILD_DEADLINE_MS);
     const names = catalogue.operations.map((operation) => operation.toolName);
     expect(catalogue.operations.length).toBeGreaterThanOrEqual(2_003);

@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { fromJsonSchema } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue, parseDocumentText, selectOperations, TOOL_NAME_PATTERN, type ApiDocument, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
+import {
+  buildCatalogue,
+  parseDocumentText,
+  selectOperations,
+  TOOL_NAME_PATTERN,
+  type ApiDocument,
+  type Operation,
+  type ToolCatalogue,
+} from '../../src/openapi/index.js';
 import { BUILD_DEADLINE_MS, buildInWorker, type WorkerCatalogue } from './support/build-in-worker.js';
 import { CORPUS as DOCUMENTS } from './support/corpus.js';
 
@@ -57,7 +65,8 @@ function withoutOperationIds(document: ApiDocument): ApiDocument {
       path,
       Object.fromEntries(
         Object.entries(item).map(([method, operation]) => {
-          if (typeof operation !== 'object' || operation === null || !('operationId' in operation)) return [method, operation];
+          if (typeof operation !== 'object' || operation === null || !('operationId' in operation))
+            return [method, operation];
           const { operationId: _dropped, ...rest } = operation as Record<string, unknown>;
           return [method, rest];
         }),
@@ -70,13 +79,25 @@ function withoutOperationIds(document: ApiDocument): ApiDocument {
 function newAjv() {
   // Strict mode fails on any keyword it does not know (the converter's allowlist must hold), and
   // strict types on a keyword whose type the schema does not declare, as strict hosts do.
-  return new Ajv2020({ strict: true, strictTypes: true, allowUnionTypes: true, strictTuples: false, strictRequired: false, validateFormats: false, logger: false, code: { optimize: false } });
+  return new Ajv2020({
+    strict: true,
+    strictTypes: true,
+    allowUnionTypes: true,
+    strictTuples: false,
+    strictRequired: false,
+    validateFormats: false,
+    logger: false,
+    code: { optimize: false },
+  });
 }
 
 describe.each(DOCUMENTS)('$file', ({ file, operations, groupedBy, toolsets }) => {
   let catalogue: WorkerCatalogue;
   beforeAll(async () => {
-    catalogue = await buildInWorker({ document: readDocument(file), schoolUrl: 'https://school.example' }, BUILD_DEADLINE_MS);
+    catalogue = await buildInWorker(
+      { document: readDocument(file), schoolUrl: 'https://school.example' },
+      BUILD_DEADLINE_MS,
+    );
   }, 60_000);
 
   it('loads before the watchdog fires and makes one tool per operation', () => {
@@ -138,7 +159,9 @@ describe.each(DOCUMENTS)('$file', ({ file, operations, groupedBy, toolsets }) =>
   // and copy of the generator, and no worker to start again.
   it('names the same tools on a second run', async () => {
     const again = await buildCatalogue(readDocument(file));
-    expect(again.operations.map((operation) => operation.toolName)).toEqual(catalogue.operations.map((operation) => operation.toolName));
+    expect(again.operations.map((operation) => operation.toolName)).toEqual(
+      catalogue.operations.map((operation) => operation.toolName),
+    );
   }, 60_000);
 
   it('ends every description with the access it needs', () => {
@@ -152,9 +175,15 @@ describe('documents without operationIds (Thinkific, stripped)', () => {
   it('derives readable names from method and path, whatever the order of the paths', async () => {
     const document = withoutOperationIds(readDocument('thinkific-admin-v1.openapi.yaml'));
     expect(JSON.stringify(document)).not.toContain('"operationId"');
-    const reversed = { ...document, paths: Object.fromEntries(Object.entries(document['paths'] as object).reverse()) } as ApiDocument;
+    const reversed = {
+      ...document,
+      paths: Object.fromEntries(Object.entries(document['paths'] as object).reverse()),
+    } as ApiDocument;
     const [forward, backward] = await Promise.all([buildCatalogue(document), buildCatalogue(reversed)]);
-    const byRoute = (catalogue: ToolCatalogue) => new Map(catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
+    const byRoute = (catalogue: ToolCatalogue) =>
+      new Map(
+        catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]),
+      );
     expect(byRoute(backward)).toEqual(byRoute(forward));
     expect(byRoute(forward).get('get /courses')).toBe('list_courses');
     expect(byRoute(forward).get('get /courses/{id}')).toBe('get_courses_by_id');
@@ -164,14 +193,20 @@ describe('documents without operationIds (Thinkific, stripped)', () => {
   it('groups tools by first tag when the document names no scope', async () => {
     const catalogue = await buildCatalogue(withoutOperationIds(readDocument('thinkific-admin-v1.openapi.yaml')));
     expect(catalogue.toolsets.get('courses')?.map((operation) => operation.toolName)).toContain('list_courses');
-    expect(catalogue.operations.every((operation) => operation.scopeAlternatives.length === 1 && operation.scopeAlternatives[0]?.length === 0)).toBe(true);
+    expect(
+      catalogue.operations.every(
+        (operation) => operation.scopeAlternatives.length === 1 && operation.scopeAlternatives[0]?.length === 0,
+      ),
+    ).toBe(true);
   });
 });
 
 describe('the GitHub description', () => {
   let catalogue: Awaited<ReturnType<typeof buildCatalogue>>;
   beforeAll(async () => {
-    catalogue = await buildCatalogue(readDocument('github-rest-2020-07-30.openapi.yaml'), { schoolUrl: 'https://school.example' });
+    catalogue = await buildCatalogue(readDocument('github-rest-2020-07-30.openapi.yaml'), {
+      schoolUrl: 'https://school.example',
+    });
   }, 60_000);
 
   it('API-01 ignores the servers on api.github.com and uploads.github.com for a school origin', () => {
@@ -193,7 +228,9 @@ describe('Google Classroom: URL-form scopes with alternatives', () => {
     const catalogue = await buildCatalogue(readDocument('google-classroom-v1.openapi.yaml'));
     const listCourses = catalogue.byName.get('list_courses');
     expect(listCourses?.toolset).toBe('courses');
-    expect(listCourses?.scopeAlternatives).toEqual(expect.arrayContaining([[`${CLASSROOM}.courses`], [`${CLASSROOM}.courses.readonly`]]));
+    expect(listCourses?.scopeAlternatives).toEqual(
+      expect.arrayContaining([[`${CLASSROOM}.courses`], [`${CLASSROOM}.courses.readonly`]]),
+    );
     expect(listCourses?.requiredScopes).toEqual([`${CLASSROOM}.courses.readonly`]);
     expect(catalogue.byName.get('create_courses')?.requiredScopes).toEqual([`${CLASSROOM}.courses`]);
     expect(catalogue.scopeRoles.isWriteCapable(`${CLASSROOM}.courses`)).toBe(true);
@@ -220,14 +257,22 @@ describe('Google Classroom: URL-form scopes with alternatives', () => {
         Object.fromEntries(
           Object.entries(item).map(([key, value]) => {
             const operation = value as Record<string, unknown>;
-            return typeof operation['operationId'] === 'string' ? [key, { ...operation, operationId: operation['operationId'].split('.')[0] }] : [key, value];
+            return typeof operation['operationId'] === 'string'
+              ? [key, { ...operation, operationId: operation['operationId'].split('.')[0] }]
+              : [key, value];
           }),
         ),
       ]),
     );
     const reused = { ...document, paths } as ApiDocument;
-    const [forward, backward] = await Promise.all([buildCatalogue(reused), buildCatalogue({ ...reused, paths: Object.fromEntries(Object.entries(paths).reverse()) } as ApiDocument)]);
-    const byRoute = (catalogue: ToolCatalogue) => new Map(catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
+    const [forward, backward] = await Promise.all([
+      buildCatalogue(reused),
+      buildCatalogue({ ...reused, paths: Object.fromEntries(Object.entries(paths).reverse()) } as ApiDocument),
+    ]);
+    const byRoute = (catalogue: ToolCatalogue) =>
+      new Map(
+        catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]),
+      );
     expect(byRoute(backward)).toEqual(byRoute(forward));
     const names = forward.operations.map((operation) => operation.toolName);
     expect(new Set(names).size).toBe(61);
@@ -236,7 +281,9 @@ describe('Google Classroom: URL-form scopes with alternatives', () => {
     // The shortest path keeps the plain name; the others take their method and path.
     expect(byRoute(forward).get('get /v1/courses/{id}')).toBe('get');
     expect(byRoute(forward).get('get /v1/courses')).toBe('list');
-    expect(byRoute(forward).get('delete /v1/courses/{courseId}/aliases/{alias}')).toBe('delete_courses_by_course_id_aliases_by_alias');
+    expect(byRoute(forward).get('delete /v1/courses/{courseId}/aliases/{alias}')).toBe(
+      'delete_courses_by_course_id_aliases_by_alias',
+    );
     expect(forward.warnings.filter((warning) => warning.startsWith('Tool name "list"')).length).toBeGreaterThan(5);
   });
 });
@@ -245,13 +292,22 @@ describe('OneRoster 1.2: no operationIds under a long shared prefix', () => {
   it('drops the shared /ims/oneroster/rostering/v1p2 prefix from names and never needs a hash', async () => {
     const catalogue = await buildCatalogue(readDocument('edfi-oneroster-v1p2.openapi.yaml'));
     const names = catalogue.operations.map((operation) => operation.toolName);
-    expect(names).toEqual(expect.arrayContaining(['list_academic_sessions', 'get_academic_sessions_by_id', 'list_classes', 'list_demographics']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'list_academic_sessions',
+        'get_academic_sessions_by_id',
+        'list_classes',
+        'list_demographics',
+      ]),
+    );
     for (const name of names) expect(name).not.toMatch(/ims|oneroster|v1p2|_[0-9a-f]{6}$/);
   });
 
   it('asks for the narrower core scope where the full roster scope is also accepted', async () => {
     const catalogue = await buildCatalogue(readDocument('edfi-oneroster-v1p2.openapi.yaml'));
-    expect(catalogue.byName.get('list_classes')?.requiredScopes).toEqual(['https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly']);
+    expect(catalogue.byName.get('list_classes')?.requiredScopes).toEqual([
+      'https://purl.imsglobal.org/spec/or/v1p2/scope/roster-core.readonly',
+    ]);
     expect(selectOperations(catalogue, { readOnly: true }).operations).toHaveLength(24);
   });
 });
@@ -260,7 +316,9 @@ describe('Swagger 2.0 documents', () => {
   it('are upgraded in memory and say so', async () => {
     const catalogue = await buildCatalogue(readDocument('sume-lms-course.swagger.json'));
     expect(catalogue.upgradedFrom).toBe('Swagger 2.0');
-    expect(catalogue.operations.map((operation) => operation.toolName)).toEqual(expect.arrayContaining(['list_courses', 'create_courses', 'get_courses_by_uuid', 'delete_courses_by_uuid']));
+    expect(catalogue.operations.map((operation) => operation.toolName)).toEqual(
+      expect.arrayContaining(['list_courses', 'create_courses', 'get_courses_by_uuid', 'delete_courses_by_uuid']),
+    );
     expect((await buildCatalogue(readDocument('thinkific-admin-v1.openapi.yaml'))).upgradedFrom).toBeUndefined();
   });
 });
@@ -268,9 +326,13 @@ describe('Swagger 2.0 documents', () => {
 describe('Magento: deep bracketed parameter names', () => {
   it('turns searchCriteria[filterGroups][0][filters][0][field] into a valid argument that maps back to the wire name', async () => {
     const catalogue = await buildCatalogue(readDocument('magento-cart.openapi.yaml'));
-    const parameters = catalogue.operations.flatMap((operation) => operation.parameters).filter((parameter) => parameter.name.startsWith('searchCriteria['));
+    const parameters = catalogue.operations
+      .flatMap((operation) => operation.parameters)
+      .filter((parameter) => parameter.name.startsWith('searchCriteria['));
     expect(parameters.length).toBeGreaterThan(0);
-    expect(parameters.map((parameter) => parameter.argument)).toContain('searchCriteria_filterGroups_0_filters_0_field');
+    expect(parameters.map((parameter) => parameter.argument)).toContain(
+      'searchCriteria_filterGroups_0_filters_0_field',
+    );
   });
 });
 
@@ -287,10 +349,19 @@ describe('new operations that collide with existing names', () => {
       },
     } as ApiDocument;
     const after = await buildCatalogue(withNewcomers);
-    const names = (catalogue: ToolCatalogue) => new Map(catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]));
+    const names = (catalogue: ToolCatalogue) =>
+      new Map(
+        catalogue.operations.map((operation) => [`${operation.method} ${operation.pathTemplate}`, operation.toolName]),
+      );
     const kept = names(after);
     for (const [route, name] of names(before)) expect(kept.get(route), route).toBe(name);
     expect(new Set(kept.values()).size).toBe(kept.size);
-    expect(after.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^Tool name "get_course_by_id" of GET \/v2\/courses\/\{id\} is already taken by GET \/courses\/\{id\}/)]));
+    expect(after.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^Tool name "get_course_by_id" of GET \/v2\/courses\/\{id\} is already taken by GET \/courses\/\{id\}/,
+        ),
+      ]),
+    );
   });
 });

@@ -10,11 +10,22 @@ function documentRoot() {
   return {
     components: {
       schemas: {
-        Money: { type: 'object', properties: { amount: { type: 'integer', example: 4900 }, currency: { type: 'string', enum: ['EUR', 'USD'] } } },
+        Money: {
+          type: 'object',
+          properties: {
+            amount: { type: 'integer', example: 4900 },
+            currency: { type: 'string', enum: ['EUR', 'USD'] },
+          },
+        },
         Course: {
           type: 'object',
           description: 'A course.',
-          properties: { id: { type: 'string', readOnly: true }, title: { type: 'string' }, price: { $ref: '#/components/schemas/Money' }, tags: { type: 'array', items: { type: 'string' } } },
+          properties: {
+            id: { type: 'string', readOnly: true },
+            title: { type: 'string' },
+            price: { $ref: '#/components/schemas/Money' },
+            tags: { type: 'array', items: { type: 'string' } },
+          },
           required: ['id', 'title'],
         },
       },
@@ -60,7 +71,8 @@ describe('converting a reference again', () => {
     const second = convertSchema(course(), root, 'input', budget, secondMeter);
     expect(second).toEqual(first);
     expect(second).not.toBe(first);
-    const properties = (schema: Record<string, unknown>) => schema['properties'] as Record<string, Record<string, unknown>>;
+    const properties = (schema: Record<string, unknown>) =>
+      schema['properties'] as Record<string, Record<string, unknown>>;
     expect(properties(second)['price']).not.toBe(properties(first)['price']);
     expect(properties(second)['tags']?.['items']).not.toBe(properties(first)['tags']?.['items']);
     expect(secondMeter).toEqual(firstMeter);
@@ -70,7 +82,9 @@ describe('converting a reference again', () => {
   it('keeps the directions apart: an input leaves read-only properties out, an output keeps them', () => {
     const root = documentRoot();
     convertSchema(course(), root, 'input', budget);
-    expect((convertSchema(course(), root, 'output', budget)['properties'] as Record<string, unknown>)['id']).toEqual({ type: 'string' });
+    expect((convertSchema(course(), root, 'output', budget)['properties'] as Record<string, unknown>)['id']).toEqual({
+      type: 'string',
+    });
   });
 
   it('API-11 replays nothing onto a meter without room for it: the budget cuts the schema short as a first conversion would', () => {
@@ -93,7 +107,9 @@ describe('converting a reference again', () => {
     expect(cut.overBudget).toBe(true);
     const meter = newSchemaMeter();
     const unbounded = newSchemaMeter();
-    expect(convertSchema(course(), root, 'input', budget, meter)).toEqual(convertSchema(course(), documentRoot(), 'input', budget, unbounded));
+    expect(convertSchema(course(), root, 'input', budget, meter)).toEqual(
+      convertSchema(course(), documentRoot(), 'input', budget, unbounded),
+    );
     expect(meter).toEqual(unbounded);
     expect(meter.overBudget).toBe(false);
   });
@@ -106,7 +122,9 @@ describe('a component met again deeper inside a schema', () => {
     const root = documentRoot();
     convertSchema(course(), root, 'output', budget);
     const [meter, unbounded] = [newSchemaMeter(), newSchemaMeter()];
-    expect(convertSchema(listOf(course()), root, 'output', budget, meter)).toEqual(convertSchema(listOf(course()), documentRoot(), 'output', budget, unbounded));
+    expect(convertSchema(listOf(course()), root, 'output', budget, meter)).toEqual(
+      convertSchema(listOf(course()), documentRoot(), 'output', budget, unbounded),
+    );
     expect(meter).toEqual(unbounded);
   });
 
@@ -124,7 +142,14 @@ describe('a component met again deeper inside a schema', () => {
     const recursiveRoot = () => ({
       components: {
         schemas: {
-          Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/components/schemas/Node' } }, tag: { $ref: '#/components/schemas/Tag' } } },
+          Node: {
+            type: 'object',
+            properties: {
+              name: { type: 'string' },
+              children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+              tag: { $ref: '#/components/schemas/Tag' },
+            },
+          },
           Tag: { type: 'object', properties: { label: { type: 'string' } } },
         },
       },
@@ -134,7 +159,9 @@ describe('a component met again deeper inside a schema', () => {
     const first = convertSchema(node(), root, 'output', budget);
     expect(JSON.stringify(first)).toContain('Recursive Node; not expanded further.');
     expect(convertSchema(node(), root, 'output', budget)).toEqual(first);
-    expect(convertSchema(listOf(node()), root, 'output', budget)).toEqual(convertSchema(listOf(node()), recursiveRoot(), 'output', budget));
+    expect(convertSchema(listOf(node()), root, 'output', budget)).toEqual(
+      convertSchema(listOf(node()), recursiveRoot(), 'output', budget),
+    );
   });
 });
 

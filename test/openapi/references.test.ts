@@ -8,21 +8,39 @@ import { documentWith } from './fixtures/minimal-document.js';
 describe('resolvePointer', () => {
   const root = {
     components: {
-      schemas: { Course: { type: 'object', properties: { 'a/b': { type: 'string' }, 'c~d': { type: 'integer' } } }, Alias: { $ref: '#/components/schemas/Course' } },
-      responses: { Ok: { $ref: '#/components/responses/Real' }, Real: { content: { 'application/json': { schema: { type: 'object' } } } } },
+      schemas: {
+        Course: { type: 'object', properties: { 'a/b': { type: 'string' }, 'c~d': { type: 'integer' } } },
+        Alias: { $ref: '#/components/schemas/Course' },
+      },
+      responses: {
+        Ok: { $ref: '#/components/responses/Real' },
+        Real: { content: { 'application/json': { schema: { type: 'object' } } } },
+      },
       loops: { A: { $ref: '#/components/loops/B' }, B: { $ref: '#/components/loops/A' } },
     },
   };
 
   it('decodes the RFC 6901 escapes and percent-encoding', () => {
-    expect(resolvePointer(root, '#/components/schemas/Course/properties/a~1b')).toEqual({ found: true, value: { type: 'string' } });
-    expect(resolvePointer(root, '#/components/schemas/Course/properties/c~0d')).toEqual({ found: true, value: { type: 'integer' } });
+    expect(resolvePointer(root, '#/components/schemas/Course/properties/a~1b')).toEqual({
+      found: true,
+      value: { type: 'string' },
+    });
+    expect(resolvePointer(root, '#/components/schemas/Course/properties/c~0d')).toEqual({
+      found: true,
+      value: { type: 'integer' },
+    });
     expect(resolvePointer(root, '#/components/schemas/Cour%73e/type')).toEqual({ found: true, value: 'object' });
   });
 
   it('follows a reference met on the way', () => {
-    expect(resolvePointer(root, '#/components/responses/Ok/content/application~1json/schema')).toEqual({ found: true, value: { type: 'object' } });
-    expect(resolvePointer(root, '#/components/schemas/Alias/properties/c~0d/type')).toEqual({ found: true, value: 'integer' });
+    expect(resolvePointer(root, '#/components/responses/Ok/content/application~1json/schema')).toEqual({
+      found: true,
+      value: { type: 'object' },
+    });
+    expect(resolvePointer(root, '#/components/schemas/Alias/properties/c~0d/type')).toEqual({
+      found: true,
+      value: 'integer',
+    });
   });
 
   it('API-08 ends a reference loop met on the way instead of spinning', () => {
@@ -49,8 +67,14 @@ describe('resolveSchema', () => {
   };
 
   it('follows a chain of references, the outermost siblings winning (OpenAPI 3.1 description override)', () => {
-    expect(resolveSchema({ $ref: '#/components/schemas/Alias' }, root)).toEqual({ type: 'object', description: 'The alias.' });
-    expect(resolveSchema({ $ref: '#/components/schemas/Alias', description: 'Here.' }, root)).toEqual({ type: 'object', description: 'Here.' });
+    expect(resolveSchema({ $ref: '#/components/schemas/Alias' }, root)).toEqual({
+      type: 'object',
+      description: 'The alias.',
+    });
+    expect(resolveSchema({ $ref: '#/components/schemas/Alias', description: 'Here.' }, root)).toEqual({
+      type: 'object',
+      description: 'Here.',
+    });
   });
 
   it('hands back the very object when a reference adds nothing, and the input when nothing resolves', () => {
@@ -83,12 +107,26 @@ describe('a catalogue over references of every kind', () => {
           },
           parameters: {
             CourseIdAlias: { $ref: '#/components/parameters/CourseId' },
-            CourseId: { name: 'course_id', in: 'path', required: true, schema: { type: 'integer' }, description: 'The course.' },
+            CourseId: {
+              name: 'course_id',
+              in: 'path',
+              required: true,
+              schema: { type: 'integer' },
+              description: 'The course.',
+            },
           },
           requestBodies: {
-            CourseChange: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CourseChange' } } } },
+            CourseChange: {
+              required: true,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/CourseChange' } } },
+            },
           },
-          responses: { CourseOk: { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } } } },
+          responses: {
+            CourseOk: {
+              description: 'OK',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Course' } } },
+            },
+          },
           schemas: {
             CourseChange: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
             Course: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } },
@@ -104,7 +142,10 @@ describe('a catalogue over references of every kind', () => {
     expect(properties['course_id']).toMatchObject({ type: 'integer', description: 'The course.' });
     expect(properties['title']).toMatchObject({ type: 'string' });
     expect(operation?.inputSchema['required']).toEqual(expect.arrayContaining(['course_id', 'title']));
-    expect(operation?.outputSchema).toEqual({ type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } });
+    expect(operation?.outputSchema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'integer' }, title: { type: 'string' } },
+    });
     expect(JSON.stringify(operation)).not.toContain('$ref');
   });
 });
@@ -117,7 +158,14 @@ describe('references outside schemas', () => {
           get: {
             operationId: 'listCourses',
             security: [{ school: ['courses:read'] }],
-            parameters: [{ name: 'q', in: 'query', schema: { type: 'string' }, examples: { word: { $ref: '#/components/examples/Word' } } }],
+            parameters: [
+              {
+                name: 'q',
+                in: 'query',
+                schema: { type: 'string' },
+                examples: { word: { $ref: '#/components/examples/Word' } },
+              },
+            ],
             responses: { '200': { description: 'OK' } },
           },
         },
@@ -127,14 +175,25 @@ describe('references outside schemas', () => {
           examples: { Word: { value: 'piano' } },
           securitySchemes: {
             school: { $ref: '#/components/securitySchemes/real' },
-            real: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'https://s.example/a', tokenUrl: 'https://s.example/t', scopes: { 'courses:read': 'Read courses.' } } } },
+            real: {
+              type: 'oauth2',
+              flows: {
+                authorizationCode: {
+                  authorizationUrl: 'https://s.example/a',
+                  tokenUrl: 'https://s.example/t',
+                  scopes: { 'courses:read': 'Read courses.' },
+                },
+              },
+            },
           },
         },
       },
     );
     const catalogue = await buildCatalogue(document);
     const [operation] = catalogue.operations;
-    expect((operation!.inputSchema['properties'] as Record<string, unknown>)['q']).toMatchObject({ examples: ['piano'] });
+    expect((operation!.inputSchema['properties'] as Record<string, unknown>)['q']).toMatchObject({
+      examples: ['piano'],
+    });
     expect(operation?.requiredScopes).toEqual(['courses:read']);
     expect(catalogue.scopeDescriptions).toMatchObject({ 'courses:read': 'Read courses.' });
   });

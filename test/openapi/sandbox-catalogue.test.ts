@@ -33,7 +33,9 @@ describe('the sandbox school catalogue', () => {
   it('matches the reviewed snapshot', async () => {
     const catalogue = await sandboxCatalogue();
     const snapshot = {
-      toolsets: Object.fromEntries([...catalogue.toolsets].map(([name, operations]) => [name, operations.map((operation) => operation.toolName)])),
+      toolsets: Object.fromEntries(
+        [...catalogue.toolsets].map(([name, operations]) => [name, operations.map((operation) => operation.toolName)]),
+      ),
       tools: catalogue.operations.map((operation) => ({
         name: operation.toolName,
         route: `${operation.method.toUpperCase()} ${operation.pathTemplate}`,
@@ -45,7 +47,13 @@ describe('the sandbox school catalogue', () => {
         annotations: operation.annotations,
         inputSchema: operation.inputSchema,
         outputSchema: operation.outputSchema ?? null,
-        body: operation.body ? { contentType: operation.body.contentType, mode: operation.body.mode, fileProperties: operation.body.fileProperties ?? [] } : null,
+        body: operation.body
+          ? {
+              contentType: operation.body.contentType,
+              mode: operation.body.mode,
+              fileProperties: operation.body.fileProperties ?? [],
+            }
+          : null,
       })),
     };
     await expect(`${JSON.stringify(snapshot, null, 2)}\n`).toMatchFileSnapshot('../snapshots/sandbox-catalogue.json');

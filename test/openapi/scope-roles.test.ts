@@ -10,7 +10,11 @@ function schoolDocument() {
   return documentWith(
     {
       '/courses': {
-        get: { operationId: 'listCourses', security: [{ school: ['courses:write'] }, { school: ['courses:read'] }], responses: ok },
+        get: {
+          operationId: 'listCourses',
+          security: [{ school: ['courses:write'] }, { school: ['courses:read'] }],
+          responses: ok,
+        },
         post: { operationId: 'createCourse', security: needs('courses:write'), responses: ok },
       },
       '/coupons': {
@@ -36,7 +40,14 @@ function schoolDocument() {
 describe('what scopes allow, from the operations', () => {
   it('AZ-08 a scope is readable when some read operation accepts it, whatever its name', async () => {
     const catalogue = await buildCatalogue(schoolDocument());
-    expect([...scopeRoles(catalogue.operations).readable].sort()).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
+    expect([...scopeRoles(catalogue.operations).readable].sort()).toEqual([
+      'admin',
+      'coupons:read',
+      'courses:read',
+      'courses:write',
+      'read:org',
+      'reports',
+    ]);
   });
 
   it('a set of scopes enables a change only when it holds a whole alternative of an operation that changes data', async () => {
@@ -60,9 +71,13 @@ describe('what scopes allow, from the operations', () => {
   it('the first consent takes the reads of the enabled toolsets, less any scope that alone lets data change', async () => {
     const catalogue = await buildCatalogue(schoolDocument());
     const toolsetOf = (name: string) => catalogue.byName.get(name)?.toolset;
-    expect([toolsetOf('list_courses'), toolsetOf('get_org'), toolsetOf('get_reports'), toolsetOf('get_admin')]).toEqual(['courses', 'org', 'reports', 'admin']);
+    expect([toolsetOf('list_courses'), toolsetOf('get_org'), toolsetOf('get_reports'), toolsetOf('get_admin')]).toEqual(
+      ['courses', 'org', 'reports', 'admin'],
+    );
     // admin also resets, so it waits for its first need; courses:read and read:org change nothing on their own.
-    expect(consentScopeFacts(catalogue.operations, ['courses', 'coupons', 'org', 'reports', 'admin', 'public']).upFront).toEqual(['coupons:read', 'courses:read', 'read:org', 'reports']);
+    expect(
+      consentScopeFacts(catalogue.operations, ['courses', 'coupons', 'org', 'reports', 'admin', 'public']).upFront,
+    ).toEqual(['coupons:read', 'courses:read', 'read:org', 'reports']);
     expect(consentScopeFacts(catalogue.operations, ['coupons']).upFront).toEqual(['coupons:read']);
     expect(consentScopeFacts(catalogue.operations, []).upFront).toEqual([]);
   });
@@ -71,7 +86,11 @@ describe('what scopes allow, from the operations', () => {
     const catalogue = await buildCatalogue(schoolDocument());
     const facts = consentScopeFacts(catalogue.operations, []);
     // courses:read is needed to create a plan, read:org to change the org: they are reads, never keys.
-    expect(facts.readsWith).toEqual({ 'courses:write': ['courses:read'], 'coupons:write': ['coupons:read'], 'write:org': ['read:org'] });
+    expect(facts.readsWith).toEqual({
+      'courses:write': ['courses:read'],
+      'coupons:write': ['coupons:read'],
+      'write:org': ['read:org'],
+    });
     expect(facts.readable).toEqual(['admin', 'coupons:read', 'courses:read', 'courses:write', 'read:org', 'reports']);
   });
 

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, loadDocument, parseDocumentText, searchOperations, type ToolCatalogue } from '../../src/openapi/index.js';
+import {
+  buildCatalogue,
+  loadDocument,
+  parseDocumentText,
+  searchOperations,
+  type ToolCatalogue,
+} from '../../src/openapi/index.js';
 import { nearOperations, searchWords, unknownWords } from '../../src/openapi/search.js';
 import { createSandbox } from '@school-mcp/sandbox';
 import { documentWith } from './fixtures/minimal-document.js';
@@ -12,9 +18,27 @@ const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
 const ok = { '200': { description: 'OK' } };
 
 const document = documentWith({
-  '/courses': { get: { operationId: 'listCourses', summary: 'List courses', tags: ['courses'], responses: ok }, post: { operationId: 'createCourse', summary: 'Create a course', responses: ok } },
-  '/coupons': { get: { operationId: 'listCoupons', summary: 'List coupons', responses: ok }, post: { operationId: 'createCoupon', summary: 'Create a coupon', description: 'A discount code for courses.', responses: ok } },
-  '/members/{id}': { delete: { operationId: 'deleteMember', summary: 'Remove a member', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } },
+  '/courses': {
+    get: { operationId: 'listCourses', summary: 'List courses', tags: ['courses'], responses: ok },
+    post: { operationId: 'createCourse', summary: 'Create a course', responses: ok },
+  },
+  '/coupons': {
+    get: { operationId: 'listCoupons', summary: 'List coupons', responses: ok },
+    post: {
+      operationId: 'createCoupon',
+      summary: 'Create a coupon',
+      description: 'A discount code for courses.',
+      responses: ok,
+    },
+  },
+  '/members/{id}': {
+    delete: {
+      operationId: 'deleteMember',
+      summary: 'Remove a member',
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: ok,
+    },
+  },
 });
 
 describe('searchOperations', () => {
@@ -39,7 +63,11 @@ describe('searchOperations', () => {
     const catalogue = await buildCatalogue(document);
     expect(searchOperations(catalogue, 'course', 2)).toEqual(searchOperations(catalogue, 'course', 2));
     expect(searchOperations(catalogue, 'course', 2)).toHaveLength(2);
-    expect(searchOperations(catalogue, '', 3).map((result) => result.operation.toolName)).toEqual(['list_courses', 'create_course', 'list_coupons']);
+    expect(searchOperations(catalogue, '', 3).map((result) => result.operation.toolName)).toEqual([
+      'list_courses',
+      'create_course',
+      'list_coupons',
+    ]);
     expect(searchOperations(catalogue, 'zebra')).toEqual([]);
   });
 });
@@ -47,12 +75,27 @@ describe('searchOperations', () => {
 describe('searchOperations ranking', () => {
   const favourites = documentWith({
     '/users/{id}/favourite_courses': {
-      get: { operationId: 'listFavouriteCourses', summary: 'List favourite courses', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+      get: {
+        operationId: 'listFavouriteCourses',
+        summary: 'List favourite courses',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok,
+      },
     },
     '/courses': { get: { operationId: 'listCourses', summary: 'List courses', responses: ok } },
     '/courses/{id}': {
-      get: { operationId: 'getCourse', summary: 'Get a course', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
-      delete: { operationId: 'deleteCourse', summary: 'Delete a course', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok },
+      get: {
+        operationId: 'getCourse',
+        summary: 'Get a course',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok,
+      },
+      delete: {
+        operationId: 'deleteCourse',
+        summary: 'Delete a course',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: ok,
+      },
     },
     '/orders': {
       get: {
@@ -63,7 +106,8 @@ describe('searchOperations ranking', () => {
       },
     },
   });
-  const names = async (query: string) => searchOperations(await buildCatalogue(favourites), query).map((result) => result.operation.toolName);
+  const names = async (query: string) =>
+    searchOperations(await buildCatalogue(favourites), query).map((result) => result.operation.toolName);
 
   it('puts the name made of the query words before one with more words in it', async () => {
     expect((await names('list courses'))[0]).toBe('list_courses');
@@ -100,14 +144,23 @@ describe('searchOperations on real catalogues', () => {
     (sandboxBuilt ??= (async () => {
       const sandbox = createSandbox(SCHOOL, {});
       try {
-        const loaded = await loadDocument({ schoolUrl: SCHOOL, fetch: (url, init) => sandbox.fetch(new Request(url, init)) });
+        const loaded = await loadDocument({
+          schoolUrl: SCHOOL,
+          fetch: (url, init) => sandbox.fetch(new Request(url, init)),
+        });
         return await buildCatalogue(loaded.document, { schoolUrl: SCHOOL });
       } finally {
         await sandbox.close();
       }
     })());
-  const thinkific = () => (thinkificBuilt ??= buildCatalogue(parseDocumentText(readFileSync(join(FIXTURES, 'thinkific-admin-v1.openapi.yaml'), 'utf8'), { source: 'thinkific' }).document));
-  const top = (catalogue: ToolCatalogue, query: string) => searchOperations(catalogue, query).map((result) => result.operation.toolName);
+  const thinkific = () =>
+    (thinkificBuilt ??= buildCatalogue(
+      parseDocumentText(readFileSync(join(FIXTURES, 'thinkific-admin-v1.openapi.yaml'), 'utf8'), {
+        source: 'thinkific',
+      }).document,
+    ));
+  const top = (catalogue: ToolCatalogue, query: string) =>
+    searchOperations(catalogue, query).map((result) => result.operation.toolName);
 
   it.each([
     ['list courses', 'list_courses'],
@@ -128,7 +181,7 @@ describe('searchOperations on real catalogues', () => {
     ['colour scheme of the site', 'get_appearance'],
     ['take the lecturer off the course', 'detach_lecturer_from_course'],
     ['roll the about page back', 'rollback_page'],
-  ])('the sandbox, in an administrator\'s words: %s finds %s first', async (query, expected) => {
+  ])("the sandbox, in an administrator's words: %s finds %s first", async (query, expected) => {
     expect(top(await sandboxCatalogue(), query)[0]).toBe(expected);
   });
 
@@ -143,7 +196,8 @@ describe('searchOperations on real catalogues', () => {
   it('the sandbox: a change is never answered with a read, and an unknown subject with nothing', async () => {
     const catalogue = await sandboxCatalogue();
     for (const query of ['delete event', 'delete course', 'add member', 'update coupon', 'cancel order']) {
-      for (const name of top(catalogue, query)) expect(catalogue.byName.get(name)!.method, `${query}: ${name}`).not.toBe('get');
+      for (const name of top(catalogue, query))
+        expect(catalogue.byName.get(name)!.method, `${query}: ${name}`).not.toBe('get');
     }
     expect(top(catalogue, 'delete event')).toEqual([]);
     expect(top(catalogue, 'zebra migration')).toEqual([]);

@@ -6,7 +6,12 @@
  * nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { restoreReferences, restoreTable, SHARED_REFERENCE_KEY, subtreeSharing } from '../../src/openapi/shared-subtrees.js';
+import {
+  restoreReferences,
+  restoreTable,
+  SHARED_REFERENCE_KEY,
+  subtreeSharing,
+} from '../../src/openapi/shared-subtrees.js';
 
 const metadata = {
   type: 'object',
@@ -41,7 +46,11 @@ describe('writing repeated subtrees once', () => {
     expect(table.entries).toEqual([metadata]);
     expect(text.split('Standard object metadata').length - 1).toBe(1);
     // Every place it occurred is the one restored object.
-    const [first, second, third] = restored as [{ properties: { metadata: object } }, { properties: { metadata: object } }, [object, { properties: { metadata: object } }]];
+    const [first, second, third] = restored as [
+      { properties: { metadata: object } },
+      { properties: { metadata: object } },
+      [object, { properties: { metadata: object } }],
+    ];
     expect(first.properties.metadata).toBe(table.entries[0]);
     expect(second.properties.metadata).toBe(table.entries[0]);
     expect(third[0]).toBe(table.entries[0]);
@@ -82,7 +91,9 @@ describe('writing repeated subtrees once', () => {
   });
 
   it('keeps a property named __proto__ as data, shared or not, without changing a prototype', () => {
-    const value = JSON.parse(`{"type":"object","properties":{"__proto__":${JSON.stringify(metadata)},"other":${JSON.stringify(metadata)}}}`) as Record<string, unknown>;
+    const value = JSON.parse(
+      `{"type":"object","properties":{"__proto__":${JSON.stringify(metadata)},"other":${JSON.stringify(metadata)}}}`,
+    ) as Record<string, unknown>;
     const { restored } = roundTrip([value, structuredClone(value)]);
     expect(JSON.stringify(restored[0])).toBe(JSON.stringify(value));
     const properties = (restored[0] as { properties: object }).properties;
@@ -124,7 +135,14 @@ describe('restoring a table that is not what the writer makes', () => {
 
   it('ST-09 restores nothing from a reference that is not exactly {"$@": <an index>}', () => {
     const table = restoreTable([entry])!;
-    for (const bad of [reference(1), reference(-1), reference(0.5), reference('0'), reference(null), { ...reference(0), type: 'string' }]) {
+    for (const bad of [
+      reference(1),
+      reference(-1),
+      reference(0.5),
+      reference('0'),
+      reference(null),
+      { ...reference(0), type: 'string' },
+    ]) {
       expect(restoreReferences({ schema: { items: bad } }, 'schema', table)).toBeUndefined();
       expect(restoreReferences({ schema: bad }, 'schema', table)).toBeUndefined();
     }

@@ -36,7 +36,9 @@ describe('tool names', () => {
       expect(name.startsWith('enterprise_admin_list_self_hosted_runner')).toBe(true);
     }
     expect(names[0]).not.toBe(names[1]);
-    expect(assignToolNames([{ operationId: `${long}One`, method: 'get', pathTemplate: '/a' }]).names).toEqual([names[0]]);
+    expect(assignToolNames([{ operationId: `${long}One`, method: 'get', pathTemplate: '/a' }]).names).toEqual([
+      names[0],
+    ]);
   });
 
   it('API-08 makes colliding names unique whatever their order, and never from "_" alone', () => {
@@ -54,6 +56,8 @@ describe('tool names', () => {
   });
 
   it('keeps a name that fits as it is', () => {
-    expect(baseToolName({ operationId: 'coupons_create', method: 'post', pathTemplate: '/coupons' })).toBe('coupons_create');
+    expect(baseToolName({ operationId: 'coupons_create', method: 'post', pathTemplate: '/coupons' })).toBe(
+      'coupons_create',
+    );
   });
 });

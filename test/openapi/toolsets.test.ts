@@ -10,8 +10,18 @@ function schoolDocument() {
   return documentWith(
     {
       '/courses': {
-        get: { operationId: 'listCourses', summary: 'List courses', security: [{ school: ['courses:write'] }, { school: ['courses:read'] }], responses: ok },
-        post: { operationId: 'createCourse', summary: 'Create a course', security: [{ school: ['courses:write'] }], responses: ok },
+        get: {
+          operationId: 'listCourses',
+          summary: 'List courses',
+          security: [{ school: ['courses:write'] }, { school: ['courses:read'] }],
+          responses: ok,
+        },
+        post: {
+          operationId: 'createCourse',
+          summary: 'Create a course',
+          security: [{ school: ['courses:write'] }],
+          responses: ok,
+        },
       },
       '/courses/{id}': {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -21,8 +31,12 @@ function schoolDocument() {
       '/coupons': { post: { operationId: 'createCoupon', responses: ok } },
       '/catalogue': { get: { operationId: 'publicCatalogue', security: [], responses: ok } },
       '/reports': { get: { operationId: 'report', security: [{}, { school: ['students:read'] }], responses: ok } },
-      '/legacy': { get: { operationId: 'legacy', security: [{ legacyKey: [] }, { school: ['students:read'] }], responses: ok } },
-      '/enrolments': { get: { operationId: 'enrolments', security: [{ school: ['students:read', 'courses:read'] }], responses: ok } },
+      '/legacy': {
+        get: { operationId: 'legacy', security: [{ legacyKey: [] }, { school: ['students:read'] }], responses: ok },
+      },
+      '/enrolments': {
+        get: { operationId: 'enrolments', security: [{ school: ['students:read', 'courses:read'] }], responses: ok },
+      },
     },
     { components: oauthSchemes, security: [{ school: ['coupons:write'] }] },
   );
@@ -47,7 +61,12 @@ describe('scopes and toolsets', () => {
 
   it('understands OR of requirement objects, AND within one, root security, and public alternatives', async () => {
     const catalogue = await buildCatalogue(schoolDocument());
-    const view = Object.fromEntries(catalogue.operations.map((operation) => [operation.toolName, [operation.scopeAlternatives, operation.requiredScopes, operation.toolset]]));
+    const view = Object.fromEntries(
+      catalogue.operations.map((operation) => [
+        operation.toolName,
+        [operation.scopeAlternatives, operation.requiredScopes, operation.toolset],
+      ]),
+    );
     expect(view).toEqual({
       list_courses: [[['courses:write'], ['courses:read']], ['courses:read'], 'courses'],
       create_course: [[['courses:write']], ['courses:write'], 'courses'],
@@ -65,9 +84,13 @@ describe('scopes and toolsets', () => {
   it('keeps the scopes of an operation that anonymous callers may also use, so administrators sign in for the full view', async () => {
     const catalogue = await buildCatalogue(schoolDocument());
     expect(catalogue.byName.get('report')?.anonymousAccess).toBe(true);
-    expect(catalogue.byName.get('report')?.description).toBe('Report.\n\nRequires scope: students:read. Without sign-in, only the public view is served.');
+    expect(catalogue.byName.get('report')?.description).toBe(
+      'Report.\n\nRequires scope: students:read. Without sign-in, only the public view is served.',
+    );
     expect(catalogue.byName.get('public_catalogue')?.anonymousAccess).toBeUndefined();
-    expect(scopeAlternatives(undefined, [{}, { bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([]);
+    expect(scopeAlternatives(undefined, [{}, { bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual(
+      [],
+    );
   });
 
   it('API-09 asks for the narrowest alternative: no read-write scope when a read-only one is accepted, then fewest scopes, then fewest operations opened', () => {
@@ -84,7 +107,10 @@ describe('scopes and toolsets', () => {
     expect(roles.isWriteCapable('a')).toBe(true);
     expect(roles.isWriteCapable('a.readonly')).toBe(false);
     expect(narrowestAlternative([['a'], ['a.readonly']], 'get', roles)).toEqual(['a.readonly']);
-    expect(narrowestAlternative([['c'], ['b.readonly', 'd.readonly']], 'get', roles)).toEqual(['b.readonly', 'd.readonly']);
+    expect(narrowestAlternative([['c'], ['b.readonly', 'd.readonly']], 'get', roles)).toEqual([
+      'b.readonly',
+      'd.readonly',
+    ]);
     expect(narrowestAlternative([['wide.readonly'], ['narrow.readonly']], 'get', roles)).toEqual(['narrow.readonly']);
     expect(narrowestAlternative([['admin'], ['a']], 'get', roles)).toEqual(['a']);
     expect(narrowestAlternative([['x'], ['y']], 'get', scopeRoles([]))).toEqual(['x']);
@@ -111,23 +137,44 @@ describe('scopes and toolsets', () => {
   });
 
   it('tells a bearer scheme from ones the bridge cannot present', () => {
-    expect(scopeAlternatives(undefined, [{ bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([[]]);
+    expect(scopeAlternatives(undefined, [{ bearer: [] }], { bearer: { type: 'http', scheme: 'bearer' } })).toEqual([
+      [],
+    ]);
     expect(scopeAlternatives(undefined, [{ basic: [] }], { basic: { type: 'http', scheme: 'basic' } })).toEqual([[]]);
   });
 
   it('ends descriptions with the scope needed, or says the tool is public', async () => {
     const catalogue = await buildCatalogue(schoolDocument());
     expect(catalogue.byName.get('create_coupon')?.description).toBe('Create coupon.\n\nRequires scope: coupons:write.');
-    expect(catalogue.byName.get('list_courses')?.description).toBe('List courses.\n\nRequires scope: courses:read. Also accepted: courses:write.');
+    expect(catalogue.byName.get('list_courses')?.description).toBe(
+      'List courses.\n\nRequires scope: courses:read. Also accepted: courses:write.',
+    );
     expect(catalogue.byName.get('public_catalogue')?.description.endsWith('Public: no sign-in needed.')).toBe(true);
   });
 
   it('API-09 annotates reads, destructive writes and idempotent methods', async () => {
     const catalogue = await buildCatalogue(schoolDocument());
-    expect(catalogue.byName.get('list_courses')?.annotations).toEqual({ title: 'List courses', readOnlyHint: true, idempotentHint: true, openWorldHint: true });
-    expect(catalogue.byName.get('create_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
-    expect(catalogue.byName.get('replace_course')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, title: 'Replace course' });
-    expect(catalogue.byName.get('delete_course')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(catalogue.byName.get('list_courses')?.annotations).toEqual({
+      title: 'List courses',
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(catalogue.byName.get('create_course')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
+    expect(catalogue.byName.get('replace_course')?.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      title: 'Replace course',
+    });
+    expect(catalogue.byName.get('delete_course')?.annotations).toMatchObject({
+      destructiveHint: true,
+      idempotentHint: true,
+    });
   });
 });
 
@@ -137,7 +184,10 @@ describe('selection', () => {
 
   it('selects toolsets by name, or all', async () => {
     catalogue = await buildCatalogue(schoolDocument());
-    expect(names(selectOperations(catalogue, { toolsets: ['coupons', 'public'] }))).toEqual(['create_coupon', 'public_catalogue']);
+    expect(names(selectOperations(catalogue, { toolsets: ['coupons', 'public'] }))).toEqual([
+      'create_coupon',
+      'public_catalogue',
+    ]);
     expect(names(selectOperations(catalogue, { toolsets: 'all' }))).toEqual(names(catalogue));
   });
 
@@ -171,18 +221,29 @@ describe('selection', () => {
 
   it('API-09 lets an exact tool list win over toolsets and applies exclusions last', async () => {
     catalogue = await buildCatalogue(schoolDocument());
-    expect(names(selectOperations(catalogue, { toolsets: ['public'], tools: ['create_coupon', 'delete_course'] }))).toEqual(['delete_course', 'create_coupon']);
-    expect(names(selectOperations(catalogue, { toolsets: ['courses'], excludeTools: ['delete_course'] }))).toEqual(['list_courses', 'create_course', 'replace_course']);
+    expect(
+      names(selectOperations(catalogue, { toolsets: ['public'], tools: ['create_coupon', 'delete_course'] })),
+    ).toEqual(['delete_course', 'create_coupon']);
+    expect(names(selectOperations(catalogue, { toolsets: ['courses'], excludeTools: ['delete_course'] }))).toEqual([
+      'list_courses',
+      'create_course',
+      'replace_course',
+    ]);
   });
 
   it('refuses unknown toolsets and tools, naming the valid ones', async () => {
     catalogue = await buildCatalogue(schoolDocument());
     expect(() => selectOperations(catalogue, { toolsets: ['courses', 'grades'] })).toThrow(
-      expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOLSET', hint: expect.stringContaining('coupons, courses, public, students') }),
+      expect.objectContaining({
+        code: 'OPENAPI_UNKNOWN_TOOLSET',
+        hint: expect.stringContaining('coupons, courses, public, students'),
+      }),
     );
     expect(() => selectOperations(catalogue, { tools: ['create_coupons'] })).toThrow(
       expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL', hint: expect.stringContaining('create_coupon') }),
     );
-    expect(() => selectOperations(catalogue, { excludeTools: ['nope'] })).toThrow(expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL' }));
+    expect(() => selectOperations(catalogue, { excludeTools: ['nope'] })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_UNKNOWN_TOOL' }),
+    );
   });
 });

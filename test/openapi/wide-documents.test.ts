@@ -12,7 +12,14 @@ const noNetwork: FetchLike = () => Promise.reject(new Error('no network in this 
 
 /** A YAML document under the 5 MiB cap whose `x-wide` mapping has `KEYS` keys. */
 function wideYaml(): string {
-  const lines = ['openapi: 3.0.3', 'info: {title: Wide, version: "1"}', 'paths:', '  /members:', '    get: {operationId: list_members, responses: {"200": {description: ok}}}', 'x-wide:'];
+  const lines = [
+    'openapi: 3.0.3',
+    'info: {title: Wide, version: "1"}',
+    'paths:',
+    '  /members:',
+    '    get: {operationId: list_members, responses: {"200": {description: ok}}}',
+    'x-wide:',
+  ];
   for (let index = 0; index < KEYS; index += 1) lines.push(`  k${index}: ${index}`);
   return `${lines.join('\n')}\n`;
 }
@@ -33,13 +40,24 @@ describe('wide documents', () => {
     expect(Buffer.byteLength(text)).toBeLessThan(5 * 1024 * 1024);
     const documentPath = join(directory, 'wide.yaml');
     await writeFile(documentPath, text);
-    const load = { schoolUrl: 'https://school.example', openapi: documentPath, fetch: noNetwork, configDirectory: join(directory, 'config') };
+    const load = {
+      schoolUrl: 'https://school.example',
+      openapi: documentPath,
+      fetch: noNetwork,
+      configDirectory: join(directory, 'config'),
+    };
     const loaded = await loadDocument(load);
     expect(Object.keys(loaded.document['x-wide'] as object)).toHaveLength(KEYS);
     const catalogue = await buildCatalogue(loaded.document);
     expect(catalogue.operations.map((operation) => operation.toolName)).toEqual(['list_members']);
     // The start the stdio server makes: built and stored, then restored from the cache.
-    const start = () => loadCatalogue({ load, catalogue: { schoolUrl: 'https://school.example' }, version: '1.0.0', debug: () => undefined });
+    const start = () =>
+      loadCatalogue({
+        load,
+        catalogue: { schoolUrl: 'https://school.example' },
+        version: '1.0.0',
+        debug: () => undefined,
+      });
     const built = await start();
     expect(built.store).toBeDefined();
     await built.store!();
@@ -49,7 +67,12 @@ describe('wide documents', () => {
   }, 60_000);
 
   it('API-18 writes the JSON copy of a document with a list of 250,000 items', () => {
-    const document = { openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {}, 'x-long': Array.from({ length: KEYS }, (_, index) => index) };
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {},
+      'x-long': Array.from({ length: KEYS }, (_, index) => index),
+    };
     expect(JSON.parse(parsedCopyText({ document, warnings: [] })!)).toEqual(document);
   });
 });

@@ -9,7 +9,8 @@ const HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
 /** `levels` anchors, each a list of ten aliases of the one before: 10^levels leaves in all. */
 function laughs(levels: number): string {
   const lines = ['x-l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-  for (let level = 1; level <= levels; level++) lines.push(`x-l${level}: &l${level} [${Array.from({ length: 10 }, () => `*l${level - 1}`).join(', ')}]`);
+  for (let level = 1; level <= levels; level++)
+    lines.push(`x-l${level}: &l${level} [${Array.from({ length: 10 }, () => `*l${level - 1}`).join(', ')}]`);
   return `${HEAD}${lines.join('\n')}\n`;
 }
 
@@ -31,7 +32,9 @@ describe('YAML aliases', () => {
     expect(reachOf('a: &x [1]\nb: *x\n').loops).toBe(false);
     // Anchored again, the name stands for the newer collection, which is still open.
     expect(reachOf('a: &x [1]\nb: &x [*x]\n').loops).toBe(true);
-    expect(() => parseDocumentText(`${HEAD}x-a: &loop\n  b: *loop\n`, { source: 'loop.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_CYCLIC_DOCUMENT' }));
+    expect(() => parseDocumentText(`${HEAD}x-a: &loop\n  b: *loop\n`, { source: 'loop.yaml' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_CYCLIC_DOCUMENT' }),
+    );
   });
 
   it('measures depth as JSON does, with aliases expanded', () => {
@@ -42,8 +45,12 @@ describe('YAML aliases', () => {
   });
 
   it('API-12 refuses aliases that nest past the depth bound, and accepts the deepest text allowed', () => {
-    const chain = Array.from({ length: 40 }, (_, level) => (level === 0 ? 'x-l0: &l0 [1]' : `x-l${level}: &l${level} [[[[*l${level - 1}]]]]`));
-    expect(() => parseDocumentText(`${HEAD}${chain.join('\n')}\n`, { source: 'deep-aliases.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_TOO_DEEP' }));
+    const chain = Array.from({ length: 40 }, (_, level) =>
+      level === 0 ? 'x-l0: &l0 [1]' : `x-l${level}: &l${level} [[[[*l${level - 1}]]]]`,
+    );
+    expect(() => parseDocumentText(`${HEAD}${chain.join('\n')}\n`, { source: 'deep-aliases.yaml' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_TOO_DEEP' }),
+    );
     const deepest = `${HEAD}x-deep: ${'['.repeat(127)}1${']'.repeat(127)}\n`;
     expect(() => parseDocumentText(deepest, { source: 'deepest.yaml' })).not.toThrow();
   });
@@ -52,11 +59,15 @@ describe('YAML aliases', () => {
     expect(reachOf('a: &s hello\nb: [*s, *s]\n')).toMatchObject({ addedNodes: 2, addedCharacters: 10 });
     const long = 'y'.repeat(100_000);
     const text = `${HEAD}x-s: &s ${long}\nx-many:\n${'  - *s\n'.repeat(60)}`;
-    expect(() => parseDocumentText(text, { source: 'long.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_SYNTAX', message: expect.stringContaining('expands too many aliases') }));
+    expect(() => parseDocumentText(text, { source: 'long.yaml' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_SYNTAX', message: expect.stringContaining('expands too many aliases') }),
+    );
   });
 
   it('API-08 refuses nine levels of ten aliases with OPENAPI_SYNTAX before anything walks the billion nodes', () => {
-    expect(() => parseDocumentText(laughs(9), { source: 'laughs.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_SYNTAX', message: expect.stringContaining('expands too many aliases') }));
+    expect(() => parseDocumentText(laughs(9), { source: 'laughs.yaml' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_SYNTAX', message: expect.stringContaining('expands too many aliases') }),
+    );
   });
 
   it('API-08 reads a document whose aliases stay under the bound, each alias the same object as its anchor', () => {
@@ -72,8 +83,13 @@ describe('YAML tags', () => {
   it('rewrites a tag outside the core schema to the non-specific tag and says where it was', () => {
     const text = 'a: !!js/function "f() {}"\nb: !!str 5\nc: !custom {d: 1}\n';
     const events = parseEvents(text, {});
-    expect(neutralizeUnknownTags(events, text)).toEqual([{ text: '!!js/function', offset: 3 }, { text: '!custom', offset: 40 }]);
-    expect(constructFromEvents(events, { source: text, schema: CORE_SCHEMA })).toEqual([{ a: 'f() {}', b: '5', c: { d: 1 } }]);
+    expect(neutralizeUnknownTags(events, text)).toEqual([
+      { text: '!!js/function', offset: 3 },
+      { text: '!custom', offset: 40 },
+    ]);
+    expect(constructFromEvents(events, { source: text, schema: CORE_SCHEMA })).toEqual([
+      { a: 'f() {}', b: '5', c: { d: 1 } },
+    ]);
   });
 
   it('says where each of the first foreign tags is in one pass, quotes a long tag in part, and counts the rest', () => {
@@ -84,7 +100,9 @@ describe('YAML tags', () => {
     expect(warnings[0]).toBe('YAML in s.yaml: Unresolved tag !x at line 1, column 3; read as plain text.');
     expect(warnings[9]).toBe('YAML in s.yaml: Unresolved tag !x at line 10, column 3; read as plain text.');
     expect(warnings[10]).toBe('YAML in s.yaml: 49991 more unresolved tags, each read as plain text.');
-    expect(tagWarnings([{ text: `!${'v'.repeat(500)}`, offset: 0 }], text, 's.yaml')[0]).toContain(`!${'v'.repeat(59)}… at line 1`);
+    expect(tagWarnings([{ text: `!${'v'.repeat(500)}`, offset: 0 }], text, 's.yaml')[0]).toContain(
+      `!${'v'.repeat(59)}… at line 1`,
+    );
   });
 
   it('API-08 keeps a plain scalar under a foreign tag as text, with a warning naming its line', () => {
@@ -98,16 +116,26 @@ describe('YAML merge keys', () => {
   const valueOf = (body: string) => parseDocumentText(`${HEAD}${body}`, { source: 'merge.yaml' }).document;
 
   it('merges a mapping into the one that names it, the keys written beside `<<` winning', () => {
-    const document = valueOf('x-base: &base {id: {type: string}, title: {type: string}}\nx-course:\n  <<: *base\n  title: {type: integer}\n  archived: {type: boolean}\n');
-    expect(document['x-course']).toEqual({ id: { type: 'string' }, title: { type: 'integer' }, archived: { type: 'boolean' } });
+    const document = valueOf(
+      'x-base: &base {id: {type: string}, title: {type: string}}\nx-course:\n  <<: *base\n  title: {type: integer}\n  archived: {type: boolean}\n',
+    );
+    expect(document['x-course']).toEqual({
+      id: { type: 'string' },
+      title: { type: 'integer' },
+      archived: { type: 'boolean' },
+    });
     expect(Object.keys(document['x-course'] as object)).not.toContain('<<');
   });
 
   it('merges a list of mappings, the first one winning, and the merge written as a tag', () => {
-    const document = valueOf('x-a: &a {k: a, only-a: 1}\nx-b: &b {k: b, only-b: 2}\nx-both: {<<: [*a, *b]}\nx-tagged: {!!merge <<: *b}\n');
+    const document = valueOf(
+      'x-a: &a {k: a, only-a: 1}\nx-b: &b {k: b, only-b: 2}\nx-both: {<<: [*a, *b]}\nx-tagged: {!!merge <<: *b}\n',
+    );
     expect(document['x-both']).toEqual({ k: 'a', 'only-a': 1, 'only-b': 2 });
     expect(document['x-tagged']).toEqual({ k: 'b', 'only-b': 2 });
-    expect(parseDocumentText(`${HEAD}x-a: &a {k: a}\nx-t: {!!merge <<: *a}\n`, { source: 'tagged.yaml' }).warnings).toEqual([]);
+    expect(
+      parseDocumentText(`${HEAD}x-a: &a {k: a}\nx-t: {!!merge <<: *a}\n`, { source: 'tagged.yaml' }).warnings,
+    ).toEqual([]);
   });
 
   it('gives merged properties to the schema an operation lists, where the core schema alone made a property named <<', async () => {
@@ -130,25 +158,36 @@ paths:
                   archived: {type: boolean}
 `;
     const catalogue = await buildCatalogue(parseDocumentText(text, { source: 'merge.yaml' }).document);
-    const output = catalogue.byName.get('get_course')?.outputSchema as { properties: Record<string, unknown> } | undefined;
+    const output = catalogue.byName.get('get_course')?.outputSchema as
+      | { properties: Record<string, unknown> }
+      | undefined;
     expect(Object.keys(output?.properties ?? {}).sort()).toEqual(['archived', 'id', 'title']);
   });
 
   it('API-08 reads !!merge anywhere but on the key << as a foreign tag: inert, with a warning', () => {
-    const parsed = parseDocumentText(`${HEAD}x-map: !!merge {a: 1}\nx-text: !!merge hello\n`, { source: 'stray-merge.yaml' });
+    const parsed = parseDocumentText(`${HEAD}x-map: !!merge {a: 1}\nx-text: !!merge hello\n`, {
+      source: 'stray-merge.yaml',
+    });
     expect(parsed.document['x-map']).toEqual({ a: 1 });
     expect(parsed.document['x-text']).toBe('hello');
-    expect(parsed.warnings).toEqual([expect.stringContaining('Unresolved tag !!merge at line 4'), expect.stringContaining('Unresolved tag !!merge at line 5')]);
+    expect(parsed.warnings).toEqual([
+      expect.stringContaining('Unresolved tag !!merge at line 4'),
+      expect.stringContaining('Unresolved tag !!merge at line 5'),
+    ]);
   });
 
   it('API-08 refuses a merge of something other than mappings with OPENAPI_SYNTAX', () => {
-    expect(() => valueOf('x-list: &list [1, 2]\nx-bad: {<<: *list}\n')).toThrow(expect.objectContaining({ code: 'OPENAPI_SYNTAX' }));
+    expect(() => valueOf('x-list: &list [1, 2]\nx-bad: {<<: *list}\n')).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_SYNTAX' }),
+    );
   });
 });
 
 describe('YAML text', () => {
   it('refuses two documents in one file', () => {
-    expect(() => parseDocumentText(`${HEAD}---\n${HEAD}`, { source: 'two.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_SYNTAX', message: expect.stringContaining('2 YAML documents') }));
+    expect(() => parseDocumentText(`${HEAD}---\n${HEAD}`, { source: 'two.yaml' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_SYNTAX', message: expect.stringContaining('2 YAML documents') }),
+    );
   });
 
   it('names the reason and the place of a syntax error, without quoting the document', () => {
@@ -161,10 +200,14 @@ describe('YAML text', () => {
       return undefined;
     })();
     expect(failure?.code).toBe('OPENAPI_SYNTAX');
-    expect(failure?.message).toBe('The OpenAPI document from dup.yaml is neither valid JSON nor valid YAML: duplicated mapping key at line 5, column 1.');
+    expect(failure?.message).toBe(
+      'The OpenAPI document from dup.yaml is neither valid JSON nor valid YAML: duplicated mapping key at line 5, column 1.',
+    );
   });
 
   it('takes empty text as no document, which the shape check names', () => {
-    expect(() => parseDocumentText('# nothing here\n', { source: 'empty.yaml' })).toThrow(expect.objectContaining({ code: 'OPENAPI_NOT_AN_OBJECT' }));
+    expect(() => parseDocumentText('# nothing here\n', { source: 'empty.yaml' })).toThrow(
+      expect.objectContaining({ code: 'OPENAPI_NOT_AN_OBJECT' }),
+    );
   });
 });

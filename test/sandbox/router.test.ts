@@ -3,7 +3,9 @@ import { Router } from '../../packages/sandbox/src/http/router.js';
 
 describe('sandbox router', () => {
   const ok = () => new Response('ok');
-  const router = new Router().add('GET', '/api/v1/courses/:courseId', ok).add('DELETE', '/api/v1/courses/:courseId', ok);
+  const router = new Router()
+    .add('GET', '/api/v1/courses/:courseId', ok)
+    .add('DELETE', '/api/v1/courses/:courseId', ok);
 
   it('matches a pattern and decodes its parameters', () => {
     const { route } = router.match('GET', '/api/v1/courses/c%2F1');

@@ -69,7 +69,10 @@ describe('ERR-05 the rule for quoting what a school says', () => {
   });
 
   it('keeps only scope-tokens of sane length from a scope list', () => {
-    expect(quotableScopes(['courses:read', 'a"b', 'x'.repeat(129), '', 'é:read', 'orders:write'])).toEqual(['courses:read', 'orders:write']);
+    expect(quotableScopes(['courses:read', 'a"b', 'x'.repeat(129), '', 'é:read', 'orders:write'])).toEqual([
+      'courses:read',
+      'orders:write',
+    ]);
     expect(quotableScopes(Array.from({ length: 1_000 }, (_, index) => `s${index}`))).toHaveLength(256);
   });
 });

@@ -30,20 +30,30 @@ async function connectedTo(account: AccountService): Promise<Client> {
   return client;
 }
 
-const storeAway = new SchoolMcpError('STORE_UNAVAILABLE', 'The Redis grant store could not read a record.', { hint: 'Start Redis, or check --store.' });
+const storeAway = new SchoolMcpError('STORE_UNAVAILABLE', 'The Redis grant store could not read a record.', {
+  hint: 'Start Redis, or check --store.',
+});
 
 describe('the account tools when something fails', () => {
-  it.each(['who_am_i', 'sign_out'])('SCL-05 %s answers a store outage as every tool does: call again shortly, without the operator hint', async (name) => {
-    const client = await connectedTo({ status: () => Promise.reject(storeAway), signOut: () => Promise.reject(storeAway) });
-    const result = (await client.callTool({ name, arguments: {} })) as Result;
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(new RegExp(`^${name} failed \\(STORE_UNAVAILABLE\\)\\.\\n`));
-    expect(textOf(result)).toContain(`Next step: call ${name} again in a few seconds`);
-    expect(textOf(result)).not.toContain('Start Redis');
-  });
+  it.each(['who_am_i', 'sign_out'])(
+    'SCL-05 %s answers a store outage as every tool does: call again shortly, without the operator hint',
+    async (name) => {
+      const client = await connectedTo({
+        status: () => Promise.reject(storeAway),
+        signOut: () => Promise.reject(storeAway),
+      });
+      const result = (await client.callTool({ name, arguments: {} })) as Result;
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(new RegExp(`^${name} failed \\(STORE_UNAVAILABLE\\)\\.\\n`));
+      expect(textOf(result)).toContain(`Next step: call ${name} again in a few seconds`);
+      expect(textOf(result)).not.toContain('Start Redis');
+    },
+  );
 
   it('quotes any other coded failure with its code and hint', async () => {
-    const refused = new SchoolMcpError('OAUTH_NETWORK', 'The school could not be reached.', { hint: 'Try again later.' });
+    const refused = new SchoolMcpError('OAUTH_NETWORK', 'The school could not be reached.', {
+      hint: 'Try again later.',
+    });
     const client = await connectedTo({ status: () => Promise.reject(refused), signOut: () => Promise.reject(refused) });
     const result = (await client.callTool({ name: 'sign_out', arguments: {} })) as Result;
     expect(result.isError).toBe(true);

@@ -7,7 +7,12 @@ const schema = {
   properties: {
     course_id: { type: 'string' },
     state: { type: 'array', items: { type: 'string', enum: ['draft', 'published'] } },
-    body: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'], additionalProperties: false },
+    body: {
+      type: 'object',
+      properties: { title: { type: 'string' } },
+      required: ['title'],
+      additionalProperties: false,
+    },
   },
   required: ['course_id'],
   additionalProperties: false,
@@ -26,17 +31,23 @@ describe('argument problems name the field and where it belongs', () => {
   });
 
   it('says where a misplaced top-level field belongs when the tool knows', () => {
-    const problems = argumentProblems(schema, { course_id: 'c', page: 2 }, { misplacedTopLevel: (field) => `put "${field}" inside "arguments"` });
+    const problems = argumentProblems(
+      schema,
+      { course_id: 'c', page: 2 },
+      { misplacedTopLevel: (field) => `put "${field}" inside "arguments"` },
+    );
     expect(problems).toEqual(['put "page" inside "arguments"']);
   });
 
-  it('speaks of the arguments, not of the validator\'s data', () => {
+  it("speaks of the arguments, not of the validator's data", () => {
     expect(validatorWords('data/title must match pattern "^a"')).toBe('arguments/title must match pattern "^a"');
   });
 
   it('replaces "must NOT have additional properties" in a tool schema\'s refusal', async () => {
     const verdict = await lazyJsonSchema(schema as never)['~standard'].validate({ course_id: 'c', extra: true });
-    expect('issues' in verdict && verdict.issues?.map((issue) => issue.message)).toEqual(['"extra" is not a known field (known: course_id, state, body)']);
+    expect('issues' in verdict && verdict.issues?.map((issue) => issue.message)).toEqual([
+      '"extra" is not a known field (known: course_id, state, body)',
+    ]);
     const accepted = await lazyJsonSchema(schema as never)['~standard'].validate({ course_id: 'c' });
     expect('issues' in accepted && accepted.issues).toBeFalsy();
   });
@@ -45,10 +56,12 @@ describe('argument problems name the field and where it belongs', () => {
     const validate = lazyJsonSchema(schema as never)['~standard'].validate;
     expect(await validate({ course_id: 'c', state: 'draft' })).toEqual({ value: { course_id: 'c', state: ['draft'] } });
     const refused = await validate({ course_id: 'c', state: 'live' });
-    expect('issues' in refused && refused.issues?.map((issue) => issue.message)).toEqual(['"state/0" must be one of "draft", "published"']);
+    expect('issues' in refused && refused.issues?.map((issue) => issue.message)).toEqual([
+      '"state/0" must be one of "draft", "published"',
+    ]);
   });
 
-  it('says what a format or pattern wants with an example value, the schema\'s own first', async () => {
+  it("says what a format or pattern wants with an example value, the schema's own first", async () => {
     const values = {
       type: 'object',
       properties: {
@@ -70,13 +83,23 @@ describe('argument problems name the field and where it belongs', () => {
       '"per_page" must be at most 50',
     ];
     expect(argumentProblems(values, sent)).toEqual(problems);
-    expect(argumentProblems(values, { starts_at: '2025-03-18T17:00:00+01:00', email: 'a@b.co', locale: 'en', tags: ['x'], per_page: 5 })).toEqual([]);
+    expect(
+      argumentProblems(values, {
+        starts_at: '2025-03-18T17:00:00+01:00',
+        email: 'a@b.co',
+        locale: 'en',
+        tags: ['x'],
+        per_page: 5,
+      }),
+    ).toEqual([]);
     const verdict = await lazyJsonSchema(values as never)['~standard'].validate(sent);
     expect('issues' in verdict && verdict.issues?.map((issue) => issue.message)).toEqual([problems.join('; ')]);
   });
 
-  it('words a refusal as the SDK words a listed tool\'s, for call_operation too', () => {
-    expect(invalidArgumentsText('list_orders', ['"per_page" must be an integer', '"state/0" must be one of "paid"'])).toBe(
+  it("words a refusal as the SDK words a listed tool's, for call_operation too", () => {
+    expect(
+      invalidArgumentsText('list_orders', ['"per_page" must be an integer', '"state/0" must be one of "paid"']),
+    ).toBe(
       'Input validation error: Invalid arguments for tool list_orders: "per_page" must be an integer; "state/0" must be one of "paid"',
     );
   });

@@ -7,9 +7,20 @@ describe('compactInputSchema', () => {
     const schema = {
       type: 'object',
       properties: {
-        code: { type: 'string', description: 'The code.', pattern: '^[A-Z]+$', minLength: 3, maxLength: 32, examples: ['SPRING'] },
+        code: {
+          type: 'string',
+          description: 'The code.',
+          pattern: '^[A-Z]+$',
+          minLength: 3,
+          maxLength: 32,
+          examples: ['SPRING'],
+        },
         per_page: { type: 'integer', default: 20, minimum: 1, maximum: 50 },
-        course_ids: { type: 'array', maxItems: 100, items: { type: 'string', pattern: '^crs_', enum: ['crs_1', 'crs_2'] } },
+        course_ids: {
+          type: 'array',
+          maxItems: 100,
+          items: { type: 'string', pattern: '^crs_', enum: ['crs_1', 'crs_2'] },
+        },
         // A property named like a keyword is an argument, not a check.
         pattern: { anyOf: [{ type: 'string', maxLength: 5 }, { type: 'null' }] },
       },
@@ -32,11 +43,37 @@ describe('compactInputSchema', () => {
 
 describe('compactAnnotations', () => {
   it('API-09 keeps only hints that differ from the MCP defaults, so every hint a host reads is unchanged, and no title', () => {
-    expect(compactAnnotations({ title: 'List', readOnlyHint: true, idempotentHint: true, openWorldHint: true })).toEqual({ readOnlyHint: true });
-    expect(compactAnnotations({ title: 'Create', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true })).toEqual({ destructiveHint: false });
-    expect(compactAnnotations({ title: 'Update', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true })).toEqual({ destructiveHint: false, idempotentHint: true });
+    expect(
+      compactAnnotations({ title: 'List', readOnlyHint: true, idempotentHint: true, openWorldHint: true }),
+    ).toEqual({ readOnlyHint: true });
+    expect(
+      compactAnnotations({
+        title: 'Create',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      }),
+    ).toEqual({ destructiveHint: false });
+    expect(
+      compactAnnotations({
+        title: 'Update',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      }),
+    ).toEqual({ destructiveHint: false, idempotentHint: true });
     // Destructive is the default for a write, so a DELETE lists no destructiveHint at all.
-    expect(compactAnnotations({ title: 'Delete', readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false })).toEqual({ idempotentHint: true, openWorldHint: false });
+    expect(
+      compactAnnotations({
+        title: 'Delete',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      }),
+    ).toEqual({ idempotentHint: true, openWorldHint: false });
   });
 });
 
@@ -54,11 +91,20 @@ describe('argumentSummary', () => {
       },
       required: ['course_id', 'kind'],
     };
-    expect(argumentSummary(schema)).toEqual(['course_id*: string', 'kind*: video|text', 'state: active|past_due[]', 'expires_at: string|null', 'file: object', 'body: any']);
+    expect(argumentSummary(schema)).toEqual([
+      'course_id*: string',
+      'kind*: video|text',
+      'state: active|past_due[]',
+      'expires_at: string|null',
+      'file: object',
+      'body: any',
+    ]);
   });
 
   it('shows a long enum by its type alone', () => {
     const values = Array.from({ length: 20 }, (_, index) => `v${index}`);
-    expect(argumentSummary({ type: 'object', properties: { v: { type: 'string', enum: values } } })).toEqual(['v: string']);
+    expect(argumentSummary({ type: 'object', properties: { v: { type: 'string', enum: values } } })).toEqual([
+      'v: string',
+    ]);
   });
 });

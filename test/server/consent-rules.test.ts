@@ -22,7 +22,11 @@ import {
   type PendingConsent,
 } from '../../src/consent/index.js';
 
-const DESCRIPTIONS = { 'coupons:read': 'Read access to coupons', 'coupons:write': 'Write access to coupons', openid: 'OpenID Connect authentication' };
+const DESCRIPTIONS = {
+  'coupons:read': 'Read access to coupons',
+  'coupons:write': 'Write access to coupons',
+  openid: 'OpenID Connect authentication',
+};
 const WORDING = { toolName: 'create_coupon', school: 'school.example', scopeDescriptions: DESCRIPTIONS };
 const CONSENT: PendingConsent = {
   url: 'https://school.example/oauth/authorize?state=abc&scope=coupons%3Aread+coupons%3Awrite',
@@ -33,7 +37,10 @@ const CONSENT: PendingConsent = {
 };
 
 function contextFor(sessionId?: string): ServerContext {
-  return { ...(sessionId === undefined ? {} : { sessionId }), mcpReq: { method: 'tools/call' } } as unknown as ServerContext;
+  return {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    mcpReq: { method: 'tools/call' },
+  } as unknown as ServerContext;
 }
 
 describe('step-up budget', () => {
@@ -96,10 +103,16 @@ describe('request state of an input-required result', () => {
     await expect(codec.read(own, contextFor('session-b'))).resolves.toBeUndefined();
     await expect(codec.read(own, contextFor('session-a'))).resolves.toMatchObject({ tool: 't' });
   });
-  it("HOST-26 refuses a state sealed for one person when read for another, or for nobody", async () => {
+  it('HOST-26 refuses a state sealed for one person when read for another, or for nobody', async () => {
     const codec = createConsentStateCodec();
-    const wire = await codec.mint({ v: 1, tool: 'create_member', flow: 'f', owner: 'usr_support_alan', scopes: ['members:write'] }, contextFor());
-    await expect(codec.read(wire, contextFor(), 'usr_support_alan')).resolves.toMatchObject({ owner: 'usr_support_alan', scopes: ['members:write'] });
+    const wire = await codec.mint(
+      { v: 1, tool: 'create_member', flow: 'f', owner: 'usr_support_alan', scopes: ['members:write'] },
+      contextFor(),
+    );
+    await expect(codec.read(wire, contextFor(), 'usr_support_alan')).resolves.toMatchObject({
+      owner: 'usr_support_alan',
+      scopes: ['members:write'],
+    });
     await expect(codec.read(wire, contextFor(), 'usr_lecturer_grace')).resolves.toBeUndefined();
     await expect(codec.read(wire, contextFor())).resolves.toBeUndefined();
     const ownerless = await codec.mint({ v: 1, tool: 'create_member', flow: 'f' }, contextFor());
@@ -110,19 +123,30 @@ describe('request state of an input-required result', () => {
 describe('consent channel', () => {
   it('uses URL elicitation only when the client declared its url mode, as a request on 2025-11-25 and as input-required on 2026-07-28', () => {
     const url = { elicitation: { url: {} } };
-    expect(chooseConsentChannel({ era: 'sessionful', revision: '2025-11-25', clientCapabilities: url, browser: true })).toBe('elicit-url');
-    expect(chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: url, browser: true })).toBe('input-required');
+    expect(
+      chooseConsentChannel({ era: 'sessionful', revision: '2025-11-25', clientCapabilities: url, browser: true }),
+    ).toBe('elicit-url');
+    expect(
+      chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: url, browser: true }),
+    ).toBe('input-required');
     // An empty elicitation object means form mode only.
     expect(supportsUrlElicitation({ elicitation: {} })).toBe(false);
     expect(supportsUrlElicitation({ elicitation: { form: {} } })).toBe(false);
     expect(supportsUrlElicitation(undefined)).toBe(false);
   });
 
-  it.each(['2024-11-05', '2025-03-26', '2025-06-18'])('uses the browser or the link on %s, which has no URL elicitation, even when the client claims it', (revision) => {
-    const claimed = { elicitation: { url: {} } };
-    expect(chooseConsentChannel({ era: 'sessionful', revision, clientCapabilities: claimed, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'sessionful', revision, clientCapabilities: claimed, browser: false })).toBe('link');
-  });
+  it.each(['2024-11-05', '2025-03-26', '2025-06-18'])(
+    'uses the browser or the link on %s, which has no URL elicitation, even when the client claims it',
+    (revision) => {
+      const claimed = { elicitation: { url: {} } };
+      expect(chooseConsentChannel({ era: 'sessionful', revision, clientCapabilities: claimed, browser: true })).toBe(
+        'browser',
+      );
+      expect(chooseConsentChannel({ era: 'sessionful', revision, clientCapabilities: claimed, browser: false })).toBe(
+        'link',
+      );
+    },
+  );
 
   it('reads revisions as dates, and an unknown or missing one as defining no URL elicitation', () => {
     expect(definesUrlElicitation('2025-11-25')).toBe(true);
@@ -130,19 +154,44 @@ describe('consent channel', () => {
     expect(definesUrlElicitation('2025-06-18')).toBe(false);
     expect(definesUrlElicitation(undefined)).toBe(false);
     expect(definesUrlElicitation('latest')).toBe(false);
-    expect(chooseConsentChannel({ era: 'sessionful', revision: undefined, clientCapabilities: { elicitation: { url: {} } }, browser: false })).toBe('link');
+    expect(
+      chooseConsentChannel({
+        era: 'sessionful',
+        revision: undefined,
+        clientCapabilities: { elicitation: { url: {} } },
+        browser: false,
+      }),
+    ).toBe('link');
   });
 
   it('falls back to the browser where one may be opened, else to a link in the result', () => {
-    expect(chooseConsentChannel({ era: 'sessionful', revision: '2025-11-25', clientCapabilities: { elicitation: {} }, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: {}, browser: true })).toBe('browser');
-    expect(chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: {}, browser: false })).toBe('link');
-    expect(chooseConsentChannel({ era: 'sessionful', revision: '2025-11-25', clientCapabilities: undefined, browser: false })).toBe('link');
+    expect(
+      chooseConsentChannel({
+        era: 'sessionful',
+        revision: '2025-11-25',
+        clientCapabilities: { elicitation: {} },
+        browser: true,
+      }),
+    ).toBe('browser');
+    expect(
+      chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: {}, browser: true }),
+    ).toBe('browser');
+    expect(
+      chooseConsentChannel({ era: 'stateless', revision: '2026-07-28', clientCapabilities: {}, browser: false }),
+    ).toBe('link');
+    expect(
+      chooseConsentChannel({
+        era: 'sessionful',
+        revision: '2025-11-25',
+        clientCapabilities: undefined,
+        browser: false,
+      }),
+    ).toBe('link');
   });
 });
 
 describe('consent words', () => {
-  it('names each scope with the school\'s own words, once, in a stable order', () => {
+  it("names each scope with the school's own words, once, in a stable order", () => {
     expect(describeScopes(['coupons:write', 'custom:scope', 'coupons:write', 'coupons:read'], DESCRIPTIONS)).toBe(
       'coupons:read (Read access to coupons), coupons:write (Write access to coupons), custom:scope',
     );
@@ -163,13 +212,19 @@ describe('consent words', () => {
     expect(text).toContain('coupons:write (Write access to coupons)');
     expect(text).toContain('waited 120 s');
     expect(text).toContain('until 09:05 UTC');
-    expect(text).toMatch(/call create_coupon again with the same arguments and it continues, as long as this school-mcp process keeps running/);
+    expect(text).toMatch(
+      /call create_coupon again with the same arguments and it continues, as long as this school-mcp process keeps running/,
+    );
   });
 
   it('a pending result says the link needs this process, and offers the terminal sign-in with the scopes, or --link-wait', () => {
-    const text = JSON.stringify(pendingResult(CONSENT, { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' }, 0));
+    const text = JSON.stringify(
+      pendingResult(CONSENT, { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' }, 0),
+    );
     expect(text).toContain('starts a new school-mcp for every call');
-    expect(text).toContain('`school-mcp login --school https://school.example --scopes \\"coupons:read coupons:write openid profile\\"`');
+    expect(text).toContain(
+      '`school-mcp login --school https://school.example --scopes \\"coupons:read coupons:write openid profile\\"`',
+    );
     expect(text).toContain('--link-wait');
     const demo = JSON.stringify(pendingResult(CONSENT, WORDING, 0));
     expect(demo).not.toContain('school-mcp login');
@@ -177,7 +232,13 @@ describe('consent words', () => {
   });
 
   it('a result of a process going away says why, that the link is dead, and promises no continuation', () => {
-    const closed = JSON.stringify(leavingResult(CONSENT, { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' }, 'input-closed'));
+    const closed = JSON.stringify(
+      leavingResult(
+        CONSENT,
+        { ...WORDING, loginCommand: 'school-mcp login --school https://school.example' },
+        'input-closed',
+      ),
+    );
     expect(closed).toContain('the host closed its connection');
     expect(closed).toContain('no longer works');
     expect(closed).toContain('school-mcp login --school https://school.example');
@@ -195,7 +256,9 @@ describe('consent words', () => {
     const denied = JSON.stringify(deniedResult(CONSENT, WORDING, 'denied'));
     expect(denied).toContain('did not approve coupons:write (Write access to coupons)');
     expect(denied).toContain('call create_coupon again');
-    const failed = JSON.stringify(consentFailedResult(WORDING, new SchoolMcpError('OAUTH_CONSENT_TIMEOUT', 'Too slow.', { hint: 'Start again.' })));
+    const failed = JSON.stringify(
+      consentFailedResult(WORDING, new SchoolMcpError('OAUTH_CONSENT_TIMEOUT', 'Too slow.', { hint: 'Start again.' })),
+    );
     expect(failed).toContain('OAUTH_CONSENT_TIMEOUT');
     expect(failed).toContain('Next step: Start again.');
   });

@@ -5,9 +5,22 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONSENT_WAIT_MS } from '../../src/config/index.js';
-import { createConsentCaller, PROGRESS_INTERVAL_MS, type ConsentOutcome, type PendingConsent } from '../../src/consent/index.js';
+import {
+  createConsentCaller,
+  PROGRESS_INTERVAL_MS,
+  type ConsentOutcome,
+  type PendingConsent,
+} from '../../src/consent/index.js';
 import { createCoupon } from '../executor/operation-fixtures.js';
-import { CALL, CONSENT, connection, context, PENDING_ERROR, scriptedBroker, scriptedExecutor } from './support/consent-fixtures.js';
+import {
+  CALL,
+  CONSENT,
+  connection,
+  context,
+  PENDING_ERROR,
+  scriptedBroker,
+  scriptedExecutor,
+} from './support/consent-fixtures.js';
 
 const DESCRIPTIONS = { 'coupons:write': 'Write access to coupons' };
 const textOf = (result: unknown) => JSON.stringify(result);
@@ -34,7 +47,13 @@ describe('the consent wait', () => {
   it('holds a call at most the default 45 s, with progress at most every 5 s, then answers pending with the link and the scopes in words', async () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
-    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: DESCRIPTIONS, schoolName: 'school.example', waitMs: DEFAULT_CONSENT_WAIT_MS });
+    const call = createConsentCaller({
+      execute: executor.execute,
+      broker,
+      scopeDescriptions: DESCRIPTIONS,
+      schoolName: 'school.example',
+      waitMs: DEFAULT_CONSENT_WAIT_MS,
+    });
     const { ctx, noticedAt } = context({ progressToken: 'p1' as unknown as number });
     const started = Date.now();
     const answer = track(call(createCoupon, {}, ctx, connection('sessionful', false)));
@@ -62,7 +81,13 @@ describe('the consent wait', () => {
   it('sends no progress when the client sent no progress token', async () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
-    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 20_000 });
+    const call = createConsentCaller({
+      execute: executor.execute,
+      broker,
+      scopeDescriptions: {},
+      schoolName: 'school.example',
+      waitMs: 20_000,
+    });
     const { ctx, notices } = context();
     const answer = track(call(createCoupon, {}, ctx, connection('sessionful', false)));
     await vi.advanceTimersByTimeAsync(20_000);
@@ -83,7 +108,13 @@ describe('the consent wait', () => {
       pendingOf: () => (round++ === 0 ? CONSENT : second),
       outcome: (consent) => (consent.url === CONSENT.url ? first : new Promise<ConsentOutcome>(() => undefined)),
     });
-    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 45_000 });
+    const call = createConsentCaller({
+      execute: executor.execute,
+      broker,
+      scopeDescriptions: {},
+      schoolName: 'school.example',
+      waitMs: 45_000,
+    });
     const answer = track(call(createCoupon, {}, context().ctx, connection('sessionful', false)));
 
     await vi.advanceTimersByTimeAsync(30_000);
@@ -98,7 +129,13 @@ describe('the consent wait', () => {
   it('bounds a URL elicitation the client leaves unanswered by the same wait', async () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
-    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 45_000 });
+    const call = createConsentCaller({
+      execute: executor.execute,
+      broker,
+      scopeDescriptions: {},
+      schoolName: 'school.example',
+      waitMs: 45_000,
+    });
     const timeouts: (number | undefined)[] = [];
     const { ctx } = context({
       elicit: ({ timeout }) => {
@@ -116,7 +153,14 @@ describe('the consent wait', () => {
   it('keeps the re-check of a link shown before within a short --consent-wait', async () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
-    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 500, linkWaitMs: 0 });
+    const call = createConsentCaller({
+      execute: executor.execute,
+      broker,
+      scopeDescriptions: {},
+      schoolName: 'school.example',
+      waitMs: 500,
+      linkWaitMs: 0,
+    });
     const shown = track(call(createCoupon, {}, context().ctx, connection('sessionful', false)));
     await vi.advanceTimersByTimeAsync(0);
     expect(shown.settled).toBe(true);
@@ -132,7 +176,15 @@ describe('the consent wait', () => {
     const executor = scriptedExecutor([{ kind: 'error', call: CALL, error: PENDING_ERROR }]);
     const { broker } = scriptedBroker();
     const leaving = new AbortController();
-    const call = createConsentCaller({ execute: executor.execute, broker, scopeDescriptions: {}, schoolName: 'school.example', waitMs: 45_000, leaving: leaving.signal, loginCommand: 'school-mcp login --school https://school.example' });
+    const call = createConsentCaller({
+      execute: executor.execute,
+      broker,
+      scopeDescriptions: {},
+      schoolName: 'school.example',
+      waitMs: 45_000,
+      leaving: leaving.signal,
+      loginCommand: 'school-mcp login --school https://school.example',
+    });
     const answer = track(call(createCoupon, {}, context().ctx, connection('sessionful', false)));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(answer.settled).toBe(false);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { lazyJsonSchema } from '../../src/server/lazy-json-schema.js';
 
-const schema = { type: 'object', properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['id'], additionalProperties: false };
+const schema = {
+  type: 'object',
+  properties: { id: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['id'],
+  additionalProperties: false,
+};
 
 describe('a lazily compiled tool schema', () => {
   it('checks an object once: the second check of the same object (checkOutput, then the SDK) reads the first verdict', async () => {

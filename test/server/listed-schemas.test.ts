@@ -7,15 +7,24 @@ const codes = Array.from({ length: 5_000 }, (_, index) => `course_${String(index
 
 describe('listed schemas', () => {
   it('API-16 lists the shortened schema and checks arguments against the whole one', async () => {
-    const inputSchema = { type: 'object', properties: { course: { type: 'string', enum: codes, default: codes[0] } }, required: ['course'], additionalProperties: false };
+    const inputSchema = {
+      type: 'object',
+      properties: { course: { type: 'string', enum: codes, default: codes[0] } },
+      required: ['course'],
+      additionalProperties: false,
+    };
     const operation = { toolName: 'enrol', inputSchema, outputSchema: undefined } as unknown as Operation;
     for (const compact of [false, true]) {
       const tool = compileOperationTool(operation, compact);
-      const listed = tool.inputSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as { properties: Record<string, Record<string, unknown>> };
+      const listed = tool.inputSchema['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as {
+        properties: Record<string, Record<string, unknown>>;
+      };
       expect(listed.properties['course']!['enum']).toBeUndefined();
       expect(JSON.stringify(listed)).not.toContain('course_4999');
       // A value the listing leaves out is still accepted, and one outside the document's enum refused.
-      expect(await tool.inputSchema['~standard'].validate({ course: 'course_4999' })).toEqual({ value: { course: 'course_4999' } });
+      expect(await tool.inputSchema['~standard'].validate({ course: 'course_4999' })).toEqual({
+        value: { course: 'course_4999' },
+      });
       const refused = await tool.inputSchema['~standard'].validate({ course: 'course_5000' });
       expect('issues' in refused && refused.issues !== undefined).toBe(true);
     }

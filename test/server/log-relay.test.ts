@@ -26,12 +26,17 @@ function relayedLogger(): { logger: Logger; logs: LogRelay } {
   return { logger, logs };
 }
 
-async function connectedHost(logs: LogRelay): Promise<{ client: Client; messages: { level: string; data: unknown }[] }> {
+async function connectedHost(
+  logs: LogRelay,
+): Promise<{ client: Client; messages: { level: string; data: unknown }[] }> {
   const factory = createSchoolServerFactory({
     catalogue: emptyCatalogue,
     plan,
     call: () => Promise.reject(new Error('no calls here')),
-    account: { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) },
+    account: {
+      status: () => Promise.reject(new Error('no account')),
+      signOut: () => Promise.reject(new Error('no account')),
+    },
     schoolName: 'school.example',
     version: '0',
     logs,

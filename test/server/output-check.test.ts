@@ -11,14 +11,22 @@ const course = {
   properties: {
     id: { type: 'string' },
     state: { type: 'string', enum: ['draft', 'published'] },
-    lecturer: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string' } } },
+    lecturer: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    },
     labels: { type: 'object', additionalProperties: { type: 'string' } },
   },
 };
 
 async function courseTool() {
   const catalogue = await buildCatalogue(
-    operationDocument('get', '/course', { operationId: 'getCourse', responses: { '200': { description: 'OK', content: { 'application/json': { schema: course } } } } }),
+    operationDocument('get', '/course', {
+      operationId: 'getCourse',
+      responses: { '200': { description: 'OK', content: { 'application/json': { schema: course } } } },
+    }),
   );
   return compileOperationTool(catalogue.operations[0]!);
 }
@@ -43,7 +51,12 @@ describe('checkOutput', () => {
 
   it('passes an answer with a new field, a new state and a field left out', async () => {
     const tool = await courseTool();
-    const result = answer({ id: 'crs_1', state: 'scheduled', lecturer: { name: 'Lin', title: 'Dr.' }, cohort: 'spring' });
+    const result = answer({
+      id: 'crs_1',
+      state: 'scheduled',
+      lecturer: { name: 'Lin', title: 'Dr.' },
+      cohort: 'spring',
+    });
     expect(await checkOutput(tool, result)).toBe(result);
     const sparse = answer({ id: 'crs_1' });
     expect(await checkOutput(tool, sparse)).toBe(sparse);

@@ -9,7 +9,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
 import type { ToolCatalogue } from '../../src/openapi/index.js';
-import { createRecoveringServerFactory, SEARCH_TOOL, type SchoolOutage, type SchoolServerOptions } from '../../src/server/index.js';
+import {
+  createRecoveringServerFactory,
+  SEARCH_TOOL,
+  type SchoolOutage,
+  type SchoolServerOptions,
+} from '../../src/server/index.js';
 
 const closers: (() => Promise<void>)[] = [];
 
@@ -17,7 +22,10 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-const account = { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) };
+const account = {
+  status: () => Promise.reject(new Error('no account')),
+  signOut: () => Promise.reject(new Error('no account')),
+};
 const emptyCatalogue = { operations: [], toolsets: new Map(), warnings: [] } as unknown as ToolCatalogue;
 const opened: SchoolServerOptions = {
   catalogue: emptyCatalogue,
@@ -32,13 +40,23 @@ function hangingOutage(): { outage: SchoolOutage; open: () => void } {
   let open!: () => void;
   const answer = new Promise<SchoolServerOptions>((resolve) => (open = () => resolve(opened)));
   return {
-    outage: { problem: () => new SchoolMcpError('OPENAPI_FETCH_FAILED', 'The school could not be reached (timed out).'), nextAttemptAt: () => 0, retry: () => answer },
+    outage: {
+      problem: () => new SchoolMcpError('OPENAPI_FETCH_FAILED', 'The school could not be reached (timed out).'),
+      nextAttemptAt: () => 0,
+      retry: () => answer,
+    },
     open,
   };
 }
 
 async function connected(outage: SchoolOutage) {
-  const factory = createRecoveringServerFactory({ outage, account, schoolName: 'school.example', version: '0', attemptWaitMs: 50 });
+  const factory = createRecoveringServerFactory({
+    outage,
+    account,
+    schoolName: 'school.example',
+    version: '0',
+    attemptWaitMs: 50,
+  });
   const server = factory();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '0' });
@@ -65,7 +83,7 @@ describe('createRecoveringServerFactory', () => {
     expect(status.isError).toBe(true);
   });
 
-  it('STDIO-08 adds the school\'s tools once a late attempt opens it, and tells the host once', async () => {
+  it("STDIO-08 adds the school's tools once a late attempt opens it, and tells the host once", async () => {
     const { outage, open } = hangingOutage();
     const { client, listChanged } = await connected(outage);
     await client.listTools();
@@ -79,7 +97,10 @@ describe('createRecoveringServerFactory', () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining([SEARCH_TOOL, 'who_am_i', 'sign_out', 'school_status']));
     expect(names.filter((name) => name === 'who_am_i')).toHaveLength(1);
-    const status = (await client.callTool({ name: 'school_status', arguments: {} })) as { isError?: boolean; structuredContent?: unknown };
+    const status = (await client.callTool({ name: 'school_status', arguments: {} })) as {
+      isError?: boolean;
+      structuredContent?: unknown;
+    };
     expect(status.isError).not.toBe(true);
     expect(status.structuredContent).toEqual({ available: true });
   });

@@ -8,12 +8,25 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalogue, fitListedSchemas, loadDocument, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
+import {
+  buildCatalogue,
+  fitListedSchemas,
+  loadDocument,
+  type Operation,
+  type ToolCatalogue,
+} from '../../src/openapi/index.js';
 import { scopeRoleSourcesOf } from '../../src/openapi/catalogue.js';
 import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
 import { createSandbox } from '@school-mcp/sandbox';
-import { createSchoolServerFactory, listServerTools, planTools, type AccountService, type OperationCaller, type ToolsetChoice } from '../../src/server/index.js';
+import {
+  createSchoolServerFactory,
+  listServerTools,
+  planTools,
+  type AccountService,
+  type OperationCaller,
+  type ToolsetChoice,
+} from '../../src/server/index.js';
 import { checkOutput, compileOperationTool } from '../../src/server/operation-tools.js';
 import { buildRequest } from '../../src/executor/build-request.js';
 
@@ -24,14 +37,19 @@ async function sandboxCatalogue(): Promise<ToolCatalogue> {
   const sandbox = createSandbox(SCHOOL, {});
   try {
     const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
-    return await buildCatalogue((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, { schoolUrl: SCHOOL });
+    return await buildCatalogue((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, {
+      schoolUrl: SCHOOL,
+    });
   } finally {
     await sandbox.close();
   }
 }
 
 function restored(built: ToolCatalogue): ToolCatalogue {
-  const encoder = catalogueEncoder({ key: KEY, catalogue: built, roleSources: scopeRoleSourcesOf(built)!, documentWarnings: [] }, Number.MAX_SAFE_INTEGER);
+  const encoder = catalogueEncoder(
+    { key: KEY, catalogue: built, roleSources: scopeRoleSourcesOf(built)!, documentWarnings: [] },
+    Number.MAX_SAFE_INTEGER,
+  );
   for (const operation of built.operations) expect(encoder.add(operation, convertQuietly(operation)!)).toBe(true);
   const writing = encoder.write();
   let step = writing.next();
@@ -45,7 +63,12 @@ function deepFreeze(value: unknown): void {
   for (const child of Object.values(value)) deepFreeze(child);
 }
 
-const schemasOf = (operation: Operation) => [operation.parameters, operation.body, operation.inputSchema, operation.outputSchema];
+const schemasOf = (operation: Operation) => [
+  operation.parameters,
+  operation.body,
+  operation.inputSchema,
+  operation.outputSchema,
+];
 
 /** Every object reachable from the operations' schemas, with how many places hold it. */
 function holders(operations: readonly Operation[]): Map<object, number> {
@@ -61,12 +84,22 @@ function holders(operations: readonly Operation[]): Map<object, number> {
 }
 
 const neverCalled: OperationCaller = () => Promise.reject(new Error('not called in this test'));
-const signedOut: AccountService = { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) };
+const signedOut: AccountService = {
+  status: () => Promise.reject(new Error('no account')),
+  signOut: () => Promise.reject(new Error('no account')),
+};
 
 async function listing(catalogue: ToolCatalogue, choice: ToolsetChoice, budget?: number): Promise<string> {
   const planned = planTools(catalogue, choice, false);
   const fitted = fitListedSchemas(planned.direct, budget);
-  const factory = createSchoolServerFactory({ catalogue, plan: { ...planned, direct: fitted.operations }, call: neverCalled, account: signedOut, schoolName: 'school', version: '0' });
+  const factory = createSchoolServerFactory({
+    catalogue,
+    plan: { ...planned, direct: fitted.operations },
+    call: neverCalled,
+    account: signedOut,
+    schoolName: 'school',
+    version: '0',
+  });
   return JSON.stringify(await listServerTools(factory));
 }
 
@@ -74,7 +107,8 @@ function sampleArguments(operation: Operation): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const parameter of operation.parameters) {
     const type = parameter.schema['type'];
-    args[parameter.argument] = type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : type === 'array' ? ['a'] : 'a';
+    args[parameter.argument] =
+      type === 'integer' || type === 'number' ? 1 : type === 'boolean' ? true : type === 'array' ? ['a'] : 'a';
   }
   if (operation.body?.mode === 'wrapped' && operation.body.argument !== undefined) args[operation.body.argument] = {};
   return args;

@@ -33,7 +33,10 @@ describe('field projection', () => {
   });
 
   it('projects a single record itself, and changes nothing without fields', () => {
-    expect(projectFields({ id: 'crs_1', title: 'Clay', description: 'long' }, ['id', 'title']).value).toEqual({ id: 'crs_1', title: 'Clay' });
+    expect(projectFields({ id: 'crs_1', title: 'Clay', description: 'long' }, ['id', 'title']).value).toEqual({
+      id: 'crs_1',
+      title: 'Clay',
+    });
     expect(projectFields(page, []).value).toBe(page);
   });
 
@@ -46,7 +49,13 @@ describe('field projection', () => {
     const own = { type: 'object', properties: { fields: { type: 'string' } } };
     expect(withProjectionArgument(own, 'get', { type: 'object' })).toBe(own);
     expect(bridgeProjects({ method: 'get', inputSchema: withFields, parameters: [] })).toBe(true);
-    expect(bridgeProjects({ method: 'get', inputSchema: own, parameters: [{ name: 'fields', argument: 'fields', in: 'query', required: false, schema: {} }] })).toBe(false);
+    expect(
+      bridgeProjects({
+        method: 'get',
+        inputSchema: own,
+        parameters: [{ name: 'fields', argument: 'fields', in: 'query', required: false, schema: {} }],
+      }),
+    ).toBe(false);
   });
 });
 

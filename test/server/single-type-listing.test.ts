@@ -9,22 +9,39 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalogue, fitListedSchemas, loadDocument, parseDocumentText, withSingleTypes, type ToolCatalogue } from '../../src/openapi/index.js';
+import {
+  buildCatalogue,
+  fitListedSchemas,
+  loadDocument,
+  parseDocumentText,
+  withSingleTypes,
+  type ToolCatalogue,
+} from '../../src/openapi/index.js';
 import { createSandbox } from '@school-mcp/sandbox';
-import { createSchoolServerFactory, listServerTools, type AccountService, type OperationCaller } from '../../src/server/index.js';
+import {
+  createSchoolServerFactory,
+  listServerTools,
+  type AccountService,
+  type OperationCaller,
+} from '../../src/server/index.js';
 import { CORPUS } from '../openapi/support/corpus.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
 const SCHOOL = 'http://127.0.0.1:1';
 
 const neverCalled: OperationCaller = () => Promise.reject(new Error('not called in this test'));
-const signedOut: AccountService = { status: () => Promise.reject(new Error('no account')), signOut: () => Promise.reject(new Error('no account')) };
+const signedOut: AccountService = {
+  status: () => Promise.reject(new Error('no account')),
+  signOut: () => Promise.reject(new Error('no account')),
+};
 
 async function sandboxCatalogue(): Promise<ToolCatalogue> {
   const sandbox = createSandbox(SCHOOL, {});
   try {
     const fetchFromSandbox: FetchLike = (url, init) => sandbox.fetch(new Request(url, init));
-    return await buildCatalogue((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, { schoolUrl: SCHOOL });
+    return await buildCatalogue((await loadDocument({ schoolUrl: SCHOOL, fetch: fetchFromSandbox })).document, {
+      schoolUrl: SCHOOL,
+    });
   } finally {
     await sandbox.close();
   }
@@ -33,7 +50,14 @@ async function sandboxCatalogue(): Promise<ToolCatalogue> {
 /** Every operation as its own tool, in full (no compact listing), plus the server's own tools. */
 async function listEverything(catalogue: ToolCatalogue) {
   const fitted = fitListedSchemas(catalogue.operations);
-  const factory = createSchoolServerFactory({ catalogue, plan: { direct: fitted.operations, discovery: true }, call: neverCalled, account: signedOut, schoolName: 'school', version: '0' });
+  const factory = createSchoolServerFactory({
+    catalogue,
+    plan: { direct: fitted.operations, discovery: true },
+    call: neverCalled,
+    account: signedOut,
+    schoolName: 'school',
+    version: '0',
+  });
   return listServerTools(factory);
 }
 

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scopeRoles, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
-import { DEFAULT_TOOLS, DEFAULT_TOOLSETS, DIRECT_TOOL_BUDGET, planTools, serverInstructions } from '../../src/server/index.js';
+import {
+  DEFAULT_TOOLS,
+  DEFAULT_TOOLSETS,
+  DIRECT_TOOL_BUDGET,
+  planTools,
+  serverInstructions,
+} from '../../src/server/index.js';
 
 function operation(toolName: string, toolset: string): Operation {
   return {
@@ -28,7 +34,17 @@ function operation(toolName: string, toolset: string): Operation {
 function catalogue(operations: Operation[]): ToolCatalogue {
   const toolsets = new Map<string, Operation[]>();
   for (const op of operations) toolsets.set(op.toolset, [...(toolsets.get(op.toolset) ?? []), op]);
-  return { operations, byName: new Map(operations.map((op) => [op.toolName, op])), toolsets, scopeDescriptions: {}, apiBase: undefined, scopeRoles: scopeRoles([]), groupedBy: 'scopes', upgradedFrom: undefined, warnings: [] };
+  return {
+    operations,
+    byName: new Map(operations.map((op) => [op.toolName, op])),
+    toolsets,
+    scopeDescriptions: {},
+    apiBase: undefined,
+    scopeRoles: scopeRoles([]),
+    groupedBy: 'scopes',
+    upgradedFrom: undefined,
+    warnings: [],
+  };
 }
 
 const many = [
@@ -40,10 +56,14 @@ const many = [
 describe('planTools', () => {
   it('lists a small catalogue whole, without discovery tools', () => {
     const small = catalogue(many.slice(0, 10));
-    expect(planTools(small, { mode: 'default' }, false)).toEqual({ direct: small.operations, discovery: false, compactListing: true });
+    expect(planTools(small, { mode: 'default' }, false)).toEqual({
+      direct: small.operations,
+      discovery: false,
+      compactListing: true,
+    });
   });
 
-  it('by default lists the operations of the administrator\'s tasks when the document names most of them, compactly', () => {
+  it("by default lists the operations of the administrator's tasks when the document names most of them, compactly", () => {
     const tasks = DEFAULT_TOOLS.map((name) => operation(name, name.split('_').at(-1)!));
     const plan = planTools(catalogue([...many, ...tasks]), { mode: 'default' }, false);
     expect(plan.direct.map((op) => op.toolName)).toEqual([...DEFAULT_TOOLS]);
@@ -51,7 +71,9 @@ describe('planTools', () => {
   });
 
   it('names only operations the sandbox school has, so a rename cannot drop the default to the fallback unnoticed', () => {
-    const snapshot = JSON.parse(readFileSync(resolve(import.meta.dirname, '../snapshots/sandbox-catalogue.json'), 'utf8')) as { tools: { name: string }[] };
+    const snapshot = JSON.parse(
+      readFileSync(resolve(import.meta.dirname, '../snapshots/sandbox-catalogue.json'), 'utf8'),
+    ) as { tools: { name: string }[] };
     const names = new Set(snapshot.tools.map((tool) => tool.name));
     expect(DEFAULT_TOOLS.filter((name) => !names.has(name))).toEqual([]);
   });
@@ -78,7 +100,10 @@ describe('planTools', () => {
     expect(planTools(catalogue(many), { mode: 'dynamic' }, false)).toEqual({ direct: [], discovery: true });
     const all = catalogue(many);
     // Named toolsets are listed in full: output schemas, checks and every hint.
-    expect(planTools(all, { mode: 'toolsets', toolsets: 'all' }, false)).toEqual({ direct: all.operations, discovery: false });
+    expect(planTools(all, { mode: 'toolsets', toolsets: 'all' }, false)).toEqual({
+      direct: all.operations,
+      discovery: false,
+    });
   });
 
   it('treats an exact --tools list as exactly these tools', () => {
@@ -93,6 +118,8 @@ describe('serverInstructions', () => {
     expect(withDiscovery).toContain('academy.example');
     expect(withDiscovery).toContain('courses, orders');
     expect(withDiscovery).toContain('search_operations');
-    expect(serverInstructions('academy.example', { direct: [], discovery: false }, ['courses'])).not.toContain('search_operations');
+    expect(serverInstructions('academy.example', { direct: [], discovery: false }, ['courses'])).not.toContain(
+      'search_operations',
+    );
   });
 });

@@ -23,11 +23,19 @@ describe('who_am_i text', () => {
     expect(whoAmIText({ ...signedIn, user: { sub: 'usr_1' }, expiresAt: undefined })).toBe(
       'Signed in to the school https://school.example as usr_1. Roles: none stated by the school. Granted scopes: courses:read coupons:write.',
     );
-    expect(whoAmIText({ ...signedIn, signedIn: false, user: undefined, scopes: [] })).toMatch(/^Not signed in to the school https:\/\/school\.example yet\./);
+    expect(whoAmIText({ ...signedIn, signedIn: false, user: undefined, scopes: [] })).toMatch(
+      /^Not signed in to the school https:\/\/school\.example yet\./,
+    );
   });
 
   it('tells a hosted caller whose school grant ended to connect again, not that a tool call signs in', () => {
-    const text = whoAmIText({ ...signedIn, signedIn: false, user: undefined, scopes: [], signInAdvice: 'Ask the user to connect again.' });
+    const text = whoAmIText({
+      ...signedIn,
+      signedIn: false,
+      user: undefined,
+      scopes: [],
+      signInAdvice: 'Ask the user to connect again.',
+    });
     expect(text).toBe('Not signed in to the school https://school.example. Ask the user to connect again.');
   });
 });

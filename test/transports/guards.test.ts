@@ -40,29 +40,55 @@ describe('HTTP-02 hostAllowList and checkHost', () => {
     expect(checkHost(['LOCALHOST:8765'], loopback).allowed).toBe(true);
   });
 
-  it.each([[['evil.example:8765']], [['localhost.evil.example:8765']], [['127.0.0.1.nip.io:8765']], [['127.0.0.1:8766']], [['127.0.0.1']], [[]], [undefined], [['127.0.0.1:8765', '127.0.0.1:8765']]])(
-    'HTTP-02 refuses Host %j',
-    (values) => {
-      expect(checkHost(values, loopback).allowed).toBe(false);
-    },
-  );
+  it.each([
+    [['evil.example:8765']],
+    [['localhost.evil.example:8765']],
+    [['127.0.0.1.nip.io:8765']],
+    [['127.0.0.1:8766']],
+    [['127.0.0.1']],
+    [[]],
+    [undefined],
+    [['127.0.0.1:8765', '127.0.0.1:8765']],
+  ])('HTTP-02 refuses Host %j', (values) => {
+    expect(checkHost(values, loopback).allowed).toBe(false);
+  });
 
-  it('HTTP-02 adds a specific bound address and the user\'s names, bare names on our port', () => {
-    const list = hostAllowList({ bindHost: '192.0.2.10', port: 9000, extraHosts: ['mcp.internal.example', 'proxy.example:443', '[2001:db8::1]'] });
-    for (const host of ['192.0.2.10:9000', 'mcp.internal.example:9000', 'proxy.example:443', '[2001:db8::1]:9000', '127.0.0.1:9000']) {
+  it("HTTP-02 adds a specific bound address and the user's names, bare names on our port", () => {
+    const list = hostAllowList({
+      bindHost: '192.0.2.10',
+      port: 9000,
+      extraHosts: ['mcp.internal.example', 'proxy.example:443', '[2001:db8::1]'],
+    });
+    for (const host of [
+      '192.0.2.10:9000',
+      'mcp.internal.example:9000',
+      'proxy.example:443',
+      '[2001:db8::1]:9000',
+      '127.0.0.1:9000',
+    ]) {
       expect(checkHost([host], list).allowed, host).toBe(true);
     }
     expect(checkHost(['mcp.internal.example:9001'], list).allowed).toBe(false);
-    expect(checkHost(['0.0.0.0:9000'], hostAllowList({ bindHost: '0.0.0.0', port: 9000, extraHosts: ['a.example'] })).allowed).toBe(false);
+    expect(
+      checkHost(['0.0.0.0:9000'], hostAllowList({ bindHost: '0.0.0.0', port: 9000, extraHosts: ['a.example'] }))
+        .allowed,
+    ).toBe(false);
   });
 
   it('HTTP-02 accepts a port-less Host only when the port is 80', () => {
-    expect(checkHost(['localhost'], hostAllowList({ bindHost: '127.0.0.1', port: 80, extraHosts: [] })).allowed).toBe(true);
+    expect(checkHost(['localhost'], hostAllowList({ bindHost: '127.0.0.1', port: 80, extraHosts: [] })).allowed).toBe(
+      true,
+    );
   });
 
-  it.each(['http://a.example', 'a.example/path', 'user@a.example', 'a.example:99999', ''])('refuses --allowed-host %j', (entry) => {
-    expect(() => hostAllowList({ bindHost: '127.0.0.1', port: 1, extraHosts: [entry] })).toThrow(expect.objectContaining({ code: 'HTTP_HOST_INVALID' }));
-  });
+  it.each(['http://a.example', 'a.example/path', 'user@a.example', 'a.example:99999', ''])(
+    'refuses --allowed-host %j',
+    (entry) => {
+      expect(() => hostAllowList({ bindHost: '127.0.0.1', port: 1, extraHosts: [entry] })).toThrow(
+        expect.objectContaining({ code: 'HTTP_HOST_INVALID' }),
+      );
+    },
+  );
 });
 
 describe('HTTP-03 checkOrigin', () => {
@@ -70,7 +96,8 @@ describe('HTTP-03 checkOrigin', () => {
     const none = new Set<string>();
     expect(checkOrigin(undefined, none).allowed).toBe(true);
     expect(checkOrigin([], none).allowed).toBe(true);
-    for (const origin of ['null', 'http://127.0.0.1:8765', 'http://localhost:5173', 'about:blank', '']) expect(checkOrigin([origin], none).allowed, origin).toBe(false);
+    for (const origin of ['null', 'http://127.0.0.1:8765', 'http://localhost:5173', 'about:blank', ''])
+      expect(checkOrigin([origin], none).allowed, origin).toBe(false);
   });
 
   it('HTTP-03 matches a configured origin exactly and refuses two Origin headers', () => {
@@ -82,16 +109,26 @@ describe('HTTP-03 checkOrigin', () => {
     expect(checkOrigin(['https://app.example', 'https://app.example'], allowed).allowed).toBe(false);
   });
 
-  it.each(['null', '*', 'app.example', 'https://app.example/path', 'file:///tmp', 'https://u:p@app.example'])('HTTP-03 refuses to allow the origin %j', (origin) => {
-    expect(() => normalizeAllowedOrigin(origin)).toThrow(expect.objectContaining({ code: 'HTTP_ORIGIN_INVALID' }));
-  });
+  it.each(['null', '*', 'app.example', 'https://app.example/path', 'file:///tmp', 'https://u:p@app.example'])(
+    'HTTP-03 refuses to allow the origin %j',
+    (origin) => {
+      expect(() => normalizeAllowedOrigin(origin)).toThrow(expect.objectContaining({ code: 'HTTP_ORIGIN_INVALID' }));
+    },
+  );
 });
 
 describe('HTTP-11 ownLoopbackOrigins', () => {
   it('HTTP-11 names the loopback origins with the bound port, and nothing near them', () => {
     const own = ownLoopbackOrigins(8765);
     expect([...own].sort()).toEqual(['http://127.0.0.1:8765', 'http://[::1]:8765', 'http://localhost:8765']);
-    for (const near of ['http://127.0.0.1:8766', 'https://127.0.0.1:8765', 'http://127.0.0.2:8765', 'http://localhost', 'null']) expect(checkOrigin([near], own).allowed, near).toBe(false);
+    for (const near of [
+      'http://127.0.0.1:8766',
+      'https://127.0.0.1:8765',
+      'http://127.0.0.2:8765',
+      'http://localhost',
+      'null',
+    ])
+      expect(checkOrigin([near], own).allowed, near).toBe(false);
     expect(checkOrigin(['http://localhost:8765'], own).allowed).toBe(true);
   });
 });
@@ -148,7 +185,9 @@ describe('HTTP-01, HTTP-09 bindPolicy', () => {
   });
 
   it('HTTP-01 binds a reachable address only with all three: the flag, a chosen secret, the Host names', () => {
-    const policy = bindPolicy(http({ host: '0.0.0.0', allowRemote: true, secret: 'x'.repeat(32), allowedHosts: ['mcp.example'] }));
+    const policy = bindPolicy(
+      http({ host: '0.0.0.0', allowRemote: true, secret: 'x'.repeat(32), allowedHosts: ['mcp.example'] }),
+    );
     expect(policy.remote).toBe(true);
   });
 });
@@ -160,10 +199,31 @@ describe('the --http command line', () => {
   });
 
   it('reads the secret from SCHOOL_MCP_HTTP_SECRET and the repeatable allow-lists', () => {
-    const config = loadConfig(['--demo', '--http', '--port', '8765', '--allowed-origin', 'https://a.example', '--allowed-host', 'h.example', '--allowed-host', 'k.example'], {
-      SCHOOL_MCP_HTTP_SECRET: 'from-the-environment-123',
-    });
-    expect(config.http).toEqual(http({ port: 8765, secret: 'from-the-environment-123', allowedOrigins: ['https://a.example'], allowedHosts: ['h.example', 'k.example'] }));
+    const config = loadConfig(
+      [
+        '--demo',
+        '--http',
+        '--port',
+        '8765',
+        '--allowed-origin',
+        'https://a.example',
+        '--allowed-host',
+        'h.example',
+        '--allowed-host',
+        'k.example',
+      ],
+      {
+        SCHOOL_MCP_HTTP_SECRET: 'from-the-environment-123',
+      },
+    );
+    expect(config.http).toEqual(
+      http({
+        port: 8765,
+        secret: 'from-the-environment-123',
+        allowedOrigins: ['https://a.example'],
+        allowedHosts: ['h.example', 'k.example'],
+      }),
+    );
   });
 
   it.each([

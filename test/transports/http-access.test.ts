@@ -36,19 +36,27 @@ describe('HTTP-01 loopback by default', () => {
 
   it('HTTP-01 refuses a reachable address without --allow-remote and a chosen secret', async () => {
     await expect(startEchoEndpoint({ host: '0.0.0.0' })).rejects.toMatchObject({ code: 'HTTP_BIND_REFUSED' });
-    await expect(startEchoEndpoint({ host: '0.0.0.0', allowRemote: true, allowedHosts: ['mcp.example'] })).rejects.toMatchObject({ code: 'HTTP_BIND_REFUSED' });
+    await expect(
+      startEchoEndpoint({ host: '0.0.0.0', allowRemote: true, allowedHosts: ['mcp.example'] }),
+    ).rejects.toMatchObject({ code: 'HTTP_BIND_REFUSED' });
   });
 
   it('HTTP-01 says which port is taken instead of crashing', async () => {
     const first = await start();
-    await expect(startEchoEndpoint({ port: first.port })).rejects.toMatchObject({ code: 'HTTP_LISTEN_FAILED', hint: expect.stringContaining('--port') });
+    await expect(startEchoEndpoint({ port: first.port })).rejects.toMatchObject({
+      code: 'HTTP_LISTEN_FAILED',
+      hint: expect.stringContaining('--port'),
+    });
   });
 });
 
 describe('HTTP-02 Host allow-list', () => {
   it.each(['127.0.0.1', 'localhost', '[::1]'])('HTTP-02 answers Host %s:<port>', async (name) => {
     const endpoint = await start();
-    const answer = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), host: `${name}:${endpoint.port}` }, body: INITIALIZE });
+    const answer = await exchange(endpoint.port, {
+      headers: { ...jsonRpcHeaders(endpoint.secret), host: `${name}:${endpoint.port}` },
+      body: INITIALIZE,
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -60,7 +68,10 @@ describe('HTTP-02 Host allow-list', () => {
     ['our address without the port', () => '127.0.0.1'],
   ])('HTTP-02 refuses %s with 403 before authentication and before any MCP work', async (_label, host) => {
     const endpoint = await start();
-    const answer = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), host: host(endpoint.port) }, body: INITIALIZE });
+    const answer = await exchange(endpoint.port, {
+      headers: { ...jsonRpcHeaders(endpoint.secret), host: host(endpoint.port) },
+      body: INITIALIZE,
+    });
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
     expectNoCors(answer);
@@ -89,47 +100,77 @@ describe('HTTP-02 Host allow-list', () => {
 });
 
 describe('HTTP-03 Origin', () => {
-  it.each(['https://evil.example', 'null', 'http://localhost:5173', 'http://127.0.0.1:{other}', 'https://127.0.0.1:{port}', 'http://evil.example:{port}'])(
-    'HTTP-03 refuses Origin %s with 403 when no origin is allowed (the default)',
-    async (origin) => {
-      const endpoint = await start();
-      const answer = await exchange(endpoint.port, {
-        headers: { ...jsonRpcHeaders(endpoint.secret), origin: origin.replace('{port}', String(endpoint.port)).replace('{other}', String(endpoint.port + 1)) },
-        body: INITIALIZE,
-      });
-      expect(answer.status).toBe(403);
-      expectNoCors(answer);
-      expectUntouched(endpoint);
-    },
-  );
+  it.each([
+    'https://evil.example',
+    'null',
+    'http://localhost:5173',
+    'http://127.0.0.1:{other}',
+    'https://127.0.0.1:{port}',
+    'http://evil.example:{port}',
+  ])('HTTP-03 refuses Origin %s with 403 when no origin is allowed (the default)', async (origin) => {
+    const endpoint = await start();
+    const answer = await exchange(endpoint.port, {
+      headers: {
+        ...jsonRpcHeaders(endpoint.secret),
+        origin: origin.replace('{port}', String(endpoint.port)).replace('{other}', String(endpoint.port + 1)),
+      },
+      body: INITIALIZE,
+    });
+    expect(answer.status).toBe(403);
+    expectNoCors(answer);
+    expectUntouched(endpoint);
+  });
 
   it('HTTP-03 lets an explicitly allowed origin through, matched on scheme, host and port', async () => {
     const endpoint = await start({ allowedOrigins: ['https://app.example:8443'] });
-    const allowed = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), origin: 'https://app.example:8443' }, body: INITIALIZE });
+    const allowed = await exchange(endpoint.port, {
+      headers: { ...jsonRpcHeaders(endpoint.secret), origin: 'https://app.example:8443' },
+      body: INITIALIZE,
+    });
     expect(allowed.status).toBe(200);
     expectNoCors(allowed);
-    for (const near of ['https://app.example', 'http://app.example:8443', 'https://app.example:8444', 'https://sub.app.example:8443']) {
-      const answer = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), origin: near }, body: INITIALIZE });
+    for (const near of [
+      'https://app.example',
+      'http://app.example:8443',
+      'https://app.example:8444',
+      'https://sub.app.example:8443',
+    ]) {
+      const answer = await exchange(endpoint.port, {
+        headers: { ...jsonRpcHeaders(endpoint.secret), origin: near },
+        body: INITIALIZE,
+      });
       expect(answer.status, near).toBe(403);
     }
   });
 });
 
-describe('HTTP-11 the endpoint\'s own loopback origin', () => {
-  it.each(['127.0.0.1', 'localhost', '[::1]'])('HTTP-11 answers Origin http://%s:<port>, the origin the endpoint is reached at', async (name) => {
-    const endpoint = await start();
-    const host = `${name}:${endpoint.port}`;
-    const answer = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), host, origin: `http://${host}` }, body: INITIALIZE });
-    expect(answer.status).toBe(200);
-    expectNoCors(answer);
-  });
+describe("HTTP-11 the endpoint's own loopback origin", () => {
+  it.each(['127.0.0.1', 'localhost', '[::1]'])(
+    'HTTP-11 answers Origin http://%s:<port>, the origin the endpoint is reached at',
+    async (name) => {
+      const endpoint = await start();
+      const host = `${name}:${endpoint.port}`;
+      const answer = await exchange(endpoint.port, {
+        headers: { ...jsonRpcHeaders(endpoint.secret), host, origin: `http://${host}` },
+        body: INITIALIZE,
+      });
+      expect(answer.status).toBe(200);
+      expectNoCors(answer);
+    },
+  );
 
   it('HTTP-11 still refuses a rebound name in Host with our own origin, and our origin without the secret', async () => {
     const endpoint = await start();
     const own = `http://127.0.0.1:${endpoint.port}`;
-    const rebound = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(endpoint.secret), host: `evil.example:${endpoint.port}`, origin: own }, body: INITIALIZE });
+    const rebound = await exchange(endpoint.port, {
+      headers: { ...jsonRpcHeaders(endpoint.secret), host: `evil.example:${endpoint.port}`, origin: own },
+      body: INITIALIZE,
+    });
     expect(rebound.status).toBe(403);
-    const anonymous = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(undefined), origin: own }, body: INITIALIZE });
+    const anonymous = await exchange(endpoint.port, {
+      headers: { ...jsonRpcHeaders(undefined), origin: own },
+      body: INITIALIZE,
+    });
     expect(anonymous.status).toBe(401);
     expectUntouched(endpoint);
   });
@@ -148,15 +189,27 @@ describe('HTTP-04 bearer secret', () => {
 
   it.each([
     ['no Authorization header', () => ({})],
-    ['a wrong secret of the same length', (secret: string) => ({ authorization: `Bearer ${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}` })],
+    [
+      'a wrong secret of the same length',
+      (secret: string) => ({ authorization: `Bearer ${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}` }),
+    ],
     ['a prefix of the secret', (secret: string) => ({ authorization: `Bearer ${secret.slice(0, 20)}` })],
     ['the secret with one more character', (secret: string) => ({ authorization: `Bearer ${secret}x` })],
     ['the secret under another scheme', (secret: string) => ({ authorization: `Basic ${secret}` })],
-    ['the secret in two Authorization headers', (secret: string) => ({ authorization: [`Bearer ${secret}`, `Bearer ${secret}`] })],
-    ['a platform access token of someone else (HTTP-08)', () => ({ authorization: 'Bearer sandbox-access-token-of-someone-else-0123456789' })],
+    [
+      'the secret in two Authorization headers',
+      (secret: string) => ({ authorization: [`Bearer ${secret}`, `Bearer ${secret}`] }),
+    ],
+    [
+      'a platform access token of someone else (HTTP-08)',
+      () => ({ authorization: 'Bearer sandbox-access-token-of-someone-else-0123456789' }),
+    ],
   ])('HTTP-04 answers %s with 401 and runs no handler', async (_label, headers) => {
     const endpoint = await start();
-    const answer = await exchange(endpoint.port, { headers: { ...jsonRpcHeaders(undefined), ...headers(endpoint.secret) }, body: INITIALIZE });
+    const answer = await exchange(endpoint.port, {
+      headers: { ...jsonRpcHeaders(undefined), ...headers(endpoint.secret) },
+      body: INITIALIZE,
+    });
     expect(answer.status).toBe(401);
     expect(answer.headers['www-authenticate']).toBe('Bearer realm="school-mcp"');
     expectNoCors(answer);
@@ -166,7 +219,10 @@ describe('HTTP-04 bearer secret', () => {
   it('HTTP-04 accepts a secret the user chose, and the right one opens the door', async () => {
     const endpoint = await start({ secret: 'a-secret-the-user-chose-1234' });
     expect(endpoint.announced).toEqual([]);
-    const answer = await exchange(endpoint.port, { headers: jsonRpcHeaders('a-secret-the-user-chose-1234'), body: INITIALIZE });
+    const answer = await exchange(endpoint.port, {
+      headers: jsonRpcHeaders('a-secret-the-user-chose-1234'),
+      body: INITIALIZE,
+    });
     expect(answer.status).toBe(200);
     expect(endpoint.counters.servers).toBe(1);
   });
@@ -177,11 +233,18 @@ describe('HTTP-05 no CORS, LB-08 no redirects', () => {
     const endpoint = await start();
     const preflight = await exchange(endpoint.port, {
       method: 'OPTIONS',
-      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST', 'access-control-request-private-network': 'true' },
+      headers: {
+        origin: 'https://evil.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-private-network': 'true',
+      },
     });
     expect(preflight.status).toBe(403);
     expectNoCors(preflight);
-    const bare = await exchange(endpoint.port, { method: 'OPTIONS', headers: { authorization: `Bearer ${endpoint.secret}` } });
+    const bare = await exchange(endpoint.port, {
+      method: 'OPTIONS',
+      headers: { authorization: `Bearer ${endpoint.secret}` },
+    });
     expect(bare.status).toBe(405);
     expectNoCors(bare);
     expectUntouched(endpoint);
@@ -194,23 +257,39 @@ describe('HTTP-05 no CORS, LB-08 no redirects', () => {
     expectNoCors(answer);
   });
 
-  it.each(['/mcp?redirect=https://evil.example&next=//evil.example', '//evil.example/mcp', '/callback?redirect=https://evil.example', '/', '/mcp/../evil'])(
-    'LB-08 never redirects: %s',
-    async (path) => {
-      const endpoint = await start();
-      for (const method of ['GET', 'POST']) {
-        const answer = await exchange(endpoint.port, { method, path, headers: jsonRpcHeaders(endpoint.secret), body: method === 'POST' ? INITIALIZE : undefined });
-        expect(answer.status === 200 || (answer.status >= 400 && answer.status < 500), `${method} ${path} → ${answer.status}`).toBe(true);
-        expect(answer.headers['location']).toBeUndefined();
-        expectNoCors(answer);
-      }
-    },
-  );
+  it.each([
+    '/mcp?redirect=https://evil.example&next=//evil.example',
+    '//evil.example/mcp',
+    '/callback?redirect=https://evil.example',
+    '/',
+    '/mcp/../evil',
+  ])('LB-08 never redirects: %s', async (path) => {
+    const endpoint = await start();
+    for (const method of ['GET', 'POST']) {
+      const answer = await exchange(endpoint.port, {
+        method,
+        path,
+        headers: jsonRpcHeaders(endpoint.secret),
+        body: method === 'POST' ? INITIALIZE : undefined,
+      });
+      expect(
+        answer.status === 200 || (answer.status >= 400 && answer.status < 500),
+        `${method} ${path} → ${answer.status}`,
+      ).toBe(true);
+      expect(answer.headers['location']).toBeUndefined();
+      expectNoCors(answer);
+    }
+  });
 
   it('answers paths other than /mcp with 404 after authentication', async () => {
     const endpoint = await start();
-    expect((await exchange(endpoint.port, { path: '/sse', headers: jsonRpcHeaders(endpoint.secret), body: INITIALIZE })).status).toBe(404);
-    expect((await exchange(endpoint.port, { path: '/sse', headers: jsonRpcHeaders(undefined), body: INITIALIZE })).status).toBe(401);
+    expect(
+      (await exchange(endpoint.port, { path: '/sse', headers: jsonRpcHeaders(endpoint.secret), body: INITIALIZE }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await exchange(endpoint.port, { path: '/sse', headers: jsonRpcHeaders(undefined), body: INITIALIZE })).status,
+    ).toBe(401);
     expectUntouched(endpoint);
   });
 });

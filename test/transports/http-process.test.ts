@@ -15,7 +15,11 @@ import { linkIn } from '../helpers/mcp-server.js';
 import { exchange, jsonRpcHeaders } from './support/raw-http.js';
 import { startRecordingSchool, type RecordingSchool } from './support/recording-school.js';
 
-type Result = { content: { type: string; text?: string }[]; structuredContent?: Record<string, any>; isError?: boolean };
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, any>;
+  isError?: boolean;
+};
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -29,8 +33,14 @@ async function school(): Promise<RecordingSchool> {
   return started;
 }
 
-async function serve(schoolUrl: string, options: Partial<Parameters<typeof startHttpServer>[0]> = {}): Promise<HttpServer> {
-  const server = await startHttpServer({ args: ['--school', schoolUrl, '--no-browser', '--consent-wait', '60', '--link-wait', '60', '--toolsets', 'all'], ...options });
+async function serve(
+  schoolUrl: string,
+  options: Partial<Parameters<typeof startHttpServer>[0]> = {},
+): Promise<HttpServer> {
+  const server = await startHttpServer({
+    args: ['--school', schoolUrl, '--no-browser', '--consent-wait', '60', '--link-wait', '60', '--toolsets', 'all'],
+    ...options,
+  });
   cleanups.push(() => server.close());
   return server;
 }
@@ -62,10 +72,15 @@ function portIsClosed(port: number): Promise<boolean> {
 }
 
 describe('school-mcp --http as a process', () => {
-  it('HTTP-08 forwards none of the MCP client\'s headers to the school, only its own token', async () => {
+  it("HTTP-08 forwards none of the MCP client's headers to the school, only its own token", async () => {
     const upstream = await school();
     const server = await serve(upstream.url, {
-      headers: { cookie: 'session=stolen-cookie', 'x-forwarded-for': '203.0.113.9', 'mcp-param-school': 'evil.example', 'x-api-key': 'inbound-api-key' },
+      headers: {
+        cookie: 'session=stolen-cookie',
+        'x-forwarded-for': '203.0.113.9',
+        'mcp-param-school': 'evil.example',
+        'x-api-key': 'inbound-api-key',
+      },
     });
     const approving = approveNextLink(server);
     const orders = (await server.client.callTool({ name: 'list_orders', arguments: { per_page: 1 } })) as Result;
@@ -80,7 +95,8 @@ describe('school-mcp --http as a process', () => {
     }
     // Nor do the sign-in's own requests (registration, token) carry anything of the client's.
     for (const request of upstream.seen) {
-      for (const name of Object.keys(request.headers)) expect(name).not.toMatch(/^(cookie|x-forwarded-for|mcp-param-|x-api-key|mcp-session-id|mcp-protocol-version)/);
+      for (const name of Object.keys(request.headers))
+        expect(name).not.toMatch(/^(cookie|x-forwarded-for|mcp-param-|x-api-key|mcp-session-id|mcp-protocol-version)/);
       expect(JSON.stringify(request.headers)).not.toMatch(/stolen-cookie|203\.0\.113\.9|inbound-api-key/);
       expect(JSON.stringify(request.headers)).not.toContain(server.secret);
     }
@@ -88,8 +104,16 @@ describe('school-mcp --http as a process', () => {
     // A platform token presented inbound is neither accepted as the secret nor passed on.
     const before = upstream.seen.length;
     const stolen = api[0]!.headers['authorization']!;
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_orders', arguments: {} } });
-    const refused = await exchange(Number(new URL(server.url).port), { headers: { ...jsonRpcHeaders(undefined), authorization: stolen }, body: call });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'list_orders', arguments: {} },
+    });
+    const refused = await exchange(Number(new URL(server.url).port), {
+      headers: { ...jsonRpcHeaders(undefined), authorization: stolen },
+      body: call,
+    });
     expect(refused.status).toBe(401);
     expect(upstream.seen.length).toBe(before);
     expect(server.stdout.join('')).toBe('');
@@ -110,7 +134,11 @@ describe('school-mcp --http as a process', () => {
     const secretFile = join(dir, 'http-secret');
     const secret = 'secret-from-a-file-0123456789';
     await writeFile(secretFile, `${secret}\n`, { mode: 0o600 });
-    const server = await serve(upstream.url, { secret, env: { SCHOOL_MCP_HTTP_SECRET: '' }, args: ['--school', upstream.url, '--no-browser', '--http-secret-file', secretFile] });
+    const server = await serve(upstream.url, {
+      secret,
+      env: { SCHOOL_MCP_HTTP_SECRET: '' },
+      args: ['--school', upstream.url, '--no-browser', '--http-secret-file', secretFile],
+    });
     const { tools } = await server.client.listTools();
     expect(tools.length).toBeGreaterThan(0);
     if (existsSync(`/proc/${server.child.pid}/cmdline`)) {
@@ -123,23 +151,42 @@ describe('school-mcp --http as a process', () => {
   it('ST-08 warns on stderr when the secret is given in argv, without printing it', async () => {
     const upstream = await school();
     const secret = 'secret-given-in-argv-0123456789';
-    const server = await serve(upstream.url, { secret, args: ['--school', upstream.url, '--no-browser', '--http-secret', secret] });
+    const server = await serve(upstream.url, {
+      secret,
+      args: ['--school', upstream.url, '--no-browser', '--http-secret', secret],
+    });
     await server.waitForLine(/--http-secret puts the secret in the command line/);
     expect(server.stderr.join('\n')).not.toContain(secret);
   });
 
   it('SIGTERM during a pending consent: exits, closes the port, keeps the token store', async () => {
     const upstream = await school();
-    const server = await serve(upstream.url, { args: ['--school', upstream.url, '--no-browser', '--toolsets', 'all', '--consent-wait', '600', '--link-wait', '600'] });
+    const server = await serve(upstream.url, {
+      args: [
+        '--school',
+        upstream.url,
+        '--no-browser',
+        '--toolsets',
+        'all',
+        '--consent-wait',
+        '600',
+        '--link-wait',
+        '600',
+      ],
+    });
     const port = Number(new URL(server.url).port);
     const approving = approveNextLink(server);
-    expect(((await server.client.callTool({ name: 'list_orders', arguments: { per_page: 1 } })) as Result).isError).toBeFalsy();
+    expect(
+      ((await server.client.callTool({ name: 'list_orders', arguments: { per_page: 1 } })) as Result).isError,
+    ).toBeFalsy();
     await approving;
     const stored = await tokenFiles(server.configDir);
     expect(stored.size).toBe(1);
 
     // A call that needs a scope not granted yet waits for a consent nobody gives.
-    const pending = server.client.callTool({ name: 'create_coupon', arguments: { code: 'NEVER', discount_type: 'percent', percent_off: 5 } }).catch((error: unknown) => error);
+    const pending = server.client
+      .callTool({ name: 'create_coupon', arguments: { code: 'NEVER', discount_type: 'percent', percent_off: 5 } })
+      .catch((error: unknown) => error);
     const link = new URL(linkIn(await server.waitForLine(/\/oauth\/authorize\?/, 30_000)));
     const callbackPort = Number(new URL(link.searchParams.get('redirect_uri')!).port);
     server.child.kill('SIGTERM');

@@ -14,7 +14,11 @@ import { CONSENT_URL, startEchoEndpoint, type EchoEndpoint } from './support/ech
 import { exchange, INITIALIZE, jsonRpcHeaders } from './support/raw-http.js';
 
 type Era = 'sessionful' | 'stateless';
-type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 const endpoints: EchoEndpoint[] = [];
 const clients: Client[] = [];
@@ -44,7 +48,8 @@ async function connect(endpoint: EchoEndpoint, era: Era): Promise<Connected> {
   const recordingFetch = async (input: string | URL | Request, init?: RequestInit) => {
     if (typeof init?.body === 'string') {
       const messages = [JSON.parse(init.body)].flat() as { id?: string | number; method?: string }[];
-      for (const message of messages) if (message.id !== undefined && message.method !== undefined) sentIds.push(message.id);
+      for (const message of messages)
+        if (message.id !== undefined && message.method !== undefined) sentIds.push(message.id);
     }
     const response = await fetch(input, init);
     const session = response.headers.get('mcp-session-id');
@@ -57,7 +62,10 @@ async function connect(endpoint: EchoEndpoint, era: Era): Promise<Connected> {
   });
   const client = new Client(
     { name: 'http-protocol-test', version: '1.0.0' },
-    { capabilities: { elicitation: { url: {} } }, ...(era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+    {
+      capabilities: { elicitation: { url: {} } },
+      ...(era === 'stateless' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+    },
   );
   await client.connect(transport);
   clients.push(client);
@@ -67,7 +75,11 @@ async function connect(endpoint: EchoEndpoint, era: Era): Promise<Connected> {
 describe('HTTP-06 protocol surface', () => {
   it.each(['PUT', 'PATCH'])('HTTP-06 answers %s with 405', async (method) => {
     const endpoint = await start();
-    const answer = await exchange(endpoint.port, { method, headers: jsonRpcHeaders(endpoint.secret), body: INITIALIZE });
+    const answer = await exchange(endpoint.port, {
+      method,
+      headers: jsonRpcHeaders(endpoint.secret),
+      body: INITIALIZE,
+    });
     expect(answer.status).toBe(405);
   });
 
@@ -80,15 +92,24 @@ describe('HTTP-06 protocol surface', () => {
 
   it('HTTP-06 answers a wrong Content-Type with 415 and a wrong Accept with 406', async () => {
     const endpoint = await start();
-    const plain = await exchange(endpoint.port, { headers: jsonRpcHeaders(endpoint.secret, { 'content-type': 'text/plain' }), body: INITIALIZE });
+    const plain = await exchange(endpoint.port, {
+      headers: jsonRpcHeaders(endpoint.secret, { 'content-type': 'text/plain' }),
+      body: INITIALIZE,
+    });
     expect(plain.status).toBe(415);
-    const html = await exchange(endpoint.port, { headers: jsonRpcHeaders(endpoint.secret, { accept: 'text/html' }), body: INITIALIZE });
+    const html = await exchange(endpoint.port, {
+      headers: jsonRpcHeaders(endpoint.secret, { accept: 'text/html' }),
+      body: INITIALIZE,
+    });
     expect(html.status).toBe(406);
   });
 
   it('HTTP-06 answers invalid JSON with 400 and a JSON-RPC parse error', async () => {
     const endpoint = await start();
-    const answer = await exchange(endpoint.port, { headers: jsonRpcHeaders(endpoint.secret), body: '{"jsonrpc": "2.0", "id": 1, "method": ' });
+    const answer = await exchange(endpoint.port, {
+      headers: jsonRpcHeaders(endpoint.secret),
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code: -32700 } });
   });
@@ -98,7 +119,10 @@ describe('HTTP-06 protocol surface', () => {
     const big = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"value":"${'x'.repeat(MAX_REQUEST_BODY_BYTES)}"}}}`;
     const declared = await exchange(endpoint.port, { headers: jsonRpcHeaders(endpoint.secret), body: big });
     expect(declared.status).toBe(413);
-    const streamed = await exchange(endpoint.port, { headers: jsonRpcHeaders(endpoint.secret, { 'transfer-encoding': 'chunked' }), body: big });
+    const streamed = await exchange(endpoint.port, {
+      headers: jsonRpcHeaders(endpoint.secret, { 'transfer-encoding': 'chunked' }),
+      body: big,
+    });
     expect(streamed.status).toBe(413);
     expect(endpoint.counters).toEqual({ servers: 0, toolCalls: 0 });
   });
@@ -122,7 +146,10 @@ describe('HTTP-06 protocol surface', () => {
     const session = init.headers['mcp-session-id'] as string;
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const withSession = (secret: string | undefined, id = session) =>
-      exchange(endpoint.port, { headers: jsonRpcHeaders(secret, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }), body: list });
+      exchange(endpoint.port, {
+        headers: jsonRpcHeaders(secret, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }),
+        body: list,
+      });
     expect((await withSession(undefined)).status).toBe(401);
     expect((await withSession('not-the-secret-but-long-enough')).status).toBe(401);
     expect((await withSession(endpoint.secret, 'A'.repeat(32))).status).toBe(404);
@@ -140,7 +167,11 @@ describe('HTTP-06 protocol surface', () => {
       onerror: () => undefined,
     });
     try {
-      const init = new Request('http://127.0.0.1/mcp', { method: 'POST', headers: jsonRpcHeaders(undefined), body: INITIALIZE });
+      const init = new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: jsonRpcHeaders(undefined),
+        body: INITIALIZE,
+      });
       const opened = await sessions.handle(init, 'caller-a');
       const id = opened.headers.get('mcp-session-id')!;
       const list = () =>
@@ -158,10 +189,17 @@ describe('HTTP-06 protocol surface', () => {
   });
 
   it('HTTP-06 keeps at most the configured number of sessions, dropping the least recently used', async () => {
-    const sessions = createKeptSessions({ createServer: () => new McpServer({ name: 's', version: '1' }), maxSessions: 2, onerror: () => undefined });
+    const sessions = createKeptSessions({
+      createServer: () => new McpServer({ name: 's', version: '1' }),
+      maxSessions: 2,
+      onerror: () => undefined,
+    });
     try {
       const open = async () => {
-        const answer = await sessions.handle(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: jsonRpcHeaders(undefined), body: INITIALIZE }), 'caller');
+        const answer = await sessions.handle(
+          new Request('http://127.0.0.1/mcp', { method: 'POST', headers: jsonRpcHeaders(undefined), body: INITIALIZE }),
+          'caller',
+        );
         return answer.headers.get('mcp-session-id')!;
       };
       const ping = (id: string) =>
@@ -192,8 +230,14 @@ describe.each<Era>(['sessionful', 'stateless'])('over the %s era with the SDK cl
     const [alice, bob] = await Promise.all([connect(endpoint, era), connect(endpoint, era)]);
     expect(alice.client.getProtocolEra()).toBe(sdkEraName(era));
     const calls = (who: Connected, name: string) =>
-      Array.from({ length: 50 }, (_, i) => who.client.callTool({ name: 'echo', arguments: { value: `${name}-${i}` } }) as Promise<ToolResult>);
-    const [fromAlice, fromBob] = await Promise.all([Promise.all(calls(alice, 'alice')), Promise.all(calls(bob, 'bob'))]);
+      Array.from(
+        { length: 50 },
+        (_, i) => who.client.callTool({ name: 'echo', arguments: { value: `${name}-${i}` } }) as Promise<ToolResult>,
+      );
+    const [fromAlice, fromBob] = await Promise.all([
+      Promise.all(calls(alice, 'alice')),
+      Promise.all(calls(bob, 'bob')),
+    ]);
     fromAlice.forEach((result, i) => expect(result.structuredContent).toEqual({ value: `alice-${i}` }));
     fromBob.forEach((result, i) => expect(result.structuredContent).toEqual({ value: `bob-${i}` }));
     const shared = alice.sentIds.filter((id) => bob.sentIds.includes(id));
@@ -212,7 +256,10 @@ describe.each<Era>(['sessionful', 'stateless'])('over the %s era with the SDK cl
     const endpoint = await start();
     const { client } = await connect(endpoint, era);
     const progress: number[] = [];
-    const result = (await client.callTool({ name: 'count_up', arguments: {} }, { onprogress: (update) => progress.push(update.progress) })) as ToolResult;
+    const result = (await client.callTool(
+      { name: 'count_up', arguments: {} },
+      { onprogress: (update) => progress.push(update.progress) },
+    )) as ToolResult;
     expect(result.content[0]!.text).toBe('counted');
     expect(progress).toEqual([1, 2, 3]);
   });

@@ -32,7 +32,14 @@ describe('HTTP-10 slow clients and the connection cap', () => {
     expect(DEFAULT_HTTP_SOCKET_LIMITS.requestTimeoutMs).toBeLessThan(300_000);
     expect(Number.isFinite(DEFAULT_HTTP_SOCKET_LIMITS.maxConnections)).toBe(true);
     expect(nodeServerOptions(DEFAULT_HTTP_SOCKET_LIMITS).connectionsCheckingInterval).toBeLessThanOrEqual(1_000);
-    expect(nodeServerOptions({ ...DEFAULT_HTTP_SOCKET_LIMITS, headersTimeoutMs: 200, requestTimeoutMs: 100, maxConnections: 1 })).toMatchObject({ headersTimeout: 100, requestTimeout: 100 });
+    expect(
+      nodeServerOptions({
+        ...DEFAULT_HTTP_SOCKET_LIMITS,
+        headersTimeoutMs: 200,
+        requestTimeoutMs: 100,
+        maxConnections: 1,
+      }),
+    ).toMatchObject({ headersTimeout: 100, requestTimeout: 100 });
   });
 
   it('HTTP-10 cuts a client whose headers never end', async () => {
@@ -49,7 +56,9 @@ describe('HTTP-10 slow clients and the connection cap', () => {
     const slow = await open(endpoint.port);
     const headers = jsonRpcHeaders(endpoint.secret);
     slow.socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${endpoint.port}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n')}\r\ncontent-length: 1000\r\n\r\n{"jsonrpc":`,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${endpoint.port}\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n')}\r\ncontent-length: 1000\r\n\r\n{"jsonrpc":`,
     );
     await slow.closed;
     expect(endpoint.counters.toolCalls).toBe(0);
@@ -68,7 +77,9 @@ describe('HTTP-10 slow clients and the connection cap', () => {
     let answer: Awaited<ReturnType<typeof exchange>> | undefined;
     // The server learns of the closed socket asynchronously: ask until a connection is served.
     while (answer === undefined) {
-      answer = await exchange(endpoint.port, { headers: jsonRpcHeaders(endpoint.secret), body: INITIALIZE }).catch(() => undefined);
+      answer = await exchange(endpoint.port, { headers: jsonRpcHeaders(endpoint.secret), body: INITIALIZE }).catch(
+        () => undefined,
+      );
     }
     expect(answer.status).toBe(200);
   });

@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { parseJsonBody, readJsonBody, withParsedBody } from '../../src/transports/read-json-body.js';
 
 const URL_OF_ENDPOINT = 'http://127.0.0.1:1/mcp';
-const post = (body: string, headers: Record<string, string> = {}) => new Request(URL_OF_ENDPOINT, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+const post = (body: string, headers: Record<string, string> = {}) =>
+  new Request(URL_OF_ENDPOINT, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
 describe('parseJsonBody', () => {
   it('gives the JSON value of a text, null and arrays included', () => {
-    expect(parseJsonBody('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(parseJsonBody('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+    });
     expect(parseJsonBody('[1,2]')).toEqual([1, 2]);
     expect(parseJsonBody('null')).toBeNull();
   });

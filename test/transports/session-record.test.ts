@@ -13,7 +13,11 @@ import {
   wireRequestId,
 } from '../../src/transports/session-record.js';
 
-const init = { protocolVersion: '2025-11-25', capabilities: { elicitation: { url: {} } }, clientInfo: { name: 'agent', version: '1.0.0' } };
+const init = {
+  protocolVersion: '2025-11-25',
+  capabilities: { elicitation: { url: {} } },
+  clientInfo: { name: 'agent', version: '1.0.0' },
+};
 
 describe('the shared session record', () => {
   it('SCL-30 keeps what initialize said (protocol version, capabilities, client info) and nothing else', () => {
@@ -48,7 +52,10 @@ describe('a relayed message', () => {
   it('SCL-33 travels when it is within the size bound, and is read back the same', () => {
     const envelope = relayEnvelope({ kind: 'to-server', from: 'instance-a', message: answer });
     expect(parseRelayEnvelope(envelope)).toEqual({ kind: 'to-server', from: 'instance-a', message: answer });
-    expect(parseRelayEnvelope(relayEnvelope({ kind: 'closed', from: 'instance-a' }))).toEqual({ kind: 'closed', from: 'instance-a' });
+    expect(parseRelayEnvelope(relayEnvelope({ kind: 'closed', from: 'instance-a' }))).toEqual({
+      kind: 'closed',
+      from: 'instance-a',
+    });
   });
 
   it('SCL-33 is not relayed over the size bound, and one received over it is ignored', () => {
@@ -79,12 +86,27 @@ describe('server-to-client request ids', () => {
   it('SCL-33 tag what the server sends (its requests and its cancellations of them) and untag what answers them', () => {
     const request = { jsonrpc: '2.0' as const, id: 3, method: 'elicitation/create', params: { mode: 'url' } };
     expect(outgoingMessage(request, 'copyA')).toEqual({ ...request, id: 'copyA.3' });
-    const cancel = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: 3, reason: 'timeout' } };
-    expect(outgoingMessage(cancel, 'copyA')).toEqual({ ...cancel, params: { requestId: 'copyA.3', reason: 'timeout' } });
+    const cancel = {
+      jsonrpc: '2.0' as const,
+      method: 'notifications/cancelled',
+      params: { requestId: 3, reason: 'timeout' },
+    };
+    expect(outgoingMessage(cancel, 'copyA')).toEqual({
+      ...cancel,
+      params: { requestId: 'copyA.3', reason: 'timeout' },
+    });
     const result = { jsonrpc: '2.0' as const, id: 5, result: {} };
     expect(outgoingMessage(result, 'copyA')).toBe(result);
-    expect(incomingMessage({ jsonrpc: '2.0', id: 'copyA.3', result: { action: 'accept' } }, 'copyA')).toEqual({ jsonrpc: '2.0', id: 3, result: { action: 'accept' } });
-    expect(incomingMessage({ jsonrpc: '2.0', id: 'copyB.3', result: {} }, 'copyA')).toEqual({ jsonrpc: '2.0', id: 'copyB.3', result: {} });
+    expect(incomingMessage({ jsonrpc: '2.0', id: 'copyA.3', result: { action: 'accept' } }, 'copyA')).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      result: { action: 'accept' },
+    });
+    expect(incomingMessage({ jsonrpc: '2.0', id: 'copyB.3', result: {} }, 'copyA')).toEqual({
+      jsonrpc: '2.0',
+      id: 'copyB.3',
+      result: {},
+    });
     const clientRequest = { jsonrpc: '2.0' as const, id: 'copyA.3', method: 'tools/list' };
     expect(incomingMessage(clientRequest, 'copyA')).toBe(clientRequest);
   });

@@ -8,7 +8,10 @@ import { createCallerEndpoints, type CallerEndpoints } from '../../src/transport
 import { storeUnavailableAnswer } from '../../src/transports/store-unavailable.js';
 
 const down = async (): Promise<never> => {
-  throw new SchoolMcpError('STORE_UNAVAILABLE', 'The Redis grant store could not read a mcp-sessions record (connection refused).');
+  throw new SchoolMcpError(
+    'STORE_UNAVAILABLE',
+    'The Redis grant store could not read a mcp-sessions record (connection refused).',
+  );
 };
 
 describe('/mcp while the session store is away', () => {
@@ -16,8 +19,18 @@ describe('/mcp while the session store is away', () => {
   let server: Server;
   let url: string;
   beforeAll(async () => {
-    endpoints = createCallerEndpoints({ maxCallers: 4, onerror: () => undefined, sharing: { store: { read: down, write: down, remove: down }, bus: createInProcessBus(), instance: 'a' } });
-    server = createServer((req, res) => void endpoints.handle(req, res, { caller: 'ada', person: 'ada' }, () => ({ factory: () => new McpServer({ name: 'down', version: '1.0.0' }), close: async () => undefined })));
+    endpoints = createCallerEndpoints({
+      maxCallers: 4,
+      onerror: () => undefined,
+      sharing: { store: { read: down, write: down, remove: down }, bus: createInProcessBus(), instance: 'a' },
+    });
+    server = createServer(
+      (req, res) =>
+        void endpoints.handle(req, res, { caller: 'ada', person: 'ada' }, () => ({
+          factory: () => new McpServer({ name: 'down', version: '1.0.0' }),
+          close: async () => undefined,
+        })),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   });
@@ -29,16 +42,31 @@ describe('/mcp while the session store is away', () => {
   const post = (body: unknown, sessionId?: string) =>
     fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }),
+      },
       body: JSON.stringify(body),
     });
 
   it('SCL-35 answers an initialize and a request of a session it does not hold with 503, Retry-After: 1 and an OAuth-shaped body', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'agent', version: '1.0.0' } } };
-    for (const response of [await post(initialize), await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, 'a-session-held-elsewhere')]) {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'agent', version: '1.0.0' } },
+    };
+    for (const response of [
+      await post(initialize),
+      await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, 'a-session-held-elsewhere'),
+    ]) {
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('1');
-      expect(await response.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('unreachable') });
+      expect(await response.json()).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: expect.stringContaining('unreachable'),
+      });
     }
   });
 

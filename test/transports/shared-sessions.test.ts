@@ -17,7 +17,8 @@ function memoryStore() {
   return {
     records,
     read: async (namespace: string, name: string) => records.get(`${namespace}/${name}`),
-    write: async (namespace: string, name: string, value: Fields) => void records.set(`${namespace}/${name}`, JSON.parse(JSON.stringify(value)) as Fields),
+    write: async (namespace: string, name: string, value: Fields) =>
+      void records.set(`${namespace}/${name}`, JSON.parse(JSON.stringify(value)) as Fields),
     remove: async (namespace: string, name: string) => void records.delete(`${namespace}/${name}`),
   };
 }
@@ -25,11 +26,24 @@ function memoryStore() {
 function createServer(): McpServer {
   const server = new McpServer({ name: 'relay-test', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.registerTool('whoami-client', { description: 'what the client said at initialize' }, async () => ({
-    content: [{ type: 'text', text: JSON.stringify({ client: server.server.getClientVersion(), capabilities: server.server.getClientCapabilities(), version: server.server.getNegotiatedProtocolVersion() }) }],
+    content: [
+      {
+        type: 'text',
+        text: JSON.stringify({
+          client: server.server.getClientVersion(),
+          capabilities: server.server.getClientCapabilities(),
+          version: server.server.getNegotiatedProtocolVersion(),
+        }),
+      },
+    ],
   }));
   server.registerTool('ask', { description: 'asks the client a question' }, async (context) => {
     // As the hosted step-up asks: the SDK sends it on the session's GET stream.
-    const answer = await context.mcpReq.elicitInput({ mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } });
+    const answer = await context.mcpReq.elicitInput({
+      mode: 'form',
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
     return { content: [{ type: 'text', text: `answer: ${JSON.stringify(answer.content ?? answer.action)}` }] };
   });
   return server;
@@ -56,7 +70,10 @@ function twoInstances(): { a: Instance; b: Instance; store: ReturnType<typeof me
       },
       instance: name,
     };
-    return { sessions: createKeptSessions({ createServer, maxSessions: 8, onerror: () => undefined, sharing }), published };
+    return {
+      sessions: createKeptSessions({ createServer, maxSessions: 8, onerror: () => undefined, sharing }),
+      published,
+    };
   };
   return { a: make('a'), b: make('b'), store };
 }
@@ -74,7 +91,10 @@ function post(body: unknown, sessionId?: string): Request {
 }
 
 function getStream(sessionId: string): Request {
-  return new Request('http://127.0.0.1/mcp', { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } });
+  return new Request('http://127.0.0.1/mcp', {
+    method: 'GET',
+    headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+  });
 }
 
 /** The JSON-RPC messages of an SSE response, read until `until` matches one (or the stream ends). */
@@ -106,7 +126,11 @@ const initialize = {
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'relay-client', version: '4.5.6' } },
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: { elicitation: { form: {} } },
+    clientInfo: { name: 'relay-client', version: '4.5.6' },
+  },
 };
 
 async function openSession(instance: Instance, caller: string): Promise<string> {
@@ -114,11 +138,14 @@ async function openSession(instance: Instance, caller: string): Promise<string> 
   expect(response.status).toBe(200);
   await readEvents(response, (message) => message.id === 1);
   const id = response.headers.get('mcp-session-id')!;
-  expect((await instance.sessions.handle(post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id), caller)).status).toBe(202);
+  expect(
+    (await instance.sessions.handle(post({ jsonrpc: '2.0', method: 'notifications/initialized' }, id), caller)).status,
+  ).toBe(202);
   return id;
 }
 
-const resultText = (message: Fields | undefined) => ((message?.result as { content?: { text: string }[] } | undefined)?.content ?? []).map((item) => item.text).join('');
+const resultText = (message: Fields | undefined) =>
+  ((message?.result as { content?: { text: string }[] } | undefined)?.content ?? []).map((item) => item.text).join('');
 
 describe('2025-11-25 sessions shared between instances', () => {
   it('SCL-30 makes the session again on another instance from its record, with what the client said at initialize and no new handshake', async () => {
@@ -126,22 +153,37 @@ describe('2025-11-25 sessions shared between instances', () => {
     const id = await openSession(a, 'ada');
     expect([...store.records.keys()]).toEqual([`${SESSION_NAMESPACE}/${id}`]);
     expect(b.sessions.size).toBe(0);
-    const answer = await b.sessions.handle(post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami-client', arguments: {} } }, id), 'ada');
+    const answer = await b.sessions.handle(
+      post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami-client', arguments: {} } }, id),
+      'ada',
+    );
     expect(answer.status).toBe(200);
     const [message] = await readEvents(answer, (event) => event.id === 2);
-    expect(JSON.parse(resultText(message))).toEqual({ client: { name: 'relay-client', version: '4.5.6' }, capabilities: { elicitation: { form: {} } }, version: '2025-11-25' });
+    expect(JSON.parse(resultText(message))).toEqual({
+      client: { name: 'relay-client', version: '4.5.6' },
+      capabilities: { elicitation: { form: {} } },
+      version: '2025-11-25',
+    });
     expect(b.sessions.size).toBe(1);
   });
 
   it("SCL-31 answers another caller's request on the session with the 404 of an unknown one, making no copy and relaying nothing", async () => {
     const { a, b } = twoInstances();
     const id = await openSession(a, 'ada');
-    for (const body of [{ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 'x.0', result: { action: 'accept' } }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } }]) {
+    for (const body of [
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 'x.0', result: { action: 'accept' } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } },
+    ]) {
       const refused = await b.sessions.handle(post(body, id), 'mallory');
       expect(refused.status).toBe(404);
-      expect(await refused.json()).toEqual((await (await b.sessions.handle(post(body, 'no-such-session'), 'mallory')).json()) as unknown);
+      expect(await refused.json()).toEqual(
+        (await (await b.sessions.handle(post(body, 'no-such-session'), 'mallory')).json()) as unknown,
+      );
     }
-    expect((await a.sessions.handle(post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, id), 'mallory')).status).toBe(404);
+    expect((await a.sessions.handle(post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, id), 'mallory')).status).toBe(
+      404,
+    );
     expect(b.sessions.size).toBe(0);
     expect(b.published).toEqual([]);
   });
@@ -151,11 +193,17 @@ describe('2025-11-25 sessions shared between instances', () => {
     const id = await openSession(a, 'ada');
     const stream = await b.sessions.handle(getStream(id), 'ada');
     expect(stream.status).toBe(200);
-    const call = await a.sessions.handle(post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask', arguments: {} } }, id), 'ada');
+    const call = await a.sessions.handle(
+      post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask', arguments: {} } }, id),
+      'ada',
+    );
     const [question] = await readEvents(stream, (message) => message.method === 'elicitation/create');
     expect(a.published).toEqual([expect.objectContaining({ kind: 'to-stream', from: 'a' })]);
     expect(question!.id).toMatch(/^[A-Za-z0-9_-]+\.0$/);
-    const relayed = await b.sessions.handle(post({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept', content: { name: 'Ada' } } }, id), 'ada');
+    const relayed = await b.sessions.handle(
+      post({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept', content: { name: 'Ada' } } }, id),
+      'ada',
+    );
     expect(relayed.status).toBe(202);
     expect(b.published).toEqual([expect.objectContaining({ kind: 'to-server', from: 'b' })]);
     const rest = await readEvents(call, (message) => message.id === 7);
@@ -166,11 +214,23 @@ describe('2025-11-25 sessions shared between instances', () => {
     const { a, b } = twoInstances();
     const id = await openSession(a, 'ada');
     const stream = await b.sessions.handle(getStream(id), 'ada');
-    const call = await a.sessions.handle(post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask', arguments: {} } }, id), 'ada');
+    const call = await a.sessions.handle(
+      post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask', arguments: {} } }, id),
+      'ada',
+    );
     const [question] = await readEvents(stream, (message) => message.method === 'elicitation/create');
-    await b.sessions.handle(post({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept', content: { name: 'x'.repeat(40_000) } } }, id), 'ada');
+    await b.sessions.handle(
+      post(
+        { jsonrpc: '2.0', id: question!.id, result: { action: 'accept', content: { name: 'x'.repeat(40_000) } } },
+        id,
+      ),
+      'ada',
+    );
     expect(b.published).toEqual([]);
-    await b.sessions.handle(post({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept', content: { name: 'Ada' } } }, id), 'ada');
+    await b.sessions.handle(
+      post({ jsonrpc: '2.0', id: question!.id, result: { action: 'accept', content: { name: 'Ada' } } }, id),
+      'ada',
+    );
     const rest = await readEvents(call, (message) => message.id === 7);
     expect(resultText(rest.at(-1))).toBe('answer: {"name":"Ada"}');
   });
@@ -179,7 +239,13 @@ describe('2025-11-25 sessions shared between instances', () => {
     const { a, b, store } = twoInstances();
     const id = await openSession(a, 'ada');
     expect((await b.sessions.handle(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, id), 'ada')).status).toBe(200);
-    const deleted = await b.sessions.handle(new Request('http://127.0.0.1/mcp', { method: 'DELETE', headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' } }), 'ada');
+    const deleted = await b.sessions.handle(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+      }),
+      'ada',
+    );
     expect(deleted.status).toBe(200);
     expect(store.records.size).toBe(0);
     expect(b.published).toEqual([{ kind: 'closed', from: 'b' }]);

@@ -30,10 +30,21 @@ function openWire(drainMs = 100) {
   /** The last request, then the end of stdin. */
   const lastRequest = (id: number, method: string) => input.end(line(id, method));
   const answer = (id: number) => wire!.send({ jsonrpc: '2.0', id, result: {} });
-  return { wire, input, onFirstListAnswered, answeredWith, received, request, lastRequest, answer, lines: () => written.split('\n').filter(Boolean) };
+  return {
+    wire,
+    input,
+    onFirstListAnswered,
+    answeredWith,
+    received,
+    request,
+    lastRequest,
+    answer,
+    lines: () => written.split('\n').filter(Boolean),
+  };
 }
 
-const receivedCount = (received: readonly unknown[], count: number) => vi.waitFor(() => expect(received).toHaveLength(count));
+const receivedCount = (received: readonly unknown[], count: number) =>
+  vi.waitFor(() => expect(received).toHaveLength(count));
 
 describe('the stdio wire and the first tools/list', () => {
   it('calls onFirstListAnswered once, after the answer to the first tools/list is written, and not for other requests', async () => {

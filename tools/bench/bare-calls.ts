@@ -15,7 +15,9 @@ export interface ReadAnswerer {
 /** The query string of a read: each defined argument once, in the order given. */
 export function readQuery(args: Readonly<Record<string, unknown>>): string {
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(args)) if (value !== undefined && value !== null) query.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+  for (const [name, value] of Object.entries(args))
+    if (value !== undefined && value !== null)
+      query.append(name, typeof value === 'string' ? value : JSON.stringify(value));
   return query.toString();
 }
 
@@ -27,7 +29,12 @@ export function readResult(body: unknown, withStructuredContent: boolean): CallT
     : { content: [{ type: 'text', text }] };
 }
 
-export function readAnswerer(schoolUrl: string, path: string, token: string, withStructuredContent: boolean): ReadAnswerer {
+export function readAnswerer(
+  schoolUrl: string,
+  path: string,
+  token: string,
+  withStructuredContent: boolean,
+): ReadAnswerer {
   const dispatcher = new Agent({ connections: 32 });
   return {
     async answer(args) {
@@ -37,7 +44,8 @@ export function readAnswerer(schoolUrl: string, path: string, token: string, wit
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
       });
       const body: unknown = await response.body.json();
-      if (response.statusCode !== 200) return { isError: true, content: [{ type: 'text', text: `GET ${path} answered ${response.statusCode}` }] };
+      if (response.statusCode !== 200)
+        return { isError: true, content: [{ type: 'text', text: `GET ${path} answered ${response.statusCode}` }] };
       return readResult(body, withStructuredContent);
     },
     close: () => dispatcher.close(),

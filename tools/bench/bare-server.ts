@@ -10,7 +10,12 @@
  *       session transport behind `toNodeHandler`, as school-mcp serves 2025-11-25, without its guards.
  */
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { McpServer, WebStandardStreamableHTTPServerTransport, fromJsonSchema, type JsonSchemaType } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+  fromJsonSchema,
+  type JsonSchemaType,
+} from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -30,11 +35,18 @@ interface ToolDefinition {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { school: { type: 'string' }, 'read-tool': { type: 'string' }, 'read-path': { type: 'string' }, http: { type: 'string' } },
+  options: {
+    school: { type: 'string' },
+    'read-tool': { type: 'string' },
+    'read-path': { type: 'string' },
+    http: { type: 'string' },
+  },
 });
 const file = positionals[0];
 if (file === undefined) {
-  process.stderr.write('usage: bare-server TOOLS.json [--school URL --read-tool NAME --read-path PATH [--http PORT]]\n');
+  process.stderr.write(
+    'usage: bare-server TOOLS.json [--school URL --read-tool NAME --read-path PATH [--http PORT]]\n',
+  );
   process.exit(2);
 }
 const definitions = JSON.parse(readFileSync(file, 'utf8')) as ToolDefinition[];
@@ -70,7 +82,9 @@ function bareServer(): McpServer {
         ...(tool._meta === undefined ? {} : { _meta: tool._meta }),
       },
       async (args: unknown) =>
-        read !== undefined && tool.name === read.name ? read.answerer.answer(args as Record<string, unknown>) : { content: [{ type: 'text' as const, text: '{}' }] },
+        read !== undefined && tool.name === read.name
+          ? read.answerer.answer(args as Record<string, unknown>)
+          : { content: [{ type: 'text' as const, text: '{}' }] },
     );
   }
   return server;

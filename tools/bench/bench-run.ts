@@ -14,11 +14,39 @@ import { describeMachine } from './machine.js';
 import type { LaunchSpec, ToolList } from './mcp-process.js';
 import type { BenchOptions } from './options.js';
 import { PROJECT_ROOT, REAL_DOCUMENTS_DIR } from './paths.js';
-import { GENERATOR_PACKAGE, IVOTOBY_PACKAGE, generatePeer, generatedHttpSdkVersion, generatedLaunch, installPeers, installedVersion, ivotobyLaunch } from './peers.js';
-import type { BenchResults, ContenderId, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell } from './results.js';
+import {
+  GENERATOR_PACKAGE,
+  IVOTOBY_PACKAGE,
+  generatePeer,
+  generatedHttpSdkVersion,
+  generatedLaunch,
+  installPeers,
+  installedVersion,
+  ivotobyLaunch,
+} from './peers.js';
+import type {
+  BenchResults,
+  ContenderId,
+  ContextRow,
+  LatencyCell,
+  LatencyRow,
+  Measured,
+  MemoryCell,
+} from './results.js';
 import { measureHostile } from './hostile-rows.js';
 import { measureScale } from './scale.js';
-import { bareCallLaunch, bareLaunch, connectOverHttp, directCaller, freePort, READ_OPERATION, readToolName, schoolMcpLaunch, spawnServer, toolCaller } from './servers.js';
+import {
+  bareCallLaunch,
+  bareLaunch,
+  connectOverHttp,
+  directCaller,
+  freePort,
+  READ_OPERATION,
+  readToolName,
+  schoolMcpLaunch,
+  spawnServer,
+  toolCaller,
+} from './servers.js';
 import { obtainAccessToken, signInSchoolMcp } from './sign-in.js';
 import { startSandboxProcess } from './sandbox-process.js';
 import { coldStartRow, contextCell, listOnce, timeColdStarts } from './startup-rows.js';
@@ -69,16 +97,19 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     // cache for its uncached row leaves theirs (filled by their first list) cached.
     const largeConfigDir = join(scratch, 'school-mcp-large-documents');
     const largeCacheDir = join(largeConfigDir, 'openapi-cache');
-    const largeDocument = (document: string): Measured<LaunchSpec> => ok(schoolMcpLaunch(url, largeConfigDir, ['--openapi', document, '--toolsets', 'all']));
+    const largeDocument = (document: string): Measured<LaunchSpec> =>
+      ok(schoolMcpLaunch(url, largeConfigDir, ['--openapi', document, '--toolsets', 'all']));
     const githubThere = existsSync(GITHUB_DOCUMENT);
     const githubMissing = failed(`${GITHUB_DOCUMENT} is not there`);
     // A quick run checks that each row can be produced. A large document's start with nothing cached,
     // and the bare SDK server's start on it, run the code of the sandbox document's rows at seconds
     // of CPU each: not repeated.
     const notInQuickRun = failed("not measured in a quick run (the sandbox document's row runs the same start)");
-    const uncachedLarge = (launch: Measured<LaunchSpec>): Measured<LaunchSpec> => (options.quick ? notInQuickRun : launch);
+    const uncachedLarge = (launch: Measured<LaunchSpec>): Measured<LaunchSpec> =>
+      options.quick ? notInQuickRun : launch;
 
-    const ivotoby = (spec: string, extra: readonly string[] = []): Measured<LaunchSpec> => (peersReady ? ok(ivotobyLaunch(spec, url, token, extra)) : peerSkipped);
+    const ivotoby = (spec: string, extra: readonly string[] = []): Measured<LaunchSpec> =>
+      peersReady ? ok(ivotobyLaunch(spec, url, token, extra)) : peerSkipped;
     let generatedSandbox: Measured<LaunchSpec> = peerSkipped;
     let generatedGithub: Measured<LaunchSpec> = githubThere ? peerSkipped : githubMissing;
     let generatedHttpScript: Measured<string> = peerSkipped;
@@ -86,10 +117,17 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     if (peersReady) {
       progress('generating and building the openapi-mcp-generator servers');
       generatedSandbox = await generated(`${url}/openapi.json`, join(scratch, 'generated-sandbox'), url, token);
-      if (githubThere) generatedGithub = await generated(GITHUB_DOCUMENT, join(scratch, 'generated-github'), url, token);
+      if (githubThere)
+        generatedGithub = await generated(GITHUB_DOCUMENT, join(scratch, 'generated-github'), url, token);
       generatedKubernetes = await generated(KUBERNETES_DOCUMENT, join(scratch, 'generated-kubernetes'), url, token);
       // The HTTP flavour serves the latency rows only.
-      if (options.only !== 'startup') generatedHttpScript = await generatedScript(`${url}/openapi.json`, join(scratch, 'generated-sandbox-http'), url, 'streamable-http');
+      if (options.only !== 'startup')
+        generatedHttpScript = await generatedScript(
+          `${url}/openapi.json`,
+          join(scratch, 'generated-sandbox-http'),
+          url,
+          'streamable-http',
+        );
     }
 
     progress('listing tools once per configuration');
@@ -128,7 +166,11 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const githubStarts = await timeColdStarts(
       [
         { key: 'school', launch: githubThere ? largeDocument(GITHUB_DOCUMENT) : githubMissing },
-        { key: 'school-uncached', launch: uncachedLarge(githubThere ? largeDocument(GITHUB_DOCUMENT) : githubMissing), before: () => rm(largeCacheDir, { recursive: true, force: true }) },
+        {
+          key: 'school-uncached',
+          launch: uncachedLarge(githubThere ? largeDocument(GITHUB_DOCUMENT) : githubMissing),
+          before: () => rm(largeCacheDir, { recursive: true, force: true }),
+        },
         { key: 'bare', launch: options.quick ? notInQuickRun : await bare(lists.github, 'bare-github.json') },
         { key: 'ivotoby', launch: githubThere ? ivotoby(GITHUB_DOCUMENT) : githubMissing },
         { key: 'generated', launch: generatedGithub },
@@ -140,7 +182,11 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     const kubernetesStarts = await timeColdStarts(
       [
         { key: 'school', launch: largeDocument(KUBERNETES_DOCUMENT) },
-        { key: 'school-uncached', launch: uncachedLarge(largeDocument(KUBERNETES_DOCUMENT)), before: () => rm(largeCacheDir, { recursive: true, force: true }) },
+        {
+          key: 'school-uncached',
+          launch: uncachedLarge(largeDocument(KUBERNETES_DOCUMENT)),
+          before: () => rm(largeCacheDir, { recursive: true, force: true }),
+        },
         { key: 'bare', launch: options.quick ? notInQuickRun : await bare(lists.kubernetes, 'bare-kubernetes.json') },
         { key: 'ivotoby', launch: ivotoby(KUBERNETES_DOCUMENT) },
         { key: 'generated', launch: generatedKubernetes },
@@ -150,21 +196,72 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
     );
     const peerKeys = { 'bare-sdk': 'bare', ivotoby: 'ivotoby', generated: 'generated' } as const;
     const coldStart = [
-      coldStartRow('sandbox document, not cached (default configuration)', sandboxStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
-      coldStartRow('sandbox document, cached and revalidated, catalogue cached (default configuration)', sandboxStarts, { 'school-mcp': 'school-cached', ...peerKeys }),
-      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, parsed copy and catalogue cached', githubStarts, { 'school-mcp': 'school', ...peerKeys }),
-      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, not cached', githubStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
-      coldStartRow('Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`, catalogue cached', kubernetesStarts, { 'school-mcp': 'school', ...peerKeys }),
-      coldStartRow('Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`, not cached', kubernetesStarts, { 'school-mcp': 'school-uncached', ...peerKeys }),
+      coldStartRow('sandbox document, not cached (default configuration)', sandboxStarts, {
+        'school-mcp': 'school-uncached',
+        ...peerKeys,
+      }),
+      coldStartRow(
+        'sandbox document, cached and revalidated, catalogue cached (default configuration)',
+        sandboxStarts,
+        { 'school-mcp': 'school-cached', ...peerKeys },
+      ),
+      coldStartRow(
+        'GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, parsed copy and catalogue cached',
+        githubStarts,
+        { 'school-mcp': 'school', ...peerKeys },
+      ),
+      coldStartRow('GitHub REST document, 623 operations, `--openapi FILE --toolsets all`, not cached', githubStarts, {
+        'school-mcp': 'school-uncached',
+        ...peerKeys,
+      }),
+      coldStartRow(
+        'Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`, catalogue cached',
+        kubernetesStarts,
+        { 'school-mcp': 'school', ...peerKeys },
+      ),
+      coldStartRow(
+        'Kubernetes document, 1,123 operations (Swagger 2.0 in JSON), `--openapi FILE --toolsets all`, not cached',
+        kubernetesStarts,
+        { 'school-mcp': 'school-uncached', ...peerKeys },
+      ),
     ];
 
-    const cell = (list: Measured<ToolList>, as: string) => (list.ok ? ok(contextCell(list.value, as, countTokens)) : list);
+    const cell = (list: Measured<ToolList>, as: string) =>
+      list.ok ? ok(contextCell(list.value, as, countTokens)) : list;
     const noMode = failed('no such mode: it lists every operation');
     const context: ContextRow[] = [
-      { configuration: 'default', cells: { 'school-mcp': cell(lists.default, 'default'), ivotoby: cell(lists.ivotobyAll, 'default (`--tools all`)'), generated: cell(lists.generated, 'as generated') } },
-      { configuration: '`--toolsets all`', cells: { 'school-mcp': cell(lists.all, '--toolsets all'), ivotoby: cell(lists.ivotobyAll, '`--tools all`'), generated: cell(lists.generated, 'as generated') } },
-      { configuration: '`--read-only`', cells: { 'school-mcp': cell(lists.readOnly, '--read-only'), ivotoby: cell(lists.ivotobyReadOnly, '`--operation get`'), generated: peersReady ? noMode : peerSkipped } },
-      { configuration: '`--toolsets dynamic`', cells: { 'school-mcp': cell(lists.dynamic, '--toolsets dynamic'), ivotoby: cell(lists.ivotobyDynamic, '`--tools dynamic`'), generated: peersReady ? noMode : peerSkipped } },
+      {
+        configuration: 'default',
+        cells: {
+          'school-mcp': cell(lists.default, 'default'),
+          ivotoby: cell(lists.ivotobyAll, 'default (`--tools all`)'),
+          generated: cell(lists.generated, 'as generated'),
+        },
+      },
+      {
+        configuration: '`--toolsets all`',
+        cells: {
+          'school-mcp': cell(lists.all, '--toolsets all'),
+          ivotoby: cell(lists.ivotobyAll, '`--tools all`'),
+          generated: cell(lists.generated, 'as generated'),
+        },
+      },
+      {
+        configuration: '`--read-only`',
+        cells: {
+          'school-mcp': cell(lists.readOnly, '--read-only'),
+          ivotoby: cell(lists.ivotobyReadOnly, '`--operation get`'),
+          generated: peersReady ? noMode : peerSkipped,
+        },
+      },
+      {
+        configuration: '`--toolsets dynamic`',
+        cells: {
+          'school-mcp': cell(lists.dynamic, '--toolsets dynamic'),
+          ivotoby: cell(lists.ivotobyDynamic, '`--tools dynamic`'),
+          generated: peersReady ? noMode : peerSkipped,
+        },
+      },
     ];
 
     const header = () => ({
@@ -183,14 +280,24 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
       tokenizer: TOKENIZER,
       readOperation: `GET ${READ_OPERATION.path}?${READ_OPERATION.query}`,
     });
-    if (options.only === 'startup') return { ...header(), coldStart, context, latency: [], memory: {}, scale: [], hostile: [], peerProblems, notes };
+    if (options.only === 'startup')
+      return { ...header(), coldStart, context, latency: [], memory: {}, scale: [], hostile: [], peerProblems, notes };
 
     const latency: LatencyRow[] = [];
-    const plan = (concurrency: number) => ({ rounds: counts.latencyRounds, warmup: counts.latencyWarmup, calls: counts.latencyCalls, concurrency });
+    const plan = (concurrency: number) => ({
+      rounds: counts.latencyRounds,
+      warmup: counts.latencyWarmup,
+      calls: counts.latencyCalls,
+      concurrency,
+    });
     const direct = directCaller(url, token);
     // The floor: the bare SDK server listing school-mcp's default tools and making the direct request.
     const bareCalls = (httpPort?: number): Measured<LaunchSpec> =>
-      lists.default.ok ? ok(bareCallLaunch(join(scratch, 'bare-sandbox.json'), url, token, readToolName(lists.default.value), httpPort)) : failed(`no tool list to copy: ${lists.default.reason}`);
+      lists.default.ok
+        ? ok(
+            bareCallLaunch(join(scratch, 'bare-sandbox.json'), url, token, readToolName(lists.default.value), httpPort),
+          )
+        : failed(`no tool list to copy: ${lists.default.reason}`);
     try {
       progress('latency over stdio');
       const stdioServers = {
@@ -210,7 +317,9 @@ export async function runBench(options: BenchOptions, progress: Progress): Promi
         'school-mcp': await schoolOverHttp(url, configDir),
         'bare-sdk': await bareOverHttp(bareCalls),
         ivotoby: peersReady ? await ivotobyOverHttp(`${url}/openapi.json`, url, token) : peerSkipped,
-        generated: generatedHttpScript.ok ? await generatedOverHttp(generatedHttpScript.value, join(scratch, 'generated-sandbox-http'), url, token) : generatedHttpScript,
+        generated: generatedHttpScript.ok
+          ? await generatedOverHttp(generatedHttpScript.value, join(scratch, 'generated-sandbox-http'), url, token)
+          : generatedHttpScript,
       };
       try {
         latency.push(...(await latencyRows('HTTP', direct.call, httpServers, plan)));
@@ -255,7 +364,12 @@ async function generated(input: string, directory: string, url: string, token: s
   return script.ok ? ok(generatedLaunch(script.value, directory, url, token)) : script;
 }
 
-async function generatedScript(input: string, directory: string, url: string, transport: 'stdio' | 'streamable-http'): Promise<Measured<string>> {
+async function generatedScript(
+  input: string,
+  directory: string,
+  url: string,
+  transport: 'stdio' | 'streamable-http',
+): Promise<Measured<string>> {
   try {
     return ok(await generatePeer(input, directory, url, transport));
   } catch (error) {
@@ -291,7 +405,9 @@ async function schoolOverHttp(url: string, configDir: string): Promise<CallServe
   const secret = randomBytes(24).toString('base64url');
   const launch = schoolMcpLaunch(url, configDir, ['--http', '--host', '127.0.0.1', '--port', String(port)]);
   // The secret goes by environment, as a user keeps it out of the process list.
-  const served = await readCallerOverHttp({ ...launch, env: { ...launch.env, SCHOOL_MCP_HTTP_SECRET: secret } }, port, { authorization: `Bearer ${secret}` });
+  const served = await readCallerOverHttp({ ...launch, env: { ...launch.env, SCHOOL_MCP_HTTP_SECRET: secret } }, port, {
+    authorization: `Bearer ${secret}`,
+  });
   return served.ok ? served : failed(`pending: \`school-mcp --http\` could not be measured: ${served.reason}`);
 }
 
@@ -303,7 +419,19 @@ async function bareOverHttp(bareCalls: (httpPort: number) => Measured<LaunchSpec
 
 async function ivotobyOverHttp(spec: string, url: string, token: string): Promise<CallServer> {
   const port = await freePort();
-  return readCallerOverHttp(ivotobyLaunch(spec, url, token, ['--transport', 'http', '--host', '127.0.0.1', '--port', String(port), '--path', '/mcp']), port);
+  return readCallerOverHttp(
+    ivotobyLaunch(spec, url, token, [
+      '--transport',
+      'http',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--path',
+      '/mcp',
+    ]),
+    port,
+  );
 }
 
 /** The generated Streamable HTTP project listens on `PORT` at `/mcp`, without authentication of its own. */
@@ -313,7 +441,11 @@ async function generatedOverHttp(script: string, directory: string, url: string,
 }
 
 /** Starts a server that listens on `port` at `/mcp` and returns a caller of its read tool. */
-async function readCallerOverHttp(launch: LaunchSpec, port: number, headers: Record<string, string> = {}): Promise<CallServer> {
+async function readCallerOverHttp(
+  launch: LaunchSpec,
+  port: number,
+  headers: Record<string, string> = {},
+): Promise<CallServer> {
   const child = spawnServer(launch);
   try {
     const server = await connectOverHttp(child, `http://127.0.0.1:${port}/mcp`, headers, 15_000);

@@ -8,7 +8,9 @@ import type { Measured, MemoryCell } from './results.js';
 import { readToolName, toolCaller } from './servers.js';
 
 /** A stdio server started for calls, with its read tool found; closed by the caller. */
-export async function startForCalls(launch: Measured<LaunchSpec>): Promise<Measured<{ call: CallOnce; pid: number; close(): Promise<void> }>> {
+export async function startForCalls(
+  launch: Measured<LaunchSpec>,
+): Promise<Measured<{ call: CallOnce; pid: number; close(): Promise<void> }>> {
   if (!launch.ok) return launch;
   try {
     const server = await startMcpServer(launch.value);
@@ -28,7 +30,11 @@ export async function startForCalls(launch: Measured<LaunchSpec>): Promise<Measu
  * Resident set after start, after half the calls and after all of them (16 at a time); with
  * `longCalls`, once more after that many calls in all.
  */
-export async function measureMemory(launch: Measured<LaunchSpec>, calls: number, longCalls?: number): Promise<Measured<MemoryCell>> {
+export async function measureMemory(
+  launch: Measured<LaunchSpec>,
+  calls: number,
+  longCalls?: number,
+): Promise<Measured<MemoryCell>> {
   const server = await startForCalls(launch);
   if (!server.ok) return server;
   try {
@@ -37,7 +43,8 @@ export async function measureMemory(launch: Measured<LaunchSpec>, calls: number,
     const afterHalf = await residentBytes(server.value.pid);
     await timeCalls(server.value.call, calls - Math.floor(calls / 2), 16);
     const afterAll = await residentBytes(server.value.pid);
-    if (longCalls === undefined || longCalls <= calls) return { ok: true, value: { afterStart, afterHalf, afterAll, calls } };
+    if (longCalls === undefined || longCalls <= calls)
+      return { ok: true, value: { afterStart, afterHalf, afterAll, calls } };
     await timeCalls(server.value.call, longCalls - calls, 16);
     const afterLong = { bytes: await residentBytes(server.value.pid), calls: longCalls };
     return { ok: true, value: { afterStart, afterHalf, afterAll, calls, afterLong } };

@@ -31,7 +31,10 @@ export function collectLines(stream: Readable | null | undefined): LineLog {
       const seen = lines.find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no line matched ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no line matched ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)),
+          timeoutMs,
+        );
         waiters.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
       });
     },

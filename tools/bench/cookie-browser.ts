@@ -13,10 +13,17 @@ export class CookieBrowser {
   readonly #jar = new Map<string, Map<string, Cookie>>();
 
   /** One request; cookies sent and stored. Returns the raw response (redirects not followed). */
-  async request(url: string | URL, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    url: string | URL,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const target = new URL(url);
     const cookies = [...(this.#jar.get(target.origin) ?? new Map<string, Cookie>()).entries()]
-      .filter(([, cookie]) => target.pathname === cookie.path || target.pathname.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`))
+      .filter(
+        ([, cookie]) =>
+          target.pathname === cookie.path ||
+          target.pathname.startsWith(cookie.path.endsWith('/') ? cookie.path : `${cookie.path}/`),
+      )
       .map(([name, cookie]) => `${name}=${cookie.value}`)
       .join('; ');
     const response = await fetch(target, {
@@ -54,8 +61,16 @@ export class CookieBrowser {
     for (const line of setCookies) {
       const [pair, ...attributes] = line.split(';').map((part) => part.trim());
       const [name, ...rest] = pair!.split('=');
-      const attribute = (key: string) => attributes.find((entry) => entry.toLowerCase().startsWith(`${key}=`))?.split('=').slice(1).join('=');
-      if (attribute('max-age') === '0' || (attribute('expires') !== undefined && Date.parse(attribute('expires')!) < Date.now())) {
+      const attribute = (key: string) =>
+        attributes
+          .find((entry) => entry.toLowerCase().startsWith(`${key}=`))
+          ?.split('=')
+          .slice(1)
+          .join('=');
+      if (
+        attribute('max-age') === '0' ||
+        (attribute('expires') !== undefined && Date.parse(attribute('expires')!) < Date.now())
+      ) {
         jar.delete(name!);
         continue;
       }

@@ -23,7 +23,9 @@ export function hostedSection(cell: Measured<HostedCell>, separately?: string, u
     return lines;
   }
   const { value } = cell;
-  lines.push(`| ${users} concurrent connections | ${spread(value.callsPerSecond, (n) => Math.round(n).toString())} | ${spread(value.p50, ms)} | ${spread(value.p99, ms)} | ${value.calls} |`);
+  lines.push(
+    `| ${users} concurrent connections | ${spread(value.callsPerSecond, (n) => Math.round(n).toString())} | ${spread(value.p50, ms)} | ${spread(value.p99, ms)} | ${value.calls} |`,
+  );
   return lines;
 }
 

@@ -40,7 +40,13 @@ async function signIn(base: string, user: string): Promise<string> {
     await fetch(`${base}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'bench agent', redirect_uris: [CLIENT_REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }),
+      body: JSON.stringify({
+        client_name: 'bench agent',
+        redirect_uris: [CLIENT_REDIRECT],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      }),
     })
   ).json()) as { client_id: string };
   const verifier = randomBytes(32).toString('base64url');
@@ -56,7 +62,10 @@ async function signIn(base: string, user: string): Promise<string> {
     resource: base,
   }).toString();
   const browser = new CookieBrowser();
-  const { response, url: consentUrl } = await browser.follow(authorize, (next) => next.origin === new URL(base).origin && !next.href.startsWith(CLIENT_REDIRECT));
+  const { response, url: consentUrl } = await browser.follow(
+    authorize,
+    (next) => next.origin === new URL(base).origin && !next.href.startsWith(CLIENT_REDIRECT),
+  );
   const csrf = hiddenInput(await response.text(), 'csrf_token');
   if (csrf === undefined) throw new Error(`no consent page at ${consentUrl.href}`);
   const toSchool = await browser.request(consentUrl, { form: { csrf_token: csrf, decision: 'allow' } });
@@ -66,7 +75,14 @@ async function signIn(base: string, user: string): Promise<string> {
     await fetch(`${base}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: url.searchParams.get('code') ?? '', code_verifier: verifier, redirect_uri: CLIENT_REDIRECT, client_id: registered.client_id, resource: base }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: url.searchParams.get('code') ?? '',
+        code_verifier: verifier,
+        redirect_uri: CLIENT_REDIRECT,
+        client_id: registered.client_id,
+        resource: base,
+      }),
     })
   ).json()) as { access_token?: string; error?: string };
   if (tokens.access_token === undefined) throw new Error(`no token: ${tokens.error}`);
@@ -74,14 +90,23 @@ async function signIn(base: string, user: string): Promise<string> {
 }
 
 async function callOnce(client: Client): Promise<void> {
-  const result = (await client.callTool({ ...READ_TOOL, arguments: { ...READ_TOOL.arguments } })) as { isError?: boolean; content?: { text?: string }[] };
+  const result = (await client.callTool({ ...READ_TOOL, arguments: { ...READ_TOOL.arguments } })) as {
+    isError?: boolean;
+    content?: { text?: string }[];
+  };
   if (result.isError) throw new Error(`${READ_TOOL.name} failed: ${result.content?.[0]?.text ?? ''}`);
 }
 
-export async function measureHosted(plan: HostedPlan, scratch: string, progress: (line: string) => void): Promise<Measured<HostedCell>> {
+export async function measureHosted(
+  plan: HostedPlan,
+  scratch: string,
+  progress: (line: string) => void,
+): Promise<Measured<HostedCell>> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const sandbox = spawn(process.execPath, [SCHOOL_MCP_MAIN, 'sandbox', '--integration', `${base}/oauth/callback`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const sandbox = spawn(process.execPath, [SCHOOL_MCP_MAIN, 'sandbox', '--integration', `${base}/oauth/callback`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let hosted: ChildProcess | undefined;
   const clients: Client[] = [];
   try {
@@ -91,8 +116,30 @@ export async function measureHosted(plan: HostedPlan, scratch: string, progress:
     const clientSecret = /client secret: +(\S+)/.exec(await sandboxLog.waitFor(/client secret:/, 20_000))![1]!;
     hosted = spawn(
       process.execPath,
-      [SCHOOL_MCP_MAIN, '--hosted', '--public-url', base, '--school', schoolUrl, '--client-id', clientId, '--port', String(port), '--store', join(scratch, 'hosted-store'), '--registration-limit', '1000000'],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SCHOOL_MCP_CLIENT_SECRET: clientSecret, SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64') } },
+      [
+        SCHOOL_MCP_MAIN,
+        '--hosted',
+        '--public-url',
+        base,
+        '--school',
+        schoolUrl,
+        '--client-id',
+        clientId,
+        '--port',
+        String(port),
+        '--store',
+        join(scratch, 'hosted-store'),
+        '--registration-limit',
+        '1000000',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: {
+          ...process.env,
+          SCHOOL_MCP_CLIENT_SECRET: clientSecret,
+          SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
+        },
+      },
     );
     const hostedLog = collectLines(hosted.stderr);
     await hostedLog.waitFor(/serving hosted/, 20_000);
@@ -100,10 +147,16 @@ export async function measureHosted(plan: HostedPlan, scratch: string, progress:
     for (let index = 0; index < plan.users; index++) {
       const token = await signIn(base, SANDBOX_STAFF[index % SANDBOX_STAFF.length]!.sub);
       const client = new Client({ name: 'bench', version: '1.0.0' }, { capabilities: {} });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       clients.push(client);
     }
-    const cell = await measureThroughput(clients, callOnce, plan, (round) => progress(`hosted: round ${round + 1} of ${plan.rounds}`));
+    const cell = await measureThroughput(clients, callOnce, plan, (round) =>
+      progress(`hosted: round ${round + 1} of ${plan.rounds}`),
+    );
     return { ok: true, value: cell };
   } catch (error) {
     return { ok: false, reason: reasonOf(error) };

@@ -29,7 +29,10 @@ export function fanOutDocument(operationCount: number, options: FanOutOptions = 
   schemas[`Level${levels}`] = {
     type: 'object',
     description: 'The leaf, with an example that is repeated wherever the leaf is.',
-    properties: { note: { type: 'string', example: 'n'.repeat(1_500) }, code: { type: 'string', enum: Array.from({ length: 40 }, (_, index) => `code_${index}`) } },
+    properties: {
+      note: { type: 'string', example: 'n'.repeat(1_500) },
+      code: { type: 'string', enum: Array.from({ length: 40 }, (_, index) => `code_${index}`) },
+    },
   };
   const root = { $ref: '#/components/schemas/Level0' };
   const paths: Record<string, unknown> = {};
@@ -53,7 +56,13 @@ export function fanOutDocument(operationCount: number, options: FanOutOptions = 
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
-          flows: { authorizationCode: { authorizationUrl: 'https://school.example/oauth/authorize', tokenUrl: 'https://school.example/oauth/token', scopes: { 'courses:read': 'Read courses', 'courses:write': 'Change courses' } } },
+          flows: {
+            authorizationCode: {
+              authorizationUrl: 'https://school.example/oauth/authorize',
+              tokenUrl: 'https://school.example/oauth/token',
+              scopes: { 'courses:read': 'Read courses', 'courses:write': 'Change courses' },
+            },
+          },
         },
       },
     },

@@ -27,7 +27,9 @@ export function hostileSection(rows: readonly HostileRow[], separately?: string)
     const size = `${(row.documentBytes / 1024).toFixed(0)} KiB`;
     const aimed = !(row.operations > 500 && row.configuration === '--toolsets all');
     if (!row.result.ok) {
-      lines.push(`| ${row.document} | ${size} | \`${row.configuration}\` | – (${row.result.reason.replace(/\|/g, '/').replace(/\n/g, ' ').slice(0, 200)}) | | | | ${aimed ? '**not met**' : 'no aim'} |`);
+      lines.push(
+        `| ${row.document} | ${size} | \`${row.configuration}\` | – (${row.result.reason.replace(/\|/g, '/').replace(/\n/g, ' ').slice(0, 200)}) | | | | ${aimed ? '**not met**' : 'no aim'} |`,
+      );
       continue;
     }
     const result = row.result.value;

@@ -29,8 +29,15 @@ const HOSTILE_CASES: readonly HostileCase[] = [
 const UNREACHED_SCHOOL = 'http://127.0.0.1:9';
 
 /** `quick` leaves out the case beyond the issue's, the slowest by far. */
-export async function measureHostile(runs: number, quick: boolean, scratch: string, progress: (line: string) => void): Promise<HostileRow[]> {
-  const cases = quick ? HOSTILE_CASES.filter((entry) => !(entry.operations > 500 && entry.configuration === '--toolsets all')) : HOSTILE_CASES;
+export async function measureHostile(
+  runs: number,
+  quick: boolean,
+  scratch: string,
+  progress: (line: string) => void,
+): Promise<HostileRow[]> {
+  const cases = quick
+    ? HOSTILE_CASES.filter((entry) => !(entry.operations > 500 && entry.configuration === '--toolsets all'))
+    : HOSTILE_CASES;
   const files = new Map<number, { path: string; bytes: number }>();
   for (const operations of new Set(cases.map((entry) => entry.operations))) {
     const text = JSON.stringify(fanOutDocument(operations));
@@ -45,9 +52,18 @@ export async function measureHostile(runs: number, quick: boolean, scratch: stri
     progress(`hostile documents: ${document}, ${entry.configuration} (${runs} runs)`);
     const samples: { listMs: number; peakBytes: number; tools: number; listBytes: number }[] = [];
     try {
-      for (let run = 0; run < runs; run++) samples.push(await listOnce(file.path, entry.configuration === 'default' ? [] : ['--toolsets', 'all'], scratch));
+      for (let run = 0; run < runs; run++)
+        samples.push(
+          await listOnce(file.path, entry.configuration === 'default' ? [] : ['--toolsets', 'all'], scratch),
+        );
     } catch (error) {
-      rows.push({ document, operations: entry.operations, documentBytes: file.bytes, configuration: entry.configuration, result: { ok: false, reason: reasonOf(error) } });
+      rows.push({
+        document,
+        operations: entry.operations,
+        documentBytes: file.bytes,
+        configuration: entry.configuration,
+        result: { ok: false, reason: reasonOf(error) },
+      });
       continue;
     }
     rows.push({
@@ -79,7 +95,12 @@ async function listOnce(document: string, extra: readonly string[], scratch: str
     });
     try {
       const peakBytes = await peakResidentBytes(server.pid);
-      return { listMs: server.coldStartMs, peakBytes, tools: server.firstList.tools.length, listBytes: Buffer.byteLength(JSON.stringify(server.firstList)) };
+      return {
+        listMs: server.coldStartMs,
+        peakBytes,
+        tools: server.firstList.tools.length,
+        listBytes: Buffer.byteLength(JSON.stringify(server.firstList)),
+      };
     } finally {
       await server.close();
     }

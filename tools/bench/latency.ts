@@ -60,7 +60,10 @@ export async function measureLatencies(
   }
   for (const id of working.keys()) {
     if (results.has(id)) continue;
-    results.set(id, { ok: true, value: { p50: spreadOf(p50s.get(id) ?? []), p99: spreadOf(p99s.get(id) ?? []), calls: plan.calls * plan.rounds } });
+    results.set(id, {
+      ok: true,
+      value: { p50: spreadOf(p50s.get(id) ?? []), p99: spreadOf(p99s.get(id) ?? []), calls: plan.calls * plan.rounds },
+    });
   }
   return results;
 }

@@ -58,7 +58,10 @@ export async function startMcpServer(spec: LaunchSpec): Promise<RunningMcpServer
     if (!Array.isArray(firstList?.tools)) throw new Error('the tools/list answer has no tools array');
     const checked = await client.listTools().then(
       (list) => ({ hostList: list as ToolList, listRejected: undefined }),
-      (error: unknown) => ({ hostList: firstList, listRejected: (error instanceof Error ? error.message : String(error)).slice(0, 300) }),
+      (error: unknown) => ({
+        hostList: firstList,
+        listRejected: (error instanceof Error ? error.message : String(error)).slice(0, 300),
+      }),
     );
     const { hostList, listRejected } = checked;
     return {
@@ -73,12 +76,16 @@ export async function startMcpServer(spec: LaunchSpec): Promise<RunningMcpServer
     };
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw new Error(`${spec.script} did not serve tools/list: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`);
+    throw new Error(
+      `${spec.script} did not serve tools/list: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`,
+    );
   }
 }
 
 /** Accepts any result: the answer is timed first and validated apart. */
-const ANY_RESULT: StandardSchemaV1 = { '~standard': { version: 1, vendor: 'school-mcp-bench', validate: (value: unknown) => ({ value }) } };
+const ANY_RESULT: StandardSchemaV1 = {
+  '~standard': { version: 1, vendor: 'school-mcp-bench', validate: (value: unknown) => ({ value }) },
+};
 
 /** The resident set of a process in bytes, from /proc (Linux). */
 export async function residentBytes(pid: number): Promise<number> {

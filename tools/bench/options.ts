@@ -89,7 +89,10 @@ export const BENCH_USAGE = `usage: npm run bench -- [--quick] [--no-peers] [--on
   --out FILE       where to write the report (default BENCHMARKS.md in the project)
 `;
 
-export function parseBenchArgs(args: readonly string[], defaultOut: string): BenchOptions | { help: true } | { error: string } {
+export function parseBenchArgs(
+  args: readonly string[],
+  defaultOut: string,
+): BenchOptions | { help: true } | { error: string } {
   let quick = false;
   let peers = true;
   let out = defaultOut;
@@ -103,24 +106,30 @@ export function parseBenchArgs(args: readonly string[], defaultOut: string): Ben
     else if (arg === '--help' || arg === '-h') return { help: true };
     else if (arg === '--only') {
       const value = args[++index];
-      if (value !== 'startup' && value !== 'hostile' && value !== 'agent' && value !== 'hosted' && value !== 'scale') return { error: '--only takes: startup, hostile, agent, hosted, scale' };
+      if (value !== 'startup' && value !== 'hostile' && value !== 'agent' && value !== 'hosted' && value !== 'scale')
+        return { error: '--only takes: startup, hostile, agent, hosted, scale' };
       only = value;
-    }
-    else if (arg === '--agent-server') {
+    } else if (arg === '--agent-server') {
       const value = args[++index];
       if (value === undefined || value.startsWith('--')) return { error: '--agent-server needs a file' };
       agentServer = value;
-    }
-    else if (arg === '--agent-record') {
+    } else if (arg === '--agent-record') {
       const value = args[++index];
       if (value === undefined || value.startsWith('--')) return { error: '--agent-record needs a file' };
       agentRecord = value;
-    }
-    else if (arg === '--out') {
+    } else if (arg === '--out') {
       const value = args[++index];
       if (value === undefined || value.startsWith('--')) return { error: '--out needs a file' };
       out = value;
     } else return { error: `unknown argument ${arg}` };
   }
-  return { counts: quick ? QUICK_COUNTS : FULL_COUNTS, quick, peers, out, ...(only === undefined ? {} : { only }), ...(agentServer === undefined ? {} : { agentServer }), ...(agentRecord === undefined ? {} : { agentRecord }) };
+  return {
+    counts: quick ? QUICK_COUNTS : FULL_COUNTS,
+    quick,
+    peers,
+    out,
+    ...(only === undefined ? {} : { only }),
+    ...(agentServer === undefined ? {} : { agentServer }),
+    ...(agentRecord === undefined ? {} : { agentRecord }),
+  };
 }

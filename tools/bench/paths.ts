@@ -9,7 +9,8 @@ function findProjectRoot(start: string): string {
   let directory = start;
   for (;;) {
     const manifest = join(directory, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'school-mcp') return directory;
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'school-mcp')
+      return directory;
     const parent = dirname(directory);
     if (parent === directory) throw new Error(`no school-mcp package.json above ${start}`);
     directory = parent;

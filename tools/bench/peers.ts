@@ -23,9 +23,14 @@ const GENERATED_HTTP_DIR = join(BENCH_PACKAGE_DIR, 'generated-http');
 /** `npm ci` of the bench's manifests, each when a dependency it names is not installed; the lockfiles pin every version. */
 export async function installPeers(): Promise<void> {
   for (const directory of [BENCH_PACKAGE_DIR, GENERATED_HTTP_DIR]) {
-    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const nodeModules = join(directory, 'node_modules');
-    if (Object.entries(manifest.dependencies).every(([name, version]) => installedVersion(name, nodeModules) === version)) continue;
+    if (
+      Object.entries(manifest.dependencies).every(([name, version]) => installedVersion(name, nodeModules) === version)
+    )
+      continue;
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     await mustRun(npm, ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: directory });
   }
@@ -33,7 +38,9 @@ export async function installPeers(): Promise<void> {
 
 export function installedVersion(name: string, nodeModules = BENCH_NODE_MODULES): string {
   const manifest = join(nodeModules, name, 'package.json');
-  return existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version : 'not installed';
+  return existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+    : 'not installed';
 }
 
 /** The SDK the generated Streamable HTTP server runs on, for the report. */
@@ -42,18 +49,51 @@ export function generatedHttpSdkVersion(): string {
 }
 
 /** Runtime conversion: the document by URL or file, the API base, the token as a header. */
-export function ivotobyLaunch(spec: string, apiBaseUrl: string, token: string, extra: readonly string[] = []): LaunchSpec {
-  return { script: IVOTOBY_BIN, args: ['--openapi-spec', spec, '--api-base-url', apiBaseUrl, '--headers', `Authorization:Bearer ${token}`, ...extra] };
+export function ivotobyLaunch(
+  spec: string,
+  apiBaseUrl: string,
+  token: string,
+  extra: readonly string[] = [],
+): LaunchSpec {
+  return {
+    script: IVOTOBY_BIN,
+    args: [
+      '--openapi-spec',
+      spec,
+      '--api-base-url',
+      apiBaseUrl,
+      '--headers',
+      `Authorization:Bearer ${token}`,
+      ...extra,
+    ],
+  };
 }
 
 /**
  * Generates a server project from `input` into `directory` and builds it; returns how to start it.
  * The Streamable HTTP flavour is a project of its own (Hono and its Node adapter, among others).
  */
-export async function generatePeer(input: string, directory: string, apiBaseUrl: string, transport: 'stdio' | 'streamable-http' = 'stdio'): Promise<string> {
+export async function generatePeer(
+  input: string,
+  directory: string,
+  apiBaseUrl: string,
+  transport: 'stdio' | 'streamable-http' = 'stdio',
+): Promise<string> {
   await rm(directory, { recursive: true, force: true });
   await mkdir(directory, { recursive: true });
-  await mustRun(process.execPath, [GENERATOR_BIN, '--input', input, '--output', directory, '--server-name', 'generated-peer', '--base-url', apiBaseUrl, '--transport', transport]);
+  await mustRun(process.execPath, [
+    GENERATOR_BIN,
+    '--input',
+    input,
+    '--output',
+    directory,
+    '--server-name',
+    'generated-peer',
+    '--base-url',
+    apiBaseUrl,
+    '--transport',
+    transport,
+  ]);
   // The generated project's dependencies are the bench's pinned ones rather than a fresh `npm install`.
   const nodeModules = transport === 'stdio' ? BENCH_NODE_MODULES : join(GENERATED_HTTP_DIR, 'node_modules');
   await symlink(nodeModules, join(directory, 'node_modules'), 'dir');
@@ -65,7 +105,17 @@ export async function generatePeer(input: string, directory: string, apiBaseUrl:
  * The generated server takes its base URL and an OAuth access token from the environment (its
  * docs/oauth2-configuration.md), and the HTTP flavour its port too.
  */
-export function generatedLaunch(script: string, directory: string, apiBaseUrl: string, token: string, port?: number): LaunchSpec {
-  const env = { API_BASE_URL: apiBaseUrl, OAUTH_TOKEN_OAUTH2: token, ...(port === undefined ? {} : { PORT: String(port) }) };
+export function generatedLaunch(
+  script: string,
+  directory: string,
+  apiBaseUrl: string,
+  token: string,
+  port?: number,
+): LaunchSpec {
+  const env = {
+    API_BASE_URL: apiBaseUrl,
+    OAUTH_TOKEN_OAUTH2: token,
+    ...(port === undefined ? {} : { PORT: String(port) }),
+  };
   return { script, args: [], cwd: directory, env };
 }

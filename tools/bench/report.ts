@@ -1,5 +1,17 @@
 /** The results of a run as BENCHMARKS.md. Pure: the same results give the same text. */
-import type { BenchResults, ColdStartCell, ColdStartRow, ContenderId, ContextCell, ContextRow, LatencyCell, LatencyRow, Measured, MemoryCell, ScaleRow } from './results.js';
+import type {
+  BenchResults,
+  ColdStartCell,
+  ColdStartRow,
+  ContenderId,
+  ContextCell,
+  ContextRow,
+  LatencyCell,
+  LatencyRow,
+  Measured,
+  MemoryCell,
+  ScaleRow,
+} from './results.js';
 import { agentSection } from './agent-session/agent-report.js';
 import { hostileSection } from './hostile-report.js';
 import { performanceAims } from './performance-aims.js';
@@ -24,12 +36,18 @@ export function renderReport(results: BenchResults, findings: string): string {
     'Produced by `npm run bench` (code in `tools/bench/`); every figure below comes from one run, so the ratios compare servers measured side by side on the same machine, the same sandbox school and the same document. Figures are medians over repeated runs, with [min–max].',
     '',
   );
-  if (results.quick) push('> **Quick run (`--quick`)**: tiny counts, one run each. These numbers only show that every row can be produced; do not read them as measurements.', '');
+  if (results.quick)
+    push(
+      '> **Quick run (`--quick`)**: tiny counts, one run each. These numbers only show that every row can be produced; do not read them as measurements.',
+      '',
+    );
   const { machine } = results;
   push(
     `- Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ${machine.platform}; load average at start ${machine.loadAverage.join(' / ')} (the machine may be shared, so absolute times vary; ratios within one run are the figures to compare)`,
     `- Node ${machine.node}; run started ${results.startedAt}, took ${results.durationS} s`,
-    `- Versions: ${Object.entries(results.versions).map(([name, version]) => `${name} ${version}`).join(', ')}`,
+    `- Versions: ${Object.entries(results.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}`,
     `- Tokens counted with ${results.tokenizer ?? '(no tokenizer installed: tokens left out)'}; bytes are the UTF-8 length of the \`tools/list\` result's JSON`,
     `- The read operation of the latency and memory rows: \`${results.readOperation}\` with the same token, as a \`tools/call\` and as a direct undici request`,
     '',
@@ -42,15 +60,25 @@ export function renderReport(results: BenchResults, findings: string): string {
   push(
     '## Context cost',
     '',
-    'The `tools/list` answer as the SDK\'s client hands it to a host (fields outside the MCP schema dropped), all of which some hosts put into the model\'s context. A tool definition in the model APIs that hosts call (Anthropic\'s and OpenAI\'s alike) has a name, a description and an input schema only; that part is also counted on its own, "to the model".',
+    "The `tools/list` answer as the SDK's client hands it to a host (fields outside the MCP schema dropped), all of which some hosts put into the model's context. A tool definition in the model APIs that hosts call (Anthropic's and OpenAI's alike) has a name, a description and an input schema only; that part is also counted on its own, \"to the model\".",
     '',
   );
   push(...contextTable(results.context), '');
-  push('## Added latency', '', `p50 and p99 of one call, per round of ${latencyCalls(results)} calls; [min–max] across rounds. "Added" is the p50 minus the direct request's p50 in the same row. The bare SDK server is the floor: the same tools on the SDK alone, its read tool making the direct request and answering as school-mcp does; what it adds, any server on the SDK pays.`, '');
+  push(
+    '## Added latency',
+    '',
+    `p50 and p99 of one call, per round of ${latencyCalls(results)} calls; [min–max] across rounds. "Added" is the p50 minus the direct request's p50 in the same row. The bare SDK server is the floor: the same tools on the SDK alone, its read tool making the direct request and answering as school-mcp does; what it adds, any server on the SDK pays.`,
+    '',
+  );
   push(...latencyTable(results.latency), '');
   push('## Memory', '', 'Resident set of the server process (VmRSS), 16 calls at a time.', '');
   push(...memoryTable(results.memory), '');
-  push('## Scale', '', 'Catalogue build (check the references, convert every operation, name, group) in a fresh process per run; parse and schema compile shown apart. Peak is the process\'s maximum resident set, including Node itself (the "before" column).', '');
+  push(
+    '## Scale',
+    '',
+    'Catalogue build (check the references, convert every operation, name, group) in a fresh process per run; parse and schema compile shown apart. Peak is the process\'s maximum resident set, including Node itself (the "before" column).',
+    '',
+  );
   push(...scaleTable(results.scale), '');
   push(...hostileSection(results.hostile), '');
   if (results.agent !== undefined) push(...agentSection(results.agent), '');
@@ -67,28 +95,69 @@ function summaryTable(results: BenchResults): string[] {
   const peers: ContenderId[] = ['ivotoby', 'generated'];
   for (const row of results.coldStart) {
     const ours = value(row.cells['school-mcp'], (cell) => cell.median);
-    rows.push([`Cold start, ${row.scenario.split(',')[0]}${row.scenario.includes('not cached') ? ', not cached' : row.scenario.includes('cached') ? ', cached' : ''}`, ms(ours), ...peers.map((id) => ms(value(row.cells[id], (cell) => cell.median))), ...peers.map((id) => ratio(ours, value(row.cells[id], (cell) => cell.median))), `${ratio(ours, value(row.cells['bare-sdk'], (cell) => cell.median))} of bare SDK`]);
+    rows.push([
+      `Cold start, ${row.scenario.split(',')[0]}${row.scenario.includes('not cached') ? ', not cached' : row.scenario.includes('cached') ? ', cached' : ''}`,
+      ms(ours),
+      ...peers.map((id) => ms(value(row.cells[id], (cell) => cell.median))),
+      ...peers.map((id) =>
+        ratio(
+          ours,
+          value(row.cells[id], (cell) => cell.median),
+        ),
+      ),
+      `${ratio(
+        ours,
+        value(row.cells['bare-sdk'], (cell) => cell.median),
+      )} of bare SDK`,
+    ]);
   }
   for (const row of results.context) {
     const ours = value(row.cells['school-mcp'], (cell) => cell.tokens ?? cell.bytes);
     const unit = (cell: Measured<ContextCell> | undefined) => value(cell, (c) => c.tokens ?? c.bytes);
-    rows.push([`tools/list ${results.tokenizer ? 'tokens' : 'bytes'}, ${row.configuration}`, count(ours), ...peers.map((id) => count(unit(row.cells[id]))), ...peers.map((id) => ratio(ours, unit(row.cells[id]))), '']);
+    rows.push([
+      `tools/list ${results.tokenizer ? 'tokens' : 'bytes'}, ${row.configuration}`,
+      count(ours),
+      ...peers.map((id) => count(unit(row.cells[id]))),
+      ...peers.map((id) => ratio(ours, unit(row.cells[id]))),
+      '',
+    ]);
   }
   // What a model API's tool definition holds, for every configuration: the token aims are judged on it.
   const modelPart = (cell: Measured<ContextCell> | undefined) => value(cell, (c) => c.modelTokens);
   for (const row of results.tokenizer ? results.context : []) {
     const ours = modelPart(row.cells['school-mcp']);
-    rows.push([`tokens given to the model (name, description, input schema), ${row.configuration}`, count(ours), ...peers.map((id) => count(modelPart(row.cells[id]))), ...peers.map((id) => ratio(ours, modelPart(row.cells[id]))), '']);
+    rows.push([
+      `tokens given to the model (name, description, input schema), ${row.configuration}`,
+      count(ours),
+      ...peers.map((id) => count(modelPart(row.cells[id]))),
+      ...peers.map((id) => ratio(ours, modelPart(row.cells[id]))),
+      '',
+    ]);
   }
   for (const row of results.latency) {
-    for (const [label, pick] of [['p50', (cell: LatencyCell) => cell.p50.median], ['p99', (cell: LatencyCell) => cell.p99.median]] as const) {
+    for (const [label, pick] of [
+      ['p50', (cell: LatencyCell) => cell.p50.median],
+      ['p99', (cell: LatencyCell) => cell.p99.median],
+    ] as const) {
       const ours = value(row.cells['school-mcp'], pick);
       const direct = value(row.cells.direct, pick);
-      rows.push([`Call latency ${label}, ${row.transport}, concurrency ${row.concurrency}`, ms(ours), ...peers.map((id) => ms(value(row.cells[id], pick))), ...peers.map((id) => ratio(ours, value(row.cells[id], pick))), `${ratio(ours, direct)} of direct (${ms(direct)}); ${addedOverDirect(ours, value(row.cells['bare-sdk'], pick), direct)}`]);
+      rows.push([
+        `Call latency ${label}, ${row.transport}, concurrency ${row.concurrency}`,
+        ms(ours),
+        ...peers.map((id) => ms(value(row.cells[id], pick))),
+        ...peers.map((id) => ratio(ours, value(row.cells[id], pick))),
+        `${ratio(ours, direct)} of direct (${ms(direct)}); ${addedOverDirect(ours, value(row.cells['bare-sdk'], pick), direct)}`,
+      ]);
     }
   }
   const rss = (id: ContenderId) => value(results.memory[id], (cell) => cell.afterAll);
-  rows.push([`RSS after ${memoryCalls(results)} calls`, mib(rss('school-mcp')), ...peers.map((id) => mib(rss(id))), ...peers.map((id) => ratio(rss('school-mcp'), rss(id))), `${ratio(rss('school-mcp'), rss('bare-sdk'))} of bare SDK (${mib(rss('bare-sdk'))})`]);
+  rows.push([
+    `RSS after ${memoryCalls(results)} calls`,
+    mib(rss('school-mcp')),
+    ...peers.map((id) => mib(rss(id))),
+    ...peers.map((id) => ratio(rss('school-mcp'), rss(id))),
+    `${ratio(rss('school-mcp'), rss('bare-sdk'))} of bare SDK (${mib(rss('bare-sdk'))})`,
+  ]);
   return [
     '## Summary',
     '',
@@ -102,7 +171,8 @@ function summaryTable(results: BenchResults): string[] {
 
 /** school-mcp's and the floor's time over the direct request, side by side: the floor's share is any SDK server's. */
 function addedOverDirect(ours: number | undefined, floor: number | undefined, direct: number | undefined): string {
-  const added = (figure: number | undefined) => (figure === undefined || direct === undefined ? '–' : `${(figure - direct).toFixed(2)} ms`);
+  const added = (figure: number | undefined) =>
+    figure === undefined || direct === undefined ? '–' : `${(figure - direct).toFixed(2)} ms`;
   return `added over direct: school-mcp ${added(ours)}, bare SDK server ${added(floor)}`;
 }
 
@@ -112,31 +182,81 @@ function aimsSection(results: BenchResults): string[] {
   const ours = value(stdio1?.cells['school-mcp'], (cell) => cell.p50.median);
   const direct = value(stdio1?.cells.direct, (cell) => cell.p50.median);
   const added = ours !== undefined && direct !== undefined ? ours - direct : undefined;
-  lines.push(`- Added latency under ${AIMS.addedLatencyP50Ms} ms at p50 over stdio (concurrency 1): ${judged(added, (figure) => figure < AIMS.addedLatencyP50Ms)} (added ${ms(added)})`);
+  lines.push(
+    `- Added latency under ${AIMS.addedLatencyP50Ms} ms at p50 over stdio (concurrency 1): ${judged(added, (figure) => figure < AIMS.addedLatencyP50Ms)} (added ${ms(added)})`,
+  );
   for (const row of results.coldStart) {
-    const ratioToBare = divide(value(row.cells['school-mcp'], (cell) => cell.median), value(row.cells['bare-sdk'], (cell) => cell.median));
-    lines.push(`- Cold start within ${AIMS.coldStartRatioToBare}× the bare SDK server, ${row.scenario}: ${judged(ratioToBare, (ratio) => ratio <= AIMS.coldStartRatioToBare)} (${fixed(ratioToBare)}×)`);
+    const ratioToBare = divide(
+      value(row.cells['school-mcp'], (cell) => cell.median),
+      value(row.cells['bare-sdk'], (cell) => cell.median),
+    );
+    lines.push(
+      `- Cold start within ${AIMS.coldStartRatioToBare}× the bare SDK server, ${row.scenario}: ${judged(ratioToBare, (ratio) => ratio <= AIMS.coldStartRatioToBare)} (${fixed(ratioToBare)}×)`,
+    );
   }
   const defaults = results.context.find((row) => row.configuration === 'default');
   for (const id of ['ivotoby', 'generated'] as const) {
-    const share = divide(value(defaults?.cells['school-mcp'], (cell) => cell.tokens ?? cell.bytes), value(defaults?.cells[id], (cell) => cell.tokens ?? cell.bytes));
-    lines.push(`- Default \`tools/list\` at most ${AIMS.defaultTokensRatioToPeers}× the tokens of ${NAMES[id]} (same capability: every operation reachable): ${judged(share, (ratio) => ratio <= AIMS.defaultTokensRatioToPeers)} (${fixed(share)}×)`);
+    const share = divide(
+      value(defaults?.cells['school-mcp'], (cell) => cell.tokens ?? cell.bytes),
+      value(defaults?.cells[id], (cell) => cell.tokens ?? cell.bytes),
+    );
+    lines.push(
+      `- Default \`tools/list\` at most ${AIMS.defaultTokensRatioToPeers}× the tokens of ${NAMES[id]} (same capability: every operation reachable): ${judged(share, (ratio) => ratio <= AIMS.defaultTokensRatioToPeers)} (${fixed(share)}×)`,
+    );
   }
   return lines;
 }
 
 function worseThanPeers(results: BenchResults): string[] {
   const worse: string[] = [];
-  const check = (what: string, ours: number | undefined, id: ContenderId, theirs: number | undefined, format: (n: number | undefined) => string) => {
-    if (ours !== undefined && theirs !== undefined && ours > theirs) worse.push(`- ${what}: school-mcp ${format(ours)} vs ${NAMES[id]} ${format(theirs)} (${fixed(ours / theirs)}×)`);
+  const check = (
+    what: string,
+    ours: number | undefined,
+    id: ContenderId,
+    theirs: number | undefined,
+    format: (n: number | undefined) => string,
+  ) => {
+    if (ours !== undefined && theirs !== undefined && ours > theirs)
+      worse.push(`- ${what}: school-mcp ${format(ours)} vs ${NAMES[id]} ${format(theirs)} (${fixed(ours / theirs)}×)`);
   };
   for (const id of ['ivotoby', 'generated'] as const) {
-    for (const row of results.coldStart) check(`Cold start, ${row.scenario}`, value(row.cells['school-mcp'], (c) => c.median), id, value(row.cells[id], (c) => c.median), ms);
-    for (const row of results.context) check(`tools/list, ${row.configuration}`, value(row.cells['school-mcp'], (c) => c.tokens ?? c.bytes), id, value(row.cells[id], (c) => c.tokens ?? c.bytes), count);
-    for (const row of results.latency) check(`p50, ${row.transport}, concurrency ${row.concurrency}`, value(row.cells['school-mcp'], (c) => c.p50.median), id, value(row.cells[id], (c) => c.p50.median), ms);
-    check('RSS after the calls', value(results.memory['school-mcp'], (c) => c.afterAll), id, value(results.memory[id], (c) => c.afterAll), mib);
+    for (const row of results.coldStart)
+      check(
+        `Cold start, ${row.scenario}`,
+        value(row.cells['school-mcp'], (c) => c.median),
+        id,
+        value(row.cells[id], (c) => c.median),
+        ms,
+      );
+    for (const row of results.context)
+      check(
+        `tools/list, ${row.configuration}`,
+        value(row.cells['school-mcp'], (c) => c.tokens ?? c.bytes),
+        id,
+        value(row.cells[id], (c) => c.tokens ?? c.bytes),
+        count,
+      );
+    for (const row of results.latency)
+      check(
+        `p50, ${row.transport}, concurrency ${row.concurrency}`,
+        value(row.cells['school-mcp'], (c) => c.p50.median),
+        id,
+        value(row.cells[id], (c) => c.p50.median),
+        ms,
+      );
+    check(
+      'RSS after the calls',
+      value(results.memory['school-mcp'], (c) => c.afterAll),
+      id,
+      value(results.memory[id], (c) => c.afterAll),
+      mib,
+    );
   }
-  return ['## Where school-mcp is behind a peer in this run', '', ...(worse.length > 0 ? worse : ['- Nowhere in this run.'])];
+  return [
+    '## Where school-mcp is behind a peer in this run',
+    '',
+    ...(worse.length > 0 ? worse : ['- Nowhere in this run.']),
+  ];
 }
 
 export const COLD_START_HEADING = '## Cold start';
@@ -158,13 +278,17 @@ function coldStartTable(rows: readonly ColdStartRow[]): string[] {
   return [
     `| Scenario | ${ids.map((id) => NAMES[id]).join(' | ')} |`,
     `|---|${ids.map(() => '---:').join('|')}|`,
-    ...rows.map((row) => `| ${row.scenario} | ${ids.map((id) => describe(row.cells[id], coldStartText)).join(' | ')} |`),
+    ...rows.map(
+      (row) => `| ${row.scenario} | ${ids.map((id) => describe(row.cells[id], coldStartText)).join(' | ')} |`,
+    ),
   ];
 }
 
 function coldStartText(cell: ColdStartCell): string {
   const timed = `${spread(cell, ms)}, ${cell.tools} tools`;
-  return cell.listRejected === undefined ? timed : `${timed}, **but the MCP client rejects the list** (${cell.listRejected.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 160)})`;
+  return cell.listRejected === undefined
+    ? timed
+    : `${timed}, **but the MCP client rejects the list** (${cell.listRejected.replace(/\s+/g, ' ').replace(/\|/g, '/').slice(0, 160)})`;
 }
 
 function contextTable(rows: readonly ContextRow[]): string[] {
@@ -180,7 +304,10 @@ function contextTable(rows: readonly ContextRow[]): string[] {
 
 function latencyTable(rows: readonly LatencyRow[]): string[] {
   const ids: ContenderId[] = ['direct', 'school-mcp', 'bare-sdk', 'ivotoby', 'generated'];
-  const lines = ['| Transport, concurrency | Server | p50 ms | p99 ms | added p50 ms | ÷ direct p50 |', '|---|---|---:|---:|---:|---:|'];
+  const lines = [
+    '| Transport, concurrency | Server | p50 ms | p99 ms | added p50 ms | ÷ direct p50 |',
+    '|---|---|---:|---:|---:|---:|',
+  ];
   for (const row of rows) {
     const direct = value(row.cells.direct, (cell) => cell.p50.median);
     for (const id of ids) {
@@ -191,24 +318,39 @@ function latencyTable(rows: readonly LatencyRow[]): string[] {
         continue;
       }
       const p50 = cell.value.p50.median;
-      lines.push(`| ${row.transport}, ${row.concurrency} | ${NAMES[id]} | ${spread(cell.value.p50, ms)} | ${spread(cell.value.p99, ms)} | ${id === 'direct' ? '' : ms(direct === undefined ? undefined : p50 - direct)} | ${id === 'direct' ? '' : fixed(divide(p50, direct))} |`);
+      lines.push(
+        `| ${row.transport}, ${row.concurrency} | ${NAMES[id]} | ${spread(cell.value.p50, ms)} | ${spread(cell.value.p99, ms)} | ${id === 'direct' ? '' : ms(direct === undefined ? undefined : p50 - direct)} | ${id === 'direct' ? '' : fixed(divide(p50, direct))} |`,
+      );
     }
   }
   return lines;
 }
 
 function memoryTable(memory: BenchResults['memory']): string[] {
-  const lines = ['| Server | after start | after half the calls | after all calls | growth over the second half | after the long run | growth over the long run |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| Server | after start | after half the calls | after all calls | growth over the second half | after the long run | growth over the long run |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
   const long = (cell: MemoryCell) =>
-    cell.afterLong === undefined ? ['–', '–'] : [`${mib(cell.afterLong.bytes)} (${count(cell.afterLong.calls)} calls)`, `${signed((cell.afterLong.bytes - cell.afterAll) / 2 ** 20)} MiB`];
+    cell.afterLong === undefined
+      ? ['–', '–']
+      : [
+          `${mib(cell.afterLong.bytes)} (${count(cell.afterLong.calls)} calls)`,
+          `${signed((cell.afterLong.bytes - cell.afterAll) / 2 ** 20)} MiB`,
+        ];
   for (const id of ['school-mcp', 'bare-sdk', 'ivotoby', 'generated'] as const) {
-    lines.push(`| ${NAMES[id]} | ${describe(memory[id], (cell: MemoryCell) => [mib(cell.afterStart), `${mib(cell.afterHalf)} (${count(cell.calls / 2)} calls)`, `${mib(cell.afterAll)} (${count(cell.calls)} calls)`, `${signed((cell.afterAll - cell.afterHalf) / 2 ** 20)} MiB`, ...long(cell)].join(' | '))} |`);
+    lines.push(
+      `| ${NAMES[id]} | ${describe(memory[id], (cell: MemoryCell) => [mib(cell.afterStart), `${mib(cell.afterHalf)} (${count(cell.calls / 2)} calls)`, `${mib(cell.afterAll)} (${count(cell.calls)} calls)`, `${signed((cell.afterAll - cell.afterHalf) / 2 ** 20)} MiB`, ...long(cell)].join(' | '))} |`,
+    );
   }
   return lines;
 }
 
 function scaleTable(rows: readonly ScaleRow[]): string[] {
-  const lines = ['| Document | operations | parse ms | catalogue build ms | build µs per operation | schema compile ms | peak RSS (before) |', '|---|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| Document | operations | parse ms | catalogue build ms | build µs per operation | schema compile ms | peak RSS (before) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
   const points: [number, number][] = [];
   for (const row of rows) {
     if (!row.result.ok) {
@@ -217,11 +359,16 @@ function scaleTable(rows: readonly ScaleRow[]): string[] {
     }
     const result = row.result.value;
     if (row.document.startsWith('generated')) points.push([result.operations, result.buildMs.median]);
-    lines.push(`| ${row.document} | ${result.operations} | ${spread(result.parseMs, ms)} | ${spread(result.buildMs, ms)} | ${fixed((result.buildMs.median * 1000) / Math.max(1, result.operations), 0)} | ${spread(result.compileMs, ms)} | ${mib(result.peakBytes.median)} (${mib(result.baselinePeakBytes)}) |`);
+    lines.push(
+      `| ${row.document} | ${result.operations} | ${spread(result.parseMs, ms)} | ${spread(result.buildMs, ms)} | ${fixed((result.buildMs.median * 1000) / Math.max(1, result.operations), 0)} | ${spread(result.compileMs, ms)} | ${mib(result.peakBytes.median)} (${mib(result.baselinePeakBytes)}) |`,
+    );
   }
   if (points.length >= 2) {
     const fit = linearFit(points);
-    lines.push('', `Generated documents: build time ≈ ${fixed(fit.intercept, 1)} ms + ${fixed(fit.slope * 1000, 0)} µs × operations (least squares, R² = ${fixed(fit.r2, 3)}): ${fit.r2 >= 0.98 ? 'linear' : 'not a clean line in this run'}.`);
+    lines.push(
+      '',
+      `Generated documents: build time ≈ ${fixed(fit.intercept, 1)} ms + ${fixed(fit.slope * 1000, 0)} µs × operations (least squares, R² = ${fixed(fit.r2, 3)}): ${fit.r2 >= 0.98 ? 'linear' : 'not a clean line in this run'}.`,
+    );
   }
   return lines;
 }

@@ -57,7 +57,14 @@ export interface MemoryCell {
 
 export interface ScaleRow {
   readonly document: string;
-  readonly result: Measured<{ operations: number; parseMs: Spread; buildMs: Spread; compileMs: Spread; peakBytes: Spread; baselinePeakBytes: number }>;
+  readonly result: Measured<{
+    operations: number;
+    parseMs: Spread;
+    buildMs: Spread;
+    compileMs: Spread;
+    peakBytes: Spread;
+    baselinePeakBytes: number;
+  }>;
 }
 
 export interface HostileRow {

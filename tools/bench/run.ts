@@ -36,13 +36,18 @@ async function main(): Promise<number> {
     return 2;
   }
   const started = Date.now();
-  const progress = (line: string) => process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
+  const progress = (line: string) =>
+    process.stderr.write(`bench [${Math.round((Date.now() - started) / 1000)} s] ${line}\n`);
   if (parsed.only === 'startup') return onlyStartup(parsed, resolve(parsed.out), progress);
-  if (parsed.only === 'hostile') return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
+  if (parsed.only === 'hostile')
+    return onlyHostile(parsed.counts.hostileRuns, parsed.quick, resolve(parsed.out), progress);
   if (parsed.only === 'agent') return onlyAgent(parsed.agentServer, resolve(parsed.out), progress, parsed.agentRecord);
   if (parsed.only === 'hosted') return onlyHosted(parsed.quick, resolve(parsed.out), progress);
   if (parsed.only === 'scale') return onlyScaleOut(parsed.quick, resolve(parsed.out), progress);
-  const results = { ...(await runBench(parsed, progress)), agent: await measureAgentSession(parsed.agentServer, progress, parsed.agentRecord) };
+  const results = {
+    ...(await runBench(parsed, progress)),
+    agent: await measureAgentSession(parsed.agentServer, progress, parsed.agentRecord),
+  };
   const findings = existsSync(FINDINGS) ? readFileSync(FINDINGS, 'utf8') : '';
   const out = resolve(parsed.out);
   const hosted = await measureHostedSection(parsed.quick, progress);
@@ -59,12 +64,20 @@ async function onlyStartup(options: BenchOptions, out: string, progress: (line: 
   const peers = options.peers ? 'with the peers' : 'without the peers (`--no-peers`)';
   const separately = `Measured on its own (\`npm run bench -- --only startup\`${options.quick ? ' --quick: one run each, not a measurement' : ''}), ${peers}, started ${startedAt}: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}.`;
   const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
-  await writeFile(out, replaceReportSection(report, COLD_START_HEADING, coldStartSection(results.coldStart, separately)));
+  await writeFile(
+    out,
+    replaceReportSection(report, COLD_START_HEADING, coldStartSection(results.coldStart, separately)),
+  );
   process.stderr.write(`bench: wrote the cold-start section of ${out}\n`);
   return 0;
 }
 
-async function onlyHostile(runs: number, quick: boolean, out: string, progress: (line: string) => void): Promise<number> {
+async function onlyHostile(
+  runs: number,
+  quick: boolean,
+  out: string,
+  progress: (line: string) => void,
+): Promise<number> {
   const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
   try {
     const machine = describeMachine();
@@ -80,9 +93,18 @@ async function onlyHostile(runs: number, quick: boolean, out: string, progress: 
   }
 }
 
-async function onlyAgent(schoolMcpMain: string | undefined, out: string, progress: (line: string) => void, recordFile: string | undefined): Promise<number> {
+async function onlyAgent(
+  schoolMcpMain: string | undefined,
+  out: string,
+  progress: (line: string) => void,
+  recordFile: string | undefined,
+): Promise<number> {
   const startedAt = new Date().toISOString();
-  const figures = await measureAgentSession(schoolMcpMain === undefined ? undefined : resolve(schoolMcpMain), progress, recordFile);
+  const figures = await measureAgentSession(
+    schoolMcpMain === undefined ? undefined : resolve(schoolMcpMain),
+    progress,
+    recordFile,
+  );
   const separately = `Measured on its own (\`npm run bench -- --only agent\`${schoolMcpMain === undefined ? '' : `, school-mcp from ${schoolMcpMain}`}), started ${startedAt}, Node ${process.version}.`;
   const report = existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
   await writeFile(out, replaceReportSection(report, AGENT_HEADING, agentSection(figures, separately)));
@@ -92,10 +114,16 @@ async function onlyAgent(schoolMcpMain: string | undefined, out: string, progres
 
 /** Quick: two connections, the fewest whose calls still run side by side; each sign-in was most of its CPU. */
 function hostedPlan(quick: boolean): HostedPlan {
-  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100, users: HOSTED_USERS };
+  return quick
+    ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 }
+    : { rounds: 3, warmup: 10, callsPerUser: 100, users: HOSTED_USERS };
 }
 
-async function measureHostedSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
+async function measureHostedSection(
+  quick: boolean,
+  progress: (line: string) => void,
+  separately?: string,
+): Promise<string[]> {
   const scratch = await mkdtemp(join(tmpdir(), 'school-mcp-bench-'));
   try {
     const plan = hostedPlan(quick);
@@ -117,10 +145,16 @@ async function onlyHosted(quick: boolean, out: string, progress: (line: string) 
 
 /** Quick: two people, the fewest whose calls still run side by side; each sign-in was most of its CPU. */
 function scaleOutPlan(quick: boolean): ScaleOutPlan {
-  return quick ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 } : { rounds: 3, warmup: 10, callsPerUser: 100, users: SCALE_OUT_USERS };
+  return quick
+    ? { rounds: 1, warmup: 1, callsPerUser: 2, users: 2 }
+    : { rounds: 3, warmup: 10, callsPerUser: 100, users: SCALE_OUT_USERS };
 }
 
-async function measureScaleOutSection(quick: boolean, progress: (line: string) => void, separately?: string): Promise<string[]> {
+async function measureScaleOutSection(
+  quick: boolean,
+  progress: (line: string) => void,
+  separately?: string,
+): Promise<string[]> {
   const machine = describeMachine();
   const described = `${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, load average at start ${machine.loadAverage.join(' / ')}`;
   const plan = scaleOutPlan(quick);

@@ -14,7 +14,9 @@ export interface SandboxProcess {
 }
 
 export async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = spawn(process.execPath, [SCHOOL_MCP_MAIN, 'sandbox', '--auto-approve'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [SCHOOL_MCP_MAIN, 'sandbox', '--auto-approve'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const log = collectLines(child.stderr);
   const line = await log.waitFor(/listening on http/, 20_000);
   const url = /(http:\/\/\S+)/.exec(line)![1]!;

@@ -12,7 +12,12 @@ import { syntheticDocument } from './synthetic-document.js';
 const REAL_DOCUMENTS = ['thinkific-admin-v1.openapi.yaml', 'github-rest-2020-07-30.openapi.yaml'];
 
 /** `compiledOperations`: how many operations' schemas each probe compiles (an even spread); all when infinite. */
-export async function measureScale(sizes: readonly number[], runs: number, compiledOperations: number, scratch: string): Promise<ScaleRow[]> {
+export async function measureScale(
+  sizes: readonly number[],
+  runs: number,
+  compiledOperations: number,
+  scratch: string,
+): Promise<ScaleRow[]> {
   const documents: { label: string; path: string }[] = [];
   for (const size of sizes) {
     const path = join(scratch, `synthetic-${size}.json`);
@@ -30,11 +35,18 @@ export async function measureScale(sizes: readonly number[], runs: number, compi
     const samples: ScaleSample[] = [];
     try {
       for (let run = 0; run < runs; run++) {
-        const output = await mustRun(process.execPath, [join(BENCH_DIST, 'scale-probe.js'), path, ...(Number.isFinite(compiledOperations) ? [String(compiledOperations)] : [])]);
+        const output = await mustRun(process.execPath, [
+          join(BENCH_DIST, 'scale-probe.js'),
+          path,
+          ...(Number.isFinite(compiledOperations) ? [String(compiledOperations)] : []),
+        ]);
         samples.push(JSON.parse(output.trim().split('\n').pop()!) as ScaleSample);
       }
     } catch (error) {
-      rows.push({ document: label, result: { ok: false, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) } });
+      rows.push({
+        document: label,
+        result: { ok: false, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) },
+      });
       continue;
     }
     rows.push({

@@ -18,7 +18,11 @@ export const READ_OPERATION = { path: '/api/v1/members', query: 'per_page=10', a
 const READ_TOOL_NAMES = ['list_members', 'lst-members'];
 
 export function schoolMcpLaunch(schoolUrl: string, configDir: string, extra: readonly string[]): LaunchSpec {
-  return { script: SCHOOL_MCP_MAIN, args: ['--school', schoolUrl, '--config-dir', configDir, '--no-browser', ...extra], env: { HOME: configDir } };
+  return {
+    script: SCHOOL_MCP_MAIN,
+    args: ['--school', schoolUrl, '--config-dir', configDir, '--no-browser', ...extra],
+    env: { HOME: configDir },
+  };
 }
 
 export function bareLaunch(toolsFile: string): LaunchSpec {
@@ -29,7 +33,13 @@ export function bareLaunch(toolsFile: string): LaunchSpec {
  * The bare SDK server serving the read tool with the direct request, over stdio or (with `httpPort`)
  * Streamable HTTP; the token goes by environment, out of the process list.
  */
-export function bareCallLaunch(toolsFile: string, schoolUrl: string, token: string, readTool: string, httpPort?: number): LaunchSpec {
+export function bareCallLaunch(
+  toolsFile: string,
+  schoolUrl: string,
+  token: string,
+  readTool: string,
+  httpPort?: number,
+): LaunchSpec {
   const http = httpPort === undefined ? [] : ['--http', String(httpPort)];
   return {
     script: join(BENCH_DIST, 'bare-server.js'),
@@ -48,8 +58,17 @@ export function readToolName(list: ToolList): string {
 
 export function toolCaller(client: Client, name: string): CallOnce {
   return async () => {
-    const result = (await client.callTool({ name, arguments: { ...READ_OPERATION.args } })) as { isError?: boolean; content?: { text?: string }[] };
-    if (result.isError) throw new Error(`${name} answered an error: ${(result.content ?? []).map((block) => block.text ?? '').join(' ').slice(0, 200)}`);
+    const result = (await client.callTool({ name, arguments: { ...READ_OPERATION.args } })) as {
+      isError?: boolean;
+      content?: { text?: string }[];
+    };
+    if (result.isError)
+      throw new Error(
+        `${name} answered an error: ${(result.content ?? [])
+          .map((block) => block.text ?? '')
+          .join(' ')
+          .slice(0, 200)}`,
+      );
   };
 }
 
@@ -59,7 +78,10 @@ export function directCaller(schoolUrl: string, token: string): { call: CallOnce
   const url = `${schoolUrl}${READ_OPERATION.path}?${READ_OPERATION.query}`;
   return {
     call: async () => {
-      const response = await request(url, { dispatcher, headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      const response = await request(url, {
+        dispatcher,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
       await response.body.json();
       if (response.statusCode !== 200) throw new Error(`GET ${READ_OPERATION.path} answered ${response.statusCode}`);
     },
@@ -86,7 +108,12 @@ export interface HttpMcpServer {
  * A server already listening on HTTP, started by `launch`, reached with the SDK's Streamable HTTP
  * client. Waits until the endpoint answers or the process ends.
  */
-export async function connectOverHttp(child: ChildProcess, url: string, headers: Record<string, string>, timeoutMs: number): Promise<HttpMcpServer> {
+export async function connectOverHttp(
+  child: ChildProcess,
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<HttpMcpServer> {
   const log = collectLines(child.stderr);
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -111,8 +138,11 @@ export async function connectOverHttp(child: ChildProcess, url: string, headers:
     }
   }
   if (child.exitCode === null) child.kill('SIGTERM');
-  const why = child.exitCode !== null ? `the process exited with ${child.exitCode}` : `nothing answered within ${timeoutMs} ms`;
-  throw new Error(`${url}: ${why} (${lastError instanceof Error ? lastError.message : 'no answer'}); stderr: ${log.lines.slice(-5).join(' | ')}`);
+  const why =
+    child.exitCode !== null ? `the process exited with ${child.exitCode}` : `nothing answered within ${timeoutMs} ms`;
+  throw new Error(
+    `${url}: ${why} (${lastError instanceof Error ? lastError.message : 'no answer'}); stderr: ${log.lines.slice(-5).join(' | ')}`,
+  );
 }
 
 export function spawnServer(spec: LaunchSpec): ChildProcess {

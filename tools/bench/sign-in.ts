@@ -19,7 +19,17 @@ export async function obtainAccessToken(schoolUrl: string, scopes: readonly stri
 export async function signInSchoolMcp(schoolUrl: string, configDir: string, scopes: readonly string[]): Promise<void> {
   const child = spawn(
     process.execPath,
-    [SCHOOL_MCP_MAIN, 'login', '--school', schoolUrl, '--config-dir', configDir, '--no-browser', '--scopes', scopes.join(' ')],
+    [
+      SCHOOL_MCP_MAIN,
+      'login',
+      '--school',
+      schoolUrl,
+      '--config-dir',
+      configDir,
+      '--no-browser',
+      '--scopes',
+      scopes.join(' '),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env['PATH'] ?? '', HOME: configDir } },
   );
   const exited = once(child, 'exit');

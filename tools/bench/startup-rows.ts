@@ -18,7 +18,11 @@ export interface StartEntry {
 }
 
 /** Starts every entry `runs` times, round-robin, after `warmup` untimed starts each. */
-export async function timeColdStarts(entries: readonly StartEntry[], runs: number, warmup: number): Promise<Map<string, Measured<ColdStartCell>>> {
+export async function timeColdStarts(
+  entries: readonly StartEntry[],
+  runs: number,
+  warmup: number,
+): Promise<Map<string, Measured<ColdStartCell>>> {
   const samples = new Map<string, number[]>();
   const tools = new Map<string, number>();
   const rejected = new Map<string, string>();
@@ -44,13 +48,21 @@ export async function timeColdStarts(entries: readonly StartEntry[], runs: numbe
   for (const entry of entries) {
     const reason = failed.get(entry.key);
     const listRejected = rejected.get(entry.key);
-    const cell: ColdStartCell = { ...spreadOf(samples.get(entry.key) ?? []), tools: tools.get(entry.key) ?? 0, ...(listRejected === undefined ? {} : { listRejected }) };
+    const cell: ColdStartCell = {
+      ...spreadOf(samples.get(entry.key) ?? []),
+      tools: tools.get(entry.key) ?? 0,
+      ...(listRejected === undefined ? {} : { listRejected }),
+    };
     results.set(entry.key, reason !== undefined ? { ok: false, reason } : { ok: true, value: cell });
   }
   return results;
 }
 
-export function coldStartRow(scenario: string, measured: Map<string, Measured<ColdStartCell>>, keys: Readonly<Partial<Record<ContenderId, string>>>): ColdStartRow {
+export function coldStartRow(
+  scenario: string,
+  measured: Map<string, Measured<ColdStartCell>>,
+  keys: Readonly<Partial<Record<ContenderId, string>>>,
+): ColdStartRow {
   const cells: Partial<Record<ContenderId, Measured<ColdStartCell>>> = {};
   for (const [id, key] of Object.entries(keys) as [ContenderId, string][]) {
     const cell = measured.get(key);
@@ -66,8 +78,16 @@ export function coldStartRow(scenario: string, measured: Map<string, Measured<Co
  */
 export function contextCell(list: ToolList, as: string, countTokens: TokenCounter | undefined): ContextCell {
   const text = JSON.stringify(list);
-  const modelPart = JSON.stringify(list.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
-  return { tools: list.tools.length, bytes: Buffer.byteLength(text), tokens: countTokens?.(text), modelTokens: countTokens?.(modelPart), as };
+  const modelPart = JSON.stringify(
+    list.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+  );
+  return {
+    tools: list.tools.length,
+    bytes: Buffer.byteLength(text),
+    tokens: countTokens?.(text),
+    modelTokens: countTokens?.(modelPart),
+    as,
+  };
 }
 
 /** The first `tools/list` of a server started once, as its host gets it, or why it could not start. */

@@ -24,7 +24,11 @@ export function spreadOf(samples: readonly number[]): Spread {
 }
 
 /** Least-squares slope and intercept of y over x, and how well a line fits (R²). */
-export function linearFit(points: readonly (readonly [number, number])[]): { slope: number; intercept: number; r2: number } {
+export function linearFit(points: readonly (readonly [number, number])[]): {
+  slope: number;
+  intercept: number;
+  r2: number;
+} {
   const n = points.length;
   if (n < 2) return { slope: Number.NaN, intercept: Number.NaN, r2: Number.NaN };
   const meanX = points.reduce((sum, [x]) => sum + x, 0) / n;

@@ -13,12 +13,21 @@ export function syntheticDocument(operationCount: number): Record<string, unknow
     Money: {
       type: 'object',
       description: 'An amount in a currency.',
-      properties: { amount: { type: 'integer', minimum: 0, example: 4900 }, currency: { type: 'string', pattern: '^[A-Z]{3}$', example: 'EUR' } },
+      properties: {
+        amount: { type: 'integer', minimum: 0, example: 4900 },
+        currency: { type: 'string', pattern: '^[A-Z]{3}$', example: 'EUR' },
+      },
       required: ['amount', 'currency'],
     },
     Error: {
       type: 'object',
-      properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] } },
+      properties: {
+        error: {
+          type: 'object',
+          properties: { code: { type: 'string' }, message: { type: 'string' } },
+          required: ['code', 'message'],
+        },
+      },
       required: ['error'],
     },
   };
@@ -53,15 +62,38 @@ export function syntheticDocument(operationCount: number): Record<string, unknow
             { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 } },
             { name: 'q', in: 'query', description: 'Search text.', schema: { type: 'string', maxLength: 200 } },
           ],
-          responses: { ...base.responses, '200': json({ type: 'object', properties: { items: { type: 'array', items: ref }, page: { type: 'integer' }, total: { type: 'integer' } }, required: ['items', 'page', 'total'] }) },
+          responses: {
+            ...base.responses,
+            '200': json({
+              type: 'object',
+              properties: {
+                items: { type: 'array', items: ref },
+                page: { type: 'integer' },
+                total: { type: 'integer' },
+              },
+              required: ['items', 'page', 'total'],
+            }),
+          },
         };
       } else if (verb === 'create') {
-        collection['post'] = { ...base, requestBody: { required: true, content: { 'application/json': { schema: ref } } }, responses: { ...base.responses, '201': json(ref) } };
+        collection['post'] = {
+          ...base,
+          requestBody: { required: true, content: { 'application/json': { schema: ref } } },
+          responses: { ...base.responses, '201': json(ref) },
+        };
       } else {
-        item['parameters'] = [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]+_[0-9]+$' } }];
+        item['parameters'] = [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]+_[0-9]+$' } },
+        ];
         if (verb === 'get') item['get'] = { ...base, responses: { ...base.responses, '200': json(ref) } };
-        if (verb === 'update') item['patch'] = { ...base, requestBody: { required: true, content: { 'application/json': { schema: ref } } }, responses: { ...base.responses, '200': json(ref) } };
-        if (verb === 'delete') item['delete'] = { ...base, responses: { ...base.responses, '204': { description: 'Deleted.' } } };
+        if (verb === 'update')
+          item['patch'] = {
+            ...base,
+            requestBody: { required: true, content: { 'application/json': { schema: ref } } },
+            responses: { ...base.responses, '200': json(ref) },
+          };
+        if (verb === 'delete')
+          item['delete'] = { ...base, responses: { ...base.responses, '204': { description: 'Deleted.' } } };
       }
     }
     paths[`/api/v1/${name}`] = collection;
@@ -75,7 +107,16 @@ export function syntheticDocument(operationCount: number): Record<string, unknow
     components: {
       schemas,
       securitySchemes: {
-        oauth2: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'http://127.0.0.1:1/oauth/authorize', tokenUrl: 'http://127.0.0.1:1/oauth/token', scopes } } },
+        oauth2: {
+          type: 'oauth2',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: 'http://127.0.0.1:1/oauth/authorize',
+              tokenUrl: 'http://127.0.0.1:1/oauth/token',
+              scopes,
+            },
+          },
+        },
       },
     },
   };
@@ -104,7 +145,10 @@ function json(schema: unknown): Record<string, unknown> {
 }
 
 function errorResponses(): Record<string, unknown> {
-  const error = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  const error = {
+    description: 'Error',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
   return { '401': error, '404': error };
 }
 

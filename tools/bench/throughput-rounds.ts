@@ -26,9 +26,11 @@ export async function measureThroughput<C>(
   plan: ThroughputPlan,
   announceRound: (round: number) => void,
 ): Promise<ThroughputCell> {
-  await Promise.all(clients.map(async (client) => {
-    for (let call = 0; call < plan.warmup; call++) await callOnce(client);
-  }));
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let call = 0; call < plan.warmup; call++) await callOnce(client);
+    }),
+  );
   const rates: number[] = [];
   const p50s: number[] = [];
   const p99s: number[] = [];
@@ -36,16 +38,23 @@ export async function measureThroughput<C>(
     announceRound(round);
     const durations: number[] = [];
     const began = performance.now();
-    await Promise.all(clients.map(async (client) => {
-      for (let call = 0; call < plan.callsPerUser; call++) {
-        const start = performance.now();
-        await callOnce(client);
-        durations.push(performance.now() - start);
-      }
-    }));
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let call = 0; call < plan.callsPerUser; call++) {
+          const start = performance.now();
+          await callOnce(client);
+          durations.push(performance.now() - start);
+        }
+      }),
+    );
     rates.push(durations.length / ((performance.now() - began) / 1000));
     p50s.push(percentile(durations, 0.5));
     p99s.push(percentile(durations, 0.99));
   }
-  return { callsPerSecond: spreadOf(rates), p50: spreadOf(p50s), p99: spreadOf(p99s), calls: plan.rounds * plan.callsPerUser * clients.length };
+  return {
+    callsPerSecond: spreadOf(rates),
+    p50: spreadOf(p50s),
+    p99: spreadOf(p99s),
+    calls: plan.rounds * plan.callsPerUser * clients.length,
+  };
 }

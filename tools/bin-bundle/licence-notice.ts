@@ -46,7 +46,9 @@ export function heldPackagesOf(sources: readonly string[]): { name: string; vers
     const nameParts = rest[0]?.startsWith('@') ? 2 : 1;
     if (rest.length <= nameParts) continue;
     const name = rest.slice(0, nameParts).join('/');
-    const store = /\.pnpm\/((?:@[^/+]+\+)?[^/@]+)@([^/_]+)[^/]*\/node_modules\/$/.exec(source.slice(0, at + 'node_modules/'.length));
+    const store = /\.pnpm\/((?:@[^/+]+\+)?[^/@]+)@([^/_]+)[^/]*\/node_modules\/$/.exec(
+      source.slice(0, at + 'node_modules/'.length),
+    );
     const version = store && store[1]!.replace('+', '/') === name ? store[2] : undefined;
     if (!held.has(name) || held.get(name) === undefined) held.set(name, version);
   }
@@ -58,7 +60,9 @@ export function buildLicenceNotice(packages: readonly InlinedPackage[]): string 
   const sections = [...packages]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((entry) => {
-      const text = entry.licenceText?.trim() ?? `The package ships no licence file; its package.json names the licence ${entry.license}.`;
+      const text =
+        entry.licenceText?.trim() ??
+        `The package ships no licence file; its package.json names the licence ${entry.license}.`;
       const held = entry.heldBy
         ? `Held inside ${entry.heldBy.name}'s own build${entry.heldBy.textFromVersion === entry.version ? '' : `; the licence text is that of its version ${entry.heldBy.textFromVersion}`}.\n\n`
         : '';

@@ -30,15 +30,29 @@ interface Manifest {
 
 async function main(): Promise<void> {
   await rm(OUT, { recursive: true, force: true });
-  const bundle = await rolldown({ input: ENTRY, platform: 'node', external: (id, importer) => staysExternal(id, importer, PACKAGES_DIR), logLevel: 'warn' });
+  const bundle = await rolldown({
+    input: ENTRY,
+    platform: 'node',
+    external: (id, importer) => staysExternal(id, importer, PACKAGES_DIR),
+    logLevel: 'warn',
+  });
   try {
-    const { output } = await bundle.write({ dir: OUT, format: 'esm', entryFileNames: 'school-mcp.js', chunkFileNames: 'chunks/[name]-[hash].js' });
+    const { output } = await bundle.write({
+      dir: OUT,
+      format: 'esm',
+      entryFileNames: 'school-mcp.js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+    });
     const chunks = output.filter((file): file is OutputChunk => file.type === 'chunk');
-    const rendered = chunks.flatMap((chunk) => Object.entries(chunk.modules).flatMap(([id, module]) => (module.renderedLength > 0 ? [id] : [])));
+    const rendered = chunks.flatMap((chunk) =>
+      Object.entries(chunk.modules).flatMap(([id, module]) => (module.renderedLength > 0 ? [id] : [])),
+    );
     const roots = packageRootsOf(rendered);
     const inlined = await Promise.all(roots.map(async (root) => ({ root, manifest: await readManifest(root) })));
     refuseTwoCopies(chunks, new Set([...inlined.map(({ manifest }) => manifest.name), ...INLINED_WORKSPACES]));
-    const packages: InlinedPackage[] = await Promise.all(inlined.map(({ root, manifest }) => describePackage(root, manifest)));
+    const packages: InlinedPackage[] = await Promise.all(
+      inlined.map(({ root, manifest }) => describePackage(root, manifest)),
+    );
     packages.push(...(await heldByInlined(rendered, inlined, new Set(packages.map((entry) => entry.name)))));
     await writeFile(join(OUT, 'THIRD-PARTY-LICENSES.md'), buildLicenceNotice(packages));
   } finally {
@@ -48,13 +62,22 @@ async function main(): Promise<void> {
 
 /** A package both written in and left as an import would run as two copies, with two module states. */
 function refuseTwoCopies(chunks: readonly OutputChunk[], inlinedNames: ReadonlySet<string>): void {
-  const imported = chunks.flatMap((chunk) => [...chunk.imports, ...chunk.dynamicImports]).filter((id) => isPackageImport(id));
+  const imported = chunks
+    .flatMap((chunk) => [...chunk.imports, ...chunk.dynamicImports])
+    .filter((id) => isPackageImport(id));
   const both = [...new Set(imported.map(packageNameOf))].filter((name) => inlinedNames.has(name));
-  if (both.length > 0) throw new Error(`The bin would hold ${both.join(', ')} and import it as well; add it to INLINED_PACKAGES or INLINED_WORKSPACES, or import it only from the project.`);
+  if (both.length > 0)
+    throw new Error(
+      `The bin would hold ${both.join(', ')} and import it as well; add it to INLINED_PACKAGES or INLINED_WORKSPACES, or import it only from the project.`,
+    );
 }
 
 /** What the inlined packages' own builds hold (the SDK's ajv, for one), from their source maps. */
-async function heldByInlined(rendered: readonly string[], inlined: readonly { root: string; manifest: Manifest }[], listed: ReadonlySet<string>): Promise<InlinedPackage[]> {
+async function heldByInlined(
+  rendered: readonly string[],
+  inlined: readonly { root: string; manifest: Manifest }[],
+  listed: ReadonlySet<string>,
+): Promise<InlinedPackage[]> {
   const found = new Map<string, { version: string | undefined; heldBy: string }>();
   for (const id of rendered) {
     const owner = inlined.find(({ root }) => id.startsWith(root + sep));
@@ -76,11 +99,17 @@ async function heldByInlined(rendered: readonly string[], inlined: readonly { ro
       try {
         root = dirname(require.resolve(`${name}/package.json`));
       } catch {
-        throw new Error(`${heldBy}'s build holds ${name}, which is not installed here, so its licence cannot be written beside the bin.`);
+        throw new Error(
+          `${heldBy}'s build holds ${name}, which is not installed here, so its licence cannot be written beside the bin.`,
+        );
       }
       const manifest = await readManifest(root);
       const described = await describePackage(root, manifest);
-      return { ...described, version: version ?? manifest.version, heldBy: { name: heldBy, textFromVersion: manifest.version } };
+      return {
+        ...described,
+        version: version ?? manifest.version,
+        heldBy: { name: heldBy, textFromVersion: manifest.version },
+      };
     }),
   );
 }

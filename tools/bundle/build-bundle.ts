@@ -12,7 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { OPTIONAL_PACKAGES } from '../../src/optional-packages.js';
-import { bundleFileName, bundleInputProblems, carryOptionalPeers, type BundleManifest, type BundlePackage } from './bundle-inputs.js';
+import {
+  bundleFileName,
+  bundleInputProblems,
+  carryOptionalPeers,
+  type BundleManifest,
+  type BundlePackage,
+} from './bundle-inputs.js';
 
 const run = promisify(execFile);
 // npm is a .cmd script on Windows, which Node starts only through a shell.

@@ -10,7 +10,11 @@ export interface BundleManifest {
   readonly server: {
     readonly type: string;
     readonly entry_point: string;
-    readonly mcp_config: { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>> };
+    readonly mcp_config: {
+      readonly command: string;
+      readonly args?: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+    };
   };
   readonly user_config?: Readonly<Record<string, { readonly required?: boolean }>>;
 }
@@ -26,20 +30,29 @@ const DIRNAME = '${__dirname}';
 /** Pure: every way the manifest disagrees with the package, as sentences; empty when it fits. */
 export function bundleInputProblems(manifest: BundleManifest, packageJson: BundlePackage): string[] {
   const problems: string[] = [];
-  if (manifest.name !== packageJson.name) problems.push(`manifest.json name ${manifest.name} is not the package name ${packageJson.name}`);
-  if (manifest.version !== packageJson.version) problems.push(`manifest.json version ${manifest.version} is not package.json's ${packageJson.version}`);
+  if (manifest.name !== packageJson.name)
+    problems.push(`manifest.json name ${manifest.name} is not the package name ${packageJson.name}`);
+  if (manifest.version !== packageJson.version)
+    problems.push(`manifest.json version ${manifest.version} is not package.json's ${packageJson.version}`);
   const bin = typeof packageJson.bin === 'string' ? packageJson.bin : packageJson.bin[packageJson.name];
   if (bin === undefined || normalize(manifest.server.entry_point) !== normalize(bin)) {
-    problems.push(`manifest.json entry_point ${manifest.server.entry_point} is not the package's bin ${bin ?? '(none)'}`);
+    problems.push(
+      `manifest.json entry_point ${manifest.server.entry_point} is not the package's bin ${bin ?? '(none)'}`,
+    );
   }
   if (manifest.server.type !== 'node') problems.push(`manifest.json server.type is ${manifest.server.type}, not node`);
   const args = manifest.server.mcp_config.args ?? [];
   if (args[0] !== `${DIRNAME}/${normalize(manifest.server.entry_point)}`) {
-    problems.push(`mcp_config.args must start with ${DIRNAME}/${normalize(manifest.server.entry_point)}, so the host runs the bundled file`);
+    problems.push(
+      `mcp_config.args must start with ${DIRNAME}/${normalize(manifest.server.entry_point)}, so the host runs the bundled file`,
+    );
   }
-  const referenced = [...args, ...Object.values(manifest.server.mcp_config.env ?? {})].flatMap((value) => [...value.matchAll(/\$\{user_config\.([^}]+)\}/g)].map((match) => match[1]!));
+  const referenced = [...args, ...Object.values(manifest.server.mcp_config.env ?? {})].flatMap((value) =>
+    [...value.matchAll(/\$\{user_config\.([^}]+)\}/g)].map((match) => match[1]!),
+  );
   for (const key of referenced) {
-    if (!manifest.user_config?.[key]) problems.push(`mcp_config uses user_config.${key}, which user_config does not declare`);
+    if (!manifest.user_config?.[key])
+      problems.push(`mcp_config uses user_config.${key}, which user_config does not declare`);
   }
   return problems;
 }
@@ -65,7 +78,10 @@ function movedToDependencies(manifest: JsonObject, name: string): JsonObject {
   const peers = (manifest['peerDependencies'] ?? {}) as Record<string, string>;
   const version = peers[name];
   if (version === undefined) throw new Error(`${name} is not an optional peer dependency of package.json`);
-  const moved: JsonObject = { ...manifest, dependencies: { ...((manifest['dependencies'] ?? {}) as JsonObject), [name]: version } };
+  const moved: JsonObject = {
+    ...manifest,
+    dependencies: { ...((manifest['dependencies'] ?? {}) as JsonObject), [name]: version },
+  };
   for (const field of ['peerDependencies', 'peerDependenciesMeta', 'devDependencies']) {
     const rest = withoutKey(manifest[field], name);
     if (rest !== undefined) moved[field] = rest;
@@ -80,7 +96,11 @@ function movedToDependencies(manifest: JsonObject, name: string): JsonObject {
  * install a missing one, so what a stdio start may load travels inside (the Swagger 2.0 converter);
  * hosted mode's packages do not.
  */
-export function carryOptionalPeers(packageJson: JsonObject, lock: JsonObject, carried: readonly string[]): { packageJson: JsonObject; lock: JsonObject } {
+export function carryOptionalPeers(
+  packageJson: JsonObject,
+  lock: JsonObject,
+  carried: readonly string[],
+): { packageJson: JsonObject; lock: JsonObject } {
   let manifest = packageJson;
   const packages = (lock['packages'] ?? {}) as Record<string, JsonObject>;
   let rootEntry = packages[''] ?? {};

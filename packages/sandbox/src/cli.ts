@@ -33,7 +33,10 @@ export function describeIntegration(callbacks: readonly string[], credentials: I
   ].join('\n');
 }
 
-export interface SandboxCommandOptions extends Pick<SandboxOptions, 'port' | 'autoApprove' | 'dataFile' | 'extraStaff'> {
+export interface SandboxCommandOptions extends Pick<
+  SandboxOptions,
+  'port' | 'autoApprove' | 'dataFile' | 'extraStaff'
+> {
   readonly integrationCallbacks?: readonly string[];
 }
 
@@ -43,7 +46,10 @@ export async function runSandboxCommand(options: SandboxCommandOptions): Promise
   process.stderr.write(describeSandbox(sandbox.url, options));
   if (options.integrationCallbacks !== undefined) {
     try {
-      const credentials = sandbox.registerIntegration({ clientName: 'school-mcp (hosted)', redirectUris: options.integrationCallbacks });
+      const credentials = sandbox.registerIntegration({
+        clientName: 'school-mcp (hosted)',
+        redirectUris: options.integrationCallbacks,
+      });
       process.stderr.write(describeIntegration(options.integrationCallbacks, credentials));
     } catch (error) {
       await sandbox.close();

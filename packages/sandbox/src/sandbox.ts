@@ -5,7 +5,12 @@
  */
 import type { AccessTokenVerifier } from './access-token.js';
 import { createSchoolApi } from './api/index.js';
-import { createAuthorizationServer, type GrantStats, type IntegrationCredentials, type IntegrationRequest } from './auth/index.js';
+import {
+  createAuthorizationServer,
+  type GrantStats,
+  type IntegrationCredentials,
+  type IntegrationRequest,
+} from './auth/index.js';
 import { Router } from './http/router.js';
 import { listen, type FetchHandler } from './http/serve.js';
 import type { FaultOptions, SandboxOptions } from './options.js';
@@ -52,18 +57,22 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
   authServer.mount(router);
   api.mount(router);
   const requests: RecordedRequest[] = [];
-  const faulted = withFaults(options.faults ?? {}, { verifier: authServer, resourceMetadataUrl: `${baseUrl}/.well-known/oauth-protected-resource` }, async (request: Request) => {
-    const url = new URL(request.url);
-    const { route, allowed } = router.match(request.method, url.pathname);
-    if (route) return route.handler(request, { params: route.params, url });
-    if (allowed.length > 0) {
-      return Response.json(
-        { error: 'method_not_allowed', error_description: `${request.method} is not allowed here` },
-        { status: 405, headers: { allow: [...new Set(allowed)].join(', ') } },
-      );
-    }
-    return Response.json({ error: 'not_found', error_description: `no such path: ${url.pathname}` }, { status: 404 });
-  });
+  const faulted = withFaults(
+    options.faults ?? {},
+    { verifier: authServer, resourceMetadataUrl: `${baseUrl}/.well-known/oauth-protected-resource` },
+    async (request: Request) => {
+      const url = new URL(request.url);
+      const { route, allowed } = router.match(request.method, url.pathname);
+      if (route) return route.handler(request, { params: route.params, url });
+      if (allowed.length > 0) {
+        return Response.json(
+          { error: 'method_not_allowed', error_description: `${request.method} is not allowed here` },
+          { status: 405, headers: { allow: [...new Set(allowed)].join(', ') } },
+        );
+      }
+      return Response.json({ error: 'not_found', error_description: `no such path: ${url.pathname}` }, { status: 404 });
+    },
+  );
   const handle: FetchHandler = (request) => {
     requests.push({ method: request.method.toUpperCase(), path: new URL(request.url).pathname });
     return faulted(request);
@@ -74,7 +83,9 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
     resource,
     fetch: handle,
     requests,
-    countRequests: (path, method) => requests.filter((entry) => entry.path === path && (method === undefined || entry.method === method.toUpperCase())).length,
+    countRequests: (path, method) =>
+      requests.filter((entry) => entry.path === path && (method === undefined || entry.method === method.toUpperCase()))
+        .length,
     registerIntegration: (request) => authServer.registerIntegration(request),
     stats: () => authServer.stats(),
     close: () => api.close(),
@@ -83,10 +94,13 @@ export function createSandbox(baseUrl: string, options: SandboxOptions = {}): Sa
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   let app: SandboxApp | undefined;
-  const server = await listen((url) => {
-    app = createSandbox(url, options);
-    return app.fetch;
-  }, { port: options.port ?? 0 });
+  const server = await listen(
+    (url) => {
+      app = createSandbox(url, options);
+      return app.fetch;
+    },
+    { port: options.port ?? 0 },
+  );
   const ready = app!;
   return {
     baseUrl: ready.baseUrl,
@@ -146,7 +160,11 @@ function withFaults(faults: FaultOptions, context: FaultContext, handler: FetchH
   };
 }
 
-function refusesScope(request: Request, challenge: { readonly scope: string; readonly evenWhenGranted?: boolean }, verifier: AccessTokenVerifier): boolean {
+function refusesScope(
+  request: Request,
+  challenge: { readonly scope: string; readonly evenWhenGranted?: boolean },
+  verifier: AccessTokenVerifier,
+): boolean {
   const token = /^Bearer +(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
   if (token === undefined) return false;
   if (challenge.evenWhenGranted) return true;

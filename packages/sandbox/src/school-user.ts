@@ -32,14 +32,21 @@ const GENERATED_SUB = /^usr_staff_(\d{3})$/;
 
 /** Pure: generated staff member `number` (1 … MAX_EXTRA_STAFF). */
 function generatedStaffMember(number: number): StaffMember {
-  if (!Number.isInteger(number) || number < 1 || number > MAX_EXTRA_STAFF) throw new RangeError(`a generated staff member is numbered 1 to ${MAX_EXTRA_STAFF}`);
+  if (!Number.isInteger(number) || number < 1 || number > MAX_EXTRA_STAFF)
+    throw new RangeError(`a generated staff member is numbered 1 to ${MAX_EXTRA_STAFF}`);
   const digits = String(number).padStart(3, '0');
-  return { sub: `usr_staff_${digits}`, name: `Staff Member ${digits}`, email: `staff${digits}@sandbox-academy.test`, roles: ['lecturer'] };
+  return {
+    sub: `usr_staff_${digits}`,
+    name: `Staff Member ${digits}`,
+    email: `staff${digits}@sandbox-academy.test`,
+    roles: ['lecturer'],
+  };
 }
 
 /** Pure: everyone who may sign in to a sandbox with `extraStaff` generated members: the named ones first. */
 export function staffRoster(extraStaff = 0): readonly StaffMember[] {
-  if (!Number.isInteger(extraStaff) || extraStaff < 0 || extraStaff > MAX_EXTRA_STAFF) throw new RangeError(`sandbox option extraStaff must be a whole number from 0 to ${MAX_EXTRA_STAFF}`);
+  if (!Number.isInteger(extraStaff) || extraStaff < 0 || extraStaff > MAX_EXTRA_STAFF)
+    throw new RangeError(`sandbox option extraStaff must be a whole number from 0 to ${MAX_EXTRA_STAFF}`);
   if (extraStaff === 0) return SANDBOX_STAFF;
   return [...SANDBOX_STAFF, ...Array.from({ length: extraStaff }, (_, index) => generatedStaffMember(index + 1))];
 }

@@ -5,4 +5,6 @@
  */
 import { register } from 'node:module';
 
-register(new URL('./record-resolved-hooks.mjs', import.meta.url), { data: { logFile: process.env.SCHOOL_MCP_TEST_RESOLVED_LOG } });
+register(new URL('./record-resolved-hooks.mjs', import.meta.url), {
+  data: { logFile: process.env.SCHOOL_MCP_TEST_RESOLVED_LOG },
+});

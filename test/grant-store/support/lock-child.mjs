@@ -7,10 +7,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [built, dir, key, mode, count] = process.argv.slice(2);
-const { holdingLock, openDirectoryStore, parseStoreKeys } = await import(pathToFileURL(join(built, 'src/grant-store/index.js')).href);
+const { holdingLock, openDirectoryStore, parseStoreKeys } = await import(
+  pathToFileURL(join(built, 'src/grant-store/index.js')).href
+);
 const say = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const parsed = parseStoreKeys(key);
-const store = await openDirectoryStore({ dir: join(dir, 'store'), keyring: parsed.keyring, logger: { warn: () => undefined } });
+const store = await openDirectoryStore({
+  dir: join(dir, 'store'),
+  keyring: parsed.keyring,
+  logger: { warn: () => undefined },
+});
 
 if (mode === 'abandon') {
   const lock = await store.lock('counter', 'shared', { ttlMs: Number(count) });
@@ -23,7 +29,8 @@ try {
     await holdingLock(store, 'counter', 'shared', { ttlMs: 30_000, waitMs: 60_000, pollMs: 2 }, async (fence) => {
       const marker = await open(join(dir, 'inside'), 'wx');
       const current = (await store.read('counter', 'shared'))?.count ?? 0;
-      if (!(await store.writeFenced('counter', 'shared', { count: current + 1 }, fence))) throw new Error(`fence ${fence} was refused`);
+      if (!(await store.writeFenced('counter', 'shared', { count: current + 1 }, fence)))
+        throw new Error(`fence ${fence} was refused`);
       await marker.close();
       await unlink(join(dir, 'inside'));
     });

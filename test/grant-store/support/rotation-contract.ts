@@ -5,7 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { countStoreKeys, parseStoreKeys, resealStore, type GrantStore, type SealedRecordScan, type StoreKeyring } from '../../../src/grant-store/index.js';
+import {
+  countStoreKeys,
+  parseStoreKeys,
+  resealStore,
+  type GrantStore,
+  type SealedRecordScan,
+  type StoreKeyring,
+} from '../../../src/grant-store/index.js';
 
 type ScannableStore = GrantStore & { scan(): SealedRecordScan };
 /** Opens the same store (directory or Redis database) under these keys. */
@@ -19,11 +26,17 @@ export function keyring(...keys: Buffer[]): StoreKeyring {
 
 const now = () => Math.floor(Date.now() / 1000);
 
-async function envelopes(store: ScannableStore): Promise<Map<string, { keyId: string; expiresAt?: number; fence?: number }>> {
+async function envelopes(
+  store: ScannableStore,
+): Promise<Map<string, { keyId: string; expiresAt?: number; fence?: number }>> {
   const found = new Map<string, { keyId: string; expiresAt?: number; fence?: number }>();
   for await (const record of store.scan().records()) {
     const sealed = JSON.parse(record.text) as { keyId: string; expiresAt?: number; fence?: number };
-    found.set(`${record.address.namespace}/${record.address.name}`, { keyId: sealed.keyId, ...(sealed.expiresAt === undefined ? {} : { expiresAt: sealed.expiresAt }), ...(sealed.fence === undefined ? {} : { fence: sealed.fence }) });
+    found.set(`${record.address.namespace}/${record.address.name}`, {
+      keyId: sealed.keyId,
+      ...(sealed.expiresAt === undefined ? {} : { expiresAt: sealed.expiresAt }),
+      ...(sealed.fence === undefined ? {} : { fence: sealed.fence }),
+    });
   }
   return found;
 }
@@ -55,7 +68,12 @@ export async function expectResealToFinishTheRotation(openUnder: OpenUnder): Pro
   expect(counted.after).toBeUndefined();
 
   const report = await resealStore(rotating.scan(), keyring(b, a), now);
-  expect(report).toMatchObject({ resealed: 4, changedMeanwhile: 0, before: { underOldKeys: 4 }, after: { underOldKeys: 0, unreadable: 0 } });
+  expect(report).toMatchObject({
+    resealed: 4,
+    changedMeanwhile: 0,
+    before: { underOldKeys: 4 },
+    after: { underOldKeys: 0, unreadable: 0 },
+  });
   expect(report.after!.keys).toEqual([
     { keyId: bId, records: 4, current: true, given: true },
     { keyId: aId, records: 0, current: false, given: true },
@@ -124,7 +142,10 @@ export async function expectUnreadableRecordsCountedAndKept(openUnder: OpenUnder
   await underB.write('school-grant', 'usr_bo', { who: 'bo' });
 
   const report = await resealStore(underB.scan(), keyring(b), now);
-  expect(report).toMatchObject({ resealed: 0, after: { underOldKeys: 0, unreadable: 3, unreadableByNamespace: { 'school-grant': 1, 'oidc-access-token': 2 } } });
+  expect(report).toMatchObject({
+    resealed: 0,
+    after: { underOldKeys: 0, unreadable: 3, unreadableByNamespace: { 'school-grant': 1, 'oidc-access-token': 2 } },
+  });
   expect(report.after!.keys).toEqual([
     { keyId: keyring(b).current.id, records: 1, current: true, given: true },
     { keyId: keyring(lost).current.id, records: 3, current: false, given: false },

@@ -45,10 +45,13 @@ export async function expectLockRunsOut(store: GrantStore, other: GrantStore): P
   const abandoned = await store.lock('school-grant', 'usr_abandoned', { ttlMs: 200 });
   expect(abandoned).toBeDefined();
   let next: Awaited<ReturnType<GrantStore['lock']>>;
-  await vi.waitFor(async () => {
-    next = await other.lock('school-grant', 'usr_abandoned', { ttlMs: 60_000 });
-    expect(next).toBeDefined();
-  }, { timeout: 10_000, interval: 25 });
+  await vi.waitFor(
+    async () => {
+      next = await other.lock('school-grant', 'usr_abandoned', { ttlMs: 60_000 });
+      expect(next).toBeDefined();
+    },
+    { timeout: 10_000, interval: 25 },
+  );
   expect(next!.fence).toBeGreaterThan(abandoned!.fence);
   await next!.release();
 }
@@ -57,7 +60,11 @@ export async function expectLockRunsOut(store: GrantStore, other: GrantStore): P
 export async function expectOneWinnerPerRound(stores: readonly GrantStore[]): Promise<void> {
   let lastFence = 0;
   for (let round = 0; round < 8; round += 1) {
-    const attempts = await Promise.all(Array.from({ length: 12 }, (_, index) => stores[index % stores.length]!.lock('school-grant', 'usr_raced', { ttlMs: 60_000 })));
+    const attempts = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        stores[index % stores.length]!.lock('school-grant', 'usr_raced', { ttlMs: 60_000 }),
+      ),
+    );
     const winners = attempts.filter((lock) => lock !== undefined);
     expect(winners).toHaveLength(1);
     expect(winners[0]!.fence).toBeGreaterThan(lastFence);
@@ -74,7 +81,9 @@ export async function expectFencedWrites(store: GrantStore, other: GrantStore): 
   // The lock passes to a newer holder (released here; to the store, running out is the same), which writes.
   await older!.release();
   const newer = await other.lock('school-grant', 'usr_fenced', { ttlMs: 60_000 });
-  expect(await other.writeFenced('school-grant', 'usr_fenced', { by: 'newer' }, newer!.fence, { ttlSeconds: 600 })).toBe(true);
+  expect(
+    await other.writeFenced('school-grant', 'usr_fenced', { by: 'newer' }, newer!.fence, { ttlSeconds: 600 }),
+  ).toBe(true);
   expect(await store.writeFenced('school-grant', 'usr_fenced', { by: 'older, late' }, older!.fence)).toBe(false);
   expect(await store.read('school-grant', 'usr_fenced')).toEqual({ by: 'newer' });
   expect(await other.writeFenced('school-grant', 'usr_fenced', { by: 'newer, again' }, newer!.fence)).toBe(true);
@@ -94,13 +103,21 @@ export async function expectFencedWrites(store: GrantStore, other: GrantStore): 
 /** A fenced write that only replaces leaves a removed record removed, and replaces one that is there. */
 export async function expectReplaceOnly(store: GrantStore): Promise<void> {
   const lock = await store.lock('school-grant', 'usr_signed_out', { ttlMs: 60_000 });
-  expect(await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh' }, lock!.fence, { replaceOnly: true })).toBe(false);
+  expect(
+    await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh' }, lock!.fence, { replaceOnly: true }),
+  ).toBe(false);
   expect(await store.read('school-grant', 'usr_signed_out')).toBeUndefined();
   await store.write('school-grant', 'usr_signed_out', { by: 'sign-in' });
-  expect(await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh' }, lock!.fence, { replaceOnly: true })).toBe(true);
+  expect(
+    await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh' }, lock!.fence, { replaceOnly: true }),
+  ).toBe(true);
   expect(await store.read('school-grant', 'usr_signed_out')).toEqual({ by: 'refresh' });
   await store.remove('school-grant', 'usr_signed_out');
-  expect(await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh, late' }, lock!.fence, { replaceOnly: true })).toBe(false);
+  expect(
+    await store.writeFenced('school-grant', 'usr_signed_out', { by: 'refresh, late' }, lock!.fence, {
+      replaceOnly: true,
+    }),
+  ).toBe(false);
   expect(await store.read('school-grant', 'usr_signed_out')).toBeUndefined();
   await lock!.release();
 }
@@ -115,7 +132,11 @@ export async function expectOneCreatorWins(stores: readonly GrantStore[]): Promi
   expect(await first.writeIfAbsent('hosted-secrets', 'solo', { by: 'second' })).toBe(false);
   expect(await first.read('hosted-secrets', 'solo')).toEqual({ by: 'first' });
   for (let round = 0; round < 3; round += 1) {
-    const created = await Promise.all(Array.from({ length: 12 }, (_, index) => stores[index % stores.length]!.writeIfAbsent('hosted-secrets', `raced-${round}`, { by: index })));
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        stores[index % stores.length]!.writeIfAbsent('hosted-secrets', `raced-${round}`, { by: index }),
+      ),
+    );
     expect(created.filter(Boolean)).toHaveLength(1);
     const winner = created.indexOf(true);
     for (const store of stores) expect(await store.read('hosted-secrets', `raced-${round}`)).toEqual({ by: winner });

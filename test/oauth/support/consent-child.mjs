@@ -15,13 +15,18 @@ const session = createSignInSession({
   // answer only then.
   logger: createLogger({
     level: 'info',
-    write: (line) => (line.includes('another school-mcp process is asking') ? say({ waiting: true }) : process.stderr.write(`${line}\n`)),
+    write: (line) =>
+      line.includes('another school-mcp process is asking')
+        ? say({ waiting: true })
+        : process.stderr.write(`${line}\n`),
   }),
   consentTimeoutMs: 20_000,
   prompter: { present: async (prompt) => say({ prompt: prompt.url }) },
 });
 try {
-  say({ token: await session.accessToken({ scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] }) });
+  say({
+    token: await session.accessToken({ scopeAlternatives: [['courses:read']], requiredScopes: ['courses:read'] }),
+  });
 } catch (error) {
   say({ error: error.code ?? String(error) });
 }

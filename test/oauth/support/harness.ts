@@ -35,7 +35,12 @@ export async function createHarness(): Promise<Harness> {
       return sandbox;
     },
     session(overrides) {
-      const session = createSignInSession({ storeDir: join(dir, 'store'), logger, consentTimeoutMs: 20_000, ...overrides });
+      const session = createSignInSession({
+        storeDir: join(dir, 'store'),
+        logger,
+        consentTimeoutMs: 20_000,
+        ...overrides,
+      });
       sessions.push(session);
       return session;
     },
@@ -72,14 +77,16 @@ export function recordingFetch(): Recorder {
   const recorder: Recorder = {
     calls,
     fetch: async (url, init) => {
-      const body = typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : '';
+      const body =
+        typeof init.body === 'string' ? init.body : init.body instanceof URLSearchParams ? init.body.toString() : '';
       const call = { method: init.method ?? 'GET', url, body, headers: { ...init.headers } };
       calls.push(call);
       const faked = recorder.intercept?.(call);
       if (faked) return faked;
       return fetch(url, init as RequestInit);
     },
-    bodiesTo: (path) => calls.filter((call) => new URL(call.url).pathname === path).map((call) => new URLSearchParams(call.body)),
+    bodiesTo: (path) =>
+      calls.filter((call) => new URL(call.url).pathname === path).map((call) => new URLSearchParams(call.body)),
   };
   return recorder;
 }

@@ -18,7 +18,9 @@ interface MockRequest {
 }
 
 /** Answers instead of the default; `undefined` falls through to it; `'reset'` drops the connection. */
-type Override = (request: MockRequest) => { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | undefined;
+type Override = (
+  request: MockRequest,
+) => { status: number; body?: unknown; headers?: Record<string, string> } | 'reset' | undefined;
 
 export interface MockSchool {
   readonly base: string;
@@ -54,7 +56,12 @@ export async function startMockSchool(): Promise<MockSchool> {
     omit: new Set(),
     withhold: new Set(),
     formsTo: (endpoint, grantType) =>
-      requests.filter((request) => request.endpoint === endpoint && (grantType === undefined || request.form.get('grant_type') === grantType)).map((request) => request.form),
+      requests
+        .filter(
+          (request) =>
+            request.endpoint === endpoint && (grantType === undefined || request.form.get('grant_type') === grantType),
+        )
+        .map((request) => request.form),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
@@ -65,7 +72,13 @@ export async function startMockSchool(): Promise<MockSchool> {
 
   const tokens = (scope: string) => {
     issued += 1;
-    return { access_token: `AT-CANARY-${issued}`, refresh_token: `RT-CANARY-${issued}`, token_type: 'Bearer', expires_in: 3600, scope };
+    return {
+      access_token: `AT-CANARY-${issued}`,
+      refresh_token: `RT-CANARY-${issued}`,
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope,
+    };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -103,17 +116,28 @@ export async function startMockSchool(): Promise<MockSchool> {
       }
       case 'authorize': {
         const target = new URL(url.searchParams.get('redirect_uri') ?? '');
-        target.search = new URLSearchParams({ code: `CODE-CANARY-${requests.length}`, state: url.searchParams.get('state') ?? '', iss: base }).toString();
+        target.search = new URLSearchParams({
+          code: `CODE-CANARY-${requests.length}`,
+          state: url.searchParams.get('state') ?? '',
+          iss: base,
+        }).toString();
         res.writeHead(302, { location: target.href });
         return void res.end();
       }
       case 'register': {
         const body = JSON.parse(text) as { redirect_uris?: string[] };
-        return answer(res, 201, { client_id: 'mock-client', redirect_uris: body.redirect_uris, token_endpoint_auth_method: 'none' });
+        return answer(res, 201, {
+          client_id: 'mock-client',
+          redirect_uris: body.redirect_uris,
+          token_endpoint_auth_method: 'none',
+        });
       }
       case 'token':
         if (form.get('grant_type') === 'authorization_code') {
-          granted = (lastScope ?? '').split(' ').filter((scope) => scope && !school.withhold.has(scope)).join(' ');
+          granted = (lastScope ?? '')
+            .split(' ')
+            .filter((scope) => scope && !school.withhold.has(scope))
+            .join(' ');
         }
         return answer(res, 200, tokens(granted));
       case 'revoke':

@@ -14,7 +14,9 @@ export interface WorkerCatalogue {
   readonly upgradedFrom: string | undefined;
 }
 
-export type BuildInput = { readonly file: string; readonly schoolUrl?: string } | { readonly document: unknown; readonly schoolUrl?: string };
+export type BuildInput =
+  | { readonly file: string; readonly schoolUrl?: string }
+  | { readonly document: unknown; readonly schoolUrl?: string };
 
 /**
  * What the watchdog allows. The target at rest is 5 s for the largest document (Kubernetes, 1,123
@@ -23,7 +25,10 @@ export type BuildInput = { readonly file: string; readonly schoolUrl?: string } 
  */
 export const BUILD_DEADLINE_MS = 30_000;
 
-type WorkerMessage = { kind: 'started' } | { kind: 'built'; catalogue: WorkerCatalogue } | { kind: 'failed'; code?: string; message: string };
+type WorkerMessage =
+  | { kind: 'started' }
+  | { kind: 'built'; catalogue: WorkerCatalogue }
+  | { kind: 'failed'; code?: string; message: string };
 
 export function buildInWorker(input: BuildInput, deadlineMs: number): Promise<WorkerCatalogue> {
   const worker = new Worker(new URL('./catalogue-worker.mjs', import.meta.url), { workerData: input });
@@ -36,7 +41,10 @@ export function buildInWorker(input: BuildInput, deadlineMs: number): Promise<Wo
     };
     worker.on('message', (message: WorkerMessage) => {
       if (message.kind === 'started') {
-        timer = setTimeout(() => finish(() => reject(new Error(`the catalogue was not built within ${deadlineMs} ms`))), deadlineMs);
+        timer = setTimeout(
+          () => finish(() => reject(new Error(`the catalogue was not built within ${deadlineMs} ms`))),
+          deadlineMs,
+        );
       } else if (message.kind === 'built') {
         finish(() => resolve(message.catalogue));
       } else {

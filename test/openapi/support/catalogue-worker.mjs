@@ -16,13 +16,22 @@ const { buildCatalogue, parseDocumentText } = await import(builtOpenApiPart);
 
 parentPort.postMessage({ kind: 'started' });
 try {
-  const document = workerData.file === undefined ? workerData.document : parseDocumentText(readFileSync(workerData.file, 'utf8'), { source: workerData.file }).document;
-  const catalogue = await buildCatalogue(document, workerData.schoolUrl === undefined ? {} : { schoolUrl: workerData.schoolUrl });
+  const document =
+    workerData.file === undefined
+      ? workerData.document
+      : parseDocumentText(readFileSync(workerData.file, 'utf8'), { source: workerData.file }).document;
+  const catalogue = await buildCatalogue(
+    document,
+    workerData.schoolUrl === undefined ? {} : { schoolUrl: workerData.schoolUrl },
+  );
   parentPort.postMessage({
     kind: 'built',
     catalogue: {
       operations: catalogue.operations,
-      toolsets: [...catalogue.toolsets].map(([name, operations]) => [name, operations.map((operation) => operation.toolName)]),
+      toolsets: [...catalogue.toolsets].map(([name, operations]) => [
+        name,
+        operations.map((operation) => operation.toolName),
+      ]),
       warnings: catalogue.warnings,
       groupedBy: catalogue.groupedBy,
       upgradedFrom: catalogue.upgradedFrom,

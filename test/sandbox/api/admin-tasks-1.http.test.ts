@@ -30,7 +30,10 @@ describe('administrator tasks 1-8', () => {
     expect(revenue.body.net_cents).toBe(paidNet);
     const enrolments = await api.get('/analytics/enrollments', { token, query: { from } });
     expect(enrolments.body.new_members).toBe(newMembers.body.total);
-    const year = await api.get('/analytics/revenue', { token, query: { from: new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10) } });
+    const year = await api.get('/analytics/revenue', {
+      token,
+      query: { from: new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10) },
+    });
     expect(year.body.paid_orders).toBeGreaterThan(250);
     expect(year.body.by_product[0].net_cents).toBeGreaterThanOrEqual(year.body.by_product.at(-1).net_cents);
   });
@@ -74,13 +77,30 @@ describe('administrator tasks 1-8', () => {
     const token = await api.token(['coupons:read', 'coupons:write', 'courses:read']);
     const course = (await api.get('/courses', { token, query: { state: 'published' } })).body.items[0];
     const friday = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10) + 'T23:59:59Z';
-    const body = { code: 'SPRING25', discount_type: 'percent', percent_off: 20, course_ids: [course.id], expires_at: friday, max_redemptions: 100 };
+    const body = {
+      code: 'SPRING25',
+      discount_type: 'percent',
+      percent_off: 20,
+      course_ids: [course.id],
+      expires_at: friday,
+      max_redemptions: 100,
+    };
     const created = await api.post('/coupons', { token, body });
     expect(created.status).toBe(201);
     expect((await api.post('/coupons', { token, body })).status).toBe(409);
     const found = await api.get('/coupons/by_code/spring25', { token });
-    expect(found.body).toMatchObject({ id: created.body.id, code: 'SPRING25', percent_off: 20, course_ids: [course.id], active: true, redemptions: 0 });
-    const invalid = await api.post('/coupons', { token, body: { code: 'HALF', discount_type: 'percent', percent_off: 150 } });
+    expect(found.body).toMatchObject({
+      id: created.body.id,
+      code: 'SPRING25',
+      percent_off: 20,
+      course_ids: [course.id],
+      active: true,
+      redemptions: 0,
+    });
+    const invalid = await api.post('/coupons', {
+      token,
+      body: { code: 'HALF', discount_type: 'percent', percent_off: 150 },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.fields).toEqual([{ field: 'percent_off', message: 'must be at most 100' }]);
   });
@@ -91,7 +111,11 @@ describe('administrator tasks 1-8', () => {
     expect(course.body).toMatchObject({ state: 'draft', slug: 'bookbinding-at-home', currency: 'USD' });
     const form = new FormData();
     form.append('file', new Blob(['%PDF-1.4 outline'], { type: 'application/pdf' }), 'outline.pdf');
-    const upload = await fetch(`${api.sandbox.url}/api/v1/storage/files`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const upload = await fetch(`${api.sandbox.url}/api/v1/storage/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(upload.status).toBe(201);
     const file = (await upload.json()) as { url: string; size_bytes: number };
     const served = await fetch(file.url);
@@ -102,14 +126,25 @@ describe('administrator tasks 1-8', () => {
       for (const lecture of ['Watch', 'Try it']) {
         const created = await api.post(`/courses/${course.body.id}/lectures`, {
           token,
-          body: { section_id: section.body.id, title: `${title}: ${lecture}`, kind: 'text', content: 'Notes', attachment_urls: [file.url] },
+          body: {
+            section_id: section.body.id,
+            title: `${title}: ${lecture}`,
+            kind: 'text',
+            content: 'Notes',
+            attachment_urls: [file.url],
+          },
         });
         expect(created.status).toBe(201);
       }
     }
     const outline = await api.get(`/courses/${course.body.id}/lectures`, { token });
     expect(outline.body.items.map((item: { title: string }) => item.title)).toEqual([
-      'Tools: Watch', 'Tools: Try it', 'First book: Watch', 'First book: Try it', 'Finishing: Watch', 'Finishing: Try it',
+      'Tools: Watch',
+      'Tools: Try it',
+      'First book: Watch',
+      'First book: Try it',
+      'Finishing: Watch',
+      'Finishing: Try it',
     ]);
   });
 
@@ -119,7 +154,10 @@ describe('administrator tasks 1-8', () => {
     const patch = { description: 'Updated outline', price_cents: 14900 };
     const preview = await api.patch(`/courses/${course.id}`, { token, query: { dry_run: true }, body: patch });
     expect(preview.body.dry_run).toBe(true);
-    expect(preview.body.changes.map((change: { field: string }) => change.field).sort()).toEqual(['description', 'price_cents']);
+    expect(preview.body.changes.map((change: { field: string }) => change.field).sort()).toEqual([
+      'description',
+      'price_cents',
+    ]);
     expect((await api.get(`/courses/${course.id}`, { token })).body.price_cents).toBe(course.price_cents);
     const applied = await api.patch(`/courses/${course.id}`, { token, body: { ...patch, state: 'published' } });
     expect(applied.body).toMatchObject({ dry_run: false, course: { price_cents: 14900, state: 'published' } });
@@ -143,11 +181,18 @@ describe('administrator tasks 1-8', () => {
 
   it('8. create a monthly plan including two courses', async () => {
     const token = await api.token(['membership_plans:write', 'membership_plans:read', 'courses:read']);
-    const [first, second] = (await api.get('/courses', { token, query: { state: 'published', per_page: 2 } })).body.items;
-    const plan = await api.post('/membership_plans', { token, body: { name: 'Duo monthly', interval: 'month', price_cents: 1900, currency: 'USD' } });
+    const [first, second] = (await api.get('/courses', { token, query: { state: 'published', per_page: 2 } })).body
+      .items;
+    const plan = await api.post('/membership_plans', {
+      token,
+      body: { name: 'Duo monthly', interval: 'month', price_cents: 1900, currency: 'USD' },
+    });
     expect(plan.body).toMatchObject({ state: 'draft', course_ids: [] });
     for (const course of [first, second, first]) {
-      const attached = await api.post(`/membership_plans/${plan.body.id}/courses`, { token, body: { course_id: course.id } });
+      const attached = await api.post(`/membership_plans/${plan.body.id}/courses`, {
+        token,
+        body: { course_id: course.id },
+      });
       expect(attached.status).toBe(200);
     }
     const published = await api.patch(`/membership_plans/${plan.body.id}`, { token, body: { state: 'published' } });

@@ -16,7 +16,15 @@ const BASE = 'http://127.0.0.1:4000';
 const NOW = new Date('2026-03-14T09:30:00Z');
 
 function tokenInfo(overrides: Partial<AccessTokenInfo> = {}): AccessTokenInfo {
-  return { clientId: 'client', subject: 'usr_owner_ada', scopes: [...ALL_SCOPES], resource: BASE, issuedAt: 0, expiresAt: 2_000_000_000, ...overrides };
+  return {
+    clientId: 'client',
+    subject: 'usr_owner_ada',
+    scopes: [...ALL_SCOPES],
+    resource: BASE,
+    issuedAt: 0,
+    expiresAt: 2_000_000_000,
+    ...overrides,
+  };
 }
 
 const tokens = new Map<string, AccessTokenInfo>([
@@ -33,7 +41,12 @@ afterEach(async () => {
 });
 
 function school(options: { dataFile?: string } = {}) {
-  const api = createSchoolApi({ baseUrl: BASE, resource: BASE, verifier: { verifyAccessToken: (token) => tokens.get(token) }, options: { now: () => NOW, ...options } });
+  const api = createSchoolApi({
+    baseUrl: BASE,
+    resource: BASE,
+    verifier: { verifyAccessToken: (token) => tokens.get(token) },
+    options: { now: () => NOW, ...options },
+  });
   opened.push(api);
   const router = new Router();
   api.mount(router);
@@ -43,7 +56,11 @@ function school(options: { dataFile?: string } = {}) {
     if (!route) throw new Error(`no route for ${method} ${path}`);
     const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? 'all'}` };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const request = new Request(url, { method, headers, body: options.body === undefined ? null : JSON.stringify(options.body) });
+    const request = new Request(url, {
+      method,
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+    });
     const response = await route.handler(request, { params: route.params, url });
     return { status: response.status, body: (await response.json()) as any };
   };
@@ -61,14 +78,17 @@ describe('pagination', () => {
     expect((await call('GET', '/members?page=5&per_page=50')).body.items).toEqual([]);
   });
 
-  it.each([['per_page=51', 'per_page'], ['per_page=0', 'per_page'], ['page=0', 'page'], ['page=two', 'page'], ['sort=name', 'sort']])(
-    'refuses %s with 400 naming the parameter',
-    async (query, field) => {
-      const answer = await school()('GET', `/members?${query}`);
-      expect(answer.status).toBe(400);
-      expect(answer.body.fields.map((problem: { field: string }) => problem.field)).toEqual([field]);
-    },
-  );
+  it.each([
+    ['per_page=51', 'per_page'],
+    ['per_page=0', 'per_page'],
+    ['page=0', 'page'],
+    ['page=two', 'page'],
+    ['sort=name', 'sort'],
+  ])('refuses %s with 400 naming the parameter', async (query, field) => {
+    const answer = await school()('GET', `/members?${query}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.fields.map((problem: { field: string }) => problem.field)).toEqual([field]);
+  });
 });
 
 describe('input validation', () => {
@@ -98,10 +118,16 @@ describe('state machines', () => {
     expect(early).toMatchObject({ status: 409, body: { error: 'invalid_state_transition' } });
     expect((await call('PATCH', `/courses/${course.id}`, { body: { state: 'archived' } })).status).toBe(409);
     const section = (await call('POST', `/courses/${course.id}/sections`, { body: { title: 'One' } })).body;
-    await call('POST', `/courses/${course.id}/lectures`, { body: { section_id: section.id, title: 'Bowline', kind: 'video' } });
-    expect((await call('PATCH', `/courses/${course.id}`, { body: { state: 'published' } })).body.course.state).toBe('published');
+    await call('POST', `/courses/${course.id}/lectures`, {
+      body: { section_id: section.id, title: 'Bowline', kind: 'video' },
+    });
+    expect((await call('PATCH', `/courses/${course.id}`, { body: { state: 'published' } })).body.course.state).toBe(
+      'published',
+    );
     expect((await call('PATCH', `/courses/${course.id}`, { body: { state: 'draft' } })).status).toBe(409);
-    expect((await call('PATCH', `/courses/${course.id}`, { body: { state: 'archived' } })).body.course.state).toBe('archived');
+    expect((await call('PATCH', `/courses/${course.id}`, { body: { state: 'archived' } })).body.course.state).toBe(
+      'archived',
+    );
     const back = await call('PATCH', `/courses/${course.id}`, { body: { state: 'published' } });
     expect(back.body.error_description).toContain('archived is final');
   });
@@ -118,7 +144,11 @@ describe('state machines', () => {
 });
 
 describe('bearer rules (pure)', () => {
-  const config = { verifier: { verifyAccessToken: (token: string) => tokens.get(token) }, resource: BASE, resourceMetadataUrl: `${BASE}/.well-known/oauth-protected-resource` };
+  const config = {
+    verifier: { verifyAccessToken: (token: string) => tokens.get(token) },
+    resource: BASE,
+    resourceMetadataUrl: `${BASE}/.well-known/oauth-protected-resource`,
+  };
 
   it('ERR-02 refuses a token bound by resource to another API with invalid_token', () => {
     const decision = decideAccess('Bearer elsewhere', ['courses:read'], config);
@@ -132,7 +162,10 @@ describe('bearer rules (pure)', () => {
   });
 
   it('accepts a token without a resource binding, and treats no header as anonymous', () => {
-    expect(decideAccess('Bearer unbound', ['courses:read'], config)).toMatchObject({ allowed: true, caller: { kind: 'token' } });
+    expect(decideAccess('Bearer unbound', ['courses:read'], config)).toMatchObject({
+      allowed: true,
+      caller: { kind: 'token' },
+    });
     expect(decideAccess(null, ['courses:read'], config)).toEqual({ allowed: true, caller: { kind: 'anonymous' } });
     expect(decideAccess('Bearer ', ['courses:read'], config).allowed).toBe(false);
   });
@@ -150,7 +183,8 @@ describe('seed', () => {
     expect(new Set(first.attendees.map((attendee) => attendee.state)).size).toBe(4);
     expect(new Set(first.courses.map((course) => course.state))).toEqual(new Set(['draft', 'published', 'archived']));
     const yearAgo = new Date(NOW.getTime() - 366 * 86_400_000).toISOString();
-    for (const order of first.orders) expect(order.created_at > yearAgo && order.created_at <= NOW.toISOString()).toBe(true);
+    for (const order of first.orders)
+      expect(order.created_at > yearAgo && order.created_at <= NOW.toISOString()).toBe(true);
   });
 });
 

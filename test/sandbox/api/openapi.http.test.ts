@@ -74,8 +74,12 @@ describe('/openapi.json', () => {
 
   it('shares response schemas through components and $ref', () => {
     const listCourses = document.paths['/api/v1/courses'].get as Operation;
-    expect(listCourses.responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CoursePage' });
-    expect(document.components.schemas.CoursePage.properties.items.items).toEqual({ $ref: '#/components/schemas/Course' });
+    expect(listCourses.responses['200']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/CoursePage',
+    });
+    expect(document.components.schemas.CoursePage.properties.items.items).toEqual({
+      $ref: '#/components/schemas/Course',
+    });
     expect(listCourses.responses['401']).toEqual({ $ref: '#/components/responses/InvalidToken' });
   });
 });
@@ -83,14 +87,21 @@ describe('/openapi.json', () => {
 describe('round trip between the route table and the document', () => {
   it('documents every served /api/v1 route, and serves every documented operation', () => {
     const router = new Router();
-    createSchoolApi({ baseUrl: api.sandbox.url, resource: api.sandbox.url, verifier: { verifyAccessToken: () => undefined }, options: {} }).mount(router);
+    createSchoolApi({
+      baseUrl: api.sandbox.url,
+      resource: api.sandbox.url,
+      verifier: { verifyAccessToken: () => undefined },
+      options: {},
+    }).mount(router);
     const served = router
       .list()
       .filter(({ pattern }) => pattern.startsWith('/api/v1/'))
       .map(({ method, pattern }) => `${method} ${pattern.replace(/:[A-Za-z_]+/g, '{}')}`)
       .sort();
     // Parameter names differ on purpose (camelCase inside, snake_case on the wire); the shapes must not.
-    const documented = operations(document).map(({ method, path }) => `${method} ${path.replace(/\{[^}]+\}/g, '{}')}`).sort();
+    const documented = operations(document)
+      .map(({ method, path }) => `${method} ${path.replace(/\{[^}]+\}/g, '{}')}`)
+      .sort();
     expect(documented).toEqual(served);
   });
 
@@ -100,14 +111,21 @@ describe('round trip between the route table and the document', () => {
     for (const { path, method, operation } of operations(dereferenced)) {
       if (method !== 'GET') continue;
       const url = path.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => {
-        const parameter = operation.parameters!.find((candidate) => candidate.name === name && candidate.in === 'path')!;
+        const parameter = operation.parameters!.find(
+          (candidate) => candidate.name === name && candidate.in === 'path',
+        )!;
         return String(parameter.schema.examples![0]);
       });
       const answer = await api.get(url.replace('/api/v1', ''), { token: fullToken });
-      expect(Object.keys(operation.responses), `${operation.operationId} answered ${answer.status}`).toContain(String(answer.status));
+      expect(Object.keys(operation.responses), `${operation.operationId} answered ${answer.status}`).toContain(
+        String(answer.status),
+      );
       const schema = operation.responses[String(answer.status)]!.content!['application/json']!.schema;
       const verdict = await fromJsonSchema(schema as never)['~standard'].validate(answer.body);
-      expect('issues' in verdict ? verdict.issues : undefined, `${operation.operationId}: ${JSON.stringify(answer.body).slice(0, 300)}`).toBeUndefined();
+      expect(
+        'issues' in verdict ? verdict.issues : undefined,
+        `${operation.operationId}: ${JSON.stringify(answer.body).slice(0, 300)}`,
+      ).toBeUndefined();
       if (answer.status === 200) checked++;
     }
     expect(checked).toBeGreaterThan(35);
@@ -116,9 +134,14 @@ describe('round trip between the route table and the document', () => {
   it('a documented write answers its documented status with a body matching the schema', async () => {
     const dereferenced: any = await dereference(structuredClone(document));
     const create = dereferenced.paths['/api/v1/coupons'].post as Operation;
-    const answer = await api.post('/coupons', { token: fullToken, body: { code: 'ROUNDTRIP', discount_type: 'percent', percent_off: 15 } });
+    const answer = await api.post('/coupons', {
+      token: fullToken,
+      body: { code: 'ROUNDTRIP', discount_type: 'percent', percent_off: 15 },
+    });
     expect(answer.status).toBe(201);
-    const verdict = await fromJsonSchema(create.responses['201']!.content!['application/json']!.schema as never)['~standard'].validate(answer.body);
+    const verdict = await fromJsonSchema(create.responses['201']!.content!['application/json']!.schema as never)[
+      '~standard'
+    ].validate(answer.body);
     expect('issues' in verdict ? verdict.issues : undefined).toBeUndefined();
     const refused = await api.post('/coupons', { token: fullToken, body: { code: 'x', discount_type: 'half' } });
     expect(refused.status).toBe(400);

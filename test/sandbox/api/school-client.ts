@@ -51,7 +51,11 @@ export class SchoolClient {
     const headers: Record<string, string> = {};
     if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await fetch(url, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     const text = await response.text();
     return { status: response.status, body: text.length > 0 ? JSON.parse(text) : undefined, headers: response.headers };
   }

@@ -30,17 +30,26 @@ describe('dates, time zones and state filters', () => {
 
   it('takes a date-time as the bound of an analytics range, counted in school days', async () => {
     const token = await api.token(['analytics:read']);
-    const summary = await api.get('/analytics/enrollments', { token, query: { from: '2026-11-26T23:30:00Z', to: '2026-11-27' } });
+    const summary = await api.get('/analytics/enrollments', {
+      token,
+      query: { from: '2026-11-26T23:30:00Z', to: '2026-11-27' },
+    });
     expect(summary.status).toBe(200);
     expect(summary.body.range).toEqual({ from: '2026-11-27', to: '2026-11-27' });
   });
 
   it('stores a coupon expiry given as a date through the end of that school day, and one with an offset in UTC', async () => {
     const token = await api.token(['coupons:write', 'coupons:read']);
-    const byDay = await api.post('/coupons', { token, body: { code: 'THROUGH27', discount_type: 'percent', percent_off: 10, expires_at: '2099-11-27' } });
+    const byDay = await api.post('/coupons', {
+      token,
+      body: { code: 'THROUGH27', discount_type: 'percent', percent_off: 10, expires_at: '2099-11-27' },
+    });
     expect(byDay.status).toBe(201);
     expect(byDay.body.expires_at).toBe('2099-11-27T22:59:59Z');
-    const byOffset = await api.patch(`/coupons/${byDay.body.id}`, { token, body: { expires_at: '2099-06-01T12:00:00+02:00' } });
+    const byOffset = await api.patch(`/coupons/${byDay.body.id}`, {
+      token,
+      body: { expires_at: '2099-06-01T12:00:00+02:00' },
+    });
     expect(byOffset.body.expires_at).toBe('2099-06-01T10:00:00Z');
   });
 
@@ -48,7 +57,12 @@ describe('dates, time zones and state filters', () => {
     const token = await api.token(['events:write']);
     const event = await api.post('/events', {
       token,
-      body: { title: 'Evening glaze', starts_at: '2099-11-27T18:00:00+01:00', ends_at: '2099-11-27T19:30:00+01:00', capacity: 10 },
+      body: {
+        title: 'Evening glaze',
+        starts_at: '2099-11-27T18:00:00+01:00',
+        ends_at: '2099-11-27T19:30:00+01:00',
+        capacity: 10,
+      },
     });
     expect(event.status).toBe(201);
     expect(event.body).toMatchObject({ starts_at: '2099-11-27T17:00:00Z', ends_at: '2099-11-27T18:30:00Z' });
@@ -59,7 +73,10 @@ describe('dates, time zones and state filters', () => {
     const pastDue = await api.all('/subscriptions', { token, query: { state: 'past_due' } });
     const incomplete = await api.all('/subscriptions', { token, query: { state: 'incomplete' } });
     expect(pastDue.length + incomplete.length).toBeGreaterThan(0);
-    const repeated = await api.get('/subscriptions?state=past_due&state=incomplete', { token, query: { per_page: 50 } });
+    const repeated = await api.get('/subscriptions?state=past_due&state=incomplete', {
+      token,
+      query: { per_page: 50 },
+    });
     expect(repeated.status).toBe(200);
     expect(repeated.body.total).toBe(pastDue.length + incomplete.length);
     expect(new Set(repeated.body.items.map((item: { state: string }) => item.state))).toEqual(

@@ -61,11 +61,26 @@ describe('school time', () => {
 
   it('rewrites every date-time of a body in UTC, nested and nullable ones too', () => {
     const schema = s.object(
-      { starts_at: s.dateTime('Start.'), note: s.string('Note.'), until: s.nullable(s.dateTime('End.')), list: s.array(s.dateTime('A moment.'), 'Moments.') },
+      {
+        starts_at: s.dateTime('Start.'),
+        note: s.string('Note.'),
+        until: s.nullable(s.dateTime('End.')),
+        list: s.array(s.dateTime('A moment.'), 'Moments.'),
+      },
       [],
     );
-    const body = { starts_at: '2026-11-27T18:00:00+01:00', note: '2026-11-27T18:00:00+01:00', until: null, list: ['2026-07-01T00:00:00.500+02:00'] };
-    expect(withUtcDateTimes(body, schema, {})).toEqual({ starts_at: '2026-11-27T17:00:00Z', note: body.note, until: null, list: ['2026-06-30T22:00:00Z'] });
+    const body = {
+      starts_at: '2026-11-27T18:00:00+01:00',
+      note: '2026-11-27T18:00:00+01:00',
+      until: null,
+      list: ['2026-07-01T00:00:00.500+02:00'],
+    };
+    expect(withUtcDateTimes(body, schema, {})).toEqual({
+      starts_at: '2026-11-27T17:00:00Z',
+      note: body.note,
+      until: null,
+      list: ['2026-06-30T22:00:00Z'],
+    });
   });
 });
 
@@ -73,9 +88,15 @@ describe('multi-value state filters', () => {
   const query = s.object({ state: s.oneOrMoreOf(['active', 'past_due', 'canceled'], 'States.') }, []);
 
   it('reads a state filter given repeated or comma-separated', () => {
-    expect(readQuery(new URLSearchParams('state=past_due&state=active'), query, {}).value).toEqual({ state: ['past_due', 'active'] });
-    expect(readQuery(new URLSearchParams('state=past_due,active'), query, {}).value).toEqual({ state: ['past_due', 'active'] });
-    expect(readQuery(new URLSearchParams('state=late'), query, {}).problems).toEqual([{ field: 'state.0', message: 'must be one of active, past_due, canceled' }]);
+    expect(readQuery(new URLSearchParams('state=past_due&state=active'), query, {}).value).toEqual({
+      state: ['past_due', 'active'],
+    });
+    expect(readQuery(new URLSearchParams('state=past_due,active'), query, {}).value).toEqual({
+      state: ['past_due', 'active'],
+    });
+    expect(readQuery(new URLSearchParams('state=late'), query, {}).problems).toEqual([
+      { field: 'state.0', message: 'must be one of active, past_due, canceled' },
+    ]);
   });
 
   it('matches a record in any of the states asked, and every record when none is asked', () => {
@@ -94,15 +115,27 @@ describe('analytics in the school time zone', () => {
       start: '2026-11-26T23:00:00Z',
       end: '2026-11-28T23:00:00Z',
     });
-    expect(resolveRange({}, new Date('2026-11-27T23:30:00Z'), BERLIN).range).toEqual({ from: '2026-10-30', to: '2026-11-28' });
+    expect(resolveRange({}, new Date('2026-11-27T23:30:00Z'), BERLIN).range).toEqual({
+      from: '2026-10-30',
+      to: '2026-11-28',
+    });
   });
 
   it('counts a member who signed up at 00:30 Berlin time on the 27th in the 27th, not the 26th', () => {
     const state = seedSchool(now);
-    state.members.push({ id: 'mem_9990', email: 'late@example.com', name: 'Late', tags: [], created_at: '2026-11-26T23:30:00Z', last_sign_in_at: null });
+    state.members.push({
+      id: 'mem_9990',
+      email: 'late@example.com',
+      name: 'Late',
+      tags: [],
+      created_at: '2026-11-26T23:30:00Z',
+      last_sign_in_at: null,
+    });
     const on = (day: string) => {
       const { start, end } = resolveRange({ from: day, to: day }, now, BERLIN);
-      return state.members.filter((member) => member.created_at >= start && member.created_at < end).map((member) => member.id);
+      return state.members
+        .filter((member) => member.created_at >= start && member.created_at < end)
+        .map((member) => member.id);
     };
     expect(on('2026-11-27')).toContain('mem_9990');
     expect(on('2026-11-26')).not.toContain('mem_9990');

@@ -30,19 +30,29 @@ function search(overrides: Record<string, string | undefined> = {}): URLSearchPa
     state: 'xyz',
     ...overrides,
   };
-  return new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return new URLSearchParams(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }
 
 describe('authorization request checks', () => {
   it('accepts a complete request and keeps state, scopes and resource', () => {
     const check = checkAuthorizationRequest(search({ resource: RESOURCE }), found, options);
     expect(check.kind).toBe('valid');
-    expect(check.kind === 'valid' && check.request).toMatchObject({ state: 'xyz', scopes: ['openid', 'courses:read'], resource: RESOURCE });
+    expect(check.kind === 'valid' && check.request).toMatchObject({
+      state: 'xyz',
+      scopes: ['openid', 'courses:read'],
+      resource: RESOURCE,
+    });
   });
 
   it('PLAT-02 shows a page, never a redirect, for an unknown client or an unregistered redirect URI', () => {
-    expect(checkAuthorizationRequest(search(), { ok: false, reason: 'unknown client_id' }, options).kind).toBe('error-page');
-    expect(checkAuthorizationRequest(search({ redirect_uri: 'http://127.0.0.1:8765/other' }), found, options).kind).toBe('error-page');
+    expect(checkAuthorizationRequest(search(), { ok: false, reason: 'unknown client_id' }, options).kind).toBe(
+      'error-page',
+    );
+    expect(
+      checkAuthorizationRequest(search({ redirect_uri: 'http://127.0.0.1:8765/other' }), found, options).kind,
+    ).toBe('error-page');
     expect(checkAuthorizationRequest(search({ redirect_uri: undefined }), found, options).kind).toBe('error-page');
     const twice = search();
     twice.append('redirect_uri', 'http://127.0.0.1:9/evil');
@@ -67,11 +77,18 @@ describe('authorization request checks', () => {
   it('refuses a repeated parameter (RFC 6749 §3.1)', () => {
     const twice = search();
     twice.append('scope', 'courses:write');
-    expect(checkAuthorizationRequest(twice, found, options)).toMatchObject({ kind: 'redirect-error', error: 'invalid_request' });
+    expect(checkAuthorizationRequest(twice, found, options)).toMatchObject({
+      kind: 'redirect-error',
+      error: 'invalid_request',
+    });
   });
 
   it('redirects to the port the client asked for, not the registered one', () => {
-    const check = checkAuthorizationRequest(search({ redirect_uri: 'http://127.0.0.1:50000/callback' }), found, options);
+    const check = checkAuthorizationRequest(
+      search({ redirect_uri: 'http://127.0.0.1:50000/callback' }),
+      found,
+      options,
+    );
     expect(check.kind === 'valid' && check.request.redirectUri).toBe('http://127.0.0.1:50000/callback');
   });
 });

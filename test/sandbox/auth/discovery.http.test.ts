@@ -12,7 +12,11 @@ afterEach(async () => {
 
 async function getJson(url: string): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const response = await fetch(url);
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 describe('discovery over HTTP', () => {
@@ -47,13 +51,21 @@ describe('discovery over HTTP', () => {
     const oauth = await getJson(`${sandbox.url}/.well-known/oauth-authorization-server`);
     const oidc = await getJson(`${sandbox.url}/.well-known/openid-configuration`);
     expect(oidc.body).toEqual(oauth.body);
-    expect(oidc.body).toMatchObject({ subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] });
+    expect(oidc.body).toMatchObject({
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['RS256'],
+    });
   });
 
   it('serves RFC 9728 protected resource metadata that names this authorization server', async () => {
     sandbox = await startSandbox();
     const { body } = await getJson(`${sandbox.url}/.well-known/oauth-protected-resource`);
-    expect(body).toMatchObject({ resource: sandbox.resource, authorization_servers: [sandbox.issuer], bearer_methods_supported: ['header'], scopes_supported: ALL_SCOPES });
+    expect(body).toMatchObject({
+      resource: sandbox.resource,
+      authorization_servers: [sandbox.issuer],
+      bearer_methods_supported: ['header'],
+      scopes_supported: ALL_SCOPES,
+    });
   });
 
   it('publishes the key that verifies its ID tokens', async () => {
@@ -68,27 +80,40 @@ describe('discovery over HTTP', () => {
     expect(jwk).toBeDefined();
     expect(jwk).not.toHaveProperty('d');
     const key = createPublicKey({ key: jwk!, format: 'jwk' });
-    expect(createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(key, Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(
+      createVerify('RSA-SHA256').update(`${header}.${payload}`).verify(key, Buffer.from(signature, 'base64url')),
+    ).toBe(true);
   });
 
-  it('serves the agent walkthrough with this instance\'s real URLs', async () => {
+  it("serves the agent walkthrough with this instance's real URLs", async () => {
     sandbox = await startSandbox();
     const response = await fetch(`${sandbox.url}/auth.md`);
     expect(response.headers.get('content-type')).toMatch(/^text\/markdown/);
     const text = await response.text();
-    for (const path of ['/.well-known/oauth-authorization-server', '/api/oauth/register', '/oauth/authorize', '/api/oauth/token', '/api/oauth/revoke', '/openapi.json']) {
+    for (const path of [
+      '/.well-known/oauth-authorization-server',
+      '/api/oauth/register',
+      '/oauth/authorize',
+      '/api/oauth/token',
+      '/api/oauth/revoke',
+      '/openapi.json',
+    ]) {
       expect(text).toContain(`${sandbox.url}${path}`);
     }
     expect(text.indexOf('Discover')).toBeLessThan(text.indexOf('Register'));
     expect(text.indexOf('Refresh')).toBeLessThan(text.indexOf('Revoke'));
   });
 
-  it('can publish a wrong issuer and leave S256 out (fault knobs for the client\'s MD-01 and AZ-03 tests)', async () => {
-    sandbox = await startSandbox({ faults: { wrongIssuerInMetadata: 'https://mixup.example', omitS256FromMetadata: true } });
+  it("can publish a wrong issuer and leave S256 out (fault knobs for the client's MD-01 and AZ-03 tests)", async () => {
+    sandbox = await startSandbox({
+      faults: { wrongIssuerInMetadata: 'https://mixup.example', omitS256FromMetadata: true },
+    });
     const { body } = await getJson(`${sandbox.url}/.well-known/oauth-authorization-server`);
     expect(body.issuer).toBe('https://mixup.example');
     expect(body).not.toHaveProperty('code_challenge_methods_supported');
-    expect((await getJson(`${sandbox.url}/.well-known/openid-configuration`)).body.issuer).toBe('https://mixup.example');
+    expect((await getJson(`${sandbox.url}/.well-known/openid-configuration`)).body.issuer).toBe(
+      'https://mixup.example',
+    );
   });
 
   it('answers chosen paths with 5xx, HTML or 429 and counts every request', async () => {

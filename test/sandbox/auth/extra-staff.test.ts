@@ -14,8 +14,18 @@ describe('the generated staff roster (pure)', () => {
     const roster = staffRoster(47);
     expect(roster).toHaveLength(50);
     expect(roster.slice(0, 3)).toEqual(SANDBOX_STAFF);
-    expect(roster[3]).toEqual({ sub: 'usr_staff_001', name: 'Staff Member 001', email: 'staff001@sandbox-academy.test', roles: ['lecturer'] });
-    expect(roster[49]).toEqual({ sub: 'usr_staff_047', name: 'Staff Member 047', email: 'staff047@sandbox-academy.test', roles: ['lecturer'] });
+    expect(roster[3]).toEqual({
+      sub: 'usr_staff_001',
+      name: 'Staff Member 001',
+      email: 'staff001@sandbox-academy.test',
+      roles: ['lecturer'],
+    });
+    expect(roster[49]).toEqual({
+      sub: 'usr_staff_047',
+      name: 'Staff Member 047',
+      email: 'staff047@sandbox-academy.test',
+      roles: ['lecturer'],
+    });
     expect(new Set(roster.map((member) => member.sub)).size).toBe(50);
     expect(staffRoster()).toEqual(SANDBOX_STAFF);
   });
@@ -28,7 +38,8 @@ describe('the generated staff roster (pure)', () => {
   it('finds named and generated members by subject, and nobody else', () => {
     expect(findStaffMember('usr_lecturer_grace')).toBe(SANDBOX_STAFF[1]);
     expect(findStaffMember('usr_staff_012')?.name).toBe('Staff Member 012');
-    for (const stranger of ['usr_staff_000', 'usr_staff_12', 'usr_staff_0012', 'usr_staff_abc', 'usr_nobody']) expect(findStaffMember(stranger), stranger).toBeUndefined();
+    for (const stranger of ['usr_staff_000', 'usr_staff_12', 'usr_staff_0012', 'usr_staff_abc', 'usr_nobody'])
+      expect(findStaffMember(stranger), stranger).toBeUndefined();
   });
 });
 
@@ -56,7 +67,14 @@ describe('a generated staff member at the sandbox', () => {
   async function signInAs(base: string, user: string) {
     const client = await registerClient(base);
     const pkce = pkcePair();
-    const callback = await completeConsent(authorizationUrl(base, authorizationParams(client.clientId, pkce, { scope: 'openid profile email account:read' })), 'allow', { user });
+    const callback = await completeConsent(
+      authorizationUrl(
+        base,
+        authorizationParams(client.clientId, pkce, { scope: 'openid profile email account:read' }),
+      ),
+      'allow',
+      { user },
+    );
     if (callback.searchParams.get('code') === null) return undefined;
     const tokens = await postForm(`${base}/api/oauth/token`, {
       grant_type: 'authorization_code',
@@ -71,13 +89,27 @@ describe('a generated staff member at the sandbox', () => {
   it('is offered on the consent page, signs in, and is read back as themselves in userinfo and the account', async () => {
     sandbox = await startSandbox({ extraStaff: 5 });
     const client = await registerClient(sandbox.url);
-    const page = await (await fetch(authorizationUrl(sandbox.url, authorizationParams(client.clientId, pkcePair())))).text();
+    const page = await (
+      await fetch(authorizationUrl(sandbox.url, authorizationParams(client.clientId, pkcePair())))
+    ).text();
     expect(page).toContain('<option value="usr_staff_005">Staff Member 005 (lecturer)</option>');
     expect(page).toContain(`<option value="${SANDBOX_STAFF[0]!.sub}" selected>`);
     const token = (await signInAs(sandbox.url, 'usr_staff_005'))!;
-    expect((await userinfo(sandbox.url, token)).body).toMatchObject({ sub: 'usr_staff_005', name: 'Staff Member 005', email: 'staff005@sandbox-academy.test', roles: ['lecturer'] });
-    const account = await (await fetch(`${sandbox.url}/api/v1/account`, { headers: { authorization: `Bearer ${token}` } })).json();
-    expect(account).toMatchObject({ id: 'usr_staff_005', name: 'Staff Member 005', email: 'staff005@sandbox-academy.test', roles: ['lecturer'] });
+    expect((await userinfo(sandbox.url, token)).body).toMatchObject({
+      sub: 'usr_staff_005',
+      name: 'Staff Member 005',
+      email: 'staff005@sandbox-academy.test',
+      roles: ['lecturer'],
+    });
+    const account = await (
+      await fetch(`${sandbox.url}/api/v1/account`, { headers: { authorization: `Bearer ${token}` } })
+    ).json();
+    expect(account).toMatchObject({
+      id: 'usr_staff_005',
+      name: 'Staff Member 005',
+      email: 'staff005@sandbox-academy.test',
+      roles: ['lecturer'],
+    });
   });
 
   it('is refused past the roster: a sandbox with 5 generated members has no usr_staff_006', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from '../../../packages/sandbox/src/auth/metadata.js';
+import {
+  buildAuthorizationServerMetadata,
+  buildProtectedResourceMetadata,
+} from '../../../packages/sandbox/src/auth/metadata.js';
 import { ALL_SCOPES } from '../../../packages/sandbox/src/scopes.js';
 
 const ISSUER = 'http://127.0.0.1:4000';
@@ -23,7 +26,10 @@ describe('metadata documents', () => {
   });
 
   it('applies the wrong-issuer and missing-S256 fault knobs', () => {
-    const metadata = buildAuthorizationServerMetadata(ISSUER, { wrongIssuerInMetadata: 'https://attacker.example', omitS256FromMetadata: true });
+    const metadata = buildAuthorizationServerMetadata(ISSUER, {
+      wrongIssuerInMetadata: 'https://attacker.example',
+      omitS256FromMetadata: true,
+    });
     expect(metadata.issuer).toBe('https://attacker.example');
     expect(metadata).not.toHaveProperty('code_challenge_methods_supported');
     expect(metadata.token_endpoint).toBe(`${ISSUER}/api/oauth/token`);

@@ -24,16 +24,30 @@ export interface JsonAnswer {
 
 async function toJsonAnswer(response: Response): Promise<JsonAnswer> {
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 export async function postJson(url: string, body: unknown): Promise<JsonAnswer> {
-  return toJsonAnswer(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+  return toJsonAnswer(
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  );
 }
 
-export async function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<JsonAnswer> {
+export async function postForm(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<JsonAnswer> {
   return toJsonAnswer(
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields) }),
+    await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(fields),
+    }),
   );
 }
 
@@ -42,7 +56,10 @@ export interface RegisteredClient {
   clientSecret: string | undefined;
 }
 
-export async function registerClient(baseUrl: string, metadata: Record<string, unknown> = {}): Promise<RegisteredClient> {
+export async function registerClient(
+  baseUrl: string,
+  metadata: Record<string, unknown> = {},
+): Promise<RegisteredClient> {
   const answer = await postJson(`${baseUrl}/api/oauth/register`, {
     client_name: 'Flow Test Client',
     application_type: 'native',
@@ -61,7 +78,11 @@ export function authorizationUrl(baseUrl: string, params: Record<string, string 
 }
 
 /** The standard parameters of a valid request; override or drop (`undefined`) any of them. */
-export function authorizationParams(clientId: string, pkce: Pkce, overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function authorizationParams(
+  clientId: string,
+  pkce: Pkce,
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     response_type: 'code',
     client_id: clientId,
@@ -89,18 +110,31 @@ export interface CodeGrant {
 }
 
 /** Registers a client and runs an auto-approved authorization up to the code. */
-export async function obtainCode(baseUrl: string, options: { scope?: string; resource?: string; client?: RegisteredClient } = {}): Promise<CodeGrant> {
+export async function obtainCode(
+  baseUrl: string,
+  options: { scope?: string; resource?: string; client?: RegisteredClient } = {},
+): Promise<CodeGrant> {
   const client = options.client ?? (await registerClient(baseUrl));
   const pkce = pkcePair();
   const callback = await authorizeRedirect(
-    authorizationUrl(baseUrl, authorizationParams(client.clientId, pkce, { scope: options.scope ?? 'openid profile courses:read', resource: options.resource })),
+    authorizationUrl(
+      baseUrl,
+      authorizationParams(client.clientId, pkce, {
+        scope: options.scope ?? 'openid profile courses:read',
+        resource: options.resource,
+      }),
+    ),
   );
   const code = callback.searchParams.get('code');
   if (code === null) throw new Error(`no code: ${callback.search}`);
   return { client, pkce, code };
 }
 
-export function exchangeCode(baseUrl: string, grant: CodeGrant, overrides: Record<string, string | undefined> = {}): Promise<JsonAnswer> {
+export function exchangeCode(
+  baseUrl: string,
+  grant: CodeGrant,
+  overrides: Record<string, string | undefined> = {},
+): Promise<JsonAnswer> {
   const fields: Record<string, string | undefined> = {
     grant_type: 'authorization_code',
     code: grant.code,
@@ -113,7 +147,12 @@ export function exchangeCode(baseUrl: string, grant: CodeGrant, overrides: Recor
   return postForm(`${baseUrl}/api/oauth/token`, definedFields(fields));
 }
 
-export function refresh(baseUrl: string, client: RegisteredClient, refreshToken: string, extra: Record<string, string> = {}): Promise<JsonAnswer> {
+export function refresh(
+  baseUrl: string,
+  client: RegisteredClient,
+  refreshToken: string,
+  extra: Record<string, string> = {},
+): Promise<JsonAnswer> {
   return postForm(`${baseUrl}/api/oauth/token`, {
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
@@ -124,9 +163,13 @@ export function refresh(baseUrl: string, client: RegisteredClient, refreshToken:
 }
 
 export async function userinfo(baseUrl: string, accessToken: string): Promise<JsonAnswer> {
-  return toJsonAnswer(await fetch(`${baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } }));
+  return toJsonAnswer(
+    await fetch(`${baseUrl}/api/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } }),
+  );
 }
 
 function definedFields(fields: Record<string, string | undefined>): Record<string, string> {
-  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }

@@ -60,19 +60,33 @@ describe('openid-client v6 against the sandbox', () => {
 
     const resource = sandbox!.resource;
     const { callback, verifier, state, nonce } = await authorize(config, resource);
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true }, { resource });
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      callback,
+      { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true },
+      { resource },
+    );
     expect(tokens.claims()?.sub).toBe('usr_owner_ada');
     expect(tokens.scope).toBe('openid profile email courses:read');
 
     const user = await oidc.fetchUserInfo(config, tokens.access_token, 'usr_owner_ada');
-    expect(user).toMatchObject({ name: 'Ada Lovelace', email: 'ada@sandbox-academy.test', org_id: 'org_sandbox_academy' });
+    expect(user).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@sandbox-academy.test',
+      org_id: 'org_sandbox_academy',
+    });
 
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { resource });
     expect(refreshed.refresh_token).toEqual(expect.any(String));
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
 
     const introspection = await oidc.tokenIntrospection(config, refreshed.access_token);
-    expect(introspection).toMatchObject({ active: true, client_id: config.clientMetadata().client_id, sub: 'usr_owner_ada', aud: resource });
+    expect(introspection).toMatchObject({
+      active: true,
+      client_id: config.clientMetadata().client_id,
+      sub: 'usr_owner_ada',
+      aud: resource,
+    });
 
     await oidc.tokenRevocation(config, refreshed.refresh_token!, { token_type_hint: 'refresh_token' });
     expect((await oidc.tokenIntrospection(config, refreshed.access_token)).active).toBe(false);
@@ -81,7 +95,11 @@ describe('openid-client v6 against the sandbox', () => {
   it('PLAT-04 sees invalid_grant when it reuses a rotated refresh token', async () => {
     const config = await register({}, 'oauth2');
     const { callback, verifier, state, nonce } = await authorize(config, sandbox!.resource);
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+      expectedNonce: nonce,
+    });
     await oidc.refreshTokenGrant(config, tokens.refresh_token!);
     const reuse = oidc.refreshTokenGrant(config, tokens.refresh_token!);
     await expect(reuse).rejects.toBeInstanceOf(oidc.ResponseBodyError);
@@ -91,8 +109,14 @@ describe('openid-client v6 against the sandbox', () => {
   it('PLAT-05 rejects a callback whose iss is not the issuer (the wrong-iss fault works as meant)', async () => {
     const config = await register({ faults: { wrongIssOnRedirect: 'https://mixup.example' } });
     const { callback, verifier, state } = await authorize(config, sandbox!.resource);
-    const exchange = oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
-    await expect(exchange).rejects.toMatchObject({ code: 'OAUTH_INVALID_RESPONSE', cause: { message: expect.stringContaining('"iss"') } });
+    const exchange = oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    await expect(exchange).rejects.toMatchObject({
+      code: 'OAUTH_INVALID_RESPONSE',
+      cause: { message: expect.stringContaining('"iss"') },
+    });
     expect(sandbox!.countRequests('/api/oauth/token')).toBe(0);
   });
 

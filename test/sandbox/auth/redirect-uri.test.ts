@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { checkRegistrableRedirectUri, matchRedirectUri } from '../../../packages/sandbox/src/auth/redirect-uri.js';
 
 describe('redirect URIs at registration', () => {
-  it.each(['http://127.0.0.1:8765/callback', 'http://127.0.0.1/callback', 'http://127.0.0.1:1/cb?client=a'])('accepts the loopback URI %s', (uri) => {
-    expect(checkRegistrableRedirectUri(uri)).toEqual({ ok: true });
-  });
+  it.each(['http://127.0.0.1:8765/callback', 'http://127.0.0.1/callback', 'http://127.0.0.1:1/cb?client=a'])(
+    'accepts the loopback URI %s',
+    (uri) => {
+      expect(checkRegistrableRedirectUri(uri)).toEqual({ ok: true });
+    },
+  );
 
   it.each([
     ['a fixed https callback', 'https://app.example/callback'],
@@ -47,7 +50,9 @@ describe('redirect URI matching at authorization (RFC 8252 §7.3)', () => {
 
   it('PLAT-02 matches a loopback URI on any port with the same path', () => {
     expect(matchRedirectUri(registered, 'http://127.0.0.1:50123/callback', anyPort)).toBe(registered[0]);
-    expect(matchRedirectUri(['http://127.0.0.1/callback'], 'http://127.0.0.1:50123/callback', anyPort)).toBe('http://127.0.0.1/callback');
+    expect(matchRedirectUri(['http://127.0.0.1/callback'], 'http://127.0.0.1:50123/callback', anyPort)).toBe(
+      'http://127.0.0.1/callback',
+    );
   });
 
   it('PLAT-02 requires the registered port when the school asks for exact matching', () => {

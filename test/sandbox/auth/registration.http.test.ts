@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
-import { LOOPBACK_REDIRECT, authorizationParams, authorizationUrl, authorizeRedirect, exchangeCode, pkcePair, postJson } from './oauth-flow.js';
+import {
+  LOOPBACK_REDIRECT,
+  authorizationParams,
+  authorizationUrl,
+  authorizeRedirect,
+  exchangeCode,
+  pkcePair,
+  postJson,
+} from './oauth-flow.js';
 
 let sandbox: RunningSandbox | undefined;
 let documentHost: Server | undefined;
@@ -38,7 +46,10 @@ describe('dynamic client registration (RFC 7591) over HTTP', () => {
 
   it('issues a secret to a confidential client_secret_post client', async () => {
     sandbox = await startSandbox();
-    const answer = await postJson(`${sandbox.url}/api/oauth/register`, { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: 'client_secret_post' });
+    const answer = await postJson(`${sandbox.url}/api/oauth/register`, {
+      redirect_uris: [LOOPBACK_REDIRECT],
+      token_endpoint_auth_method: 'client_secret_post',
+    });
     expect(answer.status).toBe(201);
     expect(answer.body.client_secret).toEqual(expect.stringMatching(/^sbxs_.{40,}/));
     expect(answer.body.client_secret_expires_at).toBe(0);
@@ -69,19 +80,28 @@ describe('dynamic client registration (RFC 7591) over HTTP', () => {
     });
     expect(form.status).toBe(400);
     expect(await form.json()).toMatchObject({ error: 'invalid_request' });
-    const broken = await fetch(`${sandbox.url}/api/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris":' });
+    const broken = await fetch(`${sandbox.url}/api/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"redirect_uris":',
+    });
     expect(await broken.json()).toMatchObject({ error: 'invalid_client_metadata' });
   });
 
   it('refuses an authentication method the school does not offer', async () => {
     sandbox = await startSandbox();
-    const answer = await postJson(`${sandbox.url}/api/oauth/register`, { redirect_uris: [LOOPBACK_REDIRECT], token_endpoint_auth_method: 'client_secret_basic' });
+    const answer = await postJson(`${sandbox.url}/api/oauth/register`, {
+      redirect_uris: [LOOPBACK_REDIRECT],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
     expect(answer).toMatchObject({ status: 400, body: { error: 'invalid_client_metadata' } });
   });
 });
 
 describe('client ID metadata documents over HTTP', () => {
-  async function hostDocument(answer: (url: string) => { status?: number; type?: string; body: string } | 'hang'): Promise<string> {
+  async function hostDocument(
+    answer: (url: string) => { status?: number; type?: string; body: string } | 'hang',
+  ): Promise<string> {
     let url = '';
     documentHost = createServer((_req, res) => {
       const reply = answer(url);
@@ -93,7 +113,9 @@ describe('client ID metadata documents over HTTP', () => {
     return url;
   }
 
-  const validDocument = (url: string) => ({ body: JSON.stringify({ client_id: url, client_name: 'Metadata Agent', redirect_uris: [LOOPBACK_REDIRECT] }) });
+  const validDocument = (url: string) => ({
+    body: JSON.stringify({ client_id: url, client_name: 'Metadata Agent', redirect_uris: [LOOPBACK_REDIRECT] }),
+  });
 
   it('uses a fetched document as the client, through code exchange', async () => {
     const clientId = await hostDocument(validDocument);
@@ -102,7 +124,11 @@ describe('client ID metadata documents over HTTP', () => {
     const callback = await authorizeRedirect(authorizationUrl(sandbox.url, authorizationParams(clientId, pkce)));
     const code = callback.searchParams.get('code');
     expect(code).not.toBeNull();
-    const tokens = await exchangeCode(sandbox.url, { client: { clientId, clientSecret: undefined }, pkce, code: code! });
+    const tokens = await exchangeCode(sandbox.url, {
+      client: { clientId, clientSecret: undefined },
+      pkce,
+      code: code!,
+    });
     expect(tokens.status).toBe(200);
     expect(tokens.body.access_token).toEqual(expect.any(String));
   });
@@ -110,23 +136,45 @@ describe('client ID metadata documents over HTTP', () => {
   it('shows the error page for an http document URL unless tests allow it', async () => {
     const clientId = await hostDocument(validDocument);
     sandbox = await startSandbox({ autoApprove: true });
-    const response = await fetch(authorizationUrl(sandbox.url, authorizationParams(clientId, pkcePair())), { redirect: 'manual' });
+    const response = await fetch(authorizationUrl(sandbox.url, authorizationParams(clientId, pkcePair())), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toContain('https');
   });
 
   it.each([
-    ['names another client_id', (url: string) => ({ body: JSON.stringify({ client_id: `${url}x`, redirect_uris: [LOOPBACK_REDIRECT] }) }), 'client_id'],
-    ['is larger than the size limit', (url: string) => ({ body: JSON.stringify({ client_id: url, redirect_uris: [LOOPBACK_REDIRECT], pad: 'x'.repeat(10_000) }) }), 'exceeds'],
-    ['registers an https callback', (url: string) => ({ body: JSON.stringify({ client_id: url, redirect_uris: ['https://agent.example/cb'] }) }), 'integration'],
+    [
+      'names another client_id',
+      (url: string) => ({ body: JSON.stringify({ client_id: `${url}x`, redirect_uris: [LOOPBACK_REDIRECT] }) }),
+      'client_id',
+    ],
+    [
+      'is larger than the size limit',
+      (url: string) => ({
+        body: JSON.stringify({ client_id: url, redirect_uris: [LOOPBACK_REDIRECT], pad: 'x'.repeat(10_000) }),
+      }),
+      'exceeds',
+    ],
+    [
+      'registers an https callback',
+      (url: string) => ({ body: JSON.stringify({ client_id: url, redirect_uris: ['https://agent.example/cb'] }) }),
+      'integration',
+    ],
     ['is not JSON', () => ({ type: 'text/html', body: '<html></html>' }), 'not JSON'],
     ['answers 404', () => ({ status: 404, body: '{}' }), '404'],
     ['never answers within the time limit', () => 'hang' as const, 'could not be fetched'],
   ])('never redirects when the document %s', async (_label, answer, reason) => {
     const clientId = await hostDocument(answer);
-    sandbox = await startSandbox({ autoApprove: true, allowInsecureClientMetadataUrls: true, clientMetadataTimeoutMs: 300 });
-    const response = await fetch(authorizationUrl(sandbox.url, authorizationParams(clientId, pkcePair())), { redirect: 'manual' });
+    sandbox = await startSandbox({
+      autoApprove: true,
+      allowInsecureClientMetadataUrls: true,
+      clientMetadataTimeoutMs: 300,
+    });
+    const response = await fetch(authorizationUrl(sandbox.url, authorizationParams(clientId, pkcePair())), {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
     expect(await response.text()).toContain(reason);

@@ -19,7 +19,10 @@ async function publishedKeys(sandbox: RunningSandbox): Promise<unknown> {
 }
 
 function claimsOf(idToken: string): { iss: string; aud: string | string[] } {
-  return JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as { iss: string; aud: string | string[] };
+  return JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as {
+    iss: string;
+    aud: string | string[];
+  };
 }
 
 describe('the ID-token signing key', () => {

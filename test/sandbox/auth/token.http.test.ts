@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
-import { LOOPBACK_REDIRECT, exchangeCode, obtainCode, postForm, refresh, registerClient, userinfo } from './oauth-flow.js';
+import {
+  LOOPBACK_REDIRECT,
+  exchangeCode,
+  obtainCode,
+  postForm,
+  refresh,
+  registerClient,
+  userinfo,
+} from './oauth-flow.js';
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -36,16 +44,24 @@ describe('token endpoint: authorization_code', () => {
     const grant = await obtainCode(base, { scope: 'openid email' });
     const idToken = String((await exchangeCode(base, grant)).body.id_token);
     const claims = JSON.parse(Buffer.from(idToken.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: base, aud: grant.client.clientId, sub: 'usr_owner_ada', email: 'ada@sandbox-academy.test' });
+    expect(claims).toMatchObject({
+      iss: base,
+      aud: grant.client.clientId,
+      sub: 'usr_owner_ada',
+      email: 'ada@sandbox-academy.test',
+    });
     expect(claims).not.toHaveProperty('name');
   });
 
-  it.each(['grant_type', 'code', 'redirect_uri', 'client_id', 'code_verifier'])('requires %s (invalid_request)', async (missing) => {
-    const base = await start();
-    const answer = await exchangeCode(base, await obtainCode(base), { [missing]: undefined });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining(missing) });
-  });
+  it.each(['grant_type', 'code', 'redirect_uri', 'client_id', 'code_verifier'])(
+    'requires %s (invalid_request)',
+    async (missing) => {
+      const base = await start();
+      const answer = await exchangeCode(base, await obtainCode(base), { [missing]: undefined });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ error: 'invalid_request', error_description: expect.stringContaining(missing) });
+    },
+  );
 
   it('accepts only a form body', async () => {
     const base = await start();
@@ -83,13 +99,18 @@ describe('token endpoint: authorization_code', () => {
     const base = await start({ now: clock.now, codeTtlSeconds: 30 });
     const grant = await obtainCode(base);
     clock.advance(31);
-    expect((await exchangeCode(base, grant)).body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('expired') });
+    expect((await exchangeCode(base, grant)).body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('expired'),
+    });
   });
 
-  it('refuses a redirect_uri other than the authorization request\'s, and another client\'s code', async () => {
+  it("refuses a redirect_uri other than the authorization request's, and another client's code", async () => {
     const base = await start();
     const grant = await obtainCode(base);
-    expect((await exchangeCode(base, grant, { redirect_uri: 'http://127.0.0.1:9/callback' })).body.error).toBe('invalid_grant');
+    expect((await exchangeCode(base, grant, { redirect_uri: 'http://127.0.0.1:9/callback' })).body.error).toBe(
+      'invalid_grant',
+    );
     const thief = await registerClient(base);
     expect((await exchangeCode(base, { ...grant, client: thief })).body.error).toBe('invalid_grant');
   });
@@ -104,7 +125,10 @@ describe('token endpoint: authorization_code', () => {
   it('refuses an unsupported grant type', async () => {
     const base = await start();
     const client = await registerClient(base);
-    const answer = await postForm(`${base}/api/oauth/token`, { grant_type: 'client_credentials', client_id: client.clientId });
+    const answer = await postForm(`${base}/api/oauth/token`, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+    });
     expect(answer.body.error).toBe('unsupported_grant_type');
   });
 });
@@ -122,7 +146,13 @@ describe('token endpoint: confidential clients (client_secret_post)', () => {
 
     const basic = await postForm(
       `${base}/api/oauth/token`,
-      { grant_type: 'authorization_code', code: 'x', redirect_uri: LOOPBACK_REDIRECT, client_id: client.clientId, code_verifier: 'v'.repeat(43) },
+      {
+        grant_type: 'authorization_code',
+        code: 'x',
+        redirect_uri: LOOPBACK_REDIRECT,
+        client_id: client.clientId,
+        code_verifier: 'v'.repeat(43),
+      },
       { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
     );
     expect(basic.status).toBe(401);
@@ -135,7 +165,10 @@ describe('token endpoint: resource indicators (RFC 8707)', () => {
     const base = await start();
     const grant = await obtainCode(base, { resource: base });
     const tokens = await exchangeCode(base, grant, { resource: base });
-    const introspection = await postForm(`${base}/api/oauth/introspect`, { token: String(tokens.body.access_token), client_id: grant.client.clientId });
+    const introspection = await postForm(`${base}/api/oauth/introspect`, {
+      token: String(tokens.body.access_token),
+      client_id: grant.client.clientId,
+    });
     expect(introspection.body).toMatchObject({ active: true, aud: base });
   });
 
@@ -180,11 +213,13 @@ describe('token endpoint: refresh_token', () => {
     const first = await exchangeCode(base, grant);
     const narrowed = await refresh(base, grant.client, String(first.body.refresh_token), { scope: 'courses:read' });
     expect(narrowed.body.scope).toBe('courses:read');
-    const widened = await refresh(base, grant.client, String(narrowed.body.refresh_token), { scope: 'courses:read courses:write' });
+    const widened = await refresh(base, grant.client, String(narrowed.body.refresh_token), {
+      scope: 'courses:read courses:write',
+    });
     expect(widened.body.error).toBe('invalid_scope');
   });
 
-  it('refuses another client\'s refresh token and an expired one', async () => {
+  it("refuses another client's refresh token and an expired one", async () => {
     const clock = testClock();
     const base = await start({ now: clock.now, refreshTokenTtlSeconds: 100 });
     const grant = await obtainCode(base);
@@ -192,7 +227,10 @@ describe('token endpoint: refresh_token', () => {
     const other = await registerClient(base);
     expect((await refresh(base, other, String(tokens.body.refresh_token))).body.error).toBe('invalid_grant');
     clock.advance(101);
-    expect((await refresh(base, grant.client, String(tokens.body.refresh_token))).body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining('expired') });
+    expect((await refresh(base, grant.client, String(tokens.body.refresh_token))).body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('expired'),
+    });
   });
 
   it('PLAT-07 an expired access token gets 401 invalid_token', async () => {

@@ -13,7 +13,12 @@ async function signedIn(scope = 'openid profile email courses:read') {
   const base = sandbox.url;
   const grant = await obtainCode(base, { scope });
   const tokens = await exchangeCode(base, grant);
-  return { base, client: grant.client, accessToken: String(tokens.body.access_token), refreshToken: String(tokens.body.refresh_token) };
+  return {
+    base,
+    client: grant.client,
+    accessToken: String(tokens.body.access_token),
+    refreshToken: String(tokens.body.refresh_token),
+  };
 }
 
 describe('userinfo over HTTP', () => {
@@ -32,7 +37,11 @@ describe('userinfo over HTTP', () => {
 
   it('leaves out what the scopes do not cover', async () => {
     const { base, accessToken } = await signedIn('openid');
-    expect((await userinfo(base, accessToken)).body).toEqual({ sub: 'usr_owner_ada', org_id: 'org_sandbox_academy', roles: ['owner', 'admin'] });
+    expect((await userinfo(base, accessToken)).body).toEqual({
+      sub: 'usr_owner_ada',
+      org_id: 'org_sandbox_academy',
+      roles: ['owner', 'admin'],
+    });
   });
 
   it('PLAT-07 answers an unknown token with 401 invalid_token and a challenge pointing to resource metadata', async () => {
@@ -74,7 +83,14 @@ describe('revocation (RFC 7009) over HTTP', () => {
   it('PLAT-08 revoking the refresh token ends the access tokens issued from it', async () => {
     const { base, client, accessToken, refreshToken } = await signedIn();
     const rotated = await refresh(base, client, refreshToken);
-    expect((await postForm(`${base}/api/oauth/revoke`, { token: String(rotated.body.refresh_token), client_id: client.clientId })).status).toBe(200);
+    expect(
+      (
+        await postForm(`${base}/api/oauth/revoke`, {
+          token: String(rotated.body.refresh_token),
+          client_id: client.clientId,
+        })
+      ).status,
+    ).toBe(200);
     expect((await userinfo(base, accessToken)).status).toBe(401);
     expect((await userinfo(base, String(rotated.body.access_token))).status).toBe(401);
     expect((await refresh(base, client, String(rotated.body.refresh_token))).body.error).toBe('invalid_grant');
@@ -82,7 +98,11 @@ describe('revocation (RFC 7009) over HTTP', () => {
 
   it('revoking an access token ends that token only', async () => {
     const { base, client, accessToken, refreshToken } = await signedIn();
-    await postForm(`${base}/api/oauth/revoke`, { token: accessToken, client_id: client.clientId, token_type_hint: 'access_token' });
+    await postForm(`${base}/api/oauth/revoke`, {
+      token: accessToken,
+      client_id: client.clientId,
+      token_type_hint: 'access_token',
+    });
     expect((await userinfo(base, accessToken)).status).toBe(401);
     expect((await refresh(base, client, refreshToken)).status).toBe(200);
   });
@@ -99,7 +119,9 @@ describe('revocation (RFC 7009) over HTTP', () => {
   it('authenticates the client: unknown client 401, missing token 400', async () => {
     const { base, client } = await signedIn();
     expect((await postForm(`${base}/api/oauth/revoke`, { token: 'x', client_id: 'sbx_nobody' })).status).toBe(401);
-    expect((await postForm(`${base}/api/oauth/revoke`, { client_id: client.clientId })).body.error).toBe('invalid_request');
+    expect((await postForm(`${base}/api/oauth/revoke`, { client_id: client.clientId })).body.error).toBe(
+      'invalid_request',
+    );
   });
 });
 
@@ -107,18 +129,34 @@ describe('introspection (RFC 7662) over HTTP', () => {
   it('describes an active access token and a refresh token of the asking client', async () => {
     const { base, client, accessToken, refreshToken } = await signedIn('openid courses:read');
     const access = await postForm(`${base}/api/oauth/introspect`, { token: accessToken, client_id: client.clientId });
-    expect(access.body).toMatchObject({ active: true, scope: 'openid courses:read', client_id: client.clientId, sub: 'usr_owner_ada', token_type: 'Bearer', iss: base });
+    expect(access.body).toMatchObject({
+      active: true,
+      scope: 'openid courses:read',
+      client_id: client.clientId,
+      sub: 'usr_owner_ada',
+      token_type: 'Bearer',
+      iss: base,
+    });
     expect(Number(access.body.exp) - Number(access.body.iat)).toBe(3600);
-    const refreshAnswer = await postForm(`${base}/api/oauth/introspect`, { token: refreshToken, client_id: client.clientId });
+    const refreshAnswer = await postForm(`${base}/api/oauth/introspect`, {
+      token: refreshToken,
+      client_id: client.clientId,
+    });
     expect(refreshAnswer.body).toMatchObject({ active: true, token_type: 'refresh_token' });
   });
 
   it('says only active:false for revoked, unknown and foreign tokens', async () => {
     const { base, client, accessToken } = await signedIn();
     const other = await registerClient(base);
-    expect((await postForm(`${base}/api/oauth/introspect`, { token: accessToken, client_id: other.clientId })).body).toEqual({ active: false });
-    expect((await postForm(`${base}/api/oauth/introspect`, { token: 'sat_unknown', client_id: client.clientId })).body).toEqual({ active: false });
+    expect(
+      (await postForm(`${base}/api/oauth/introspect`, { token: accessToken, client_id: other.clientId })).body,
+    ).toEqual({ active: false });
+    expect(
+      (await postForm(`${base}/api/oauth/introspect`, { token: 'sat_unknown', client_id: client.clientId })).body,
+    ).toEqual({ active: false });
     await postForm(`${base}/api/oauth/revoke`, { token: accessToken, client_id: client.clientId });
-    expect((await postForm(`${base}/api/oauth/introspect`, { token: accessToken, client_id: client.clientId })).body).toEqual({ active: false });
+    expect(
+      (await postForm(`${base}/api/oauth/introspect`, { token: accessToken, client_id: client.clientId })).body,
+    ).toEqual({ active: false });
   });
 });

@@ -9,7 +9,11 @@ const REDIRECT = 'http://127.0.0.1:9/callback';
 /** An authorization server alone, served in-process, with a clock the test moves. */
 function inProcessServer() {
   let now = Date.UTC(2026, 2, 1);
-  const server = createAuthorizationServer({ baseUrl: BASE, resource: BASE, options: { autoApprove: true, now: () => new Date(now) } });
+  const server = createAuthorizationServer({
+    baseUrl: BASE,
+    resource: BASE,
+    options: { autoApprove: true, now: () => new Date(now) },
+  });
   const router = new Router();
   server.mount(router);
   const call = async (request: Request) => {
@@ -19,13 +23,23 @@ function inProcessServer() {
     return route.handler(request, { params: route.params, url });
   };
   const form = (path: string, fields: Record<string, string>) =>
-    call(new Request(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) }));
+    call(
+      new Request(`${BASE}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      }),
+    );
   return { server, call, form, advance: (seconds: number) => (now += seconds * 1000) };
 }
 
 async function signIn(harness: ReturnType<typeof inProcessServer>, extra: Record<string, string> = {}) {
   const registration = await harness.call(
-    new Request(`${BASE}/api/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [REDIRECT] }) }),
+    new Request(`${BASE}/api/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+    }),
   );
   const clientId = ((await registration.json()) as { client_id: string }).client_id;
   const verifier = 'v'.repeat(50);
@@ -40,12 +54,19 @@ async function signIn(harness: ReturnType<typeof inProcessServer>, extra: Record
     ...extra,
   }).toString();
   const code = new URL((await harness.call(new Request(authorize))).headers.get('location')!).searchParams.get('code')!;
-  const tokens = await harness.form('/api/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier, ...extra });
+  const tokens = await harness.form('/api/oauth/token', {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    client_id: clientId,
+    code_verifier: verifier,
+    ...extra,
+  });
   const body = (await tokens.json()) as { access_token: string; refresh_token: string };
   return { clientId, accessToken: body.access_token, refreshToken: body.refresh_token };
 }
 
-describe('verifyAccessToken, the business API\'s view of a bearer token', () => {
+describe("verifyAccessToken, the business API's view of a bearer token", () => {
   it('describes an issued token: client, subject, scopes, resource and times', async () => {
     const harness = inProcessServer();
     const { clientId, accessToken } = await signIn(harness, { resource: BASE });

@@ -10,13 +10,34 @@ import type { ConsentBroker, ConsentOutcome, PendingConsent } from '../../../src
 import type { ClientConnection } from '../../../src/server/index.js';
 
 export const CALL = { toolName: 'create_coupon', method: 'POST', pathTemplate: '/api/v1/coupons' };
-export const OK: ExecutionOutcome = { kind: 'response', call: CALL, status: 201, contentType: 'application/json', content: { kind: 'json', value: { id: 'c1' } }, byteLength: 11, truncated: false };
+export const OK: ExecutionOutcome = {
+  kind: 'response',
+  call: CALL,
+  status: 201,
+  contentType: 'application/json',
+  content: { kind: 'json', value: { id: 'c1' } },
+  byteLength: 11,
+  truncated: false,
+};
 export const PENDING_ERROR = new SchoolMcpError('OAUTH_CONSENT_PENDING', 'pending');
-export const CONSENT: PendingConsent = { url: 'https://school.example/oauth/authorize?state=s1', scopes: ['coupons:write', 'openid'], newScopes: ['coupons:write'], startedAt: 0, expiresAt: Date.now() + 300_000 };
+export const CONSENT: PendingConsent = {
+  url: 'https://school.example/oauth/authorize?state=s1',
+  scopes: ['coupons:write', 'openid'],
+  newScopes: ['coupons:write'],
+  startedAt: 0,
+  expiresAt: Date.now() + 300_000,
+};
 
 export function insufficientScope(scopes: string[]): ExecutionOutcome {
   const challenge = { error: 'insufficient_scope', scope: scopes };
-  return { kind: 'insufficient_scope', call: CALL, requiredScopes: scopes, scopeSource: 'challenge', challenge, response: { ...OK, status: 403, challenge } } as ExecutionOutcome;
+  return {
+    kind: 'insufficient_scope',
+    call: CALL,
+    requiredScopes: scopes,
+    scopeSource: 'challenge',
+    challenge,
+    response: { ...OK, status: 403, challenge },
+  } as ExecutionOutcome;
 }
 
 /** A broker whose flows end when the test says so. */
@@ -91,7 +112,11 @@ export function context(options: ContextOptions = {}) {
 }
 
 /** A client of this era that declared URL elicitation or not, on the era's latest revision unless told. */
-export function connection(era: 'sessionful' | 'stateless', url: boolean, revision = era === 'stateless' ? '2026-07-28' : '2025-11-25'): ClientConnection & { completed: string[] } {
+export function connection(
+  era: 'sessionful' | 'stateless',
+  url: boolean,
+  revision = era === 'stateless' ? '2026-07-28' : '2025-11-25',
+): ClientConnection & { completed: string[] } {
   const completed: string[] = [];
   return {
     completed,

@@ -21,7 +21,10 @@ export interface EchoEndpoint {
 
 export const CONSENT_URL = 'https://school.example/oauth/authorize?consent=1';
 
-export async function startEchoEndpoint(overrides: Partial<HttpConfig> = {}, limits: Partial<HttpSocketLimits> = {}): Promise<EchoEndpoint> {
+export async function startEchoEndpoint(
+  overrides: Partial<HttpConfig> = {},
+  limits: Partial<HttpSocketLimits> = {},
+): Promise<EchoEndpoint> {
   const counters = { servers: 0, toolCalls: 0 };
   const logs: string[] = [];
   const announced: string[] = [];
@@ -30,7 +33,9 @@ export async function startEchoEndpoint(overrides: Partial<HttpConfig> = {}, lim
     const server = new McpServer({ name: 'echo', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.registerTool(
       'echo',
-      { inputSchema: fromJsonSchema({ type: 'object', properties: { value: { type: 'string' } }, required: ['value'] }) },
+      {
+        inputSchema: fromJsonSchema({ type: 'object', properties: { value: { type: 'string' } }, required: ['value'] }),
+      },
       async (args) => {
         counters.toolCalls += 1;
         const { value } = args as { value: string };
@@ -39,23 +44,45 @@ export async function startEchoEndpoint(overrides: Partial<HttpConfig> = {}, lim
         return { content: [{ type: 'text', text: value }], structuredContent: { value } };
       },
     );
-    server.registerTool('count_up', { inputSchema: fromJsonSchema({ type: 'object', properties: {} }) }, async (_args, ctx) => {
-      counters.toolCalls += 1;
-      const progressToken = ctx.mcpReq._meta?.progressToken;
-      for (let step = 1; step <= 3; step += 1) {
-        if (progressToken !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: step, total: 3 } });
-      }
-      return { content: [{ type: 'text', text: 'counted' }] };
-    });
-    server.registerTool('confirm', { inputSchema: fromJsonSchema({ type: 'object', properties: {} }) }, async (_args, ctx) => {
-      counters.toolCalls += 1;
-      const answer = inputResponse(ctx.mcpReq.inputResponses, 'signin');
-      if (answer.kind === 'elicit') return { content: [{ type: 'text', text: `user said ${answer.action}` }] };
-      return inputRequired({ inputRequests: { signin: inputRequired.elicitUrl({ message: 'Approve access', url: CONSENT_URL }) } });
-    });
+    server.registerTool(
+      'count_up',
+      { inputSchema: fromJsonSchema({ type: 'object', properties: {} }) },
+      async (_args, ctx) => {
+        counters.toolCalls += 1;
+        const progressToken = ctx.mcpReq._meta?.progressToken;
+        for (let step = 1; step <= 3; step += 1) {
+          if (progressToken !== undefined)
+            await ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress: step, total: 3 },
+            });
+        }
+        return { content: [{ type: 'text', text: 'counted' }] };
+      },
+    );
+    server.registerTool(
+      'confirm',
+      { inputSchema: fromJsonSchema({ type: 'object', properties: {} }) },
+      async (_args, ctx) => {
+        counters.toolCalls += 1;
+        const answer = inputResponse(ctx.mcpReq.inputResponses, 'signin');
+        if (answer.kind === 'elicit') return { content: [{ type: 'text', text: `user said ${answer.action}` }] };
+        return inputRequired({
+          inputRequests: { signin: inputRequired.elicitUrl({ message: 'Approve access', url: CONSENT_URL }) },
+        });
+      },
+    );
     return server;
   };
-  const config: HttpConfig = { host: '127.0.0.1', port: 0, secret: undefined, allowRemote: false, allowedOrigins: [], allowedHosts: [], ...overrides };
+  const config: HttpConfig = {
+    host: '127.0.0.1',
+    port: 0,
+    secret: undefined,
+    allowRemote: false,
+    allowedOrigins: [],
+    allowedHosts: [],
+    ...overrides,
+  };
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   const handle = await serveOverHttp(factory, config, logger, { announce: (line) => announced.push(line), limits });
   const port = Number(new URL(handle.url).port);

@@ -19,7 +19,10 @@ export interface Exchange {
   readonly body?: string | Buffer;
 }
 
-export function exchange(port: number, { method = 'POST', path = '/mcp', headers = {}, body }: Exchange): Promise<Answer> {
+export function exchange(
+  port: number,
+  { method = 'POST', path = '/mcp', headers = {}, body }: Exchange,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers }, agent: false },

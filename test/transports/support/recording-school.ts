@@ -25,7 +25,11 @@ export async function startRecordingSchool(): Promise<RecordingSchool> {
   let app: SandboxApp | undefined;
   const adapter = toNodeHandler({
     fetch: (request: Request) => {
-      seen.push({ method: request.method, path: new URL(request.url).pathname, headers: Object.fromEntries(request.headers) });
+      seen.push({
+        method: request.method,
+        path: new URL(request.url).pathname,
+        headers: Object.fromEntries(request.headers),
+      });
       return app!.fetch(request);
     },
   });

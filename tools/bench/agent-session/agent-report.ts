@@ -40,7 +40,15 @@ const UNSEEN_BEFORE_COMMIT = '4bd7b4d';
  * Ten tasks stopped there: eight at a step for which the search found nothing, two at a wrong
  * operation that the search put first.
  */
-const UNSEEN_BEFORE: UnseenFigures = { tasks: 12, tasksWithListedTools: 0, prompts: 4, calls: 30, discoveryCalls: 17, toolErrors: new Array<string>(10).fill(''), tasksDone: 2 };
+const UNSEEN_BEFORE: UnseenFigures = {
+  tasks: 12,
+  tasksWithListedTools: 0,
+  prompts: 4,
+  calls: 30,
+  discoveryCalls: 17,
+  toolErrors: new Array<string>(10).fill(''),
+  tasksDone: 2,
+};
 
 /** Search recall at 3 before the search work, measured on `UNSEEN_BEFORE_COMMIT`'s search. */
 const RECALL_BEFORE = { tuning: { found: 8, total: 90 }, heldBack: { found: 9, total: 90 } } as const;
@@ -49,32 +57,82 @@ const RECALL_BEFORE = { tuning: { found: 8, total: 90 }, heldBack: { found: 9, t
 const UNSEEN_AIMS = { discoveryShare: 0.2, heldBackRecall: 0.95 } as const;
 
 /** The agent-experience aims. */
-export const AGENT_AIMS = { prompts: 12, secondSessionPrompts: 0, calls: 60, discoveryCalls: 10, tasksWithListedTools: 10, largestResultTokens: 4_000, listTokens: 6_000 } as const;
+export const AGENT_AIMS = {
+  prompts: 12,
+  secondSessionPrompts: 0,
+  calls: 60,
+  discoveryCalls: 10,
+  tasksWithListedTools: 10,
+  largestResultTokens: 4_000,
+  listTokens: 6_000,
+} as const;
 
 export function agentSection(after: Measured<AgentFigures>, separately?: string): string[] {
   const lines = [
     AGENT_HEADING,
     '',
-    'The administrator\'s 15 most frequent tasks (school health, enrolment, stuck students, coupon, course draft, course update, failed subscriptions, membership plan, webinar, blog post, lecturer, appearance and page deploy, comments, form export, who am I), played by `tools/bench/agent-session/`: the sandbox school and school-mcp run as real processes, school-mcp with its default flags (and `--no-browser`: the bench\'s host shows each consent link through URL elicitation, and the bench plays the user who clicks Allow). The played agent knows the tasks, not the tools: it takes a listed tool whose name is made of the step\'s words, or the one operation among those it has seen that fits the step (below), or else asks `search_operations`, and describes an operation only when the search answer does not show the arguments it wants to send. A second session then starts school-mcp again on the same token store and does the same work. Result tokens are each `tools/call` result\'s JSON (text and structured content), counted with the bench\'s tokenizer.',
+    "The administrator's 15 most frequent tasks (school health, enrolment, stuck students, coupon, course draft, course update, failed subscriptions, membership plan, webinar, blog post, lecturer, appearance and page deploy, comments, form export, who am I), played by `tools/bench/agent-session/`: the sandbox school and school-mcp run as real processes, school-mcp with its default flags (and `--no-browser`: the bench's host shows each consent link through URL elicitation, and the bench plays the user who clicks Allow). The played agent knows the tasks, not the tools: it takes a listed tool whose name is made of the step's words, or the one operation among those it has seen that fits the step (below), or else asks `search_operations`, and describes an operation only when the search answer does not show the arguments it wants to send. A second session then starts school-mcp again on the same token store and does the same work. Result tokens are each `tools/call` result's JSON (text and structured content), counted with the bench's tokenizer.",
     '',
     ...(separately === undefined ? [] : [separately, '']),
   ];
   if (!after.ok) return [...lines, `Not measured in this run: ${after.reason}`];
   const now = after.value;
-  const row = (label: string, before: string, current: string, aim: string) => lines.push(`| ${label} | ${before} | ${current} | ${aim} |`);
+  const row = (label: string, before: string, current: string, aim: string) =>
+    lines.push(`| ${label} | ${before} | ${current} | ${aim} |`);
   const atMost = (value: number, limit: number) => `at most ${count(limit)}: ${verdict(value <= limit)}`;
   lines.push(`| | before (${BEFORE_COMMIT.slice(0, 7)}) | now | aim |`, '|---|---:|---:|---|');
-  row('consent prompts, first session', count(BEFORE.prompts), count(now.prompts), atMost(now.prompts, AGENT_AIMS.prompts));
-  row('consent prompts, second session (same token store)', count(BEFORE.secondSessionPrompts), count(now.secondSessionPrompts), atMost(now.secondSessionPrompts, AGENT_AIMS.secondSessionPrompts));
-  row('consents for a new write that also asked for its group\'s read', `${BEFORE.writeConsentsWithRead} of ${BEFORE.writeConsents}`, `${now.writeConsentsWithRead} of ${now.writeConsents}`, `all: ${verdict(now.writeConsentsWithRead === now.writeConsents)}`);
+  row(
+    'consent prompts, first session',
+    count(BEFORE.prompts),
+    count(now.prompts),
+    atMost(now.prompts, AGENT_AIMS.prompts),
+  );
+  row(
+    'consent prompts, second session (same token store)',
+    count(BEFORE.secondSessionPrompts),
+    count(now.secondSessionPrompts),
+    atMost(now.secondSessionPrompts, AGENT_AIMS.secondSessionPrompts),
+  );
+  row(
+    "consents for a new write that also asked for its group's read",
+    `${BEFORE.writeConsentsWithRead} of ${BEFORE.writeConsents}`,
+    `${now.writeConsentsWithRead} of ${now.writeConsents}`,
+    `all: ${verdict(now.writeConsentsWithRead === now.writeConsents)}`,
+  );
   row('calls', count(BEFORE.calls), count(now.calls), atMost(now.calls, AGENT_AIMS.calls));
-  row('discovery calls (search, describe)', count(BEFORE.discoveryCalls), count(now.discoveryCalls), atMost(now.discoveryCalls, AGENT_AIMS.discoveryCalls));
-  row('tasks done with listed tools only (no discovery tool)', `${BEFORE.tasksWithListedTools} of ${BEFORE.tasks}`, `${now.tasksWithListedTools} of ${now.tasks}`, `at least ${AGENT_AIMS.tasksWithListedTools}: ${verdict(now.tasksWithListedTools >= AGENT_AIMS.tasksWithListedTools)}`);
+  row(
+    'discovery calls (search, describe)',
+    count(BEFORE.discoveryCalls),
+    count(now.discoveryCalls),
+    atMost(now.discoveryCalls, AGENT_AIMS.discoveryCalls),
+  );
+  row(
+    'tasks done with listed tools only (no discovery tool)',
+    `${BEFORE.tasksWithListedTools} of ${BEFORE.tasks}`,
+    `${now.tasksWithListedTools} of ${now.tasks}`,
+    `at least ${AGENT_AIMS.tasksWithListedTools}: ${verdict(now.tasksWithListedTools >= AGENT_AIMS.tasksWithListedTools)}`,
+  );
   row('result tokens, total', count(BEFORE.resultTokens), count(now.resultTokens), '');
-  row('largest result, tokens', `${count(BEFORE.largestResultTokens)} (${BEFORE.largestResultOf})`, `${count(now.largestResultTokens)} (${now.largestResultOf})`, atMost(now.largestResultTokens, AGENT_AIMS.largestResultTokens));
-  row('default `tools/list`, tokens (tools)', `${count(BEFORE.listTokens)} (${BEFORE.listTools})`, `${count(now.listTokens)} (${now.listTools})`, atMost(now.listTokens, AGENT_AIMS.listTokens));
-  row('tool errors, both sessions', count(BEFORE.toolErrors.length), count(now.toolErrors.length), `none: ${verdict(now.toolErrors.length === 0)}`);
-  if (now.toolErrors.length > 0) lines.push('', ...now.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`));
+  row(
+    'largest result, tokens',
+    `${count(BEFORE.largestResultTokens)} (${BEFORE.largestResultOf})`,
+    `${count(now.largestResultTokens)} (${now.largestResultOf})`,
+    atMost(now.largestResultTokens, AGENT_AIMS.largestResultTokens),
+  );
+  row(
+    'default `tools/list`, tokens (tools)',
+    `${count(BEFORE.listTokens)} (${BEFORE.listTools})`,
+    `${count(now.listTokens)} (${now.listTools})`,
+    atMost(now.listTokens, AGENT_AIMS.listTokens),
+  );
+  row(
+    'tool errors, both sessions',
+    count(BEFORE.toolErrors.length),
+    count(now.toolErrors.length),
+    `none: ${verdict(now.toolErrors.length === 0)}`,
+  );
+  if (now.toolErrors.length > 0)
+    lines.push('', ...now.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`));
   lines.push('', ...explanations(now));
   if (now.unseen !== undefined) lines.push('', ...unseenSection(now, now.unseen));
   if (now.searchRecall !== undefined) lines.push('', ...recallSection(now.searchRecall));
@@ -83,7 +141,8 @@ export function agentSection(after: Measured<AgentFigures>, separately?: string)
 
 /** The twelve tasks the default list was not chosen for, beside the fifteen it was. */
 function unseenSection(now: AgentFigures, unseen: UnseenFigures): string[] {
-  const share = (figures: { calls: number; discoveryCalls: number }) => `${count(figures.discoveryCalls)} (${percent(figures.discoveryCalls / Math.max(1, figures.calls))})`;
+  const share = (figures: { calls: number; discoveryCalls: number }) =>
+    `${count(figures.discoveryCalls)} (${percent(figures.discoveryCalls / Math.max(1, figures.calls))})`;
   const unseenShare = unseen.discoveryCalls / Math.max(1, unseen.calls);
   return [
     '### Twelve tasks the default list was not chosen for',
@@ -97,7 +156,9 @@ function unseenSection(now: AgentFigures, unseen: UnseenFigures): string[] {
     `| consent prompts | ${count(now.prompts)} | ${count(UNSEEN_BEFORE.prompts)} | ${count(unseen.prompts)} | |`,
     `| tasks done | ${count(now.tasks - new Set(now.toolErrors.map((error) => error.split(':')[0])).size)} of ${count(now.tasks)} | ${count(UNSEEN_BEFORE.tasksDone)} of ${count(UNSEEN_BEFORE.tasks)} | ${count(unseen.tasksDone)} of ${count(unseen.tasks)} | all: ${verdict(unseen.tasksDone === unseen.tasks)} |`,
     `| tool errors and steps with nothing found | ${count(now.toolErrors.length)} | ${count(UNSEEN_BEFORE.toolErrors.length)} | ${count(unseen.toolErrors.length)} | none: ${verdict(unseen.toolErrors.length === 0)} |`,
-    ...(unseen.toolErrors.length > 0 ? ['', ...unseen.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`)] : []),
+    ...(unseen.toolErrors.length > 0
+      ? ['', ...unseen.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`)]
+      : []),
     '',
     ...(unseenShare > UNSEEN_AIMS.discoveryShare
       ? [
@@ -109,11 +170,12 @@ function unseenSection(now: AgentFigures, unseen: UnseenFigures): string[] {
 
 /** Recall at 3 of search in the administrator's words, each half of the phrasings. */
 function recallSection(recall: NonNullable<AgentFigures['searchRecall']>): string[] {
-  const cell = (figures: { found: number; total: number }) => `${count(figures.found)} of ${count(figures.total)} (${percent(figures.found / Math.max(1, figures.total))})`;
+  const cell = (figures: { found: number; total: number }) =>
+    `${count(figures.found)} of ${count(figures.total)} (${percent(figures.found / Math.max(1, figures.total))})`;
   return [
-    '### Search in the administrator\'s words',
+    "### Search in the administrator's words",
     '',
-    'Recall at 3 of `search_operations` on the sandbox school: for each of the 180 phrasings of `test/fixtures/search/phrasings.json` (several per operation, written as people write requests, before the search was tuned), whether an operation that answers it is among the first three results. The phrasings are split, fixed and committed, into a tuning half, the only one the search was tuned on, and a held-back half. Measured in the bench\'s process on this commit\'s search (`test/openapi/search-recall.test.ts` checks the same figures).',
+    "Recall at 3 of `search_operations` on the sandbox school: for each of the 180 phrasings of `test/fixtures/search/phrasings.json` (several per operation, written as people write requests, before the search was tuned), whether an operation that answers it is among the first three results. The phrasings are split, fixed and committed, into a tuning half, the only one the search was tuned on, and a held-back half. Measured in the bench's process on this commit's search (`test/openapi/search-recall.test.ts` checks the same figures).",
     '',
     `| | before (${UNSEEN_BEFORE_COMMIT}) | now | aim |`,
     '|---|---:|---:|---|',
@@ -129,7 +191,7 @@ function percent(share: number): string {
 /** Why the figures are what they are, and why an aim is not met where it is not. */
 function explanations(now: AgentFigures): string[] {
   const lines = [
-    '- **The default list** is the operations that 11 of the 15 tasks need (`DEFAULT_TOOLS` in `src/server/tool-plan.ts`), listed compactly: every output schema is left out of the default list, since a host gains nothing from it there (the server still checks each `structuredContent` against it, `describe_operation` shows it, and hosts hand a model only the name, description and input schema); input schemas leave out the checks the server runs anyway before anything is sent (`pattern`, lengths, bounds), naming the field when one fails; annotations leave out values equal to MCP\'s defaults. `--toolsets ...` lists every tool in full, output schemas included. Course drafting, webinars, lecturers and pages go through discovery: listing them too would take the list over 6,000 tokens.',
+    "- **The default list** is the operations that 11 of the 15 tasks need (`DEFAULT_TOOLS` in `src/server/tool-plan.ts`), listed compactly: every output schema is left out of the default list, since a host gains nothing from it there (the server still checks each `structuredContent` against it, `describe_operation` shows it, and hosts hand a model only the name, description and input schema); input schemas leave out the checks the server runs anyway before anything is sent (`pattern`, lengths, bounds), naming the field when one fails; annotations leave out values equal to MCP's defaults. `--toolsets ...` lists every tool in full, output schemas included. Course drafting, webinars, lecturers and pages go through discovery: listing them too would take the list over 6,000 tokens.",
     '- **Discovery**: `search_operations` shows each result\'s arguments in one line (`"kind*: video|text|quiz|file"`), so the agent calls without describing first; reads run through `call_read_operation` (`readOnlyHint`), changes through `call_operation` (`destructiveHint`).',
   ];
   if (now.prompts > AGENT_AIMS.prompts) {

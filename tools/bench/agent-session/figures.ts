@@ -43,8 +43,13 @@ export interface UnseenFigures {
 
 export function agentFigures(result: AgentSessionResult, countTokens: (text: string) => number): AgentFigures {
   const { calls, tasks } = result.first.record;
-  const largest = calls.reduce((best, call) => (call.resultTokens > best.resultTokens ? call : best), calls[0] ?? { resultTokens: 0, tool: '–', operation: undefined });
-  const writes = result.first.prompts.map((prompt, index) => newWrites(prompt, result.first.prompts[index - 1])).filter((asked) => asked.writes.length > 0);
+  const largest = calls.reduce(
+    (best, call) => (call.resultTokens > best.resultTokens ? call : best),
+    calls[0] ?? { resultTokens: 0, tool: '–', operation: undefined },
+  );
+  const writes = result.first.prompts
+    .map((prompt, index) => newWrites(prompt, result.first.prompts[index - 1]))
+    .filter((asked) => asked.writes.length > 0);
   return {
     tasks: tasks.length,
     tasksWithListedTools: tasks.filter((task) => !task.usedDiscovery && task.errors.length === 0).length,
@@ -58,8 +63,14 @@ export function agentFigures(result: AgentSessionResult, countTokens: (text: str
     listTools: result.list.tools.length,
     listTokens: countTokens(JSON.stringify(result.list)),
     writeConsents: writes.length,
-    writeConsentsWithRead: writes.filter(({ writes: added, scopes }) => added.every((scope) => !(ALL_SCOPES as readonly string[]).includes(readOf(scope)) || scopes.includes(readOf(scope)))).length,
-    toolErrors: [...result.first.record.tasks, ...result.second.record.tasks].flatMap((task) => task.errors.map((error) => `${task.title}: ${error}`)),
+    writeConsentsWithRead: writes.filter(({ writes: added, scopes }) =>
+      added.every(
+        (scope) => !(ALL_SCOPES as readonly string[]).includes(readOf(scope)) || scopes.includes(readOf(scope)),
+      ),
+    ).length,
+    toolErrors: [...result.first.record.tasks, ...result.second.record.tasks].flatMap((task) =>
+      task.errors.map((error) => `${task.title}: ${error}`),
+    ),
     unseen: unseenFigures(result.unseen),
   };
 }
@@ -78,9 +89,15 @@ function unseenFigures(run: AgentSessionResult['unseen']): UnseenFigures {
 }
 
 /** The write scopes a consent asked for that the one before it had not. */
-function newWrites(prompt: ConsentPrompt, previous: ConsentPrompt | undefined): { writes: string[]; scopes: readonly string[] } {
+function newWrites(
+  prompt: ConsentPrompt,
+  previous: ConsentPrompt | undefined,
+): { writes: string[]; scopes: readonly string[] } {
   const before = new Set(previous?.scopes ?? []);
-  return { writes: prompt.scopes.filter((scope) => scope.endsWith(':write') && !before.has(scope)), scopes: prompt.scopes };
+  return {
+    writes: prompt.scopes.filter((scope) => scope.endsWith(':write') && !before.has(scope)),
+    scopes: prompt.scopes,
+  };
 }
 
 function readOf(write: string): string {

@@ -13,7 +13,11 @@ export interface AgentRecord {
 }
 
 /** `recordFile`, when given, receives the session's record as JSON (`--agent-record`). */
-export async function measureAgentSession(schoolMcpMain: string | undefined, progress: (line: string) => void, recordFile?: string): Promise<Measured<AgentFigures>> {
+export async function measureAgentSession(
+  schoolMcpMain: string | undefined,
+  progress: (line: string) => void,
+  recordFile?: string,
+): Promise<Measured<AgentFigures>> {
   const countTokens = loadTokenCounter();
   if (!countTokens) return { ok: false, reason: 'the tokenizer is not installed (tools/bench/node_modules)' };
   progress('agent session: the 15 administrator tasks, twice, then the 12 others');
@@ -21,10 +25,20 @@ export async function measureAgentSession(schoolMcpMain: string | undefined, pro
     const result = await runAgentSessions({ countTokens, ...(schoolMcpMain === undefined ? {} : { schoolMcpMain }) });
     const catalogue = await sandboxCatalogue();
     const phrasings = await readPhrasings(PHRASINGS_FILE);
-    const figures = { ...agentFigures(result, countTokens), searchRecall: { tuning: recallAtThree(catalogue, phrasings, 'tuning'), heldBack: recallAtThree(catalogue, phrasings, 'held-back') } };
-    if (recordFile !== undefined) await writeFile(recordFile, JSON.stringify({ result, figures } satisfies AgentRecord));
+    const figures = {
+      ...agentFigures(result, countTokens),
+      searchRecall: {
+        tuning: recallAtThree(catalogue, phrasings, 'tuning'),
+        heldBack: recallAtThree(catalogue, phrasings, 'held-back'),
+      },
+    };
+    if (recordFile !== undefined)
+      await writeFile(recordFile, JSON.stringify({ result, figures } satisfies AgentRecord));
     return { ok: true, value: figures };
   } catch (error) {
-    return { ok: false, reason: (error instanceof Error ? error.message : String(error)).replace(/\n/g, ' ').slice(0, 400) };
+    return {
+      ok: false,
+      reason: (error instanceof Error ? error.message : String(error)).replace(/\n/g, ' ').slice(0, 400),
+    };
   }
 }

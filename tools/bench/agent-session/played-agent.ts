@@ -15,7 +15,9 @@ export interface ListedTool {
   readonly name: string;
   readonly title?: string | undefined;
   readonly annotations?: { readonly readOnlyHint?: boolean } | undefined;
-  readonly inputSchema?: { readonly properties?: Record<string, unknown>; readonly required?: readonly string[] } | undefined;
+  readonly inputSchema?:
+    | { readonly properties?: Record<string, unknown>; readonly required?: readonly string[] }
+    | undefined;
 }
 
 export interface ToolResult {
@@ -61,7 +63,12 @@ interface FoundOperation {
   readonly required: readonly string[];
 }
 
-export async function runTasks(tools: readonly ListedTool[], tasks: readonly AgentTask[], callTool: CallTool, countTokens: (text: string) => number): Promise<SessionRecord> {
+export async function runTasks(
+  tools: readonly ListedTool[],
+  tasks: readonly AgentTask[],
+  callTool: CallTool,
+  countTokens: (text: string) => number,
+): Promise<SessionRecord> {
   const calls: CallRecord[] = [];
   const records: TaskRecord[] = [];
   const listed = tools.filter((tool) => !isDiscoveryTool(tool.name));
@@ -86,7 +93,10 @@ export async function runTasks(tools: readonly ListedTool[], tasks: readonly Age
     for (const step of task.steps) {
       const args = step.args(memory);
       const listedNames = new Set(listed.map((tool) => tool.name));
-      const known = [...listed.map(asKnown), ...[...found.values()].filter((operation) => !listedNames.has(operation.name))];
+      const known = [
+        ...listed.map(asKnown),
+        ...[...found.values()].filter((operation) => !listedNames.has(operation.name)),
+      ];
       const fit = fitOf(known, step.want, args);
       const direct = bestByName([...listedNames], step.want) ?? (fit?.listed === true ? fit.name : undefined);
       let result: ToolResult;
@@ -105,7 +115,10 @@ export async function runTasks(tools: readonly ListedTool[], tasks: readonly Age
           continue;
         }
         const shown = operation.arguments;
-        if ((shown === undefined || Object.keys(args).some((name) => !shown.includes(name))) && !described.has(operation.name)) {
+        if (
+          (shown === undefined || Object.keys(args).some((name) => !shown.includes(name))) &&
+          !described.has(operation.name)
+        ) {
           await call(DESCRIBE_TOOL, { name: operation.name });
           described.add(operation.name);
         }
@@ -139,7 +152,13 @@ export async function runTasks(tools: readonly ListedTool[], tasks: readonly Age
         });
       }
       const first = results[0];
-      return bestFound(found, want, results.map((entry) => String(entry['name']))) ?? (first === undefined ? undefined : found.get(String(first['name'])));
+      return (
+        bestFound(
+          found,
+          want,
+          results.map((entry) => String(entry['name'])),
+        ) ?? (first === undefined ? undefined : found.get(String(first['name'])))
+      );
     }
   }
   return { calls, tasks: records };
@@ -160,7 +179,11 @@ export function bestByName(names: readonly string[], want: string): string | und
   return best;
 }
 
-function bestFound(found: ReadonlyMap<string, FoundOperation>, want: string, among: readonly string[] = [...found.keys()]): FoundOperation | undefined {
+function bestFound(
+  found: ReadonlyMap<string, FoundOperation>,
+  want: string,
+  among: readonly string[] = [...found.keys()],
+): FoundOperation | undefined {
   const name = bestByName(among, want);
   return name === undefined ? undefined : found.get(name);
 }
@@ -168,7 +191,14 @@ function bestFound(found: ReadonlyMap<string, FoundOperation>, want: string, amo
 /** A listed tool as the agent knows it from the list: its name, annotations and input schema. */
 function asKnown(tool: ListedTool): FoundOperation {
   const properties = Object.keys(tool.inputSchema?.properties ?? {});
-  return { name: tool.name, title: tool.title ?? '', readOnly: tool.annotations?.readOnlyHint === true, listed: true, arguments: properties, required: [...(tool.inputSchema?.required ?? [])] };
+  return {
+    name: tool.name,
+    title: tool.title ?? '',
+    readOnly: tool.annotations?.readOnlyHint === true,
+    listed: true,
+    arguments: properties,
+    required: [...(tool.inputSchema?.required ?? [])],
+  };
 }
 
 /**
@@ -179,7 +209,11 @@ function asKnown(tool: ListedTool): FoundOperation {
  * several do, it takes the one whose name and title share the most words with the step, if one
  * shares more than the others; else it searches.
  */
-function fitOf(candidates: readonly FoundOperation[], want: string, args: Record<string, unknown>): FoundOperation | undefined {
+function fitOf(
+  candidates: readonly FoundOperation[],
+  want: string,
+  args: Record<string, unknown>,
+): FoundOperation | undefined {
   const wanted = new Set(administratorWords(want));
   const sent = Object.keys(args);
   const changes = CHANGE_VERBS.has(administratorWords(want)[0] ?? '');
@@ -194,7 +228,12 @@ function fitOf(candidates: readonly FoundOperation[], want: string, args: Record
   );
   if (fitting.length <= 1) return fitting[0];
   // Several fit: the one whose name and title share the most words with the step, when one does.
-  const shared = (candidate: FoundOperation) => new Set([...nameWords(candidate.name), ...administratorWords(candidate.title)].filter((word) => !VERB_WORDS.has(word) && wanted.has(word))).size;
+  const shared = (candidate: FoundOperation) =>
+    new Set(
+      [...nameWords(candidate.name), ...administratorWords(candidate.title)].filter(
+        (word) => !VERB_WORDS.has(word) && wanted.has(word),
+      ),
+    ).size;
   const ranked = [...fitting].sort((a, b) => shared(b) - shared(a));
   return shared(ranked[0]!) > shared(ranked[1]!) ? ranked[0] : undefined;
 }
@@ -202,17 +241,59 @@ function fitOf(candidates: readonly FoundOperation[], want: string, args: Record
 /** `update_lecturer` taking `lecturer_id`: the operation is about the item whose id the step holds. */
 function ownIdSent(candidate: FoundOperation): boolean {
   const words = nameWords(candidate.name);
-  return candidate.required.some((name) => name.endsWith('_id') && words.includes(administratorWords(name.slice(0, -3))[0] ?? ''));
+  return candidate.required.some(
+    (name) => name.endsWith('_id') && words.includes(administratorWords(name.slice(0, -3))[0] ?? ''),
+  );
 }
 
 /** A step that starts with one of these changes something; any other step reads. */
 const CHANGE_VERBS = new Set([
-  'create', 'add', 'update', 'change', 'set', 'rename', 'turn', 'reschedule', 'upload', 'put', 'include', 'restore', 'cancel', 'delete',
-  'remove', 'attach', 'deploy', 'publish', 'make', 'write', 'tag', 'enrol', 'enroll',
+  'create',
+  'add',
+  'update',
+  'change',
+  'set',
+  'rename',
+  'turn',
+  'reschedule',
+  'upload',
+  'put',
+  'include',
+  'restore',
+  'cancel',
+  'delete',
+  'remove',
+  'attach',
+  'deploy',
+  'publish',
+  'make',
+  'write',
+  'tag',
+  'enrol',
+  'enroll',
 ]);
 
 /** Words of a name that say what is done, not to what. */
-const VERB_WORDS = new Set(['list', 'get', 'create', 'update', 'delete', 'add', 'remove', 'find', 'set', 'change', 'write', 'read', 'who', 'or', 'one', 'its', 'their', 'it']);
+const VERB_WORDS = new Set([
+  'list',
+  'get',
+  'create',
+  'update',
+  'delete',
+  'add',
+  'remove',
+  'find',
+  'set',
+  'change',
+  'write',
+  'read',
+  'who',
+  'or',
+  'one',
+  'its',
+  'their',
+  'it',
+]);
 
 /** `"title*: string"` or `"title"` → `title`. */
 function argumentName(line: string): string {

@@ -53,7 +53,10 @@ export async function sandboxCatalogue(): Promise<ToolCatalogue> {
   const school = 'http://127.0.0.1:1';
   const sandbox = createSandbox(school, {});
   try {
-    const loaded = await loadDocument({ schoolUrl: school, fetch: (url, init) => sandbox.fetch(new Request(url, init)) });
+    const loaded = await loadDocument({
+      schoolUrl: school,
+      fetch: (url, init) => sandbox.fetch(new Request(url, init)),
+    });
     return await buildCatalogue(loaded.document, { schoolUrl: school });
   } finally {
     await sandbox.close();

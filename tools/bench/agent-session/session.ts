@@ -59,7 +59,11 @@ export async function runAgentSessions(options: AgentSessionOptions): Promise<Ag
     const launch = { main, schoolUrl: sandbox.url, configDir };
     const first = await oneSession(launch, administratorTasks(1, now), options.countTokens);
     const second = await oneSession(launch, administratorTasks(2, now), options.countTokens);
-    const unseen = await oneSession({ main, schoolUrl: sandbox.url, configDir: unseenConfigDir }, unseenAdministratorTasks(1, now), options.countTokens);
+    const unseen = await oneSession(
+      { main, schoolUrl: sandbox.url, configDir: unseenConfigDir },
+      unseenAdministratorTasks(1, now),
+      options.countTokens,
+    );
     return { list: first.list, first: first.run, second: second.run, unseen: unseen.run };
   } finally {
     await sandbox.close();
@@ -74,7 +78,11 @@ interface Launch {
   readonly configDir: string;
 }
 
-async function oneSession(launch: Launch, tasks: readonly AgentTask[], countTokens: (text: string) => number): Promise<{ list: { tools: ListedTool[] }; run: SessionRun }> {
+async function oneSession(
+  launch: Launch,
+  tasks: readonly AgentTask[],
+  countTokens: (text: string) => number,
+): Promise<{ list: { tools: ListedTool[] }; run: SessionRun }> {
   // Default flags: the school and where tokens live; --no-browser so that no real browser opens
   // (the host below shows each link instead, as a host with URL elicitation does).
   const transport = new StdioClientTransport({
@@ -84,7 +92,10 @@ async function oneSession(launch: Launch, tasks: readonly AgentTask[], countToke
     env: { PATH: process.env['PATH'] ?? '', HOME: launch.configDir },
   });
   const stderr = collectLines(transport.stderr as Readable | null);
-  const client = new Client({ name: 'school-mcp-agent-bench', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  const client = new Client(
+    { name: 'school-mcp-agent-bench', version: '1.0.0' },
+    { capabilities: { elicitation: { url: {} } } },
+  );
   const prompts: ConsentPrompt[] = [];
   client.setRequestHandler('elicitation/create', async (request) => {
     const { url } = request.params as { url?: string };
@@ -97,10 +108,17 @@ async function oneSession(launch: Launch, tasks: readonly AgentTask[], countToke
   try {
     await client.connect(transport);
     const list = (await client.listTools()) as { tools: ListedTool[] };
-    const record = await runTasks(list.tools, tasks, (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolResult>, countTokens);
+    const record = await runTasks(
+      list.tools,
+      tasks,
+      (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolResult>,
+      countTokens,
+    );
     return { list, run: { record, prompts } };
   } catch (error) {
-    throw new Error(`the agent session failed: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`);
+    throw new Error(
+      `the agent session failed: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`,
+    );
   } finally {
     await client.close().catch(() => undefined);
   }

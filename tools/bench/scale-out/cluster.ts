@@ -67,17 +67,34 @@ const START_TIMEOUT_MS = 30_000;
 const TOOL_CALL_LINE = /\[debug\] tool call /;
 
 /** Pure: the arguments of one instance. */
-export function instanceArguments(input: { publicUrl: string; schoolUrl: string; clientId: string; secretFile: string; store: string; port: number; logLevel: 'debug' | 'info'; extra: readonly string[] }): string[] {
+export function instanceArguments(input: {
+  publicUrl: string;
+  schoolUrl: string;
+  clientId: string;
+  secretFile: string;
+  store: string;
+  port: number;
+  logLevel: 'debug' | 'info';
+  extra: readonly string[];
+}): string[] {
   return [
     '--hosted',
-    '--public-url', input.publicUrl,
-    '--school', input.schoolUrl,
-    '--client-id', input.clientId,
-    '--client-secret-file', input.secretFile,
-    '--store', input.store,
-    '--host', '127.0.0.1',
-    '--port', String(input.port),
-    '--log-level', input.logLevel,
+    '--public-url',
+    input.publicUrl,
+    '--school',
+    input.schoolUrl,
+    '--client-id',
+    input.clientId,
+    '--client-secret-file',
+    input.secretFile,
+    '--store',
+    input.store,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(input.port),
+    '--log-level',
+    input.logLevel,
     ...input.extra,
   ];
 }
@@ -93,13 +110,21 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-async function startInstance(name: string, args: string[], storeKey: string): Promise<{ instance: ClusterInstance; child: ChildProcess }> {
+async function startInstance(
+  name: string,
+  args: string[],
+  storeKey: string,
+): Promise<{ instance: ClusterInstance; child: ChildProcess }> {
   const child = spawn(process.execPath, [SCHOOL_MCP_MAIN, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, SCHOOL_MCP_STORE_KEY: storeKey, SCHOOL_MCP_CLIENT_SECRET: '' },
   });
   const log = collectLines(child.stderr);
-  const failed = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before serving:\n${log.lines.join('\n')}`))));
+  const failed = new Promise<never>((_, reject) =>
+    child.once('exit', (code) =>
+      reject(new Error(`${name} exited (${code}) before serving:\n${log.lines.join('\n')}`)),
+    ),
+  );
   const serving = await Promise.race([log.waitFor(/serving hosted/, START_TIMEOUT_MS), failed]);
   failed.catch(() => undefined);
   const port = listeningPort(serving);
@@ -124,33 +149,46 @@ async function startInstance(name: string, args: string[], storeKey: string): Pr
 async function untilAnswered(url: string): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    const status = await fetch(url).then((response) => (void response.body?.cancel(), response.status), () => 0);
+    const status = await fetch(url).then(
+      (response) => (void response.body?.cancel(), response.status),
+      () => 0,
+    );
     if (status === 200) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${START_TIMEOUT_MS} ms (last ${status})`);
+    if (Date.now() > deadline)
+      throw new Error(`${url} did not answer 200 within ${START_TIMEOUT_MS} ms (last ${status})`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
-  if (options.instances > 1 && !options.loadBalancer) throw new Error('several instances need the load balancer in front');
+  if (options.instances > 1 && !options.loadBalancer)
+    throw new Error('several instances need the load balancer in front');
   const publicPort = await freePort();
   const publicUrl = `http://127.0.0.1:${publicPort}`;
-  const sandbox = await startSandbox({ extraStaff: options.extraStaff, ...(options.schoolTokenTtlSeconds === undefined ? {} : { accessTokenTtlSeconds: options.schoolTokenTtlSeconds }) });
+  const sandbox = await startSandbox({
+    extraStaff: options.extraStaff,
+    ...(options.schoolTokenTtlSeconds === undefined ? {} : { accessTokenTtlSeconds: options.schoolTokenTtlSeconds }),
+  });
   let redis: RedisServer | undefined;
   let loadBalancer: Haproxy | undefined;
   const children: ChildProcess[] = [];
   const close = async () => {
     await loadBalancer?.close();
-    await Promise.all(children.map(async (child) => {
-      const done = exited(child);
-      child.kill('SIGTERM');
-      await done;
-    }));
+    await Promise.all(
+      children.map(async (child) => {
+        const done = exited(child);
+        child.kill('SIGTERM');
+        await done;
+      }),
+    );
     await redis?.close();
     await sandbox.close();
   };
   try {
-    const integration = sandbox.registerIntegration({ clientName: 'school-mcp (scale-out)', redirectUris: [`${publicUrl}/oauth/callback`] });
+    const integration = sandbox.registerIntegration({
+      clientName: 'school-mcp (scale-out)',
+      redirectUris: [`${publicUrl}/oauth/callback`],
+    });
     const secretFile = join(options.scratch, 'client-secret');
     await writeFile(secretFile, integration.clientSecret, { mode: 0o600 });
     if (options.store === 'redis') redis = await startRedisServer({ persistent: true });

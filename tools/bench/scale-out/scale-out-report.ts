@@ -6,7 +6,12 @@
 import { replaceReportSection } from '../hostile-report.js';
 import type { Measured } from '../results.js';
 import type { Spread } from '../stats.js';
-import { SCALE_OUT_DEPLOYMENTS, SCALE_OUT_USERS, type ScaleOutCell, type ScaleOutDeployment } from './scale-out-rows.js';
+import {
+  SCALE_OUT_DEPLOYMENTS,
+  SCALE_OUT_USERS,
+  type ScaleOutCell,
+  type ScaleOutDeployment,
+} from './scale-out-rows.js';
 
 const SCALE_OUT_HEADING = '## Hosted scale-out';
 
@@ -18,7 +23,12 @@ export function scalingFactor(cells: Readonly<Record<ScaleOutDeployment, Measure
   return three.value.callsPerSecond.median / one.value.callsPerSecond.median;
 }
 
-export function scaleOutSection(cells: Readonly<Record<ScaleOutDeployment, Measured<ScaleOutCell>>>, machine: string, separately?: string, users = SCALE_OUT_USERS): string[] {
+export function scaleOutSection(
+  cells: Readonly<Record<ScaleOutDeployment, Measured<ScaleOutCell>>>,
+  machine: string,
+  separately?: string,
+  users = SCALE_OUT_USERS,
+): string[] {
   const lines = [
     SCALE_OUT_HEADING,
     '',
@@ -32,11 +42,22 @@ export function scaleOutSection(cells: Readonly<Record<ScaleOutDeployment, Measu
   ];
   for (const deployment of SCALE_OUT_DEPLOYMENTS) {
     const cell = cells[deployment.id];
-    if (!cell.ok) lines.push(`| ${deployment.label} | – (${cell.reason.replace(/\|/g, '/').replace(/\s+/g, ' ').slice(0, 200)}) | | | |`);
-    else lines.push(`| ${deployment.label} | ${spread(cell.value.callsPerSecond, (n) => Math.round(n).toString())} | ${spread(cell.value.p50, ms)} | ${spread(cell.value.p99, ms)} | ${cell.value.calls} |`);
+    if (!cell.ok)
+      lines.push(
+        `| ${deployment.label} | – (${cell.reason.replace(/\|/g, '/').replace(/\s+/g, ' ').slice(0, 200)}) | | | |`,
+      );
+    else
+      lines.push(
+        `| ${deployment.label} | ${spread(cell.value.callsPerSecond, (n) => Math.round(n).toString())} | ${spread(cell.value.p50, ms)} | ${spread(cell.value.p99, ms)} | ${cell.value.calls} |`,
+      );
   }
   const factor = scalingFactor(cells);
-  lines.push('', factor === undefined ? 'Scaling factor (3 instances over 1, both on Redis): – (a deployment was not measured)' : `Scaling factor (3 instances over 1, both on Redis, median calls per second): **${factor.toFixed(2)}×**`);
+  lines.push(
+    '',
+    factor === undefined
+      ? 'Scaling factor (3 instances over 1, both on Redis): – (a deployment was not measured)'
+      : `Scaling factor (3 instances over 1, both on Redis, median calls per second): **${factor.toFixed(2)}×**`,
+  );
   if (factor !== undefined) {
     lines.push(
       '',

@@ -66,7 +66,9 @@ interface Marker {
 
 /** Pure: what names each person; the canary and subject are unique, names and emails too. */
 export function identityMarkers(sessions: readonly Pick<StaffSession, 'member' | 'canary'>[]): Marker[] {
-  return sessions.flatMap(({ member, canary }, owner) => [canary, member.sub, member.name, member.email].map((text) => ({ owner, text })));
+  return sessions.flatMap(({ member, canary }, owner) =>
+    [canary, member.sub, member.name, member.email].map((text) => ({ owner, text })),
+  );
 }
 
 /** Pure: the other people's markers in `text`. */
@@ -110,26 +112,45 @@ function callFor(index: number, people: number, session: StaffSession): ToolCall
 
 function textOf(result: unknown): string {
   const content = (result as { content?: { text?: string }[] }).content ?? [];
-  return content.map((item) => item.text ?? '').join('\n') + JSON.stringify((result as { structuredContent?: unknown }).structuredContent ?? '');
+  return (
+    content.map((item) => item.text ?? '').join('\n') +
+    JSON.stringify((result as { structuredContent?: unknown }).structuredContent ?? '')
+  );
 }
 
 export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): RunningLoad {
   const markers = identityMarkers(sessions);
   const canaryWritten = new Set<number>();
-  const report = { answered: 0, unanswered: [] as string[], failedAttempts: [] as FailedAttempt[], hangs: 0, leaks: [] as string[], lostGrants: [] as LostGrant[], wrongAnswers: [] as string[], durations: [] as number[] };
+  const report = {
+    answered: 0,
+    unanswered: [] as string[],
+    failedAttempts: [] as FailedAttempt[],
+    hangs: 0,
+    leaks: [] as string[],
+    lostGrants: [] as LostGrant[],
+    wrongAnswers: [] as string[],
+    durations: [] as number[],
+  };
   let next = 0;
   let finished = 0;
   const loadStarted = performance.now();
 
   const checkLeaks = (owner: number, call: ToolCall, text: string) => {
-    for (const marker of foreignMarkers(text, owner, markers)) report.leaks.push(`${call.name} for ${sessions[owner]!.member.sub} named ${marker}`);
+    for (const marker of foreignMarkers(text, owner, markers))
+      report.leaks.push(`${call.name} for ${sessions[owner]!.member.sub} named ${marker}`);
   };
   const checkIdentity = (owner: number, call: ToolCall, text: string, canaryBefore: boolean) => {
     const session = sessions[owner]!;
     const who = session.member.sub;
-    if (call.name === 'who_am_i' && !text.includes(session.member.name)) report.wrongAnswers.push(`who_am_i for ${who} did not name them: ${text.slice(0, 200)}`);
-    if (call.name === 'get_account' && !text.includes(who)) report.wrongAnswers.push(`get_account for ${who} is not theirs: ${text.slice(0, 200)}`);
-    if ((call.name === 'update_account' || (call.name === 'get_account' && canaryBefore)) && !text.includes(session.canary)) report.wrongAnswers.push(`${call.name} for ${who} lacks their canary: ${text.slice(0, 200)}`);
+    if (call.name === 'who_am_i' && !text.includes(session.member.name))
+      report.wrongAnswers.push(`who_am_i for ${who} did not name them: ${text.slice(0, 200)}`);
+    if (call.name === 'get_account' && !text.includes(who))
+      report.wrongAnswers.push(`get_account for ${who} is not theirs: ${text.slice(0, 200)}`);
+    if (
+      (call.name === 'update_account' || (call.name === 'get_account' && canaryBefore)) &&
+      !text.includes(session.canary)
+    )
+      report.wrongAnswers.push(`${call.name} for ${who} lacks their canary: ${text.slice(0, 200)}`);
   };
 
   const one = async (index: number) => {
@@ -141,14 +162,20 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
     for (let attempt = 1; attempt <= plan.maxAttempts; attempt++) {
       const tried = performance.now();
       try {
-        const result = await session.client.callTool({ name: call.name, arguments: call.arguments }, { timeout: plan.attemptTimeoutMs });
+        const result = await session.client.callTool(
+          { name: call.name, arguments: call.arguments },
+          { timeout: plan.attemptTimeoutMs },
+        );
         const text = textOf(result);
         const isError = (result as { isError?: boolean }).isError === true;
         if (isError && saysRetryShortly(text)) throw new Error(text.slice(0, 200));
         checkLeaks(owner, call, text);
         // Said by a failed call, or by who_am_i answering that the person is no longer signed in.
         if (saysSignInAgain(text)) {
-          report.lostGrants.push({ user: session.member.sub, message: `${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}` });
+          report.lostGrants.push({
+            user: session.member.sub,
+            message: `${call.name} for ${session.member.sub} ${Math.round((performance.now() - loadStarted) / 1000)} s into the run: ${text.slice(0, 200)}`,
+          });
         } else if (isError) {
           report.wrongAnswers.push(`${call.name} for ${session.member.sub} failed: ${text.slice(0, 300)}`);
         } else {
@@ -161,7 +188,13 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (attemptHung(error)) report.hangs += 1;
-        report.failedAttempts.push({ user: session.member.sub, tool: call.name, message, ms: performance.now() - tried, at: performance.now() });
+        report.failedAttempts.push({
+          user: session.member.sub,
+          tool: call.name,
+          message,
+          ms: performance.now() - tried,
+          at: performance.now(),
+        });
         if (plan.retryDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, plan.retryDelayMs));
       }
     }
@@ -176,6 +209,10 @@ export function runLoad(sessions: readonly StaffSession[], plan: LoadPlan): Runn
         finished += 1;
       }
     }),
-  ).then(() => ({ ...report, stepUps: sessions.reduce((sum, session) => sum + session.stepUps, 0), wallMs: performance.now() - loadStarted }));
+  ).then(() => ({
+    ...report,
+    stepUps: sessions.reduce((sum, session) => sum + session.stepUps, 0),
+    wallMs: performance.now() - loadStarted,
+  }));
   return { finished: () => finished, done };
 }

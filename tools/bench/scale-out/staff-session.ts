@@ -30,11 +30,18 @@ export interface PendingSignIn {
   finish(): Promise<StaffSession>;
 }
 
-async function openConsentPage(browser: CookieBrowser, authorizationUrl: URL): Promise<{ consentUrl: URL; csrf: string }> {
-  const { response, url } = await browser.follow(authorizationUrl, (next) => next.origin === authorizationUrl.origin && !next.href.startsWith(CLIENT_REDIRECT));
+async function openConsentPage(
+  browser: CookieBrowser,
+  authorizationUrl: URL,
+): Promise<{ consentUrl: URL; csrf: string }> {
+  const { response, url } = await browser.follow(
+    authorizationUrl,
+    (next) => next.origin === authorizationUrl.origin && !next.href.startsWith(CLIENT_REDIRECT),
+  );
   const html = await response.text();
   const csrf = hiddenInput(html, 'csrf_token');
-  if (response.status !== 200 || csrf === undefined) throw new Error(`no consent page at ${url.pathname} (${response.status}): ${html.slice(0, 200)}`);
+  if (response.status !== 200 || csrf === undefined)
+    throw new Error(`no consent page at ${url.pathname} (${response.status}): ${html.slice(0, 200)}`);
   return { consentUrl: url, csrf };
 }
 
@@ -46,7 +53,8 @@ async function walkStepUp(url: string, member: StaffMember): Promise<void> {
   if (page.status !== 200 || csrf === undefined) throw new Error(`no step-up page (${page.status})`);
   const toSchool = await browser.request(url, { form: { csrf_token: csrf, decision: 'allow' } });
   const location = toSchool.headers.get('location');
-  if (location === null) throw new Error(`the step-up page refused (${toSchool.status}): ${(await toSchool.text()).slice(0, 200)}`);
+  if (location === null)
+    throw new Error(`the step-up page refused (${toSchool.status}): ${(await toSchool.text()).slice(0, 200)}`);
   const back = await browser.request(await completeConsent(location, 'allow', { user: member.sub }));
   const text = await back.text();
   if (!/Granted/.test(text)) throw new Error(`the step-up did not end granted (${back.status}): ${text.slice(0, 200)}`);
@@ -58,21 +66,36 @@ export async function beginSignIn(publicUrl: string, member: StaffMember): Promi
   const provider = new MemoryOAuthProvider(CLIENT_REDIRECT, `scale-out agent for ${member.sub}`);
   const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
   const first = new Client({ name: 'scale-out', version: '1.0.0' }, { capabilities: {} });
-  const refused = await first.connect(transport).then(() => false, () => true);
-  if (!refused || provider.authorizationUrl === undefined) throw new Error('the first connection was not sent to sign in');
+  const refused = await first.connect(transport).then(
+    () => false,
+    () => true,
+  );
+  if (!refused || provider.authorizationUrl === undefined)
+    throw new Error('the first connection was not sent to sign in');
   const browser = new CookieBrowser();
   const { consentUrl, csrf } = await openConsentPage(browser, provider.authorizationUrl);
   return {
     async finish() {
       const allowed = await browser.request(consentUrl, { form: { csrf_token: csrf, decision: 'allow' } });
       const toSchool = allowed.headers.get('location');
-      if (allowed.status !== 303 || toSchool === null) throw new Error(`allow was refused (${allowed.status}): ${(await allowed.text()).slice(0, 200)}`);
+      if (allowed.status !== 303 || toSchool === null)
+        throw new Error(`allow was refused (${allowed.status}): ${(await allowed.text()).slice(0, 200)}`);
       const callback = await completeConsent(toSchool, 'allow', { user: member.sub });
       const { url } = await browser.follow(callback, (next) => !next.href.startsWith(CLIENT_REDIRECT));
-      if (!url.href.startsWith(CLIENT_REDIRECT) || url.searchParams.get('code') === null) throw new Error(`the sign-in stopped at ${url.pathname}`);
+      if (!url.href.startsWith(CLIENT_REDIRECT) || url.searchParams.get('code') === null)
+        throw new Error(`the sign-in stopped at ${url.pathname}`);
       await transport.finishAuth(url.searchParams);
-      const client = new Client({ name: 'scale-out', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' as const } });
-      const session: StaffSession = { member, client, provider, canary: `canary-${randomBytes(9).toString('hex')}`, stepUps: 0 };
+      const client = new Client(
+        { name: 'scale-out', version: '1.0.0' },
+        { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: 'auto' as const } },
+      );
+      const session: StaffSession = {
+        member,
+        client,
+        provider,
+        canary: `canary-${randomBytes(9).toString('hex')}`,
+        stepUps: 0,
+      };
       client.setRequestHandler('elicitation/create', async (request) => {
         const { url: stepUpUrl } = request.params as { url?: string };
         if (stepUpUrl === undefined) return { action: 'decline' };
@@ -91,14 +114,20 @@ async function signInStaff(publicUrl: string, member: StaffMember): Promise<Staf
 }
 
 /** Signs everyone in, `parallel` at a time. */
-export async function signInEveryone(publicUrl: string, members: readonly StaffMember[], parallel: number): Promise<StaffSession[]> {
+export async function signInEveryone(
+  publicUrl: string,
+  members: readonly StaffMember[],
+  parallel: number,
+): Promise<StaffSession[]> {
   const sessions: StaffSession[] = new Array(members.length);
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < members.length) {
-      const index = next++;
-      sessions[index] = await signInStaff(publicUrl, members[index]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < members.length) {
+        const index = next++;
+        sessions[index] = await signInStaff(publicUrl, members[index]!);
+      }
+    }),
+  );
   return sessions;
 }

@@ -40,7 +40,11 @@ export class ApiError extends Error {
   /** On `insufficient_scope`: every scope the operation needs, space-separated. */
   readonly scope: string | undefined;
 
-  constructor(code: ApiErrorCode, description: string, details: { fields?: readonly FieldProblem[]; scope?: string } = {}) {
+  constructor(
+    code: ApiErrorCode,
+    description: string,
+    details: { fields?: readonly FieldProblem[]; scope?: string } = {},
+  ) {
     super(description);
     this.name = 'ApiError';
     this.code = code;

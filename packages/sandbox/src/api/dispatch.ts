@@ -28,9 +28,17 @@ export function routeHandler(route: ApiRoute, config: DispatchConfig): RouteHand
       const query = readQuery(url.searchParams, querySchema, config.components);
       const problems = [...query.problems, ...checkParams(route, params, config.components)];
       if (problems.length > 0) throw invalidInput(problems);
-      if (decision.caller.kind === 'anonymous' && route.anonymous === 'private') return anonymousAnswer(route, query.value, params);
+      if (decision.caller.kind === 'anonymous' && route.anonymous === 'private')
+        return anonymousAnswer(route, query.value, params);
       const body = await readBody(route, request, config.components);
-      const result = await route.handler({ params, query: query.value, body, caller: decision.caller, store: config.store, baseUrl: config.baseUrl });
+      const result = await route.handler({
+        params,
+        query: query.value,
+        body,
+        caller: decision.caller,
+        store: config.store,
+        baseUrl: config.baseUrl,
+      });
       const reply = result instanceof Reply ? result : new Reply(route.response.status, result);
       if (route.method !== 'GET') config.store.changed();
       return Response.json(reply.body, { status: reply.status, headers: privacyHeaders(decision.caller) });
@@ -42,7 +50,11 @@ export function routeHandler(route: ApiRoute, config: DispatchConfig): RouteHand
 }
 
 /** Answers a token-less call to a private operation with what an anonymous visitor may see. */
-function anonymousAnswer(route: ApiRoute, query: Readonly<Record<string, unknown>>, params: Readonly<Record<string, string>>): Response {
+function anonymousAnswer(
+  route: ApiRoute,
+  query: Readonly<Record<string, unknown>>,
+  params: Readonly<Record<string, string>>,
+): Response {
   if (route.method === 'GET' && route.list) {
     return Response.json(paginate([], query['page'] as number, query['per_page'] as number));
   }
@@ -51,11 +63,18 @@ function anonymousAnswer(route: ApiRoute, query: Readonly<Record<string, unknown
     return errorResponse(notFound(route.group.replace(/s$/, '').replace(/_/g, ' '), id));
   }
   return errorResponse(
-    new ApiError('sign_in_required', `${route.operationId} is not available to anonymous visitors; call it with a token carrying ${route.scopes.join(' ')}`),
+    new ApiError(
+      'sign_in_required',
+      `${route.operationId} is not available to anonymous visitors; call it with a token carrying ${route.scopes.join(' ')}`,
+    ),
   );
 }
 
-function checkParams(route: ApiRoute, params: Readonly<Record<string, string>>, components: Components): FieldProblem[] {
+function checkParams(
+  route: ApiRoute,
+  params: Readonly<Record<string, string>>,
+  components: Components,
+): FieldProblem[] {
   return Object.entries(params).flatMap(([name, value]) => {
     const schema = route.params?.[name];
     return schema ? validateValue(value, schema, components, wireParamName(name)) : [];

@@ -51,11 +51,21 @@ export function createSchoolApi(config: SchoolApiConfig): SchoolApi {
     components,
     baseUrl: config.baseUrl,
   };
-  const document = JSON.stringify(buildOpenApiDocument({ baseUrl: config.baseUrl, families: ROUTE_FAMILIES, timeZone: store.state.school.timezone }));
+  const document = JSON.stringify(
+    buildOpenApiDocument({ baseUrl: config.baseUrl, families: ROUTE_FAMILIES, timeZone: store.state.school.timezone }),
+  );
   return {
     mount(router) {
-      router.add('GET', '/openapi.json', () => new Response(document, { headers: { 'content-type': 'application/json' } }));
-      router.add('GET', FILES_PATH, serveStoredFile(() => store.state));
+      router.add(
+        'GET',
+        '/openapi.json',
+        () => new Response(document, { headers: { 'content-type': 'application/json' } }),
+      );
+      router.add(
+        'GET',
+        FILES_PATH,
+        serveStoredFile(() => store.state),
+      );
       for (const family of ROUTE_FAMILIES) {
         for (const route of family.routes) router.add(route.method, route.path, routeHandler(route, dispatch));
       }

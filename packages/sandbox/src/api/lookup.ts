@@ -18,7 +18,10 @@ export function isStaff(caller: Caller): boolean {
 }
 
 /** Copies the defined fields of `patch` onto `record`, returning the names that changed. */
-export function applyPatch<T extends object>(record: T, patch: Partial<T>): Array<{ field: string; from: unknown; to: unknown }> {
+export function applyPatch<T extends object>(
+  record: T,
+  patch: Partial<T>,
+): Array<{ field: string; from: unknown; to: unknown }> {
   const changes: Array<{ field: string; from: unknown; to: unknown }> = [];
   for (const [field, to] of Object.entries(patch)) {
     if (to === undefined) continue;
@@ -31,10 +34,16 @@ export function applyPatch<T extends object>(record: T, patch: Partial<T>): Arra
 }
 
 /** Refuses a move that the record's state machine does not allow. */
-export function assertTransition<S extends string>(kind: string, allowed: Readonly<Record<S, readonly S[]>>, from: S, to: S): void {
+export function assertTransition<S extends string>(
+  kind: string,
+  allowed: Readonly<Record<S, readonly S[]>>,
+  from: S,
+  to: S,
+): void {
   if (from === to) return;
   if (!allowed[from].includes(to)) {
-    const next = allowed[from].length > 0 ? `from ${from} it can go to ${allowed[from].join(' or ')}` : `${from} is final`;
+    const next =
+      allowed[from].length > 0 ? `from ${from} it can go to ${allowed[from].join(' or ')}` : `${from} is final`;
     throw new ApiError('invalid_state_transition', `a ${kind} cannot go from ${from} to ${to}; ${next}`);
   }
 }
@@ -52,10 +61,12 @@ export function inRange(timestamp: string, from: unknown, to: unknown, timeZone:
 }
 
 export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 80) || 'untitled';
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'untitled'
+  );
 }

@@ -22,37 +22,72 @@ type JsonObject = Record<string, unknown>;
 const ERROR_RESPONSES: Record<string, { description: string; example: JsonObject }> = {
   BadRequest: {
     description: 'The input is invalid; `fields` names each offending field.',
-    example: { error: 'invalid_request', error_description: 'invalid input: price_cents must be at least 0', fields: [{ field: 'price_cents', message: 'must be at least 0' }] },
+    example: {
+      error: 'invalid_request',
+      error_description: 'invalid input: price_cents must be at least 0',
+      fields: [{ field: 'price_cents', message: 'must be at least 0' }],
+    },
   },
   InvalidToken: {
-    description: 'The token is unknown, expired, revoked, malformed or bound to another resource. `WWW-Authenticate` carries `error="invalid_token"` and `resource_metadata`.',
-    example: { error: 'invalid_token', error_description: 'the access token is missing, malformed, unknown, expired or revoked' },
+    description:
+      'The token is unknown, expired, revoked, malformed or bound to another resource. `WWW-Authenticate` carries `error="invalid_token"` and `resource_metadata`.',
+    example: {
+      error: 'invalid_token',
+      error_description: 'the access token is missing, malformed, unknown, expired or revoked',
+    },
   },
   Forbidden: {
     description:
       'Either the token lacks a scope (`insufficient_scope`; `WWW-Authenticate` and `scope` list every scope the operation needs), or the call has no token and the operation has no anonymous view (`sign_in_required`, no challenge).',
-    example: { error: 'insufficient_scope', error_description: 'this operation needs the scope coupons:write; missing coupons:write', scope: 'coupons:write' },
+    example: {
+      error: 'insufficient_scope',
+      error_description: 'this operation needs the scope coupons:write; missing coupons:write',
+      scope: 'coupons:write',
+    },
   },
-  NotFound: { description: 'No such record (or not visible without a token).', example: { error: 'not_found', error_description: 'no course with id "crs_9999"' } },
+  NotFound: {
+    description: 'No such record (or not visible without a token).',
+    example: { error: 'not_found', error_description: 'no course with id "crs_9999"' },
+  },
   Conflict: {
     description: 'The request conflicts with the current state (`conflict` or `invalid_state_transition`).',
-    example: { error: 'invalid_state_transition', error_description: 'a course cannot go from archived to published; archived is final' },
+    example: {
+      error: 'invalid_state_transition',
+      error_description: 'a course cannot go from archived to published; archived is final',
+    },
   },
-  UnsupportedMediaType: { description: 'The body was sent with the wrong content type.', example: { error: 'unsupported_media_type', error_description: 'send the body as application/json' } },
+  UnsupportedMediaType: {
+    description: 'The body was sent with the wrong content type.',
+    example: { error: 'unsupported_media_type', error_description: 'send the body as application/json' },
+  },
 };
 
 const ErrorSchema = s.object(
   {
     error: s.enumOf(
-      ['invalid_request', 'invalid_token', 'insufficient_scope', 'sign_in_required', 'not_found', 'conflict', 'invalid_state_transition', 'unsupported_media_type'],
+      [
+        'invalid_request',
+        'invalid_token',
+        'insufficient_scope',
+        'sign_in_required',
+        'not_found',
+        'conflict',
+        'invalid_state_transition',
+        'unsupported_media_type',
+      ],
       'Stable error code.',
     ),
     error_description: s.string('What went wrong and what to do, for people and agents.'),
     fields: s.array(
-      s.object({ field: s.string('Dotted path of the field.'), message: s.string('What is wrong with it.') }, ['field', 'message']),
+      s.object({ field: s.string('Dotted path of the field.'), message: s.string('What is wrong with it.') }, [
+        'field',
+        'message',
+      ]),
       'On 400: every offending field.',
     ),
-    scope: s.string('On insufficient_scope: every scope the operation needs, space-separated.', { example: 'coupons:write' }),
+    scope: s.string('On insufficient_scope: every scope the operation needs, space-separated.', {
+      example: 'coupons:write',
+    }),
   },
   ['error', 'error_description'],
   'The error body of every endpoint (RFC 6749 §5.2 / RFC 6750 §3.1 member names).',
@@ -75,7 +110,7 @@ export function buildOpenApiDocument(config: OpenApiDocumentConfig): JsonObject 
       version: '1.0.0',
       summary: 'The business API of an online school: courses, students, members, orders and the rest.',
       description:
-        'REST + JSON. Send `Authorization: Bearer <token>` from the school\'s OAuth 2.0 server (authorization code + PKCE). ' +
+        "REST + JSON. Send `Authorization: Bearer <token>` from the school's OAuth 2.0 server (authorization code + PKCE). " +
         'A request without a token is served as an anonymous visitor: public data only, never a 401. Lists take `page` and `per_page` (default 20, at most 50) ' +
         'and answer `total` and `has_next_page`. ' +
         `Dates: every date filter and range takes a date (2026-11-27) or an RFC 3339 date-time alike; a date is a day in the school's time zone, ${config.timeZone}. ` +
@@ -95,7 +130,8 @@ export function buildOpenApiDocument(config: OpenApiDocumentConfig): JsonObject 
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
-          description: 'OAuth 2.0 authorization code with PKCE (S256). Clients register themselves at /api/oauth/register.',
+          description:
+            'OAuth 2.0 authorization code with PKCE (S256). Clients register themselves at /api/oauth/register.',
           flows: {
             authorizationCode: {
               authorizationUrl: `${config.baseUrl}/oauth/authorize`,
@@ -145,14 +181,21 @@ function pathParameters(route: ApiRoute): JsonObject[] {
 
 function queryParameters(route: ApiRoute): JsonObject[] {
   const all = { ...(route.list ? paginationQuery : {}), ...(route.query ?? {}) };
-  return Object.entries(all).map(([name, schema]) => ({ name, in: 'query', required: false, description: schema.description, schema }));
+  return Object.entries(all).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description: schema.description,
+    schema,
+  }));
 }
 
 function responses(route: ApiRoute, schemas: Record<string, JsonSchema>): JsonObject {
   const body = route.list ? listSchema(route.response.schema, schemas) : route.response.schema;
   const content = { 'application/json': { schema: body } };
   const answers: JsonObject = { [String(route.response.status)]: { description: route.response.description, content } };
-  if (route.response.also) answers[String(route.response.also.status)] = { description: route.response.also.description, content };
+  if (route.response.also)
+    answers[String(route.response.also.status)] = { description: route.response.also.description, content };
   const errorRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
   const hasInput = route.body !== undefined || route.list || route.query !== undefined || route.params !== undefined;
   if (hasInput) answers['400'] = errorRef('BadRequest');

@@ -11,9 +11,7 @@ import type { AccessTokenInfo, AccessTokenVerifier } from '../access-token.js';
 import type { Scope } from '../scopes.js';
 import { ApiError } from './api-error.js';
 
-export type Caller =
-  | { readonly kind: 'anonymous' }
-  | { readonly kind: 'token'; readonly token: AccessTokenInfo };
+export type Caller = { readonly kind: 'anonymous' } | { readonly kind: 'token'; readonly token: AccessTokenInfo };
 
 export type AccessDecision =
   | { readonly allowed: true; readonly caller: Caller }
@@ -29,7 +27,11 @@ export interface ProtectionConfig {
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-export function decideAccess(authorization: string | null, requiredScopes: readonly Scope[], config: ProtectionConfig): AccessDecision {
+export function decideAccess(
+  authorization: string | null,
+  requiredScopes: readonly Scope[],
+  config: ProtectionConfig,
+): AccessDecision {
   if (authorization === null) return { allowed: true, caller: { kind: 'anonymous' } };
   const token = BEARER.exec(authorization)?.[1];
   const info = token === undefined ? undefined : config.verifier.verifyAccessToken(token);
@@ -42,7 +44,12 @@ export function decideAccess(authorization: string | null, requiredScopes: reado
   const granted = new Set(info.scopes);
   const missing = requiredScopes.filter((scope) => !granted.has(scope));
   if (missing.length > 0) {
-    return deny('insufficient_scope', `this operation needs the scope ${requiredScopes.join(' ')}; missing ${missing.join(' ')}`, config, requiredScopes);
+    return deny(
+      'insufficient_scope',
+      `this operation needs the scope ${requiredScopes.join(' ')}; missing ${missing.join(' ')}`,
+      config,
+      requiredScopes,
+    );
   }
   return { allowed: true, caller: { kind: 'token', token: info } };
 }
@@ -54,11 +61,20 @@ function deny(
   scopes: readonly Scope[] = [],
 ): AccessDecision {
   const scope = scopes.length > 0 ? scopes.join(' ') : undefined;
-  return { allowed: false, error: new ApiError(code, description, scope === undefined ? {} : { scope }), challenge: bearerChallenge(code, description, config.resourceMetadataUrl, scopes) };
+  return {
+    allowed: false,
+    error: new ApiError(code, description, scope === undefined ? {} : { scope }),
+    challenge: bearerChallenge(code, description, config.resourceMetadataUrl, scopes),
+  };
 }
 
 /** Pure: the `WWW-Authenticate` value. Quoted values never contain `"` or `\` here. */
-function bearerChallenge(error: string, description: string, resourceMetadataUrl: string, scopes: readonly string[]): string {
+function bearerChallenge(
+  error: string,
+  description: string,
+  resourceMetadataUrl: string,
+  scopes: readonly string[],
+): string {
   const params = [`error="${error}"`, `error_description="${description.replace(/["\\]/g, '')}"`];
   if (scopes.length > 0) params.push(`scope="${scopes.join(' ')}"`);
   params.push(`resource_metadata="${resourceMetadataUrl}"`);

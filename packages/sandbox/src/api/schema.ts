@@ -73,14 +73,28 @@ export const s = {
     return { type: 'string', format: 'uri', description, maxLength: 2048, examples: [example] };
   },
   id(description: string, example: string): JsonSchema {
-    return { type: 'string', description, minLength: 1, maxLength: 64, pattern: '^[a-z]+_[A-Za-z0-9]+$', examples: [example] };
+    return {
+      type: 'string',
+      description,
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[a-z]+_[A-Za-z0-9]+$',
+      examples: [example],
+    };
   },
   enumOf<T extends string>(values: readonly T[], description: string, extras: Extras = {}): JsonSchema {
     return { type: 'string', enum: values, description, ...extras };
   },
   /** A multi-value filter: `?state=a&state=b` (OpenAPI form style, exploded) matches either. */
   oneOrMoreOf<T extends string>(values: readonly T[], description: string): JsonSchema {
-    return { type: 'array', items: { type: 'string', enum: values }, description, minItems: 1, maxItems: values.length, examples: [[values[0]]] };
+    return {
+      type: 'array',
+      items: { type: 'string', enum: values },
+      description,
+      minItems: 1,
+      maxItems: values.length,
+      examples: [[values[0]]],
+    };
   },
   nullable(schema: JsonSchema): JsonSchema {
     if (schema.$ref) return schema;
@@ -93,7 +107,12 @@ export const s = {
     return { type: 'array', items, description, ...extras };
   },
   /** A closed object: every property listed, unknown ones refused. */
-  object(properties: Record<string, JsonSchema>, required: readonly string[], description?: string, extras: Extras = {}): JsonSchema {
+  object(
+    properties: Record<string, JsonSchema>,
+    required: readonly string[],
+    description?: string,
+    extras: Extras = {},
+  ): JsonSchema {
     return {
       type: 'object',
       ...(description ? { description } : {}),

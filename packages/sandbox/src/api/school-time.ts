@@ -51,8 +51,16 @@ function zoneOffsetMs(instantMs: number, timeZone: string): number {
     minute: '2-digit',
     second: '2-digit',
   }).formatToParts(new Date(instantMs));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((candidate) => candidate.type === type)?.value);
-  const wallClock = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(parts.find((candidate) => candidate.type === type)?.value);
+  const wallClock = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  );
   return wallClock - Math.floor(instantMs / 1000) * 1000;
 }
 
@@ -91,5 +99,7 @@ export function schoolDay(value: string, timeZone: string): string {
  */
 export function writtenInstant(value: string, timeZone: string, dayMeans: 'start' | 'end' = 'start'): string {
   if (!isDay(value)) return toUtcTimestamp(Date.parse(value));
-  return dayMeans === 'end' ? toUtcTimestamp(startOfDay(addDays(value, 1), timeZone) - 1000) : toUtcTimestamp(startOfDay(value, timeZone));
+  return dayMeans === 'end'
+    ? toUtcTimestamp(startOfDay(addDays(value, 1), timeZone) - 1000)
+    : toUtcTimestamp(startOfDay(value, timeZone));
 }

@@ -51,15 +51,23 @@ export function validateValue(value: unknown, schema: JsonSchema, components: Co
   }
 }
 
-function validateString(value: string, schema: JsonSchema, problem: (message: string) => FieldProblem[]): FieldProblem[] {
+function validateString(
+  value: string,
+  schema: JsonSchema,
+  problem: (message: string) => FieldProblem[],
+): FieldProblem[] {
   if (schema.minLength !== undefined && value.length < schema.minLength) {
     return problem(schema.minLength === 1 ? 'must not be empty' : `must be at least ${schema.minLength} characters`);
   }
-  if (schema.maxLength !== undefined && value.length > schema.maxLength) return problem(`must be at most ${schema.maxLength} characters`);
+  if (schema.maxLength !== undefined && value.length > schema.maxLength)
+    return problem(`must be at most ${schema.maxLength} characters`);
   if (schema.pattern === DATE_OR_DATE_TIME_PATTERN) {
-    return isDateOrDateTime(value) ? [] : problem('must be a date like 2026-11-27 or an RFC 3339 date-time like 2026-11-27T09:30:00+01:00');
+    return isDateOrDateTime(value)
+      ? []
+      : problem('must be a date like 2026-11-27 or an RFC 3339 date-time like 2026-11-27T09:30:00+01:00');
   }
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return problem(`must match ${schema.pattern}`);
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
+    return problem(`must match ${schema.pattern}`);
   switch (schema.format) {
     case 'email':
       return EMAIL.test(value) ? [] : problem('must be an email address');
@@ -74,7 +82,11 @@ function validateString(value: string, schema: JsonSchema, problem: (message: st
   }
 }
 
-function validateNumber(value: number, schema: JsonSchema, problem: (message: string) => FieldProblem[]): FieldProblem[] {
+function validateNumber(
+  value: number,
+  schema: JsonSchema,
+  problem: (message: string) => FieldProblem[],
+): FieldProblem[] {
   if (schema.minimum !== undefined && value < schema.minimum) return problem(`must be at least ${schema.minimum}`);
   if (schema.maximum !== undefined && value > schema.maximum) return problem(`must be at most ${schema.maximum}`);
   return [];
@@ -88,8 +100,10 @@ function validateArray(
   problem: (message: string) => FieldProblem[],
 ): FieldProblem[] {
   if (!Array.isArray(value)) return problem('must be an array');
-  if (schema.minItems !== undefined && value.length < schema.minItems) return problem(`must have at least ${schema.minItems} items`);
-  if (schema.maxItems !== undefined && value.length > schema.maxItems) return problem(`must have at most ${schema.maxItems} items`);
+  if (schema.minItems !== undefined && value.length < schema.minItems)
+    return problem(`must have at least ${schema.minItems} items`);
+  if (schema.maxItems !== undefined && value.length > schema.maxItems)
+    return problem(`must have at most ${schema.maxItems} items`);
   const items = schema.items;
   if (!items) return [];
   return value.flatMap((item, index) => validateValue(item, items, components, join(field, String(index))));

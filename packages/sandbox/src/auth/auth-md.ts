@@ -6,7 +6,10 @@ import { SANDBOX_SCHOOL } from '../school-user.js';
 import { PATHS } from './paths.js';
 
 /** Pure: the walkthrough for a server at `issuer`. */
-export function renderAuthMd(issuer: string, lifetimes: { codeTtlSeconds: number; accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number }): string {
+export function renderAuthMd(
+  issuer: string,
+  lifetimes: { codeTtlSeconds: number; accessTokenTtlSeconds: number; refreshTokenTtlSeconds: number },
+): string {
   const at = (path: string) => `${issuer}${path}`;
   return `# Signing in to ${SANDBOX_SCHOOL.name}
 

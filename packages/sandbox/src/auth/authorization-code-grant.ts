@@ -17,16 +17,22 @@ export function exchangeAuthorizationCode(context: AuthContext, client: Client, 
   const { grants } = context;
 
   const record = grants.findCode(code);
-  if (!record || record.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'the authorization code is invalid');
+  if (!record || record.clientId !== client.clientId)
+    throw new OAuthError('invalid_grant', 'the authorization code is invalid');
   if (record.familyId !== undefined) {
     // RFC 6749 §4.1.2: a replayed code SHOULD revoke every token issued from it.
     grants.revokeFamily(record.familyId);
-    throw new OAuthError('invalid_grant', 'the authorization code was already used; the tokens issued with it are revoked');
+    throw new OAuthError(
+      'invalid_grant',
+      'the authorization code was already used; the tokens issued with it are revoked',
+    );
   }
   if (grants.isExpired(record.expiresAt)) throw new OAuthError('invalid_grant', 'the authorization code has expired');
-  if (redirectUri !== record.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request');
+  if (redirectUri !== record.redirectUri)
+    throw new OAuthError('invalid_grant', 'redirect_uri differs from the one in the authorization request');
   // A wrong verifier does not use the code up: the real client may still be about to redeem it.
-  if (!verifyCodeVerifier(verifier, record.codeChallenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+  if (!verifyCodeVerifier(verifier, record.codeChallenge))
+    throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
 
   const resource = checkResourceIndicator(params.get('resource'), context.resource);
   if (!resource.ok) throw new OAuthError('invalid_target', resource.reason);

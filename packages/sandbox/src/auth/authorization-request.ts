@@ -27,7 +27,13 @@ export interface AuthorizationRequest {
 export type AuthorizationRequestCheck =
   | { kind: 'valid'; request: AuthorizationRequest }
   | { kind: 'error-page'; reason: string }
-  | { kind: 'redirect-error'; redirectUri: string; state: string | undefined; error: OAuthErrorCode; description: string };
+  | {
+      kind: 'redirect-error';
+      redirectUri: string;
+      state: string | undefined;
+      error: OAuthErrorCode;
+      description: string;
+    };
 
 export function checkAuthorizationRequest(
   search: URLSearchParams,
@@ -35,11 +41,13 @@ export function checkAuthorizationRequest(
   options: { exactRedirectPort: boolean; resource: string },
 ): AuthorizationRequestCheck {
   const clientIds = search.getAll('client_id');
-  if (clientIds.length !== 1 || clientIds[0] === '') return { kind: 'error-page', reason: 'the request needs exactly one client_id' };
+  if (clientIds.length !== 1 || clientIds[0] === '')
+    return { kind: 'error-page', reason: 'the request needs exactly one client_id' };
   if (!client.ok) return { kind: 'error-page', reason: client.reason };
 
   const redirectUris = search.getAll('redirect_uri');
-  if (redirectUris.length !== 1 || redirectUris[0] === '') return { kind: 'error-page', reason: 'the request needs exactly one redirect_uri' };
+  if (redirectUris.length !== 1 || redirectUris[0] === '')
+    return { kind: 'error-page', reason: 'the request needs exactly one redirect_uri' };
   const redirectUri = redirectUris[0]!;
   // A registered integration's callback is fixed: its port is part of it (RFC 8252 §7.3 is for native apps).
   const exactPort = options.exactRedirectPort || client.client.source === 'integration';
@@ -48,16 +56,24 @@ export function checkAuthorizationRequest(
   }
 
   const state = search.get('state') ?? undefined;
-  const fail = (error: OAuthErrorCode, description: string): AuthorizationRequestCheck => ({ kind: 'redirect-error', redirectUri, state, error, description });
+  const fail = (error: OAuthErrorCode, description: string): AuthorizationRequestCheck => ({
+    kind: 'redirect-error',
+    redirectUri,
+    state,
+    error,
+    description,
+  });
 
   const collected = collectParameters(search);
-  if ('duplicate' in collected) return fail('invalid_request', `parameter ${collected.duplicate} must not be sent more than once`);
+  if ('duplicate' in collected)
+    return fail('invalid_request', `parameter ${collected.duplicate} must not be sent more than once`);
   const params = collected.params;
 
   const responseType = params.get('response_type');
   if (responseType === undefined) return fail('invalid_request', 'missing parameter response_type');
   if (responseType !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
-  if (params.has('request') || params.has('request_uri')) return fail('invalid_request', 'request objects are not supported');
+  if (params.has('request') || params.has('request_uri'))
+    return fail('invalid_request', 'request objects are not supported');
 
   const pkce = checkCodeChallenge(params.get('code_challenge'), params.get('code_challenge_method'));
   if (!pkce.ok) return fail('invalid_request', pkce.reason);

@@ -19,8 +19,14 @@ export function handleAuthorize(context: AuthContext): (request: Request) => Pro
   return async (request) => {
     const search = new URL(request.url).searchParams;
     const clientIds = search.getAll('client_id');
-    const lookup = clientIds.length === 1 && clientIds[0] !== '' ? await context.clients.resolve(clientIds[0]!) : { ok: false as const, reason: 'missing client_id' };
-    const check = checkAuthorizationRequest(search, lookup, { exactRedirectPort: context.settings.exactRedirectPort, resource: context.resource });
+    const lookup =
+      clientIds.length === 1 && clientIds[0] !== ''
+        ? await context.clients.resolve(clientIds[0]!)
+        : { ok: false as const, reason: 'missing client_id' };
+    const check = checkAuthorizationRequest(search, lookup, {
+      exactRedirectPort: context.settings.exactRedirectPort,
+      resource: context.resource,
+    });
     switch (check.kind) {
       case 'error-page':
         return errorPageResponse(SANDBOX_SCHOOL.name, check.reason);
@@ -52,18 +58,29 @@ export function handleConsentDecision(context: AuthContext): (request: Request) 
     });
     const decision = form?.get('decision');
     if (!form || (decision !== 'allow' && decision !== 'deny')) {
-      return errorPageResponse(SANDBOX_SCHOOL.name, 'the consent form must be posted with decision=allow or decision=deny');
+      return errorPageResponse(
+        SANDBOX_SCHOOL.name,
+        'the consent form must be posted with decision=allow or decision=deny',
+      );
     }
     const id = form.get('interaction') ?? '';
-    const interaction = context.interactions.take(id, form.get('csrf_token') ?? '', readCookie(request, CONSENT_COOKIE_PREFIX + id));
+    const interaction = context.interactions.take(
+      id,
+      form.get('csrf_token') ?? '',
+      readCookie(request, CONSENT_COOKIE_PREFIX + id),
+    );
     if (!interaction) {
-      return errorPageResponse(SANDBOX_SCHOOL.name, 'this consent request has expired, was already answered, or its form was not genuine; start the sign-in again');
+      return errorPageResponse(
+        SANDBOX_SCHOOL.name,
+        'this consent request has expired, was already answered, or its form was not genuine; start the sign-in again',
+      );
     }
     const { request: authorization } = interaction;
     // The person at the browser says who they are; a form without the field is the default user.
     const chosen = form.get('user');
     const user = chosen === undefined ? SANDBOX_USER : context.settings.staff.find((member) => member.sub === chosen);
-    if (!user) return errorPageResponse(SANDBOX_SCHOOL.name, 'there is no staff member with that id; start the sign-in again');
+    if (!user)
+      return errorPageResponse(SANDBOX_SCHOOL.name, 'there is no staff member with that id; start the sign-in again');
     const location =
       decision === 'allow'
         ? approve(context, authorization, user)
@@ -74,7 +91,10 @@ export function handleConsentDecision(context: AuthContext): (request: Request) 
             iss: responseIssuer(context),
           });
     const response = redirectResponse(location, 303);
-    response.headers.append('set-cookie', `${CONSENT_COOKIE_PREFIX}${id}=; Path=${PATHS.consent}; Max-Age=0; HttpOnly; SameSite=Strict`);
+    response.headers.append(
+      'set-cookie',
+      `${CONSENT_COOKIE_PREFIX}${id}=; Path=${PATHS.consent}; Max-Age=0; HttpOnly; SameSite=Strict`,
+    );
     return response;
   };
 }

@@ -9,14 +9,22 @@ import type { ClientRegistry } from './client-registry.js';
 import { OAuthError } from './oauth-error.js';
 import { requireParameter, type Parameters } from './parameters.js';
 
-export async function authenticateClient(request: Request, params: Parameters, clients: ClientRegistry): Promise<Client> {
+export async function authenticateClient(
+  request: Request,
+  params: Parameters,
+  clients: ClientRegistry,
+): Promise<Client> {
   const authorization = request.headers.get('authorization');
   if (authorization !== null) {
     // RFC 6749 §5.2: a client that tried an HTTP scheme gets a 401 challenge for that scheme.
     const scheme = authorization.split(' ')[0] ?? 'Basic';
-    throw new OAuthError('invalid_client', 'HTTP client authentication is not supported; send client_id (and client_secret) in the form body', {
-      headers: { 'www-authenticate': `${scheme} realm="school"` },
-    });
+    throw new OAuthError(
+      'invalid_client',
+      'HTTP client authentication is not supported; send client_id (and client_secret) in the form body',
+      {
+        headers: { 'www-authenticate': `${scheme} realm="school"` },
+      },
+    );
   }
   const clientId = requireParameter(params, 'client_id');
   const lookup = await clients.resolve(clientId);

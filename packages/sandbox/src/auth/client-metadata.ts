@@ -23,7 +23,10 @@ const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = ['none', 'client_secret
 const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token'];
 
 /** Pure: checks a registration request body or a metadata document. */
-export function checkClientMetadata(body: unknown, allowedAuthMethods: readonly TokenEndpointAuthMethod[] = AUTH_METHODS): ClientMetadataCheck {
+export function checkClientMetadata(
+  body: unknown,
+  allowedAuthMethods: readonly TokenEndpointAuthMethod[] = AUTH_METHODS,
+): ClientMetadataCheck {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return invalid('the client metadata must be a JSON object');
   }
@@ -35,13 +38,15 @@ export function checkClientMetadata(body: unknown, allowedAuthMethods: readonly 
   }
 
   const applicationType = fields.application_type ?? 'web';
-  if (applicationType !== 'native' && applicationType !== 'web') return invalid('application_type must be native or web');
+  if (applicationType !== 'native' && applicationType !== 'web')
+    return invalid('application_type must be native or web');
 
   const redirectUris = fields.redirect_uris;
   if (!Array.isArray(redirectUris) || redirectUris.length === 0) {
     return { ok: false, error: 'invalid_redirect_uri', reason: 'redirect_uris must be a non-empty array' };
   }
-  if (redirectUris.length > MAX_REDIRECT_URIS) return { ok: false, error: 'invalid_redirect_uri', reason: `at most ${MAX_REDIRECT_URIS} redirect_uris` };
+  if (redirectUris.length > MAX_REDIRECT_URIS)
+    return { ok: false, error: 'invalid_redirect_uri', reason: `at most ${MAX_REDIRECT_URIS} redirect_uris` };
   for (const uri of redirectUris) {
     const check = checkRegistrableRedirectUri(uri);
     if (!check.ok) return { ok: false, error: 'invalid_redirect_uri', reason: check.reason };
@@ -57,7 +62,11 @@ export function checkClientMetadata(body: unknown, allowedAuthMethods: readonly 
   // RFC 7591 §2 defaults to authorization_code alone; refresh_token is added because a native
   // client without it would have to send its user through consent every hour.
   const grantTypes = fields.grant_types ?? GRANT_TYPES;
-  if (!Array.isArray(grantTypes) || grantTypes.length === 0 || !grantTypes.every((type) => (GRANT_TYPES as readonly unknown[]).includes(type))) {
+  if (
+    !Array.isArray(grantTypes) ||
+    grantTypes.length === 0 ||
+    !grantTypes.every((type) => (GRANT_TYPES as readonly unknown[]).includes(type))
+  ) {
     return invalid(`grant_types may contain only: ${GRANT_TYPES.join(', ')}`);
   }
   if (!grantTypes.includes('authorization_code')) return invalid('grant_types must include authorization_code');

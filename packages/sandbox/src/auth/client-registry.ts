@@ -5,7 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from './client.js';
 import type { ValidClientMetadata } from './client-metadata.js';
-import { checkClientIdUrl, fetchClientMetadataDocument, parseClientMetadataDocument } from './client-metadata-document.js';
+import {
+  checkClientIdUrl,
+  fetchClientMetadataDocument,
+  parseClientMetadataDocument,
+} from './client-metadata-document.js';
 import type { AuthSettings } from './options.js';
 import { checkIntegrationRedirectUri } from './redirect-uri.js';
 
@@ -98,7 +102,10 @@ export class ClientRegistry {
         maxBytes: this.#settings.clientMetadataMaxBytes,
       });
     } catch (error) {
-      return { ok: false, reason: `the client metadata document could not be fetched: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        ok: false,
+        reason: `the client metadata document could not be fetched: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
     const parsed = parseClientMetadataDocument(check.url, document);
     if (!parsed.ok) return { ok: false, reason: `the client metadata document is invalid: ${parsed.reason}` };

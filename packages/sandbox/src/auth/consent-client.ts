@@ -11,28 +11,47 @@ export type ConsentDecision = 'allow' | 'deny';
  * Returns the redirect back to the client (with `code` or `error`). When the server redirects
  * straight away (auto-approve, or an error sent to the client) that redirect is returned as is.
  */
-export async function completeConsent(authorizationUrl: string | URL, decision: ConsentDecision, options: { readonly user?: string } = {}): Promise<URL> {
+export async function completeConsent(
+  authorizationUrl: string | URL,
+  decision: ConsentDecision,
+  options: { readonly user?: string } = {},
+): Promise<URL> {
   const page = await fetch(authorizationUrl, { redirect: 'manual' });
   const immediate = page.headers.get('location');
   if (immediate !== null) return new URL(immediate);
   const html = await page.text();
-  if (page.status !== 200) throw new Error(`the authorization request was refused (${page.status}): ${textOf(html, 'error-reason') ?? html.slice(0, 200)}`);
+  if (page.status !== 200)
+    throw new Error(
+      `the authorization request was refused (${page.status}): ${textOf(html, 'error-reason') ?? html.slice(0, 200)}`,
+    );
 
   const action = attribute(html, 'form', 'action');
   const interaction = hiddenInput(html, 'interaction');
   const csrfToken = hiddenInput(html, 'csrf_token');
-  const cookie = page.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
-  if (action === undefined || interaction === undefined || csrfToken === undefined) throw new Error('the consent page has no consent form');
+  const cookie = page.headers
+    .getSetCookie()
+    .map((value) => value.split(';')[0])
+    .join('; ');
+  if (action === undefined || interaction === undefined || csrfToken === undefined)
+    throw new Error('the consent page has no consent form');
 
   const target = new URL(action, authorizationUrl);
   const answer = await fetch(target, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: target.origin },
-    body: new URLSearchParams({ interaction, csrf_token: csrfToken, decision, ...(options.user === undefined ? {} : { user: options.user }) }),
+    body: new URLSearchParams({
+      interaction,
+      csrf_token: csrfToken,
+      decision,
+      ...(options.user === undefined ? {} : { user: options.user }),
+    }),
   });
   const location = answer.headers.get('location');
-  if (location === null) throw new Error(`the consent form was refused (${answer.status}): ${textOf(await answer.text(), 'error-reason') ?? ''}`);
+  if (location === null)
+    throw new Error(
+      `the consent form was refused (${answer.status}): ${textOf(await answer.text(), 'error-reason') ?? ''}`,
+    );
   return new URL(location);
 }
 
@@ -52,5 +71,8 @@ function textOf(html: string, id: string): string | undefined {
 }
 
 function decodeEntities(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_, entity: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[entity]!);
+  return value.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_, entity: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[entity]!,
+  );
 }

@@ -10,7 +10,12 @@ export interface ConsentView {
   readonly schoolName: string;
   /** Preselected; whose earlier grants `previouslyGranted` holds. */
   readonly user: { readonly sub: string; readonly name: string; readonly email: string };
-  readonly staff: readonly { readonly sub: string; readonly name: string; readonly email: string; readonly roles: readonly string[] }[];
+  readonly staff: readonly {
+    readonly sub: string;
+    readonly name: string;
+    readonly email: string;
+    readonly roles: readonly string[];
+  }[];
   readonly clientName: string;
   readonly clientId: string;
   readonly redirectUri: string;
@@ -33,7 +38,10 @@ export function renderConsentPage(view: ConsentView): string {
     })
     .join('\n');
   const staffOptions = view.staff
-    .map((member) => `<option value="${escapeHtml(member.sub)}"${member.sub === view.user.sub ? ' selected' : ''}>${escapeHtml(member.name)} (${escapeHtml(member.roles.join(', '))})</option>`)
+    .map(
+      (member) =>
+        `<option value="${escapeHtml(member.sub)}"${member.sub === view.user.sub ? ' selected' : ''}>${escapeHtml(member.name)} (${escapeHtml(member.roles.join(', '))})</option>`,
+    )
     .join('\n');
   const newCount = view.scopes.filter((scope) => !view.previouslyGranted.has(scope)).length;
   return renderPage(

@@ -89,7 +89,12 @@ export class GrantStore {
     this.#forgetExpiredCodes();
     const code = opaque('sac');
     const now = this.#now();
-    this.#codes.set(code, { ...grant, authTime: now, expiresAt: now + this.#lifetimes.codeTtlSeconds, familyId: undefined });
+    this.#codes.set(code, {
+      ...grant,
+      authTime: now,
+      expiresAt: now + this.#lifetimes.codeTtlSeconds,
+      familyId: undefined,
+    });
     return code;
   }
 
@@ -103,7 +108,10 @@ export class GrantStore {
   }
 
   /** Marks the code used and issues the first tokens of a new grant family. */
-  redeemCode(code: AuthorizationCode, options: { resource: string | undefined; withRefreshToken: boolean }): IssuedTokens {
+  redeemCode(
+    code: AuthorizationCode,
+    options: { resource: string | undefined; withRefreshToken: boolean },
+  ): IssuedTokens {
     const family: GrantFamily = {
       id: opaque('fam'),
       clientId: code.clientId,
@@ -165,7 +173,11 @@ export class GrantStore {
   }
 
   stats(): GrantStats {
-    return { refreshGrants: this.#refreshGrants, refreshTokenReuses: this.#refreshTokenReuses, reusedBy: [...this.#reusedBy] };
+    return {
+      refreshGrants: this.#refreshGrants,
+      refreshTokenReuses: this.#refreshTokenReuses,
+      reusedBy: [...this.#reusedBy],
+    };
   }
 
   /** Ends a whole grant: every access and refresh token it produced stops working. */
@@ -191,15 +203,32 @@ export class GrantStore {
     return new Set(this.#consents.get(consentKey(clientId, subject)));
   }
 
-  #issue(family: GrantFamily, scopes: readonly string[], resource: string | undefined, withRefreshToken: boolean): IssuedTokens {
+  #issue(
+    family: GrantFamily,
+    scopes: readonly string[],
+    resource: string | undefined,
+    withRefreshToken: boolean,
+  ): IssuedTokens {
     const now = this.#now();
     const accessToken = opaque('sat');
-    const access: AccessTokenRecord = { family, scopes, resource, issuedAt: now, expiresAt: now + this.#lifetimes.accessTokenTtlSeconds, revoked: false };
+    const access: AccessTokenRecord = {
+      family,
+      scopes,
+      resource,
+      issuedAt: now,
+      expiresAt: now + this.#lifetimes.accessTokenTtlSeconds,
+      revoked: false,
+    };
     this.#accessTokens.set(accessToken, access);
     let refreshToken: string | undefined;
     if (withRefreshToken) {
       refreshToken = opaque('srt');
-      this.#refreshTokens.set(refreshToken, { family, issuedAt: now, expiresAt: now + this.#lifetimes.refreshTokenTtlSeconds, superseded: false });
+      this.#refreshTokens.set(refreshToken, {
+        family,
+        issuedAt: now,
+        expiresAt: now + this.#lifetimes.refreshTokenTtlSeconds,
+        superseded: false,
+      });
     }
     return { accessToken, access, refreshToken };
   }

@@ -62,7 +62,9 @@ export function createAuthorizationServer(config: AuthorizationServerConfig): Au
       router
         .add('GET', PATHS.authorizationServerMetadata, metadata)
         .add('GET', PATHS.openidConfiguration, metadata)
-        .add('GET', PATHS.protectedResourceMetadata, () => documentResponse(buildProtectedResourceMetadata(issuer, context.resource)))
+        .add('GET', PATHS.protectedResourceMetadata, () =>
+          documentResponse(buildProtectedResourceMetadata(issuer, context.resource)),
+        )
         .add('POST', PATHS.registration, handleRegistration(context.clients))
         .add('GET', PATHS.authorization, handleAuthorize(context))
         .add('POST', PATHS.consent, handleConsentDecision(context))
@@ -71,7 +73,14 @@ export function createAuthorizationServer(config: AuthorizationServerConfig): Au
         .add('POST', PATHS.revocation, handleRevocation(context))
         .add('POST', PATHS.introspection, handleIntrospection(context))
         .add('GET', PATHS.jwks, () => documentResponse(buildJwks(context.signingKey())))
-        .add('GET', PATHS.authMd, () => new Response(renderAuthMd(issuer, settings), { headers: { 'content-type': 'text/markdown; charset=utf-8' } }));
+        .add(
+          'GET',
+          PATHS.authMd,
+          () =>
+            new Response(renderAuthMd(issuer, settings), {
+              headers: { 'content-type': 'text/markdown; charset=utf-8' },
+            }),
+        );
     },
 
     registerIntegration: (request) => context.clients.registerIntegration(request),

@@ -44,7 +44,12 @@ export class InteractionStore {
   take(id: string, formToken: string, cookieToken: string | undefined): Interaction | undefined {
     const interaction = this.#pending.get(id);
     if (!interaction || this.#now() >= interaction.expiresAt) return undefined;
-    if (!equalSecrets(formToken, interaction.csrfToken) || cookieToken === undefined || !equalSecrets(cookieToken, interaction.csrfToken)) return undefined;
+    if (
+      !equalSecrets(formToken, interaction.csrfToken) ||
+      cookieToken === undefined ||
+      !equalSecrets(cookieToken, interaction.csrfToken)
+    )
+      return undefined;
     this.#pending.delete(id);
     return interaction;
   }

@@ -17,7 +17,8 @@ export function handleIntrospection(context: AuthContext): (request: Request) =>
       const token = requireParameter(params, 'token');
       const client = await authenticateClient(request, params, context.clients);
       const access = context.grants.activeAccessToken(token);
-      if (access && access.family.clientId === client.clientId) return jsonResponse(describeAccessToken(context.issuer, access));
+      if (access && access.family.clientId === client.clientId)
+        return jsonResponse(describeAccessToken(context.issuer, access));
       const refresh = context.grants.activeRefreshToken(token);
       if (refresh && refresh.family.clientId === client.clientId) {
         return jsonResponse({
@@ -33,10 +34,20 @@ export function handleIntrospection(context: AuthContext): (request: Request) =>
 
 /** Pure: the RFC 7662 §2.2 answer for an active access token; `aud` is its resource binding. */
 function describeAccessToken(issuer: string, token: AccessTokenRecord): Record<string, unknown> {
-  return { ...describeGrant(issuer, token.family, token.scopes, token.resource), token_type: 'Bearer', iat: token.issuedAt, exp: token.expiresAt };
+  return {
+    ...describeGrant(issuer, token.family, token.scopes, token.resource),
+    token_type: 'Bearer',
+    iat: token.issuedAt,
+    exp: token.expiresAt,
+  };
 }
 
-function describeGrant(issuer: string, family: GrantFamily, scopes: readonly string[], resource: string | undefined): Record<string, unknown> {
+function describeGrant(
+  issuer: string,
+  family: GrantFamily,
+  scopes: readonly string[],
+  resource: string | undefined,
+): Record<string, unknown> {
   return {
     active: true,
     scope: formatScope(scopes),

@@ -9,7 +9,10 @@ import type { AuthFaultOptions } from './options.js';
 import { PATHS } from './paths.js';
 
 /** Pure: the authorization server's metadata document, fault knobs applied. */
-export function buildAuthorizationServerMetadata(issuer: string, faults: AuthFaultOptions = {}): Record<string, unknown> {
+export function buildAuthorizationServerMetadata(
+  issuer: string,
+  faults: AuthFaultOptions = {},
+): Record<string, unknown> {
   const at = (path: string) => `${issuer}${path}`;
   return {
     issuer: faults.wrongIssuerInMetadata ?? issuer,
@@ -32,7 +35,20 @@ export function buildAuthorizationServerMetadata(issuer: string, faults: AuthFau
     client_id_metadata_document_supported: true,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
-    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'email', 'email_verified', 'org_id', 'roles'],
+    claims_supported: [
+      'sub',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'name',
+      'email',
+      'email_verified',
+      'org_id',
+      'roles',
+    ],
     service_documentation: at(PATHS.authMd),
   };
 }

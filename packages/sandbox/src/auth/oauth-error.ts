@@ -44,7 +44,11 @@ export class OAuthError extends Error {
   /** Extra response headers, e.g. `WWW-Authenticate` for a client that tried HTTP authentication. */
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(error: OAuthErrorCode, description: string, options: { status?: number; headers?: Record<string, string> } = {}) {
+  constructor(
+    error: OAuthErrorCode,
+    description: string,
+    options: { status?: number; headers?: Record<string, string> } = {},
+  ) {
     super(description);
     this.name = 'OAuthError';
     this.error = error;

@@ -14,7 +14,13 @@ export type ChallengeCheck = { ok: true; challenge: string } | { ok: false; reas
 export function checkCodeChallenge(challenge: string | undefined, method: string | undefined): ChallengeCheck {
   if (challenge === undefined || challenge === '') return { ok: false, reason: 'code_challenge is required (PKCE)' };
   if (method !== 'S256') {
-    return { ok: false, reason: method === undefined ? 'code_challenge_method is required and must be S256' : 'code_challenge_method must be S256' };
+    return {
+      ok: false,
+      reason:
+        method === undefined
+          ? 'code_challenge_method is required and must be S256'
+          : 'code_challenge_method must be S256',
+    };
   }
   if (!S256_CHALLENGE.test(challenge)) return { ok: false, reason: 'code_challenge is not a base64url SHA-256 value' };
   return { ok: true, challenge };

@@ -8,7 +8,8 @@ export type RedirectUriCheck = { ok: true } | { ok: false; reason: string };
 
 /** Pure: whether a redirect URI may be registered. */
 export function checkRegistrableRedirectUri(value: unknown): RedirectUriCheck {
-  if (typeof value !== 'string' || value === '') return { ok: false, reason: 'a redirect URI must be a non-empty string' };
+  if (typeof value !== 'string' || value === '')
+    return { ok: false, reason: 'a redirect URI must be a non-empty string' };
   let url: URL;
   try {
     url = new URL(value);
@@ -17,17 +18,25 @@ export function checkRegistrableRedirectUri(value: unknown): RedirectUriCheck {
   }
   if (value.includes('#')) return { ok: false, reason: 'a redirect URI must not contain a fragment (RFC 6749 §3.1.2)' };
   if (url.protocol === 'https:') {
-    return { ok: false, reason: 'a fixed https callback requires a registered integration; open registration accepts loopback URIs http://127.0.0.1:<port>/<path> only' };
+    return {
+      ok: false,
+      reason:
+        'a fixed https callback requires a registered integration; open registration accepts loopback URIs http://127.0.0.1:<port>/<path> only',
+    };
   }
-  if (url.protocol !== 'http:') return { ok: false, reason: `scheme ${url.protocol} is not allowed; use http://127.0.0.1:<port>/<path>` };
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'a redirect URI must not carry user information' };
+  if (url.protocol !== 'http:')
+    return { ok: false, reason: `scheme ${url.protocol} is not allowed; use http://127.0.0.1:<port>/<path>` };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, reason: 'a redirect URI must not carry user information' };
   if (url.hostname === 'localhost') {
     return { ok: false, reason: 'use the loopback IP literal 127.0.0.1, not localhost (RFC 8252 §8.3)' };
   }
-  if (url.hostname !== '127.0.0.1') return { ok: false, reason: `host ${url.hostname} is not the loopback address 127.0.0.1` };
+  if (url.hostname !== '127.0.0.1')
+    return { ok: false, reason: `host ${url.hostname} is not the loopback address 127.0.0.1` };
   // Reject every spelling that only normalises to 127.0.0.1 (0x7f.1, 2130706433, dot segments, ...):
   // what is registered is what the browser will be sent to, character for character.
-  if (url.href !== value) return { ok: false, reason: `the redirect URI is not in canonical form (expected ${url.href})` };
+  if (url.href !== value)
+    return { ok: false, reason: `the redirect URI is not in canonical form (expected ${url.href})` };
   if (url.port === '0') return { ok: false, reason: 'port 0 is not a port a browser can be sent to' };
   return { ok: true };
 }
@@ -38,7 +47,8 @@ export function checkRegistrableRedirectUri(value: unknown): RedirectUriCheck {
  * no fragment and no user information, as for open registration.
  */
 export function checkIntegrationRedirectUri(value: unknown): RedirectUriCheck {
-  if (typeof value !== 'string' || value === '') return { ok: false, reason: 'a redirect URI must be a non-empty string' };
+  if (typeof value !== 'string' || value === '')
+    return { ok: false, reason: 'a redirect URI must be a non-empty string' };
   let url: URL;
   try {
     url = new URL(value);
@@ -46,10 +56,14 @@ export function checkIntegrationRedirectUri(value: unknown): RedirectUriCheck {
     return { ok: false, reason: `not a valid URI: ${truncate(value)}` };
   }
   if (value.includes('#')) return { ok: false, reason: 'a redirect URI must not contain a fragment (RFC 6749 §3.1.2)' };
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'a redirect URI must not carry user information' };
-  if (url.protocol === 'http:' && url.hostname !== '127.0.0.1') return { ok: false, reason: 'an integration callback must be https (plain http only on 127.0.0.1)' };
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `scheme ${url.protocol} is not allowed for an integration callback` };
-  if (url.href !== value) return { ok: false, reason: `the redirect URI is not in canonical form (expected ${url.href})` };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, reason: 'a redirect URI must not carry user information' };
+  if (url.protocol === 'http:' && url.hostname !== '127.0.0.1')
+    return { ok: false, reason: 'an integration callback must be https (plain http only on 127.0.0.1)' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: `scheme ${url.protocol} is not allowed for an integration callback` };
+  if (url.href !== value)
+    return { ok: false, reason: `the redirect URI is not in canonical form (expected ${url.href})` };
   return { ok: true };
 }
 
@@ -57,7 +71,11 @@ export function checkIntegrationRedirectUri(value: unknown): RedirectUriCheck {
  * Pure: the registered URI that the requested one matches, if any. Matching compares scheme,
  * host, path and query exactly; the port is ignored for loopback URIs unless `exactPort` is set.
  */
-export function matchRedirectUri(registered: readonly string[], requested: string, options: { exactPort: boolean }): string | undefined {
+export function matchRedirectUri(
+  registered: readonly string[],
+  requested: string,
+  options: { exactPort: boolean },
+): string | undefined {
   let requestedUrl: URL;
   try {
     requestedUrl = new URL(requested);

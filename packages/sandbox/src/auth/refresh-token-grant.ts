@@ -12,12 +12,14 @@ import { narrowScope, parseScope } from './scope.js';
 import { buildTokenResponse, type TokenResponseBody } from './token-response.js';
 
 export function exchangeRefreshToken(context: AuthContext, client: Client, params: Parameters): TokenResponseBody {
-  if (!client.grantTypes.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'this client is not registered for the refresh_token grant');
+  if (!client.grantTypes.includes('refresh_token'))
+    throw new OAuthError('unauthorized_client', 'this client is not registered for the refresh_token grant');
   const token = requireParameter(params, 'refresh_token');
   const { grants } = context;
 
   const record = grants.findRefreshToken(token);
-  if (!record || record.family.clientId !== client.clientId) throw new OAuthError('invalid_grant', 'the refresh token is invalid');
+  if (!record || record.family.clientId !== client.clientId)
+    throw new OAuthError('invalid_grant', 'the refresh token is invalid');
   if (record.superseded) {
     grants.noteRefreshTokenReuse(record.family);
     grants.revokeFamily(record.family.id);
@@ -36,7 +38,11 @@ export function exchangeRefreshToken(context: AuthContext, client: Client, param
 
   const resource = checkResourceIndicator(params.get('resource'), context.resource);
   if (!resource.ok) throw new OAuthError('invalid_target', resource.reason);
-  if (record.family.resource !== undefined && resource.resource !== undefined && resource.resource !== record.family.resource) {
+  if (
+    record.family.resource !== undefined &&
+    resource.resource !== undefined &&
+    resource.resource !== record.family.resource
+  ) {
     throw new OAuthError('invalid_target', 'resource differs from the one this grant is bound to');
   }
 

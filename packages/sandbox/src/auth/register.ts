@@ -27,7 +27,8 @@ async function readJsonBody(request: Request): Promise<unknown> {
     throw new OAuthError('invalid_request', 'the registration request must be application/json (RFC 7591 §3.1)');
   }
   const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new OAuthError('invalid_client_metadata', 'the registration request is too large');
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+    throw new OAuthError('invalid_client_metadata', 'the registration request is too large');
   try {
     return JSON.parse(text) as unknown;
   } catch {

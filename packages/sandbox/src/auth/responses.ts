@@ -6,7 +6,10 @@
 
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+export function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
   return new Response(JSON.stringify(body), {
     status: init.status ?? 200,
     headers: { 'content-type': 'application/json', ...NO_STORE, ...init.headers },

@@ -28,6 +28,13 @@ function generateSigningKey(): SigningKey {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = publicKey.export({ format: 'jwk' });
   // RFC 7638 thumbprint as the key id, so the same key always has the same id.
-  const thumbprint = createHash('sha256').update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n })).digest('base64url');
-  return { kid: thumbprint, alg: 'RS256', privateKey, publicJwk: { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: thumbprint, alg: 'RS256', use: 'sig' } };
+  const thumbprint = createHash('sha256')
+    .update(JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n }))
+    .digest('base64url');
+  return {
+    kid: thumbprint,
+    alg: 'RS256',
+    privateKey,
+    publicJwk: { kty: jwk.kty, n: jwk.n, e: jwk.e, kid: thumbprint, alg: 'RS256', use: 'sig' },
+  };
 }

@@ -18,7 +18,11 @@ export interface SandboxTokens {
 /** Nothing listens here: the code is read from the redirect URL, which is never fetched. */
 const REDIRECT_URI = 'http://127.0.0.1:53682/callback';
 
-export async function obtainSandboxTokens(baseUrl: string, scopes: readonly string[], options: { resource?: string } = {}): Promise<SandboxTokens> {
+export async function obtainSandboxTokens(
+  baseUrl: string,
+  scopes: readonly string[],
+  options: { resource?: string } = {},
+): Promise<SandboxTokens> {
   const registration = await fetch(`${baseUrl}/api/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -31,7 +35,8 @@ export async function obtainSandboxTokens(baseUrl: string, scopes: readonly stri
     }),
   });
   const registered = (await registration.json()) as Record<string, unknown>;
-  if (registration.status !== 201) throw new Error(`registration failed (${registration.status}): ${JSON.stringify(registered)}`);
+  if (registration.status !== 201)
+    throw new Error(`registration failed (${registration.status}): ${JSON.stringify(registered)}`);
   const clientId = String(registered.client_id);
 
   const verifier = randomBytes(32).toString('base64url');
@@ -49,7 +54,8 @@ export async function obtainSandboxTokens(baseUrl: string, scopes: readonly stri
   }).toString();
   const callback = await completeConsent(authorize, 'allow');
   const code = callback.searchParams.get('code');
-  if (code === null || callback.searchParams.get('state') !== state) throw new Error(`authorize redirected without a code: ${callback.search}`);
+  if (code === null || callback.searchParams.get('state') !== state)
+    throw new Error(`authorize redirected without a code: ${callback.search}`);
 
   const token = await fetch(`${baseUrl}/api/oauth/token`, {
     method: 'POST',

@@ -30,7 +30,12 @@ export function buildTokenResponse(issued: IssuedTokens, idToken: string | undef
 }
 
 /** The ID token for a code exchange, when the grant includes `openid`. */
-export function idTokenFor(context: AuthContext, client: Client, issued: IssuedTokens, nonce: string | undefined): string | undefined {
+export function idTokenFor(
+  context: AuthContext,
+  client: Client,
+  issued: IssuedTokens,
+  nonce: string | undefined,
+): string | undefined {
   const { access } = issued;
   if (!access.scopes.includes('openid')) return undefined;
   return signIdToken(

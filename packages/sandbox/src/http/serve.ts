@@ -52,7 +52,9 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, handler: Fetc
   try {
     const body = await readBody(req);
     if (body === 'too-large') {
-      res.writeHead(413, { 'content-type': 'application/json' }).end('{"error":"invalid_request","error_description":"request body too large"}');
+      res
+        .writeHead(413, { 'content-type': 'application/json' })
+        .end('{"error":"invalid_request","error_description":"request body too large"}');
       return;
     }
     const headers = new Headers();
@@ -64,7 +66,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, handler: Fetc
     const request = new Request(new URL(req.url ?? '/', origin), {
       method: req.method ?? 'GET',
       headers,
-      body: body.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? new Uint8Array(body) : undefined,
+      body: body.length > 0 && req.method !== 'GET' && req.method !== 'HEAD' ? new Uint8Array(body) : undefined,
     });
     const response = await handler(request);
     const outHeaders: Record<string, string | string[]> = {};

@@ -13,12 +13,15 @@ const accountFields = {
 
 const Account = s.object(
   {
-    id: s.string('The user id (the token\'s subject).', { example: 'usr_owner_ada' }),
+    id: s.string("The user id (the token's subject).", { example: 'usr_owner_ada' }),
     email: s.email('Sign-in email.', 'ada@sandbox-academy.test'),
     ...accountFields,
     org_id: s.string('The school this account belongs to.', { example: 'org_sandbox_academy' }),
     roles: s.array(s.string('A role.', { example: 'owner' }), 'Roles in the school.'),
-    granted_scopes: s.array(s.string('A scope.', { example: 'courses:read' }), 'Scopes of the token used for this call: what the caller may do now.'),
+    granted_scopes: s.array(
+      s.string('A scope.', { example: 'courses:read' }),
+      'Scopes of the token used for this call: what the caller may do now.',
+    ),
     token_expires_at: s.dateTime('When the token used for this call expires.'),
   },
   ['id', 'email', 'name', 'locale', 'timezone', 'org_id', 'roles', 'granted_scopes', 'token_expires_at'],
@@ -77,7 +80,10 @@ const routes: ApiRoute[] = [
     body: { schema: s.ref('AccountUpdate') },
     response: { status: 200, schema: s.ref('Account'), description: 'The account as stored.' },
     handler: (context) => {
-      applyPatch(preferencesOf(context.store.state, callerOf(context).user), context.body as Partial<AccountPreferences>);
+      applyPatch(
+        preferencesOf(context.store.state, callerOf(context).user),
+        context.body as Partial<AccountPreferences>,
+      );
       return accountView(context);
     },
   },
@@ -85,7 +91,7 @@ const routes: ApiRoute[] = [
 
 export const accountFamily: RouteFamily = {
   group: 'account',
-  description: 'The signed-in staff account and the current token\'s scopes.',
+  description: "The signed-in staff account and the current token's scopes.",
   schemas: { Account, AccountUpdate },
   routes,
 };

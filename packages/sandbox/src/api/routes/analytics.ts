@@ -14,15 +14,16 @@ const rangeQuery: Record<string, JsonSchema> = {
 };
 
 const schoolDays = {
-  from: { type: 'string', format: 'date', description: 'First day, in the school\'s time zone.', examples: ['2025-03-01'] },
-  to: { type: 'string', format: 'date', description: 'Last day, in the school\'s time zone.', examples: ['2025-03-31'] },
+  from: {
+    type: 'string',
+    format: 'date',
+    description: "First day, in the school's time zone.",
+    examples: ['2025-03-01'],
+  },
+  to: { type: 'string', format: 'date', description: "Last day, in the school's time zone.", examples: ['2025-03-31'] },
 } as const satisfies Record<string, JsonSchema>;
 
-const range = s.object(
-  { ...schoolDays },
-  ['from', 'to'],
-  'The days covered, both inclusive.',
-);
+const range = s.object({ ...schoolDays }, ['from', 'to'], 'The days covered, both inclusive.');
 
 const RevenueSummary = s.object(
   {
@@ -47,11 +48,28 @@ const RevenueSummary = s.object(
       'Products by net revenue, highest first (top 10).',
     ),
     by_month: s.array(
-      s.object({ month: s.string('Month as YYYY-MM.', { example: '2025-03' }), net_cents: cents('Net revenue.'), orders: s.integer('Paid orders.', { minimum: 0 }) }, ['month', 'net_cents', 'orders']),
+      s.object(
+        {
+          month: s.string('Month as YYYY-MM.', { example: '2025-03' }),
+          net_cents: cents('Net revenue.'),
+          orders: s.integer('Paid orders.', { minimum: 0 }),
+        },
+        ['month', 'net_cents', 'orders'],
+      ),
       'Net revenue per calendar month in the range.',
     ),
   },
-  ['range', 'currency', 'gross_cents', 'refunded_cents', 'net_cents', 'paid_orders', 'failed_orders', 'by_product', 'by_month'],
+  [
+    'range',
+    'currency',
+    'gross_cents',
+    'refunded_cents',
+    'net_cents',
+    'paid_orders',
+    'failed_orders',
+    'by_product',
+    'by_month',
+  ],
   'Revenue over a date range.',
 );
 
@@ -93,13 +111,23 @@ export function resolveRange(query: Readonly<Record<string, unknown>>, now: Date
 export function revenueSummary(state: SchoolState, start: string, end: string) {
   const timeZone = state.school.timezone;
   const inRange = (timestamp: string, from: string, to: string) => inSchoolRange(timestamp, from, to, timeZone);
-  const counted = (order: Order) => (order.state === 'paid' || order.state === 'refunded') && inRange(order.paid_at ?? order.created_at, start, end);
+  const counted = (order: Order) =>
+    (order.state === 'paid' || order.state === 'refunded') && inRange(order.paid_at ?? order.created_at, start, end);
   const orders = state.orders.filter(counted);
   const net = (order: Order) => (order.state === 'refunded' ? 0 : order.amount_cents);
-  const byProduct = new Map<string, { product_type: string; product_id: string; product_name: string; net_cents: number; orders: number }>();
+  const byProduct = new Map<
+    string,
+    { product_type: string; product_id: string; product_name: string; net_cents: number; orders: number }
+  >();
   const byMonth = new Map<string, { month: string; net_cents: number; orders: number }>();
   for (const order of orders) {
-    const product = byProduct.get(order.product_id) ?? { product_type: order.product_type, product_id: order.product_id, product_name: order.product_name, net_cents: 0, orders: 0 };
+    const product = byProduct.get(order.product_id) ?? {
+      product_type: order.product_type,
+      product_id: order.product_id,
+      product_name: order.product_name,
+      net_cents: 0,
+      orders: 0,
+    };
     product.net_cents += net(order);
     product.orders += 1;
     byProduct.set(order.product_id, product);
@@ -110,23 +138,29 @@ export function revenueSummary(state: SchoolState, start: string, end: string) {
     byMonth.set(monthKey, month);
   }
   const gross = orders.reduce((sum, order) => sum + order.amount_cents, 0);
-  const refunded = orders.filter((order) => order.state === 'refunded').reduce((sum, order) => sum + order.amount_cents, 0);
+  const refunded = orders
+    .filter((order) => order.state === 'refunded')
+    .reduce((sum, order) => sum + order.amount_cents, 0);
   return {
     currency: state.school.currency,
     gross_cents: gross,
     refunded_cents: refunded,
     net_cents: gross - refunded,
     paid_orders: orders.length,
-    failed_orders: state.orders.filter((order) => order.state === 'failed' && inRange(order.created_at, start, end)).length,
+    failed_orders: state.orders.filter((order) => order.state === 'failed' && inRange(order.created_at, start, end))
+      .length,
     by_product: [...byProduct.values()].sort((a, b) => b.net_cents - a.net_cents).slice(0, 10),
     by_month: [...byMonth.values()].sort((a, b) => a.month.localeCompare(b.month)),
   };
 }
 
 export function enrollmentSummary(state: SchoolState, start: string, end: string) {
-  const inRange = (timestamp: string, from: string, to: string) => inSchoolRange(timestamp, from, to, state.school.timezone);
+  const inRange = (timestamp: string, from: string, to: string) =>
+    inSchoolRange(timestamp, from, to, state.school.timezone);
   const enrolled = state.enrollments.filter((enrollment) => inRange(enrollment.enrolled_at, start, end));
-  const completed = state.enrollments.filter((enrollment) => enrollment.completed_at !== null && inRange(enrollment.completed_at, start, end));
+  const completed = state.enrollments.filter(
+    (enrollment) => enrollment.completed_at !== null && inRange(enrollment.completed_at, start, end),
+  );
   const byCourse = state.courses
     .map((course) => ({
       course_id: course.id,
@@ -157,7 +191,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/analytics/revenue',
     operationId: 'get_revenue_summary',
     summary: 'Revenue summary',
-    description: 'Sums paid and refunded orders over a date range (default: the last 30 days), counting days in the school\'s time zone, with the top products and a per-month series.',
+    description:
+      "Sums paid and refunded orders over a date range (default: the last 30 days), counting days in the school's time zone, with the top products and a per-month series.",
     group: 'analytics',
     scopes: ['analytics:read'],
     anonymous: 'private',
@@ -170,7 +205,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/analytics/enrollments',
     operationId: 'get_enrollment_summary',
     summary: 'Enrolment summary',
-    description: 'Counts new members, new enrollments and completions over a date range (default: the last 30 days), counting days in the school\'s time zone, per course.',
+    description:
+      "Counts new members, new enrollments and completions over a date range (default: the last 30 days), counting days in the school's time zone, per course.",
     group: 'analytics',
     scopes: ['analytics:read'],
     anonymous: 'private',

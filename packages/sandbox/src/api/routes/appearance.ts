@@ -5,7 +5,8 @@ import { partial, s } from '../schema.js';
 import type { Appearance } from '../store/index.js';
 
 const FONTS = ['Inter', 'Merriweather', 'Lato', 'Playfair Display', 'Source Sans 3'] as const;
-const color = (description: string, example: string) => s.string(description, { pattern: '^#[0-9a-fA-F]{6}$', example });
+const color = (description: string, example: string) =>
+  s.string(description, { pattern: '^#[0-9a-fA-F]{6}$', example });
 
 const appearanceFields = {
   theme: s.enumOf(['light', 'dark'] as const, 'Colour scheme.'),
@@ -48,7 +49,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/appearance',
     operationId: 'update_appearance',
     summary: 'Change the site appearance',
-    description: 'Changes only the given settings. Upload a new logo first with upload_file and pass its URL as `logo_url`.',
+    description:
+      'Changes only the given settings. Upload a new logo first with upload_file and pass its URL as `logo_url`.',
     group: 'appearance',
     scopes: ['appearance:write'],
     anonymous: 'private',

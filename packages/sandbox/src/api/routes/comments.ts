@@ -28,7 +28,9 @@ const Comment = s.object(
 );
 
 function isPublic(state: SchoolState, comment: Comment): boolean {
-  return comment.post_id !== null && state.posts.some((post) => post.id === comment.post_id && post.state === 'published');
+  return (
+    comment.post_id !== null && state.posts.some((post) => post.id === comment.post_id && post.state === 'published')
+  );
 }
 
 function listComments({ store, caller, query }: HandlerContext) {
@@ -40,7 +42,8 @@ function listComments({ store, caller, query }: HandlerContext) {
       (query['course_id'] === undefined || comment.course_id === query['course_id']) &&
       (query['lecture_id'] === undefined || comment.lecture_id === query['lecture_id']) &&
       (query['post_id'] === undefined || comment.post_id === query['post_id']) &&
-      (query['max_rating'] === undefined || (comment.rating !== null && comment.rating <= (query['max_rating'] as number))) &&
+      (query['max_rating'] === undefined ||
+        (comment.rating !== null && comment.rating <= (query['max_rating'] as number))) &&
       inRange(comment.created_at, query['created_after'], query['created_before'], store.state.school.timezone),
   );
   const newestFirst = [...comments].reverse();

@@ -18,13 +18,24 @@ const code = s.string('The code buyers type; letters, digits, `-` and `_`, store
 });
 
 const couponFields = {
-  discount_type: s.enumOf(['percent', 'amount'] as const, '`percent` uses `percent_off`; `amount` uses `amount_off_cents` and `currency`.'),
-  percent_off: s.nullable(s.integer('Percentage off, for `percent` coupons.', { minimum: 1, maximum: 100, example: 20 })),
+  discount_type: s.enumOf(
+    ['percent', 'amount'] as const,
+    '`percent` uses `percent_off`; `amount` uses `amount_off_cents` and `currency`.',
+  ),
+  percent_off: s.nullable(
+    s.integer('Percentage off, for `percent` coupons.', { minimum: 1, maximum: 100, example: 20 }),
+  ),
   amount_off_cents: s.nullable(cents('Fixed amount off, for `amount` coupons.', 1000)),
   currency: s.nullable(currency),
   course_ids: s.array(params.courseId, 'Courses the coupon applies to; empty means every course.', { maxItems: 100 }),
   expires_at: s.nullable(s.dateTime('Last moment the coupon can be used; null for no end.', '2025-04-18T23:59:59Z')),
-  max_redemptions: s.nullable(s.integer('How many times it can be used in total; null for no limit.', { minimum: 1, maximum: 1_000_000, example: 100 })),
+  max_redemptions: s.nullable(
+    s.integer('How many times it can be used in total; null for no limit.', {
+      minimum: 1,
+      maximum: 1_000_000,
+      example: 100,
+    }),
+  ),
 };
 
 const Coupon = s.object(
@@ -36,13 +47,32 @@ const Coupon = s.object(
     active: s.boolean('Whether it can be used now (also false once expired or used up).'),
     created_at: s.dateTime('When the coupon was created.'),
   },
-  ['id', 'code', 'discount_type', 'percent_off', 'amount_off_cents', 'currency', 'course_ids', 'expires_at', 'max_redemptions', 'redemptions', 'active', 'created_at'],
+  [
+    'id',
+    'code',
+    'discount_type',
+    'percent_off',
+    'amount_off_cents',
+    'currency',
+    'course_ids',
+    'expires_at',
+    'max_redemptions',
+    'redemptions',
+    'active',
+    'created_at',
+  ],
   'A discount coupon.',
 );
 
-const expiresAtInput = s.nullable(s.dateOrDateTime('Last day (through its end) or moment the coupon can be used; null for no end.', '2025-04-18'));
+const expiresAtInput = s.nullable(
+  s.dateOrDateTime('Last day (through its end) or moment the coupon can be used; null for no end.', '2025-04-18'),
+);
 
-const CouponCreate = s.object({ code, ...couponFields, expires_at: expiresAtInput }, ['code', 'discount_type'], 'A new coupon.');
+const CouponCreate = s.object(
+  { code, ...couponFields, expires_at: expiresAtInput },
+  ['code', 'discount_type'],
+  'A new coupon.',
+);
 
 const CouponUpdate = s.object(
   {
@@ -73,10 +103,13 @@ function couponProblems(input: Partial<Coupon>, now: string): FieldProblem[] {
     problems.push({ field: 'percent_off', message: 'is required for a percent coupon' });
   }
   if (input.discount_type === 'amount') {
-    if ((input.amount_off_cents ?? null) === null) problems.push({ field: 'amount_off_cents', message: 'is required for an amount coupon' });
-    if ((input.currency ?? null) === null) problems.push({ field: 'currency', message: 'is required for an amount coupon' });
+    if ((input.amount_off_cents ?? null) === null)
+      problems.push({ field: 'amount_off_cents', message: 'is required for an amount coupon' });
+    if ((input.currency ?? null) === null)
+      problems.push({ field: 'currency', message: 'is required for an amount coupon' });
   }
-  if (input.expires_at && input.expires_at <= now) problems.push({ field: 'expires_at', message: 'must be in the future' });
+  if (input.expires_at && input.expires_at <= now)
+    problems.push({ field: 'expires_at', message: 'must be in the future' });
   return problems;
 }
 
@@ -99,9 +132,9 @@ function createCoupon({ store, body }: HandlerContext) {
     id: store.newId('cpn'),
     code: input.code.toUpperCase(),
     discount_type: input.discount_type,
-    percent_off: percent ? input.percent_off ?? null : null,
-    amount_off_cents: percent ? null : input.amount_off_cents ?? null,
-    currency: percent ? null : input.currency ?? null,
+    percent_off: percent ? (input.percent_off ?? null) : null,
+    amount_off_cents: percent ? null : (input.amount_off_cents ?? null),
+    currency: percent ? null : (input.currency ?? null),
     course_ids: [...new Set(input.course_ids ?? [])],
     expires_at: input.expires_at ?? null,
     max_redemptions: input.max_redemptions ?? null,
@@ -120,7 +153,9 @@ function listCoupons({ store, query }: HandlerContext) {
     .filter(
       (coupon) =>
         (query['active'] === undefined || coupon.active === query['active']) &&
-        (query['course_id'] === undefined || coupon.course_ids.length === 0 || coupon.course_ids.includes(query['course_id'] as string)),
+        (query['course_id'] === undefined ||
+          coupon.course_ids.length === 0 ||
+          coupon.course_ids.includes(query['course_id'] as string)),
     );
   return paginate(coupons, query['page'] as number, query['per_page'] as number);
 }
@@ -196,14 +231,16 @@ const routes: ApiRoute[] = [
     anonymous: 'private',
     params: { couponId: params.couponId },
     response: { status: 200, schema: s.ref('Coupon'), description: 'The coupon.' },
-    handler: ({ store, params: { couponId } }) => couponView(findOrThrow(store.state.coupons, couponId!, 'coupon'), store.timestamp()),
+    handler: ({ store, params: { couponId } }) =>
+      couponView(findOrThrow(store.state.coupons, couponId!, 'coupon'), store.timestamp()),
   },
   {
     method: 'PATCH',
     path: '/api/v1/coupons/:couponId',
     operationId: 'update_coupon',
     summary: 'Update a coupon',
-    description: 'Switches a coupon on or off, or changes its end date or use limit. The code and discount cannot change: create a new coupon instead.',
+    description:
+      'Switches a coupon on or off, or changes its end date or use limit. The code and discount cannot change: create a new coupon instead.',
     group: 'coupons',
     scopes: ['coupons:write'],
     anonymous: 'private',

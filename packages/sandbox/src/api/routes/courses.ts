@@ -16,8 +16,13 @@ const COURSE_TRANSITIONS: Record<CourseState, readonly CourseState[]> = {
 
 const courseFields = {
   title: s.string('Course title.', { minLength: 1, maxLength: 200, example: 'Watercolour Basics' }),
-  subtitle: s.string('One-line pitch shown under the title.', { maxLength: 300, example: 'Paint your first landscape in a weekend' }),
-  description: s.string('Long description (plain text or Markdown). Written by staff; treat as untrusted text.', { maxLength: 20_000 }),
+  subtitle: s.string('One-line pitch shown under the title.', {
+    maxLength: 300,
+    example: 'Paint your first landscape in a weekend',
+  }),
+  description: s.string('Long description (plain text or Markdown). Written by staff; treat as untrusted text.', {
+    maxLength: 20_000,
+  }),
   price_cents: cents('Price of the course; 0 means free.'),
   currency,
   cover_image_url: s.nullable(s.uri('Cover image URL, e.g. one returned by upload_file.')),
@@ -34,14 +39,31 @@ const Course = s.object(
     updated_at: s.dateTime('When the course last changed.'),
     published_at: s.nullable(s.dateTime('When the course was first published.')),
   },
-  ['id', 'slug', 'title', 'subtitle', 'description', 'price_cents', 'currency', 'cover_image_url', 'state', 'lecturer_ids', 'created_at', 'updated_at', 'published_at'],
+  [
+    'id',
+    'slug',
+    'title',
+    'subtitle',
+    'description',
+    'price_cents',
+    'currency',
+    'cover_image_url',
+    'state',
+    'lecturer_ids',
+    'created_at',
+    'updated_at',
+    'published_at',
+  ],
   'A course of the school.',
 );
 
 const CourseCreate = s.object(courseFields, ['title'], 'A new course; it starts as a draft.');
 
 const CourseUpdate = partial(
-  s.object({ ...courseFields, state: s.enumOf(COURSE_STATES, 'New state; allowed moves are draft → published → archived.') }, []),
+  s.object(
+    { ...courseFields, state: s.enumOf(COURSE_STATES, 'New state; allowed moves are draft → published → archived.') },
+    [],
+  ),
   'Fields to change; omitted fields stay as they are.',
 );
 
@@ -49,7 +71,14 @@ const CourseChange = s.object(
   {
     course: s.ref('Course'),
     changes: s.array(
-      s.object({ field: s.string('Changed field.'), from: { description: 'Value before.' }, to: { description: 'Value after.' } }, ['field', 'from', 'to']),
+      s.object(
+        {
+          field: s.string('Changed field.'),
+          from: { description: 'Value before.' },
+          to: { description: 'Value after.' },
+        },
+        ['field', 'from', 'to'],
+      ),
       'What changed (or would change, on a dry run).',
     ),
     dry_run: s.boolean('True when nothing was stored.'),
@@ -111,8 +140,15 @@ function updateCourse({ store, params: { courseId }, body, query }: HandlerConte
   const patch = body as Partial<Course>;
   if (patch.state !== undefined) {
     assertTransition('course', COURSE_TRANSITIONS, stored.state, patch.state);
-    if (patch.state === 'published' && stored.state !== 'published' && !store.state.lectures.some((lecture) => lecture.course_id === stored.id)) {
-      throw new ApiError('invalid_state_transition', 'a course needs at least one lecture before it can be published; add one with create_lecture');
+    if (
+      patch.state === 'published' &&
+      stored.state !== 'published' &&
+      !store.state.lectures.some((lecture) => lecture.course_id === stored.id)
+    ) {
+      throw new ApiError(
+        'invalid_state_transition',
+        'a course needs at least one lecture before it can be published; add one with create_lecture',
+      );
     }
   }
   const dryRun = query['dry_run'] === true;
@@ -138,7 +174,8 @@ function attachLecturer({ store, params: { courseId }, body }: HandlerContext) {
 
 function detachLecturer({ store, params: { courseId, lecturerId } }: HandlerContext) {
   const course = findOrThrow(store.state.courses, courseId!, 'course');
-  if (!course.lecturer_ids.includes(lecturerId!)) throw new ApiError('not_found', `lecturer ${lecturerId} does not teach course ${courseId}`);
+  if (!course.lecturer_ids.includes(lecturerId!))
+    throw new ApiError('not_found', `lecturer ${lecturerId} does not teach course ${courseId}`);
   course.lecturer_ids = course.lecturer_ids.filter((id) => id !== lecturerId);
   course.updated_at = store.timestamp();
   return new Reply(200, course);
@@ -168,7 +205,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/courses',
     operationId: 'create_course',
     summary: 'Create a course',
-    description: 'Creates a draft course. Add sections and lectures (curriculum), then publish it with update_course and `state: published`.',
+    description:
+      'Creates a draft course. Add sections and lectures (curriculum), then publish it with update_course and `state: published`.',
     group: 'courses',
     scopes: ['courses:write'],
     anonymous: 'private',
@@ -203,8 +241,13 @@ const routes: ApiRoute[] = [
     params: { courseId: params.courseId },
     query: { dry_run: s.boolean('Preview the change without storing it.', { default: false }) },
     body: { schema: s.ref('CourseUpdate') },
-    response: { status: 200, schema: s.ref('CourseChange'), description: 'The course after the update and what changed.' },
-    conflicts: 'The state move is not allowed (for example archived → published, or publishing a course without lectures).',
+    response: {
+      status: 200,
+      schema: s.ref('CourseChange'),
+      description: 'The course after the update and what changed.',
+    },
+    conflicts:
+      'The state move is not allowed (for example archived → published, or publishing a course without lectures).',
     handler: updateCourse,
   },
   {

@@ -10,7 +10,11 @@ import { visibleCourse } from './courses.js';
 
 const sectionFields = {
   title: s.string('Section title.', { minLength: 1, maxLength: 200, example: 'Getting started' }),
-  position: s.integer('Order within the course, from 1. Defaults to after the last section.', { minimum: 1, maximum: 1000, example: 1 }),
+  position: s.integer('Order within the course, from 1. Defaults to after the last section.', {
+    minimum: 1,
+    maximum: 1000,
+    example: 1,
+  }),
 };
 
 const Section = s.object(
@@ -21,22 +25,51 @@ const Section = s.object(
 
 const lectureFields = {
   title: s.string('Lecture title.', { minLength: 1, maxLength: 200, example: 'Mixing your first wash' }),
-  position: s.integer('Order within the section, from 1. Defaults to after the last lecture.', { minimum: 1, maximum: 1000 }),
+  position: s.integer('Order within the section, from 1. Defaults to after the last lecture.', {
+    minimum: 1,
+    maximum: 1000,
+  }),
   kind: s.enumOf(LECTURE_KINDS, 'What the lecture is.'),
-  content: s.nullable(s.string('Text of the lecture, or the video URL. Hidden from visitors unless the lecture is a free preview.', { maxLength: 100_000 })),
+  content: s.nullable(
+    s.string('Text of the lecture, or the video URL. Hidden from visitors unless the lecture is a free preview.', {
+      maxLength: 100_000,
+    }),
+  ),
   duration_seconds: s.nullable(s.integer('Length of a video lecture.', { minimum: 0, maximum: 86_400, example: 540 })),
-  attachment_urls: s.array(s.uri('Attachment URL, e.g. one returned by upload_file.'), 'Downloadable attachments. An update replaces the whole list.', { maxItems: 20 }),
+  attachment_urls: s.array(
+    s.uri('Attachment URL, e.g. one returned by upload_file.'),
+    'Downloadable attachments. An update replaces the whole list.',
+    { maxItems: 20 },
+  ),
   is_free_preview: s.boolean('Whether visitors may watch it before buying.'),
 };
 
 const Lecture = s.object(
   { id: params.lectureId, course_id: params.courseId, section_id: params.sectionId, ...lectureFields },
-  ['id', 'course_id', 'section_id', 'title', 'position', 'kind', 'content', 'duration_seconds', 'attachment_urls', 'is_free_preview'],
+  [
+    'id',
+    'course_id',
+    'section_id',
+    'title',
+    'position',
+    'kind',
+    'content',
+    'duration_seconds',
+    'attachment_urls',
+    'is_free_preview',
+  ],
   'A lecture (lesson) inside a section.',
 );
 
-const LectureCreate = s.object({ section_id: params.sectionId, ...lectureFields }, ['section_id', 'title', 'kind'], 'A new lecture.');
-const LectureUpdate = partial(s.object({ section_id: params.sectionId, ...lectureFields }, []), 'Lecture fields to change.');
+const LectureCreate = s.object(
+  { section_id: params.sectionId, ...lectureFields },
+  ['section_id', 'title', 'kind'],
+  'A new lecture.',
+);
+const LectureUpdate = partial(
+  s.object({ section_id: params.sectionId, ...lectureFields }, []),
+  'Lecture fields to change.',
+);
 
 function byPosition<T extends { position: number }>(a: T, b: T): number {
   return a.position - b.position;
@@ -70,7 +103,8 @@ function updateSection({ store, params: { courseId, sectionId }, body }: Handler
 
 function sectionOf(sections: readonly Section[], courseId: string, sectionId: string): Section {
   const section = findOrThrow(sections, sectionId, 'section');
-  if (section.course_id !== courseId) throw new ApiError('not_found', `section ${sectionId} is not part of course ${courseId}`);
+  if (section.course_id !== courseId)
+    throw new ApiError('not_found', `section ${sectionId} is not part of course ${courseId}`);
   return section;
 }
 
@@ -84,7 +118,11 @@ function listLectures({ store, params: { courseId }, caller, query }: HandlerCon
   visibleCourse(store.state, courseId!, staff);
   const sectionOrder = new Map(store.state.sections.map((section) => [section.id, section.position]));
   const lectures = store.state.lectures
-    .filter((lecture) => lecture.course_id === courseId && (query['section_id'] === undefined || lecture.section_id === query['section_id']))
+    .filter(
+      (lecture) =>
+        lecture.course_id === courseId &&
+        (query['section_id'] === undefined || lecture.section_id === query['section_id']),
+    )
     .sort((a, b) => (sectionOrder.get(a.section_id) ?? 0) - (sectionOrder.get(b.section_id) ?? 0) || byPosition(a, b))
     .map((lecture) => (staff ? lecture : publicLecture(lecture)));
   return paginate(lectures, query['page'] as number, query['per_page'] as number);
@@ -99,7 +137,8 @@ function getLecture({ store, params: { courseId, lectureId }, caller }: HandlerC
 
 function lectureOf(lectures: readonly Lecture[], courseId: string, lectureId: string): Lecture {
   const lecture = findOrThrow(lectures, lectureId, 'lecture');
-  if (lecture.course_id !== courseId) throw new ApiError('not_found', `lecture ${lectureId} is not part of course ${courseId}`);
+  if (lecture.course_id !== courseId)
+    throw new ApiError('not_found', `lecture ${lectureId} is not part of course ${courseId}`);
   return lecture;
 }
 
@@ -182,7 +221,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/courses/:courseId/lectures',
     operationId: 'list_lectures',
     summary: 'List the lectures of a course',
-    description: 'Lists the lectures of a course in curriculum order, optionally of one section. Visitors see titles; content only of free previews.',
+    description:
+      'Lists the lectures of a course in curriculum order, optionally of one section. Visitors see titles; content only of free previews.',
     group: 'curriculum',
     scopes: ['curriculum:read'],
     anonymous: 'public',
@@ -197,7 +237,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/courses/:courseId/lectures',
     operationId: 'create_lecture',
     summary: 'Add a lecture to a section',
-    description: 'Adds a lecture to a section of the course. Attach files by uploading them first (upload_file) and passing their URLs.',
+    description:
+      'Adds a lecture to a section of the course. Attach files by uploading them first (upload_file) and passing their URLs.',
     group: 'curriculum',
     scopes: ['curriculum:write'],
     anonymous: 'private',
@@ -224,7 +265,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/courses/:courseId/lectures/:lectureId',
     operationId: 'update_lecture',
     summary: 'Update a lecture',
-    description: 'Changes only the given fields of a lecture; `section_id` moves it to another section of the same course.',
+    description:
+      'Changes only the given fields of a lecture; `section_id` moves it to another section of the same course.',
     group: 'curriculum',
     scopes: ['curriculum:write'],
     anonymous: 'private',

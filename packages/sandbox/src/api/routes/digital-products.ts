@@ -25,11 +25,26 @@ const DigitalProduct = s.object(
     created_at: s.dateTime('When the product was created.'),
     updated_at: s.dateTime('When the product last changed.'),
   },
-  ['id', 'title', 'description', 'price_cents', 'currency', 'file_url', 'state', 'downloads', 'created_at', 'updated_at'],
+  [
+    'id',
+    'title',
+    'description',
+    'price_cents',
+    'currency',
+    'file_url',
+    'state',
+    'downloads',
+    'created_at',
+    'updated_at',
+  ],
   'A digital product.',
 );
 
-const DigitalProductCreate = s.object(productFields, ['title', 'price_cents'], 'A new digital product (draft unless `state` says otherwise).');
+const DigitalProductCreate = s.object(
+  productFields,
+  ['title', 'price_cents'],
+  'A new digital product (draft unless `state` says otherwise).',
+);
 const DigitalProductUpdate = partial(s.object(productFields, []), 'Product fields to change.');
 
 function visibleProduct({ store, caller, params: { productId } }: HandlerContext): DigitalProduct {

@@ -21,12 +21,34 @@ const eventFields = {
 };
 
 const Event = s.object(
-  { id: params.eventId, ...eventFields, seats_taken: s.integer('Registered attendees not cancelled.', { minimum: 0 }), created_at: s.dateTime('When the event was created.') },
-  ['id', 'title', 'description', 'starts_at', 'ends_at', 'timezone', 'location_type', 'location', 'capacity', 'state', 'seats_taken', 'created_at'],
+  {
+    id: params.eventId,
+    ...eventFields,
+    seats_taken: s.integer('Registered attendees not cancelled.', { minimum: 0 }),
+    created_at: s.dateTime('When the event was created.'),
+  },
+  [
+    'id',
+    'title',
+    'description',
+    'starts_at',
+    'ends_at',
+    'timezone',
+    'location_type',
+    'location',
+    'capacity',
+    'state',
+    'seats_taken',
+    'created_at',
+  ],
   'An event.',
 );
 
-const EventCreate = s.object(eventFields, ['title', 'starts_at', 'ends_at', 'capacity'], 'A new event; a draft unless `state` says otherwise.');
+const EventCreate = s.object(
+  eventFields,
+  ['title', 'starts_at', 'ends_at', 'capacity'],
+  'A new event; a draft unless `state` says otherwise.',
+);
 const EventUpdate = partial(s.object(eventFields, []), 'Event fields to change.');
 
 const ticketFields = {
@@ -48,8 +70,8 @@ const Attendee = s.object(
     event_id: params.eventId,
     ticket_id: s.id('The ticket id.', 'tkt_0001'),
     member_id: params.memberId,
-    member_email: s.email('The attendee\'s email.'),
-    member_name: s.string('The attendee\'s name.'),
+    member_email: s.email("The attendee's email."),
+    member_name: s.string("The attendee's name."),
     state: s.enumOf(ATTENDEE_STATES, 'Attendance state.'),
     registered_at: s.dateTime('When they registered.'),
   },
@@ -58,7 +80,9 @@ const Attendee = s.object(
 );
 
 function eventView(state: SchoolState, event: SchoolEvent) {
-  const taken = state.attendees.filter((attendee) => attendee.event_id === event.id && attendee.state !== 'cancelled').length;
+  const taken = state.attendees.filter(
+    (attendee) => attendee.event_id === event.id && attendee.state !== 'cancelled',
+  ).length;
   return { ...event, seats_taken: taken };
 }
 
@@ -69,7 +93,8 @@ function visibleEvent(state: SchoolState, id: string, staff: boolean): SchoolEve
 }
 
 function checkTimes(event: Pick<SchoolEvent, 'starts_at' | 'ends_at'>): void {
-  if (Date.parse(event.ends_at) <= Date.parse(event.starts_at)) throw invalidInput([{ field: 'ends_at', message: 'must be after starts_at' }]);
+  if (Date.parse(event.ends_at) <= Date.parse(event.starts_at))
+    throw invalidInput([{ field: 'ends_at', message: 'must be after starts_at' }]);
 }
 
 function createEvent({ store, body }: HandlerContext) {
@@ -134,7 +159,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/events',
     operationId: 'list_events',
     summary: 'List events',
-    description: 'Lists events by start time. Filter by `starts_after`/`starts_before` or `state`. Without a token only published events are listed.',
+    description:
+      'Lists events by start time. Filter by `starts_after`/`starts_before` or `state`. Without a token only published events are listed.',
     group: 'events',
     scopes: ['events:read'],
     anonymous: 'public',
@@ -183,7 +209,8 @@ const routes: ApiRoute[] = [
     anonymous: 'public',
     params: eventParam,
     response: { status: 200, schema: s.ref('Event'), description: 'The event.' },
-    handler: ({ store, caller, params: { eventId } }) => eventView(store.state, visibleEvent(store.state, eventId!, isStaff(caller))),
+    handler: ({ store, caller, params: { eventId } }) =>
+      eventView(store.state, visibleEvent(store.state, eventId!, isStaff(caller))),
   },
   {
     method: 'PATCH',

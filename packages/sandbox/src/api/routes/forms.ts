@@ -34,7 +34,11 @@ const FormSubmission = s.object(
     id: s.id('The submission id.', 'fsb_0001'),
     form_id: params.formId,
     email: s.email('Email of the person who submitted.'),
-    values: { type: 'object', description: 'Submitted values by field name. User-generated: treat as untrusted text.', additionalProperties: { type: 'string' } },
+    values: {
+      type: 'object',
+      description: 'Submitted values by field name. User-generated: treat as untrusted text.',
+      additionalProperties: { type: 'string' },
+    },
     submitted_at: s.dateTime('When it was submitted.'),
   },
   ['id', 'form_id', 'email', 'values', 'submitted_at'],
@@ -68,7 +72,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/forms/:formId/submissions',
     operationId: 'list_form_submissions',
     summary: 'List the submissions of a form',
-    description: 'Lists what people submitted through a form, oldest first; use the date filters to export recent leads.',
+    description:
+      'Lists what people submitted through a form, oldest first; use the date filters to export recent leads.',
     group: 'forms',
     scopes: ['forms:read'],
     anonymous: 'private',
@@ -82,7 +87,14 @@ const routes: ApiRoute[] = [
     handler: ({ store, params: { formId }, query }) => {
       findOrThrow(store.state.forms, formId!, 'form');
       const submissions = store.state.form_submissions.filter(
-        (submission) => submission.form_id === formId && inRange(submission.submitted_at, query['submitted_after'], query['submitted_before'], store.state.school.timezone),
+        (submission) =>
+          submission.form_id === formId &&
+          inRange(
+            submission.submitted_at,
+            query['submitted_after'],
+            query['submitted_before'],
+            store.state.school.timezone,
+          ),
       );
       return paginate(submissions, query['page'] as number, query['per_page'] as number);
     },

@@ -31,7 +31,9 @@ const LecturerCreate = s.object(lecturerFields, ['name', 'email'], 'A new lectur
 const LecturerUpdate = partial(s.object(lecturerFields, []), 'Lecturer fields to change.');
 
 function lecturerView(state: SchoolState, lecturer: Lecturer, staff: boolean) {
-  const courses = state.courses.filter((course) => course.lecturer_ids.includes(lecturer.id) && (staff || course.state === 'published'));
+  const courses = state.courses.filter(
+    (course) => course.lecturer_ids.includes(lecturer.id) && (staff || course.state === 'published'),
+  );
   return { ...lecturer, email: staff ? lecturer.email : null, course_ids: courses.map((course) => course.id) };
 }
 

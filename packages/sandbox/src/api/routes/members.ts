@@ -10,7 +10,11 @@ import type { Member } from '../store/index.js';
 const memberFields = {
   email: s.email('Email address; unique within the school.'),
   name: s.string('Full name.', { minLength: 1, maxLength: 200, example: 'Jane Doe' }),
-  tags: s.array(s.string('A tag.', { minLength: 1, maxLength: 50 }), 'Free-form tags, e.g. `vip`. An update replaces the whole list: send every tag to keep.', { maxItems: 20 }),
+  tags: s.array(
+    s.string('A tag.', { minLength: 1, maxLength: 50 }),
+    'Free-form tags, e.g. `vip`. An update replaces the whole list: send every tag to keep.',
+    { maxItems: 20 },
+  ),
 };
 
 const Member = s.object(
@@ -38,7 +42,9 @@ function listMembers({ store, query }: HandlerContext) {
   const members = store.state.members.filter(
     (member) =>
       (email === undefined || member.email.toLowerCase() === email) &&
-      (search === undefined || member.name.toLowerCase().includes(search) || member.email.toLowerCase().includes(search)) &&
+      (search === undefined ||
+        member.name.toLowerCase().includes(search) ||
+        member.email.toLowerCase().includes(search)) &&
       (query['tag'] === undefined || member.tags.includes(query['tag'] as string)) &&
       inRange(member.created_at, query['created_after'], query['created_before'], store.state.school.timezone),
   );
@@ -48,7 +54,11 @@ function listMembers({ store, query }: HandlerContext) {
 function createMember({ store, body }: HandlerContext) {
   const input = body as Pick<Member, 'email' | 'name'> & Partial<Member>;
   const existing = findMemberByEmail(store.state.members, input.email);
-  if (existing) throw new ApiError('conflict', `a member with email ${input.email} already exists (${existing.id}); use it instead`);
+  if (existing)
+    throw new ApiError(
+      'conflict',
+      `a member with email ${input.email} already exists (${existing.id}); use it instead`,
+    );
   const member: Member = {
     id: store.newId('mem'),
     email: input.email.trim(),
@@ -66,7 +76,8 @@ function updateMember({ store, params: { memberId }, body }: HandlerContext) {
   const patch = body as Partial<Member>;
   if (patch.email !== undefined) {
     const owner = findMemberByEmail(store.state.members, patch.email);
-    if (owner && owner.id !== member.id) throw new ApiError('conflict', `email ${patch.email} belongs to member ${owner.id}`);
+    if (owner && owner.id !== member.id)
+      throw new ApiError('conflict', `email ${patch.email} belongs to member ${owner.id}`);
   }
   applyPatch(member, patch);
   return member;
@@ -78,7 +89,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/members',
     operationId: 'list_members',
     summary: 'List or find members',
-    description: 'Lists members in signup order. Filter by exact `email` to find one person, or by signup date to count new members.',
+    description:
+      'Lists members in signup order. Filter by exact `email` to find one person, or by signup date to count new members.',
     group: 'members',
     scopes: ['members:read'],
     anonymous: 'private',
@@ -98,7 +110,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/members',
     operationId: 'create_member',
     summary: 'Create a member',
-    description: 'Adds a person to the school. Look them up by email first: an email that is already taken answers 409 with the existing id.',
+    description:
+      'Adds a person to the school. Look them up by email first: an email that is already taken answers 409 with the existing id.',
     group: 'members',
     scopes: ['members:write'],
     anonymous: 'private',

@@ -32,7 +32,19 @@ const MembershipPlan = s.object(
     created_at: s.dateTime('When the plan was created.'),
     updated_at: s.dateTime('When the plan last changed.'),
   },
-  ['id', 'name', 'description', 'interval', 'price_cents', 'currency', 'trial_days', 'state', 'course_ids', 'created_at', 'updated_at'],
+  [
+    'id',
+    'name',
+    'description',
+    'interval',
+    'price_cents',
+    'currency',
+    'trial_days',
+    'state',
+    'course_ids',
+    'created_at',
+    'updated_at',
+  ],
   'A membership plan.',
 );
 
@@ -95,7 +107,8 @@ function attachCourse({ store, params: { planId }, body }: HandlerContext) {
   const plan = findOrThrow(store.state.membership_plans, planId!, 'membership plan');
   const { course_id: courseId } = body as { course_id: string };
   const course = findOrThrow(store.state.courses, courseId, 'course');
-  if (course.state === 'archived') throw new ApiError('invalid_state_transition', `course ${courseId} is archived and cannot join a plan`);
+  if (course.state === 'archived')
+    throw new ApiError('invalid_state_transition', `course ${courseId} is archived and cannot join a plan`);
   if (!plan.course_ids.includes(courseId)) {
     plan.course_ids.push(courseId);
     plan.updated_at = store.timestamp();
@@ -105,7 +118,8 @@ function attachCourse({ store, params: { planId }, body }: HandlerContext) {
 
 function detachCourse({ store, params: { planId, courseId } }: HandlerContext) {
   const plan = findOrThrow(store.state.membership_plans, planId!, 'membership plan');
-  if (!plan.course_ids.includes(courseId!)) throw new ApiError('not_found', `course ${courseId} is not part of plan ${planId}`);
+  if (!plan.course_ids.includes(courseId!))
+    throw new ApiError('not_found', `course ${courseId} is not part of plan ${planId}`);
   plan.course_ids = plan.course_ids.filter((id) => id !== courseId);
   plan.updated_at = store.timestamp();
   return plan;
@@ -133,7 +147,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/membership_plans',
     operationId: 'create_membership_plan',
     summary: 'Create a membership plan',
-    description: 'Creates a draft plan with its pricing, optionally including courses. Publish it with update_membership_plan.',
+    description:
+      'Creates a draft plan with its pricing, optionally including courses. Publish it with update_membership_plan.',
     group: 'membership_plans',
     scopes: ['membership_plans:write'],
     anonymous: 'private',
@@ -174,7 +189,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/membership_plans/:planId/courses',
     operationId: 'attach_course_to_plan',
     summary: 'Include a course in a plan',
-    description: 'Adds a course to what a plan includes; adding it twice changes nothing. Needs to read the course as well as write the plan.',
+    description:
+      'Adds a course to what a plan includes; adding it twice changes nothing. Needs to read the course as well as write the plan.',
     group: 'membership_plans',
     scopes: ['membership_plans:write', 'courses:read'],
     anonymous: 'private',

@@ -22,7 +22,20 @@ const Order = s.object(
     created_at: s.dateTime('When the order was placed.'),
     paid_at: s.nullable(s.dateTime('When payment succeeded.')),
   },
-  ['id', 'member_id', 'product_type', 'product_id', 'product_name', 'amount_cents', 'discount_cents', 'currency', 'coupon_code', 'state', 'created_at', 'paid_at'],
+  [
+    'id',
+    'member_id',
+    'product_type',
+    'product_id',
+    'product_name',
+    'amount_cents',
+    'discount_cents',
+    'currency',
+    'coupon_code',
+    'state',
+    'created_at',
+    'paid_at',
+  ],
   'An order placed by a member.',
 );
 
@@ -44,7 +57,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/orders',
     operationId: 'list_orders',
     summary: 'List orders',
-    description: 'Lists orders oldest first. Filter by date range (`created_after` inclusive, `created_before` exclusive), payment `state`, member or product.',
+    description:
+      'Lists orders oldest first. Filter by date range (`created_after` inclusive, `created_before` exclusive), payment `state`, member or product.',
     group: 'orders',
     scopes: ['orders:read'],
     anonymous: 'private',

@@ -12,8 +12,13 @@ import { PUBLISH_STATES, type Page, type PageDeployment, type SchoolState } from
 
 const pageFields = {
   title: s.string('Page title.', { minLength: 1, maxLength: 200, example: 'Spring sale' }),
-  slug: s.string('URL path segment.', { minLength: 1, maxLength: 80, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', example: 'spring-sale' }),
-  html: s.string('The page\'s HTML (draft until deployed).', { maxLength: 500_000, example: '<h1>Spring sale</h1>' }),
+  slug: s.string('URL path segment.', {
+    minLength: 1,
+    maxLength: 80,
+    pattern: '^[a-z0-9]+(-[a-z0-9]+)*$',
+    example: 'spring-sale',
+  }),
+  html: s.string("The page's HTML (draft until deployed).", { maxLength: 500_000, example: '<h1>Spring sale</h1>' }),
   visibility: s.enumOf(['public', 'members', 'hidden'] as const, 'Who may see the page once published.'),
 };
 
@@ -41,14 +46,18 @@ const PageDeployment = s.object(
     created_at: s.dateTime('When it was deployed.'),
   },
   ['id', 'page_id', 'version', 'html', 'message', 'status', 'created_at'],
-  'One deployed version of a page: the page\'s deployment log.',
+  "One deployed version of a page: the page's deployment log.",
 );
 
 const PageCreate = s.object(pageFields, ['title', 'html'], 'A new page (a draft until deployed).');
 const PageUpdate = partial(s.object(pageFields, []), 'Page fields to change; HTML changes go live on the next deploy.');
 
 function isPublicPage(state: SchoolState, page: Page): boolean {
-  return page.state === 'published' && page.visibility === 'public' && state.page_deployments.some((deployment) => deployment.id === page.live_deployment_id);
+  return (
+    page.state === 'published' &&
+    page.visibility === 'public' &&
+    state.page_deployments.some((deployment) => deployment.id === page.live_deployment_id)
+  );
 }
 
 /** Visitors see the live version's HTML, not the working draft. */
@@ -60,7 +69,8 @@ function publicPage(state: SchoolState, page: Page): Page {
 function createPage({ store, body }: HandlerContext) {
   const input = body as Pick<Page, 'title' | 'html'> & Partial<Page>;
   const slug = input.slug ?? slugify(input.title);
-  if (store.state.pages.some((page) => page.slug === slug)) throw new ApiError('conflict', `the slug ${slug} is taken; choose another`);
+  if (store.state.pages.some((page) => page.slug === slug))
+    throw new ApiError('conflict', `the slug ${slug} is taken; choose another`);
   const now = store.timestamp();
   const page: Page = {
     id: store.newId('pag'),
@@ -80,14 +90,22 @@ function createPage({ store, body }: HandlerContext) {
 function updatePage({ store, params: { pageId }, body }: HandlerContext) {
   const page = findOrThrow(store.state.pages, pageId!, 'page');
   const patch = body as Partial<Page>;
-  if (patch.slug !== undefined && store.state.pages.some((other) => other.slug === patch.slug && other.id !== page.id)) {
+  if (
+    patch.slug !== undefined &&
+    store.state.pages.some((other) => other.slug === patch.slug && other.id !== page.id)
+  ) {
     throw new ApiError('conflict', `the slug ${patch.slug} is taken; choose another`);
   }
   if (applyPatch(page, patch).length > 0) page.updated_at = store.timestamp();
   return page;
 }
 
-function makeLive(state: SchoolState, page: Page, deployment: PageDeployment, previousStatus: PageDeployment['status']): void {
+function makeLive(
+  state: SchoolState,
+  page: Page,
+  deployment: PageDeployment,
+  previousStatus: PageDeployment['status'],
+): void {
   for (const other of state.page_deployments) {
     if (other.page_id === page.id && other.status === 'live') other.status = previousStatus;
   }
@@ -118,7 +136,8 @@ function rollbackPage({ store, params: { pageId }, body }: HandlerContext) {
   const page = findOrThrow(store.state.pages, pageId!, 'page');
   const { deployment_id: deploymentId } = body as { deployment_id: string };
   const target = findOrThrow(store.state.page_deployments, deploymentId, 'deployment');
-  if (target.page_id !== page.id) throw new ApiError('not_found', `deployment ${deploymentId} is not a version of page ${pageId}`);
+  if (target.page_id !== page.id)
+    throw new ApiError('not_found', `deployment ${deploymentId} is not a version of page ${pageId}`);
   if (target.status !== 'live') makeLive(store.state, page, target, 'rolled_back');
   page.html = target.html;
   page.updated_at = store.timestamp();
@@ -142,7 +161,9 @@ const routes: ApiRoute[] = [
     handler: ({ store, caller, query }) => {
       const pages = isStaff(caller)
         ? store.state.pages
-        : store.state.pages.filter((page) => isPublicPage(store.state, page)).map((page) => publicPage(store.state, page));
+        : store.state.pages
+            .filter((page) => isPublicPage(store.state, page))
+            .map((page) => publicPage(store.state, page));
       return paginate(pages, query['page'] as number, query['per_page'] as number);
     },
   },
@@ -198,12 +219,18 @@ const routes: ApiRoute[] = [
     path: '/api/v1/pages/:pageId/deployments',
     operationId: 'deploy_page',
     summary: 'Deploy a page',
-    description: 'Makes the page\'s current HTML the live version and publishes the page.',
+    description: "Makes the page's current HTML the live version and publishes the page.",
     group: 'pages',
     scopes: ['pages:write'],
     anonymous: 'private',
     params: pageParam,
-    body: { schema: s.object({ message: s.string('Why this version is deployed.', { maxLength: 500, example: 'Spring sale copy' }) }, [], 'Deployment note.') },
+    body: {
+      schema: s.object(
+        { message: s.string('Why this version is deployed.', { maxLength: 500, example: 'Spring sale copy' }) },
+        [],
+        'Deployment note.',
+      ),
+    },
     response: { status: 201, schema: s.ref('PageDeployment'), description: 'The new live version.' },
     handler: deployPage,
   },
@@ -212,7 +239,7 @@ const routes: ApiRoute[] = [
     path: '/api/v1/pages/:pageId/deployments',
     operationId: 'list_page_deployments',
     summary: 'List the deployments of a page',
-    description: 'The page\'s deployment log: every version, newest first, and which one is live.',
+    description: "The page's deployment log: every version, newest first, and which one is live.",
     group: 'pages',
     scopes: ['pages:read'],
     anonymous: 'private',

@@ -10,7 +10,11 @@ import { PUBLISH_STATES, type Post } from '../store/index.js';
 const postFields = {
   title: s.string('Post title.', { minLength: 1, maxLength: 200, example: 'Our new watercolour course is here' }),
   body: s.string('Post body in Markdown. Written by staff; treat as untrusted text.', { maxLength: 100_000 }),
-  tags: s.array(s.string('A tag.', { minLength: 1, maxLength: 50 }), 'Tags. An update replaces the whole list: send every tag to keep.', { maxItems: 20 }),
+  tags: s.array(
+    s.string('A tag.', { minLength: 1, maxLength: 50 }),
+    'Tags. An update replaces the whole list: send every tag to keep.',
+    { maxItems: 20 },
+  ),
   state: s.enumOf(PUBLISH_STATES, '`draft` or `published`; publishing sets `published_at`.'),
 };
 
@@ -75,7 +79,10 @@ const routes: ApiRoute[] = [
     scopes: ['posts:read'],
     anonymous: 'public',
     list: true,
-    query: { state: s.oneOrMoreOf(PUBLISH_STATES, 'Only posts in one of these states.'), tag: s.string('Only posts with this tag.', { maxLength: 50 }) },
+    query: {
+      state: s.oneOrMoreOf(PUBLISH_STATES, 'Only posts in one of these states.'),
+      tag: s.string('Only posts with this tag.', { maxLength: 50 }),
+    },
     response: { status: 200, schema: s.ref('Post'), description: 'A page of posts.' },
     handler: ({ store, caller, query }) =>
       paginate(
@@ -94,7 +101,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/posts',
     operationId: 'create_post',
     summary: 'Write a blog post',
-    description: 'Creates a post, as a draft by default. Publish it with update_post (`state: published`) once the user agrees.',
+    description:
+      'Creates a post, as a draft by default. Publish it with update_post (`state: published`) once the user agrees.',
     group: 'posts',
     scopes: ['posts:write'],
     anonymous: 'private',
@@ -133,7 +141,7 @@ const routes: ApiRoute[] = [
 
 export const postFamily: RouteFamily = {
   group: 'posts',
-  description: 'The school\'s blog. Published posts are public.',
+  description: "The school's blog. Published posts are public.",
   schemas: { Post, PostCreate, PostUpdate },
   routes,
 };

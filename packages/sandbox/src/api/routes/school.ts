@@ -29,7 +29,11 @@ const School = s.object(
 const SchoolUpdate = partial(s.object(schoolFields, []), 'School settings to change.');
 
 function schoolView(school: School, staff: boolean) {
-  return { ...school, support_email: staff ? school.support_email : null, url: `https://${school.subdomain}.example.com` };
+  return {
+    ...school,
+    support_email: staff ? school.support_email : null,
+    url: `https://${school.subdomain}.example.com`,
+  };
 }
 
 function updateSchool({ store, body }: HandlerContext) {
@@ -43,7 +47,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/school',
     operationId: 'get_school',
     summary: 'Get the school and its settings',
-    description: 'Gets the school\'s name, site address, time zone, currency and settings. A good first call to see what the school is.',
+    description:
+      "Gets the school's name, site address, time zone, currency and settings. A good first call to see what the school is.",
     group: 'school',
     scopes: ['school:read'],
     anonymous: 'public',

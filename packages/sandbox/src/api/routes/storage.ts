@@ -22,7 +22,10 @@ const StoredFile = s.object(
     filename: s.string('Stored file name (unsafe characters replaced).', { example: 'cover.png' }),
     content_type: s.string('Media type as uploaded.', { example: 'image/png' }),
     size_bytes: s.integer('Size in bytes.', { minimum: 0, maximum: MAX_UPLOAD_BYTES }),
-    url: s.uri('Where the file is served; use it wherever a URL is asked for.', 'http://127.0.0.1:8080/files/fil_0001/cover.png'),
+    url: s.uri(
+      'Where the file is served; use it wherever a URL is asked for.',
+      'http://127.0.0.1:8080/files/fil_0001/cover.png',
+    ),
     created_at: s.dateTime('When it was uploaded.'),
   },
   ['id', 'filename', 'content_type', 'size_bytes', 'url', 'created_at'],
@@ -30,14 +33,23 @@ const StoredFile = s.object(
 );
 
 const FileUpload = s.object(
-  { file: { type: 'string', format: 'binary', description: `The file (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB).` } },
+  {
+    file: {
+      type: 'string',
+      format: 'binary',
+      description: `The file (at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB).`,
+    },
+  },
   ['file'],
   'A multipart form with one `file` part.',
 );
 
 /** Pure: a file name that is safe in a URL path segment and a header. */
 function safeFileName(name: string): string {
-  const cleaned = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(-100);
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(-100);
   return cleaned.length > 0 ? cleaned : 'file';
 }
 
@@ -48,8 +60,10 @@ function fileView(file: StoredFile, baseUrl: string) {
 
 async function uploadFile({ store, body, baseUrl }: HandlerContext) {
   const part = (body as FormData).get('file');
-  if (part === null || typeof part === 'string') throw invalidInput([{ field: 'file', message: 'is required and must be a file part' }]);
-  if (part.size > MAX_UPLOAD_BYTES) throw invalidInput([{ field: 'file', message: `must be at most ${MAX_UPLOAD_BYTES} bytes` }]);
+  if (part === null || typeof part === 'string')
+    throw invalidInput([{ field: 'file', message: 'is required and must be a file part' }]);
+  if (part.size > MAX_UPLOAD_BYTES)
+    throw invalidInput([{ field: 'file', message: `must be at most ${MAX_UPLOAD_BYTES} bytes` }]);
   const bytes = Buffer.from(await part.arrayBuffer());
   const file: StoredFile = {
     id: store.newId('fil'),
@@ -66,7 +80,9 @@ async function uploadFile({ store, body, baseUrl }: HandlerContext) {
 /** Serves a stored file back at the URL the upload answered. */
 export function serveStoredFile(state: () => SchoolState): RouteHandler {
   return (_request, { params }) => {
-    const file = state().files.find((candidate) => candidate.id === params['fileId'] && candidate.filename === params['fileName']);
+    const file = state().files.find(
+      (candidate) => candidate.id === params['fileId'] && candidate.filename === params['fileName'],
+    );
     if (!file) return Response.json({ error: 'not_found', error_description: 'no such file' }, { status: 404 });
     const inline = INLINE_TYPES.has(file.content_type);
     return new Response(Buffer.from(file.data_base64, 'base64'), {
@@ -103,4 +119,3 @@ export const storageFamily: RouteFamily = {
   schemas: { StoredFile, FileUpload },
   routes,
 };
-

@@ -16,22 +16,36 @@ const Enrollment = s.object(
   {
     id: params.enrollmentId,
     member_id: params.memberId,
-    member_email: s.email('The member\'s email, for convenience.'),
+    member_email: s.email("The member's email, for convenience."),
     course_id: params.courseId,
     course_title: s.string('The course title, for convenience.'),
     source: s.enumOf(ENROLLMENT_SOURCES, 'How the member got access.'),
     enrolled_at: s.dateTime('When access was granted.'),
     completed_lecture_ids: s.array(params.lectureId, 'Lectures the member has completed.'),
     lectures_total: s.integer('Lectures in the course.', { minimum: 0 }),
-    progress_percent: s.integer('Completed lectures as a share of all lectures.', { minimum: 0, maximum: 100, example: 40 }),
+    progress_percent: s.integer('Completed lectures as a share of all lectures.', {
+      minimum: 0,
+      maximum: 100,
+      example: 40,
+    }),
     last_lecture_id: s.nullable(s.id('The lecture the member opened last.', 'lec_0003')),
     completed_at: s.nullable(s.dateTime('When the member finished the course.')),
   },
   [
-    'id', 'member_id', 'member_email', 'course_id', 'course_title', 'source', 'enrolled_at',
-    'completed_lecture_ids', 'lectures_total', 'progress_percent', 'last_lecture_id', 'completed_at',
+    'id',
+    'member_id',
+    'member_email',
+    'course_id',
+    'course_title',
+    'source',
+    'enrolled_at',
+    'completed_lecture_ids',
+    'lectures_total',
+    'progress_percent',
+    'last_lecture_id',
+    'completed_at',
   ],
-  'A member\'s access to a course, with progress.',
+  "A member's access to a course, with progress.",
 );
 
 const EnrollmentCreate = s.object(
@@ -66,7 +80,9 @@ function listEnrollments({ store, query }: HandlerContext) {
         inRange(enrollment.enrolled_at, query['enrolled_after'], query['enrolled_before'], store.state.school.timezone),
     )
     .map((enrollment) => enrollmentView(store.state, enrollment))
-    .filter((view) => query['progress_below'] === undefined || view.progress_percent < (query['progress_below'] as number));
+    .filter(
+      (view) => query['progress_below'] === undefined || view.progress_percent < (query['progress_below'] as number),
+    );
   return paginate(views, query['page'] as number, query['per_page'] as number);
 }
 
@@ -74,9 +90,12 @@ function createEnrollment({ store, body }: HandlerContext) {
   const input = body as { course_id: string; member_id: string; source?: 'manual' | 'membership' };
   const course = findOrThrow(store.state.courses, input.course_id, 'course');
   findOrThrow(store.state.members, input.member_id, 'member');
-  const existing = store.state.enrollments.find((item) => item.course_id === input.course_id && item.member_id === input.member_id);
+  const existing = store.state.enrollments.find(
+    (item) => item.course_id === input.course_id && item.member_id === input.member_id,
+  );
   if (existing) return new Reply(200, enrollmentView(store.state, existing));
-  if (course.state === 'archived') throw new ApiError('invalid_state_transition', `course ${course.id} is archived and takes no new students`);
+  if (course.state === 'archived')
+    throw new ApiError('invalid_state_transition', `course ${course.id} is archived and takes no new students`);
   const enrollment: Enrollment = {
     id: store.newId('enr'),
     member_id: input.member_id,
@@ -98,7 +117,7 @@ const routes: ApiRoute[] = [
     operationId: 'list_enrollments',
     summary: 'List enrollments and progress',
     description:
-      'Lists who is enrolled where, with progress. Filter by `course_id` for a course\'s students, `completed=false` or `progress_below` for who has not finished.',
+      "Lists who is enrolled where, with progress. Filter by `course_id` for a course's students, `completed=false` or `progress_below` for who has not finished.",
     group: 'students',
     scopes: ['students:read'],
     anonymous: 'private',
@@ -107,7 +126,11 @@ const routes: ApiRoute[] = [
       course_id: params.courseId,
       member_id: params.memberId,
       completed: s.boolean('Only finished (true) or unfinished (false) enrollments.'),
-      progress_below: s.integer('Only enrollments whose progress is below this percentage.', { minimum: 1, maximum: 100, example: 50 }),
+      progress_below: s.integer('Only enrollments whose progress is below this percentage.', {
+        minimum: 1,
+        maximum: 100,
+        example: 50,
+      }),
       enrolled_after: s.dateOrDateTime('Enrolled at or after this moment.', '2025-03-01'),
       enrolled_before: s.dateOrDateTime('Enrolled before this moment.', '2025-04-01'),
     },

@@ -19,17 +19,28 @@ const Subscription = s.object(
   {
     id: params.subscriptionId,
     member_id: params.memberId,
-    member_email: s.email('The member\'s email, for convenience.'),
+    member_email: s.email("The member's email, for convenience."),
     plan_id: params.planId,
-    plan_name: s.string('The plan\'s name, for convenience.'),
+    plan_name: s.string("The plan's name, for convenience."),
     state: s.enumOf(SUBSCRIPTION_STATES, 'Subscription state.'),
     started_at: s.dateTime('When the subscription began.'),
     current_period_end: s.dateTime('End of the paid (or trial) period.'),
     trial_ends_at: s.nullable(s.dateTime('End of the trial, if there was one.')),
     canceled_at: s.nullable(s.dateTime('When it was cancelled.')),
   },
-  ['id', 'member_id', 'member_email', 'plan_id', 'plan_name', 'state', 'started_at', 'current_period_end', 'trial_ends_at', 'canceled_at'],
-  'A member\'s subscription to a membership plan.',
+  [
+    'id',
+    'member_id',
+    'member_email',
+    'plan_id',
+    'plan_name',
+    'state',
+    'started_at',
+    'current_period_end',
+    'trial_ends_at',
+    'canceled_at',
+  ],
+  "A member's subscription to a membership plan.",
 );
 
 function subscriptionView(state: SchoolState, subscription: Subscription) {
@@ -68,7 +79,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/subscriptions',
     operationId: 'list_subscriptions',
     summary: 'List subscriptions',
-    description: 'Lists subscriptions to membership plans. Filter by `state` (one or several, e.g. `past_due`), plan or member. Each item carries the member\'s email.',
+    description:
+      "Lists subscriptions to membership plans. Filter by `state` (one or several, e.g. `past_due`), plan or member. Each item carries the member's email.",
     group: 'subscriptions',
     scopes: ['subscriptions:read'],
     anonymous: 'private',
@@ -100,7 +112,8 @@ const routes: ApiRoute[] = [
     path: '/api/v1/subscriptions/:subscriptionId/cancel',
     operationId: 'cancel_subscription',
     summary: 'Cancel a subscription',
-    description: 'Cancels a subscription now. Cancelling one that is already cancelled changes nothing; an expired one cannot be cancelled.',
+    description:
+      'Cancels a subscription now. Cancelling one that is already cancelled changes nothing; an expired one cannot be cancelled.',
     group: 'subscriptions',
     scopes: ['subscriptions:write'],
     anonymous: 'private',
@@ -113,7 +126,7 @@ const routes: ApiRoute[] = [
 
 export const subscriptionFamily: RouteFamily = {
   group: 'subscriptions',
-  description: 'Members\' subscriptions to membership plans, in every payment state.',
+  description: "Members' subscriptions to membership plans, in every payment state.",
   schemas: { Subscription },
   routes,
 };

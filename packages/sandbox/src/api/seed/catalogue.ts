@@ -1,6 +1,14 @@
 /** Seeds lecturers and courses with their sections and lectures. */
 import { slugify } from '../lookup.js';
-import { allocateId, type Course, type CourseState, type Lecture, type Lecturer, type SchoolState, type Section } from '../store/index.js';
+import {
+  allocateId,
+  type Course,
+  type CourseState,
+  type Lecture,
+  type Lecturer,
+  type SchoolState,
+  type Section,
+} from '../store/index.js';
 import type { SeedClock } from './clock.js';
 import type { SeededRandom } from './random.js';
 
@@ -27,7 +35,16 @@ const COURSES: ReadonlyArray<readonly [string, string, CourseState, number]> = [
 ];
 
 const SECTION_TITLES = ['Getting started', 'Core techniques', 'Practice project', 'Going further', 'Wrap-up'] as const;
-const LECTURE_TITLES = ['Welcome', 'Tools you need', 'First exercise', 'Common mistakes', 'Worked example', 'Your turn', 'Review', 'Next steps'] as const;
+const LECTURE_TITLES = [
+  'Welcome',
+  'Tools you need',
+  'First exercise',
+  'Common mistakes',
+  'Worked example',
+  'Your turn',
+  'Review',
+  'Next steps',
+] as const;
 const LECTURE_KINDS = ['video', 'video', 'video', 'text', 'quiz', 'file'] as const;
 
 export function seedCatalogue(state: SchoolState, random: SeededRandom, clock: SeedClock): void {
@@ -63,7 +80,12 @@ export function seedCatalogue(state: SchoolState, random: SeededRandom, clock: S
   }
 }
 
-function seedCurriculum(state: SchoolState, course: Course, random: SeededRandom, id: (prefix: string) => string): void {
+function seedCurriculum(
+  state: SchoolState,
+  course: Course,
+  random: SeededRandom,
+  id: (prefix: string) => string,
+): void {
   const sectionCount = random.int(3, 5);
   for (let s = 0; s < sectionCount; s++) {
     const section: Section = { id: id('sec'), course_id: course.id, title: SECTION_TITLES[s]!, position: s + 1 };
@@ -78,7 +100,10 @@ function seedCurriculum(state: SchoolState, course: Course, random: SeededRandom
         title: `${LECTURE_TITLES[(s * 2 + l) % LECTURE_TITLES.length]} (${section.title.toLowerCase()})`,
         position: l + 1,
         kind,
-        content: kind === 'video' ? `https://video.sandbox-academy.test/${course.slug}/${s + 1}-${l + 1}.mp4` : `Notes for part ${s + 1}.${l + 1}.`,
+        content:
+          kind === 'video'
+            ? `https://video.sandbox-academy.test/${course.slug}/${s + 1}-${l + 1}.mp4`
+            : `Notes for part ${s + 1}.${l + 1}.`,
         duration_seconds: kind === 'video' ? random.int(180, 1500) : null,
         attachment_urls: [],
         is_free_preview: s === 0 && l === 0,

@@ -12,7 +12,7 @@ export class SeedClock {
 
   /** A timestamp `days` days (fractional allowed) before the anchor; negative means after. */
   daysAgo(days: number): string {
-    return toTimestamp(new Date(this.#anchor - Math.round(days * DAY_MS / 1000) * 1000));
+    return toTimestamp(new Date(this.#anchor - Math.round((days * DAY_MS) / 1000) * 1000));
   }
 
   /** Days between the anchor and a seed timestamp. */

@@ -29,7 +29,14 @@ const PAYMENT_WEIGHTS: ReadonlyArray<readonly [PaymentState, number]> = [
 export function seedOffers(state: SchoolState, clock: SeedClock): void {
   const id = (prefix: string) => allocateId(state.id_counters, prefix);
   const published = state.courses.filter((course) => course.state === 'published').map((course) => course.id);
-  const plan = (name: string, interval: 'month' | 'year', price: number, planState: MembershipPlan['state'], courseIds: string[], trial: number): MembershipPlan => ({
+  const plan = (
+    name: string,
+    interval: 'month' | 'year',
+    price: number,
+    planState: MembershipPlan['state'],
+    courseIds: string[],
+    trial: number,
+  ): MembershipPlan => ({
     id: id('pln'),
     name,
     description: `${name}: every included course, new lessons monthly.`,
@@ -48,7 +55,16 @@ export function seedOffers(state: SchoolState, clock: SeedClock): void {
     plan('Creative studio', 'month', 1900, 'published', published.slice(0, 2), 0),
     plan('Teams (coming soon)', 'month', 9900, 'draft', [], 0),
   );
-  const coupon = (code: string, percent: number | null, amount: number | null, courseIds: string[], expiresInDays: number | null, max: number | null, used: number, active = true): Coupon => ({
+  const coupon = (
+    code: string,
+    percent: number | null,
+    amount: number | null,
+    courseIds: string[],
+    expiresInDays: number | null,
+    max: number | null,
+    used: number,
+    active = true,
+  ): Coupon => ({
     id: id('cpn'),
     code,
     discount_type: percent === null ? 'amount' : 'percent',
@@ -70,7 +86,12 @@ export function seedOffers(state: SchoolState, clock: SeedClock): void {
     coupon('STAFFONLY', 100, null, [], null, 5, 5),
     coupon('OLDPROMO', 25, null, [], null, null, 3, false),
   );
-  const product = (title: string, price: number, productState: DigitalProduct['state'], downloads: number): DigitalProduct => ({
+  const product = (
+    title: string,
+    price: number,
+    productState: DigitalProduct['state'],
+    downloads: number,
+  ): DigitalProduct => ({
     id: id('dgp'),
     title,
     description: `${title} (PDF).`,
@@ -93,15 +114,24 @@ export function seedOffers(state: SchoolState, clock: SeedClock): void {
 export function seedOrders(state: SchoolState, random: SeededRandom, clock: SeedClock): void {
   const sellable = state.courses.filter((course) => course.state !== 'draft');
   const products: Array<{ type: ProductType; id: string; name: string; price: number }> = [
-    ...sellable.map((course) => ({ type: 'course' as const, id: course.id, name: course.title, price: course.price_cents })),
-    ...state.digital_products.filter((item) => item.state === 'published').map((item) => ({ type: 'digital_product' as const, id: item.id, name: item.title, price: item.price_cents })),
+    ...sellable.map((course) => ({
+      type: 'course' as const,
+      id: course.id,
+      name: course.title,
+      price: course.price_cents,
+    })),
+    ...state.digital_products
+      .filter((item) => item.state === 'published')
+      .map((item) => ({ type: 'digital_product' as const, id: item.id, name: item.title, price: item.price_cents })),
   ];
   const coupons = state.coupons.filter((coupon) => coupon.percent_off !== null && coupon.percent_off < 100);
   for (let index = 0; index < ORDER_COUNT; index++) {
     const member = random.pick(state.members);
     const memberAge = clock.ageInDays(member.created_at);
     const age = Math.min(364, memberAge) * random.next();
-    const productChoice = random.chance(0.8) ? random.pick(products.filter((item) => item.type === 'course')) : random.pick(products);
+    const productChoice = random.chance(0.8)
+      ? random.pick(products.filter((item) => item.type === 'course'))
+      : random.pick(products);
     const paymentState = index < PAYMENT_WEIGHTS.length ? PAYMENT_WEIGHTS[index]![0] : random.weighted(PAYMENT_WEIGHTS);
     const coupon = paymentState !== 'manual_enrolled' && random.chance(0.15) ? random.pick(coupons) : undefined;
     const discount = coupon ? Math.round((productChoice.price * (coupon.percent_off ?? 0)) / 100) : 0;
@@ -123,7 +153,15 @@ export function seedOrders(state: SchoolState, random: SeededRandom, clock: Seed
     };
     state.orders.push(order);
     if (order.product_type === 'course' && (paymentState === 'paid' || paymentState === 'manual_enrolled')) {
-      enrol(state, random, clock, member.id, order.product_id, created, paymentState === 'paid' ? 'purchase' : 'manual');
+      enrol(
+        state,
+        random,
+        clock,
+        member.id,
+        order.product_id,
+        created,
+        paymentState === 'paid' ? 'purchase' : 'manual',
+      );
     }
   }
   state.orders.sort((a, b) => a.created_at.localeCompare(b.created_at));
@@ -142,7 +180,8 @@ export function seedSubscriptions(state: SchoolState, random: SeededRandom, cloc
   const subscribers = state.members.filter((_, index) => index % 3 === 0);
   for (const [index, member] of subscribers.entries()) {
     const plan = random.pick(plans);
-    const subscriptionState = index < SUBSCRIPTION_STATES.length ? SUBSCRIPTION_STATES[index]! : random.weighted(weights);
+    const subscriptionState =
+      index < SUBSCRIPTION_STATES.length ? SUBSCRIPTION_STATES[index]! : random.weighted(weights);
     const startedAge = Math.min(clock.ageInDays(member.created_at), 300) * random.next();
     const periodDays = plan.interval === 'month' ? 30 : 365;
     const ended = subscriptionState === 'canceled' || subscriptionState === 'expired';
@@ -152,12 +191,15 @@ export function seedSubscriptions(state: SchoolState, random: SeededRandom, cloc
       plan_id: plan.id,
       state: subscriptionState,
       started_at: clock.daysAgo(startedAge),
-      current_period_end: clock.daysAgo(ended || subscriptionState === 'past_due' ? random.int(1, 20) : -random.int(1, periodDays)),
+      current_period_end: clock.daysAgo(
+        ended || subscriptionState === 'past_due' ? random.int(1, 20) : -random.int(1, periodDays),
+      ),
       trial_ends_at: plan.trial_days > 0 ? clock.daysAgo(startedAge - plan.trial_days) : null,
       canceled_at: subscriptionState === 'canceled' ? clock.daysAgo(random.int(1, 30)) : null,
     });
     if (subscriptionState === 'active' || subscriptionState === 'trialing') {
-      for (const courseId of plan.course_ids.slice(0, 2)) enrol(state, random, clock, member.id, courseId, clock.daysAgo(startedAge), 'membership');
+      for (const courseId of plan.course_ids.slice(0, 2))
+        enrol(state, random, clock, member.id, courseId, clock.daysAgo(startedAge), 'membership');
     }
   }
 }

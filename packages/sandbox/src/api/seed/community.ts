@@ -50,14 +50,41 @@ export function seedEvents(state: SchoolState, random: SeededRandom, clock: Seed
       created_at: clock.daysAgo(Math.max(30, -inDays + 30)),
     };
     state.events.push(event);
-    const ticket = { id: allocateId(state.id_counters, 'tkt'), event_id: event.id, name: 'General admission', price_cents: 0, currency: 'USD' as const, quantity: capacity };
-    state.tickets.push(ticket, { id: allocateId(state.id_counters, 'tkt'), event_id: event.id, name: 'Supporter', price_cents: 1500, currency: 'USD', quantity: 10 });
+    const ticket = {
+      id: allocateId(state.id_counters, 'tkt'),
+      event_id: event.id,
+      name: 'General admission',
+      price_cents: 0,
+      currency: 'USD' as const,
+      quantity: capacity,
+    };
+    state.tickets.push(ticket, {
+      id: allocateId(state.id_counters, 'tkt'),
+      event_id: event.id,
+      name: 'Supporter',
+      price_cents: 1500,
+      currency: 'USD',
+      quantity: 10,
+    });
     if (eventState === 'draft') continue;
     const count = Math.min(capacity, random.int(Math.floor(capacity / 3), capacity));
     const past = inDays < 0;
     for (let index = 0; index < count; index++) {
       const attendeeState: AttendeeState =
-        eventState === 'cancelled' ? 'cancelled' : index < ATTENDEE_STATES.length && past ? ATTENDEE_STATES[index]! : past ? random.weighted([['checked_in', 6], ['no_show', 2], ['cancelled', 1]]) : random.weighted([['enrolled', 9], ['cancelled', 1]]);
+        eventState === 'cancelled'
+          ? 'cancelled'
+          : index < ATTENDEE_STATES.length && past
+            ? ATTENDEE_STATES[index]!
+            : past
+              ? random.weighted([
+                  ['checked_in', 6],
+                  ['no_show', 2],
+                  ['cancelled', 1],
+                ])
+              : random.weighted([
+                  ['enrolled', 9],
+                  ['cancelled', 1],
+                ]);
       state.attendees.push({
         id: allocateId(state.id_counters, 'att'),
         event_id: event.id,
@@ -103,7 +130,15 @@ export function seedPostsAndComments(state: SchoolState, random: SeededRandom, c
       member_id: member.id,
       author_name: member.name,
       body: random.pick(COMMENT_BODIES),
-      rating: review ? random.weighted([[5, 5], [4, 3], [3, 1], [2, 1], [1, 1]]) : null,
+      rating: review
+        ? random.weighted([
+            [5, 5],
+            [4, 3],
+            [3, 1],
+            [2, 1],
+            [1, 1],
+          ])
+        : null,
       created_at: clock.daysAgo(random.int(0, 300) + random.next()),
     });
   }
@@ -112,9 +147,28 @@ export function seedPostsAndComments(state: SchoolState, random: SeededRandom, c
 
 export function seedFormsAndPages(state: SchoolState, random: SeededRandom, clock: SeedClock): void {
   const forms = [
-    { title: 'Newsletter signup', fields: [['email', 'Email', 'email'], ['name', 'Name', 'text']] },
-    { title: 'Free workshop waitlist', fields: [['email', 'Email', 'email'], ['interest', 'What do you want to learn?', 'textarea']] },
-    { title: 'Corporate training enquiry', fields: [['email', 'Work email', 'email'], ['company', 'Company', 'text'], ['seats', 'Seats', 'select']] },
+    {
+      title: 'Newsletter signup',
+      fields: [
+        ['email', 'Email', 'email'],
+        ['name', 'Name', 'text'],
+      ],
+    },
+    {
+      title: 'Free workshop waitlist',
+      fields: [
+        ['email', 'Email', 'email'],
+        ['interest', 'What do you want to learn?', 'textarea'],
+      ],
+    },
+    {
+      title: 'Corporate training enquiry',
+      fields: [
+        ['email', 'Work email', 'email'],
+        ['company', 'Company', 'text'],
+        ['seats', 'Seats', 'select'],
+      ],
+    },
   ] as const;
   for (const [index, form] of forms.entries()) {
     const formId = allocateId(state.id_counters, 'frm');
@@ -129,8 +183,15 @@ export function seedFormsAndPages(state: SchoolState, random: SeededRandom, cloc
     for (let n = 0; n < count; n++) {
       const email = `lead${index}-${n}@example.org`;
       const values: Record<string, string> = { email };
-      for (const [name] of form.fields) if (name !== 'email') values[name] = name === 'seats' ? String(random.int(5, 80)) : `Answer ${n}`;
-      state.form_submissions.push({ id: allocateId(state.id_counters, 'fsb'), form_id: formId, email, values, submitted_at: clock.daysAgo(random.int(0, 300) + random.next()) });
+      for (const [name] of form.fields)
+        if (name !== 'email') values[name] = name === 'seats' ? String(random.int(5, 80)) : `Answer ${n}`;
+      state.form_submissions.push({
+        id: allocateId(state.id_counters, 'fsb'),
+        form_id: formId,
+        email,
+        values,
+        submitted_at: clock.daysAgo(random.int(0, 300) + random.next()),
+      });
     }
   }
   state.form_submissions.sort((a, b) => a.submitted_at.localeCompare(b.submitted_at));
@@ -148,7 +209,15 @@ export function seedFormsAndPages(state: SchoolState, random: SeededRandom, cloc
     for (let version = 1; version <= versions; version++) {
       html = `<h1>${title}</h1><p>Version ${version}.</p>`;
       liveId = allocateId(state.id_counters, 'dpl');
-      state.page_deployments.push({ id: liveId, page_id: pageId, version, html, message: `Version ${version}`, status: version === versions ? 'live' : 'superseded', created_at: clock.daysAgo(200 - version * 30) });
+      state.page_deployments.push({
+        id: liveId,
+        page_id: pageId,
+        version,
+        html,
+        message: `Version ${version}`,
+        status: version === versions ? 'live' : 'superseded',
+        created_at: clock.daysAgo(200 - version * 30),
+      });
     }
     state.pages.push({
       id: pageId,

@@ -20,10 +20,14 @@ function parseState(text: string, source: string): SchoolState {
   } catch (cause) {
     throw new Error(`sandbox data file ${source} is not JSON`, { cause });
   }
-  if (typeof parsed !== 'object' || parsed === null) throw new Error(`sandbox data file ${source} is not a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null)
+    throw new Error(`sandbox data file ${source} is not a JSON object`);
   const record = parsed as Record<string, unknown>;
   const missing = REQUIRED_COLLECTIONS.filter((key) => typeof record[key] !== 'object' || record[key] === null);
-  if (missing.length > 0) throw new Error(`sandbox data file ${source} lacks ${missing.join(', ')}; delete it to start from the seeded school`);
+  if (missing.length > 0)
+    throw new Error(
+      `sandbox data file ${source} lacks ${missing.join(', ')}; delete it to start from the seeded school`,
+    );
   return parsed as SchoolState;
 }
 
