@@ -35,7 +35,11 @@ describe('a start while the school is down', () => {
     const online = await listOnce(configDir, sandbox.url).finally(() => sandbox.close());
     const offline = await listOnce(configDir, sandbox.url);
     expect(offline.stderr.join('\n')).toMatch(/the school could not be reached; using the cached API description/);
-    expect(offline.stderr.join('\n')).toMatch(/could not be reached \(.*ECONNREFUSED.*\)/);
+    // The cause is named. Usually nothing listens on the freed port (ECONNREFUSED); with the suite's
+    // other files starting servers meanwhile, another one may have taken it and hung up (seen under load).
+    expect(offline.stderr.join('\n')).toMatch(
+      /could not be reached \((?:.*ECONNREFUSED.*|.*ECONNRESET.*|socket hang up)\)/,
+    );
     expect(offline.tools).toEqual(online.tools);
   });
 });
