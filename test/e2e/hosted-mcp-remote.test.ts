@@ -9,8 +9,7 @@
  * `hosted-clients.test.ts`; here, a start after one.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,7 +25,7 @@ import {
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
 import { approveWithCookies, startMcpRemote, until } from '../helpers/mcp-remote.js';
-import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { spawnHostedProcess } from '../helpers/hosted-process.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
@@ -56,40 +55,14 @@ describe.each([
     home = await mkdtemp(join(tmpdir(), 'school-mcp-mcp-remote-'));
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}${publicPath}`;
-    const integration = sandbox.registerIntegration({
+    server = spawnHostedProcess({
+      sandbox,
+      port,
+      publicUrl,
+      home,
       clientName: 'school-mcp (hosted)',
-      redirectUris: [`${publicUrl}/oauth/callback`],
+      extraArgs: ['--log-level', 'debug'],
     });
-    server = spawn(
-      process.execPath,
-      [
-        MAIN_JS,
-        '--hosted',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--public-url',
-        publicUrl,
-        '--school',
-        sandbox.url,
-        '--client-id',
-        integration.clientId,
-        '--store',
-        join(home, 'store'),
-        '--log-level',
-        'debug',
-      ],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: home,
-          SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret,
-          SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
-        },
-      },
-    );
     serverLines = collectLines(server.stderr);
     await serverLines.waitForLine(/serving hosted/, 30_000);
   }, 60_000);

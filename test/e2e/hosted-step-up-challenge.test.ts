@@ -6,8 +6,7 @@
  * The MCP SDK's client signs in through its own OAuth provider, as a deployment's users would.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { completeConsent, SANDBOX_STAFF, startSandbox, type RunningSandbox } fro
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 import { freePort } from '../helpers/free-port.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
-import { MAIN_JS } from '../helpers/mcp-stdio.js';
+import { spawnHostedProcess } from '../helpers/hosted-process.js';
 import { collectLines } from '../helpers/stderr-lines.js';
 import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
 
@@ -44,41 +43,15 @@ describe('school-mcp --hosted as a process: a school that understates a scope in
     });
     const port = await freePort();
     publicUrl = `http://127.0.0.1:${port}`;
-    const integration = sandbox.registerIntegration({
-      clientName: 'school-mcp (step-up e2e)',
-      redirectUris: [`${publicUrl}/oauth/callback`],
-    });
     home = await mkdtemp(join(tmpdir(), 'school-mcp-hosted-challenge-'));
-    child = spawn(
-      process.execPath,
-      [
-        MAIN_JS,
-        '--hosted',
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--public-url',
-        publicUrl,
-        '--school',
-        sandbox.url,
-        '--client-id',
-        integration.clientId,
-        '--store',
-        join(home, 'store'),
-        '--toolsets',
-        'all',
-      ],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: home,
-          SCHOOL_MCP_CLIENT_SECRET: integration.clientSecret,
-          SCHOOL_MCP_STORE_KEY: randomBytes(32).toString('base64'),
-        },
-      },
-    );
+    child = spawnHostedProcess({
+      sandbox,
+      port,
+      publicUrl,
+      home,
+      clientName: 'school-mcp (step-up e2e)',
+      extraArgs: ['--toolsets', 'all'],
+    });
     await collectLines(child.stderr).waitForLine(/serving hosted/, 30_000);
   }, 60_000);
 
