@@ -75,7 +75,12 @@ export function compileSchool(options: SchoolServerOptions): CompiledSchool {
   const directTools = direct.map((operation) => compiled.get(operation.toolName)!);
   const call = withShapedResults(options.call);
   return {
-    instructions: serverInstructions(options.schoolName, options.plan, [...options.catalogue.toolsets.keys()]),
+    instructions: serverInstructions(
+      options.schoolName,
+      options.plan,
+      [...options.catalogue.toolsets.keys()],
+      options.catalogue.operations.filter((operation) => !compiled.has(operation.toolName)),
+    ),
     register(server, accountTools = true) {
       const connection = clientConnectionOf(server);
       if (accountTools) registerAccountTools(server, options.account);

@@ -2,7 +2,8 @@
  * What reaches the model from a school's document and answers, through the built server over
  * stdio: descriptions without invisible characters (API-15), long enums and defaults listed short
  * while calls are checked against the whole document (API-16), school text in results named as
- * untrusted (API-17), and a document of one huge mapping that starts like any other (API-18).
+ * untrusted (API-17), a document of one huge mapping that starts like any other (API-18), and
+ * instructions that name operations by generated names alone (API-19).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -129,6 +130,22 @@ describe('what the model reads', () => {
       expect(described).toContain('One of 1,000 values');
       expect(described).not.toContain('course_0999');
       expect(described).not.toContain('n'.repeat(201));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('API-19 names the operations without a tool in the instructions by their generated names alone', async () => {
+    const server = await startStdioServer({
+      args: ['--school', schoolUrl, '--openapi', join(directory, 'school.json'), '--toolsets', 'dynamic'],
+    });
+    try {
+      const instructions = server.client.getInstructions() ?? '';
+      expect(instructions.split('\n').at(-1)).toBe(
+        'Reads, run with call_read_operation: list_courses(code, note, fields)',
+      );
+      expect(instructions).not.toMatch(/[\p{Cf}]/u);
+      expect(instructions).not.toMatch(/Second paragraph|course_0000|nnnn/);
     } finally {
       await server.close();
     }

@@ -50,6 +50,19 @@ const UNSEEN_BEFORE: UnseenFigures = {
   tasksDone: 2,
 };
 
+/** The commit before the operation index in the instructions (`src/server/operation-index.ts`). */
+const BEFORE_INDEX_COMMIT = 'b9f1d1f';
+
+/**
+ * Both task sets against a build of `BEFORE_INDEX_COMMIT`, with this commit's played agent (which
+ * reads the instructions; there were no operations in them then). Its instructions: 238 tokens.
+ */
+const BEFORE_INDEX = {
+  fifteen: { calls: 46, discoveryCalls: 6 },
+  twelve: { calls: 48, discoveryCalls: 16 },
+  instructionsTokens: 238,
+} as const;
+
 /** Search recall at 3 before the search work, measured on `UNSEEN_BEFORE_COMMIT`'s search. */
 const RECALL_BEFORE = { tuning: { found: 8, total: 90 }, heldBack: { found: 9, total: 90 } } as const;
 
@@ -126,6 +139,12 @@ export function agentSection(after: Measured<AgentFigures>, separately?: string)
     atMost(now.listTokens, AGENT_AIMS.listTokens),
   );
   row(
+    'server instructions, tokens',
+    BEFORE.instructionsTokens === undefined ? '–' : count(BEFORE.instructionsTokens),
+    now.instructionsTokens === undefined ? '–' : count(now.instructionsTokens),
+    '',
+  );
+  row(
     'tool errors, both sessions',
     count(BEFORE.toolErrors.length),
     count(now.toolErrors.length),
@@ -149,20 +168,20 @@ function unseenSection(now: AgentFigures, unseen: UnseenFigures): string[] {
     '',
     'Written before they were first run and without looking at the tools (`tools/bench/agent-session/unseen-tasks.ts`: vip tag, coupon switch-off, purchase question, reschedule webinar, teacher profile, course outline, digital product, monthly numbers, cancel membership, page rollback, plan contents, school settings and logo), each step in the words an administrator uses ("look up a coupon by its code", "add a tag to a member"). The same played agent works through them in a session of its own, on a new token store, with the default flags. Before searching, the agent looks among the tools and search results it has seen for the one operation that reads or changes as the step does, takes exactly the arguments it has, and is named after a thing the step names or the item it holds the id of; of several, the one whose name and title share the most words with the step; it searches when none fits or several fit equally.',
     '',
-    `| | 15 tasks, now | 12 tasks, before (${UNSEEN_BEFORE_COMMIT}) | 12 tasks, now | aim for the 12 |`,
-    '|---|---:|---:|---:|---|',
-    `| calls | ${count(now.calls)} | ${count(UNSEEN_BEFORE.calls)} | ${count(unseen.calls)} | |`,
-    `| discovery calls (search, describe), share of calls | ${share(now)} | ${share(UNSEEN_BEFORE)} | ${share(unseen)} | at most ${percent(UNSEEN_AIMS.discoveryShare)}: ${verdict(unseenShare <= UNSEEN_AIMS.discoveryShare)} |`,
-    `| consent prompts | ${count(now.prompts)} | ${count(UNSEEN_BEFORE.prompts)} | ${count(unseen.prompts)} | |`,
-    `| tasks done | ${count(now.tasks - new Set(now.toolErrors.map((error) => error.split(':')[0])).size)} of ${count(now.tasks)} | ${count(UNSEEN_BEFORE.tasksDone)} of ${count(UNSEEN_BEFORE.tasks)} | ${count(unseen.tasksDone)} of ${count(unseen.tasks)} | all: ${verdict(unseen.tasksDone === unseen.tasks)} |`,
-    `| tool errors and steps with nothing found | ${count(now.toolErrors.length)} | ${count(UNSEEN_BEFORE.toolErrors.length)} | ${count(unseen.toolErrors.length)} | none: ${verdict(unseen.toolErrors.length === 0)} |`,
+    `| | 15 tasks, now | 12 tasks, before (${UNSEEN_BEFORE_COMMIT}) | 12 tasks, before the index (${BEFORE_INDEX_COMMIT}) | 12 tasks, now | aim for the 12 |`,
+    '|---|---:|---:|---:|---:|---|',
+    `| calls | ${count(now.calls)} | ${count(UNSEEN_BEFORE.calls)} | ${count(BEFORE_INDEX.twelve.calls)} | ${count(unseen.calls)} | |`,
+    `| discovery calls (search, describe), share of calls | ${share(now)} | ${share(UNSEEN_BEFORE)} | ${share(BEFORE_INDEX.twelve)} | ${share(unseen)} | at most ${percent(UNSEEN_AIMS.discoveryShare)}: ${verdict(unseenShare <= UNSEEN_AIMS.discoveryShare)} |`,
+    `| consent prompts | ${count(now.prompts)} | ${count(UNSEEN_BEFORE.prompts)} | | ${count(unseen.prompts)} | |`,
+    `| tasks done | ${count(now.tasks - new Set(now.toolErrors.map((error) => error.split(':')[0])).size)} of ${count(now.tasks)} | ${count(UNSEEN_BEFORE.tasksDone)} of ${count(UNSEEN_BEFORE.tasks)} | 12 of 12 | ${count(unseen.tasksDone)} of ${count(unseen.tasks)} | all: ${verdict(unseen.tasksDone === unseen.tasks)} |`,
+    `| tool errors and steps with nothing found | ${count(now.toolErrors.length)} | ${count(UNSEEN_BEFORE.toolErrors.length)} | 0 | ${count(unseen.toolErrors.length)} | none: ${verdict(unseen.toolErrors.length === 0)} |`,
     ...(unseen.toolErrors.length > 0
       ? ['', ...unseen.toolErrors.map((error) => `- ${error.replace(/\n/g, ' ').slice(0, 300)}`)]
       : []),
     '',
     ...(unseenShare > UNSEEN_AIMS.discoveryShare
       ? [
-          `- **Discovery: ${percent(unseenShare)} of calls, not ${percent(UNSEEN_AIMS.discoveryShare)}.** No task stopped and no search was repeated in vain. ${count(unseen.tasks - unseen.tasksWithListedTools)} of the ${count(unseen.tasks)} tasks need an operation that is not listed (the list was chosen for the fifteen), so each searches at least once: that floor alone is ${percent((unseen.tasks - unseen.tasksWithListedTools) / Math.max(1, unseen.calls))} of the ${count(unseen.calls)} calls. The searches past it were, in the run above, for a second thing in another toolset (a file then a product, the appearance after the school) or for an operation the agent could not tell from its siblings by the arguments it had and their names and titles (a page's versions, or the page; the enrolment summary, or the revenue one); the other operations of the first result\'s toolset, which each answer carries (\`sameToolset\`), spared the second search on the same thing (tag the member just added, change the teacher just found, rename the chapter just listed). Meeting ${percent(UNSEEN_AIMS.discoveryShare)} takes listing more operations, which the 6,000-token budget of the default list does not leave room for.`,
+          `- **Discovery: ${percent(unseenShare)} of calls, not ${percent(UNSEEN_AIMS.discoveryShare)}.** No task stopped and no search was repeated in vain. Each search left is one the played agent makes because no operation it has seen is named in the step's words: it compares words literally (plurals folded, nothing else), and the steps say teacher, student, discount code, money, enrolled, registered or logo where the operations say lecturer, member, coupon, revenue, enrollment, attendee and appearance; or two siblings fit a step equally (attach or detach a course to a plan; a page, or its deployments, for its version history). Once it took \`get_course\` for "the chapters of the course", found no chapter in the answer and searched. One search finds each of these, because the search knows the school's words (recall at 3 below). Listing more tools would not spare them: the agent matches a listed name no better than an indexed one. The played agent is kept literal, so that it does not share the server's idea of a match; a model that knows these synonyms makes none of these searches.`,
         ]
       : []),
   ];
@@ -192,7 +211,7 @@ function percent(share: number): string {
 function explanations(now: AgentFigures): string[] {
   const lines = [
     "- **The default list** is the operations that 11 of the 15 tasks need (`DEFAULT_TOOLS` in `src/server/tool-plan.ts`), listed compactly: every output schema is left out of the default list, since a host gains nothing from it there (the server still checks each `structuredContent` against it, `describe_operation` shows it, and hosts hand a model only the name, description and input schema); input schemas leave out the checks the server runs anyway before anything is sent (`pattern`, lengths, bounds), naming the field when one fails; annotations leave out values equal to MCP's defaults. `--toolsets ...` lists every tool in full, output schemas included. Course drafting, webinars, lecturers and pages go through discovery: listing them too would take the list over 6,000 tokens.",
-    '- **Discovery**: `search_operations` shows each result\'s arguments in one line (`"kind*: video|text|quiz|file"`), so the agent calls without describing first; reads run through `call_read_operation` (`readOnlyHint`), changes through `call_operation` (`destructiveHint`).',
+    `- **Discovery**: the server's instructions name every operation that is not a tool of its own with its arguments (\`update_member(member_id*, email, name, tags)\`, reads apart from changes; \`src/server/operation-index.ts\`), so the agent calls one it recognises without searching first. Before the index (${BEFORE_INDEX_COMMIT}, same played agent) the 15 tasks took ${count(BEFORE_INDEX.fifteen.calls)} calls, ${count(BEFORE_INDEX.fifteen.discoveryCalls)} of them discovery, and the instructions were ${count(BEFORE_INDEX.instructionsTokens)} tokens: the index costs about ${count(Math.max(0, (now.instructionsTokens ?? 0) - BEFORE_INDEX.instructionsTokens))} tokens once per conversation, less than the search answers it spares. \`search_operations\` shows each result's arguments in one line (\`"kind*: video|text|quiz|file"\`), so the agent calls without describing first; reads run through \`call_read_operation\` (\`readOnlyHint\`), changes through \`call_operation\` (\`destructiveHint\`).`,
   ];
   if (now.prompts > AGENT_AIMS.prompts) {
     lines.push(

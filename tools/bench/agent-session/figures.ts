@@ -16,6 +16,8 @@ export interface AgentFigures {
   readonly largestResultOf: string;
   readonly listTools: number;
   readonly listTokens: number;
+  /** The server's instructions; absent from figures measured before they were counted. */
+  readonly instructionsTokens?: number;
   /**
    * Consents that asked for a new write scope, and of them those that asked for its group's read
    * too (where the school has one: `storage` has no read).
@@ -62,6 +64,7 @@ export function agentFigures(result: AgentSessionResult, countTokens: (text: str
     largestResultOf: largest.operation === undefined ? largest.tool : `${largest.tool} → ${largest.operation}`,
     listTools: result.list.tools.length,
     listTokens: countTokens(JSON.stringify(result.list)),
+    instructionsTokens: countTokens(result.instructions),
     writeConsents: writes.length,
     writeConsentsWithRead: writes.filter(({ writes: added, scopes }) =>
       added.every(

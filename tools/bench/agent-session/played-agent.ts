@@ -68,6 +68,7 @@ export async function runTasks(
   tasks: readonly AgentTask[],
   callTool: CallTool,
   countTokens: (text: string) => number,
+  instructions = '',
 ): Promise<SessionRecord> {
   const calls: CallRecord[] = [];
   const records: TaskRecord[] = [];
@@ -76,6 +77,8 @@ export async function runTasks(
   const writeCaller = tools.find((tool) => isCallTool(tool.name) && tool.annotations?.readOnlyHint !== true)?.name;
   const found = new Map<string, FoundOperation>();
   const described = new Set<string>();
+  // The operations the server's instructions name with their arguments, seen before any call.
+  const indexed = indexedOperations(instructions);
 
   for (const task of tasks) {
     const memory: Memory = {};
@@ -96,6 +99,7 @@ export async function runTasks(
       const known = [
         ...listed.map(asKnown),
         ...[...found.values()].filter((operation) => !listedNames.has(operation.name)),
+        ...indexed.filter((operation) => !listedNames.has(operation.name) && !found.has(operation.name)),
       ];
       const fit = fitOf(known, step.want, args);
       const direct = bestByName([...listedNames], step.want) ?? (fit?.listed === true ? fit.name : undefined);
@@ -103,38 +107,45 @@ export async function runTasks(
       if (direct !== undefined) {
         result = await call(direct, args);
       } else {
-        const operation = bestFound(found, step.want) ?? fit ?? (await search(step.want));
+        const seen = bestFound(found, step.want) ?? fit;
+        const operation = seen ?? (await search(step.want));
         if (operation === undefined) {
           errors.push(`nothing found for "${step.want}"`);
           break;
         }
-        if (listedNames.has(operation.name)) {
-          result = await call(operation.name, args);
-          if (result.isError) break;
-          step.keep?.(answerOf(result), memory);
-          continue;
+        result = await runFound(operation, args);
+        // It checks that an operation it chose without searching answered what the step wanted
+        // (the chapters, not the course they belong to); if not, it searches after all.
+        if (seen !== undefined && !result.isError && lacksWanted(step, answerOf(result))) {
+          const other = await search(step.want, seen.name);
+          if (other !== undefined) result = await runFound(other, args);
         }
-        const shown = operation.arguments;
-        if (
-          (shown === undefined || Object.keys(args).some((name) => !shown.includes(name))) &&
-          !described.has(operation.name)
-        ) {
-          await call(DESCRIBE_TOOL, { name: operation.name });
-          described.add(operation.name);
-        }
-        const caller = operation.readOnly && readCaller !== undefined ? readCaller : writeCaller;
-        if (caller === undefined) {
-          errors.push(`no tool to call ${operation.name} with`);
-          break;
-        }
-        result = await call(caller, { name: operation.name, arguments: args }, operation.name);
       }
       if (result.isError) break;
       step.keep?.(answerOf(result), memory);
     }
     records.push({ title: task.title, usedDiscovery, errors });
 
-    async function search(want: string): Promise<FoundOperation | undefined> {
+    async function runFound(operation: FoundOperation, args: Record<string, unknown>): Promise<ToolResult> {
+      if (listed.some((tool) => tool.name === operation.name)) return call(operation.name, args);
+      const shown = operation.arguments;
+      if (
+        (shown === undefined || Object.keys(args).some((name) => !shown.includes(name))) &&
+        !described.has(operation.name)
+      ) {
+        await call(DESCRIBE_TOOL, { name: operation.name });
+        described.add(operation.name);
+      }
+      const caller = operation.readOnly && readCaller !== undefined ? readCaller : writeCaller;
+      if (caller === undefined) {
+        errors.push(`no tool to call ${operation.name} with`);
+        return { isError: true };
+      }
+      return call(caller, { name: operation.name, arguments: args }, operation.name);
+    }
+
+    /** The search's best answer for `want`, other than `tried` (an operation that did not answer it). */
+    async function search(want: string, tried?: string): Promise<FoundOperation | undefined> {
       const answer = answerOf(await call(SEARCH_TOOL, { query: want }));
       const results = Array.isArray(answer['results']) ? (answer['results'] as Answer[]) : [];
       // The answer's other operations of the same thing are remembered too, for the next steps.
@@ -151,17 +162,20 @@ export async function runTasks(
           required: (shown ?? []).filter((line) => /^[A-Za-z0-9_.-]+\*/.test(line)).map(argumentName),
         });
       }
-      const first = results[0];
-      return (
-        bestFound(
-          found,
-          want,
-          results.map((entry) => String(entry['name'])),
-        ) ?? (first === undefined ? undefined : found.get(String(first['name'])))
-      );
+      const names = results.map((entry) => String(entry['name'])).filter((name) => name !== tried);
+      const first = names[0];
+      return bestFound(found, want, names) ?? (first === undefined ? undefined : found.get(first));
     }
   }
   return { calls, tasks: records };
+}
+
+/** The answer lacks what the step keeps for the next ones (an id it looked for). */
+function lacksWanted(step: AgentTask['steps'][number], answer: Answer): boolean {
+  if (step.keep === undefined) return false;
+  const kept: Memory = {};
+  step.keep(answer, kept);
+  return Object.values(kept).some((value) => value === undefined);
 }
 
 /** The listed name made of the most of `want`'s words, and of none that `want` lacks. */
@@ -294,6 +308,33 @@ const VERB_WORDS = new Set([
   'their',
   'it',
 ]);
+
+/**
+ * The index lines of the server's instructions (`Reads, run with call_read_operation: get_member(member_id*,
+ * fields); ...`) as the operations they name: the argument names, `*` required, and whether it reads.
+ */
+function indexedOperations(instructions: string): FoundOperation[] {
+  const operations: FoundOperation[] = [];
+  for (const line of instructions.split('\n')) {
+    const head = /^(Reads|Changes), run with call_\w+: /.exec(line);
+    if (head === null) continue;
+    for (const entry of line.slice(head[0].length).split('; ')) {
+      const parts = /^([A-Za-z0-9_-]+)\(([^)]*)\)$/.exec(entry);
+      if (parts === null) continue;
+      const shown = parts[2]!.split(', ').filter((item) => item !== '' && item !== '…');
+      operations.push({
+        name: parts[1]!,
+        title: '',
+        readOnly: head[1] === 'Reads',
+        listed: false,
+        // Cut short (`…`): the agent does not know every argument, as with a search line without them.
+        arguments: parts[2]!.includes('…') ? undefined : shown.map(argumentName),
+        required: shown.filter((item) => item.endsWith('*')).map(argumentName),
+      });
+    }
+  }
+  return operations;
+}
 
 /** `"title*: string"` or `"title"` → `title`. */
 function argumentName(line: string): string {

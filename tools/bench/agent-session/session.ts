@@ -42,6 +42,8 @@ interface SessionRun {
 export interface AgentSessionResult {
   /** The `tools/list` answer as the host got it. */
   readonly list: { readonly tools: readonly ListedTool[] };
+  /** The server's instructions, which a host loads with the list. */
+  readonly instructions: string;
   readonly first: SessionRun;
   /** The same work again, by a new process on the same token store. */
   readonly second: SessionRun;
@@ -64,7 +66,13 @@ export async function runAgentSessions(options: AgentSessionOptions): Promise<Ag
       unseenAdministratorTasks(1, now),
       options.countTokens,
     );
-    return { list: first.list, first: first.run, second: second.run, unseen: unseen.run };
+    return {
+      list: first.list,
+      instructions: first.instructions,
+      first: first.run,
+      second: second.run,
+      unseen: unseen.run,
+    };
   } finally {
     await sandbox.close();
     await rm(configDir, { recursive: true, force: true });
@@ -82,7 +90,7 @@ async function oneSession(
   launch: Launch,
   tasks: readonly AgentTask[],
   countTokens: (text: string) => number,
-): Promise<{ list: { tools: ListedTool[] }; run: SessionRun }> {
+): Promise<{ list: { tools: ListedTool[] }; instructions: string; run: SessionRun }> {
   // Default flags: the school and where tokens live; --no-browser so that no real browser opens
   // (the host below shows each link instead, as a host with URL elicitation does).
   const transport = new StdioClientTransport({
@@ -108,13 +116,15 @@ async function oneSession(
   try {
     await client.connect(transport);
     const list = (await client.listTools()) as { tools: ListedTool[] };
+    const instructions = client.getInstructions() ?? '';
     const record = await runTasks(
       list.tools,
       tasks,
       (name, args) => client.callTool({ name, arguments: args }) as Promise<ToolResult>,
       countTokens,
+      instructions,
     );
-    return { list, run: { record, prompts } };
+    return { list, instructions, run: { record, prompts } };
   } catch (error) {
     throw new Error(
       `the agent session failed: ${error instanceof Error ? error.message : String(error)}\n${stderr.lines.slice(-15).join('\n')}`,
