@@ -178,6 +178,13 @@ export const errorCodes = [
 
 export type ErrorCode = (typeof errorCodes)[number];
 
+/**
+ * The one way to build an error is `new SchoolMcpError(code, message, { hint, cause })` (or a
+ * subclass adding what its callers read, like `OAuthError`'s details), and a function returning one
+ * exists only when it is named for the situation and fixes that situation's wording or hint
+ * (`inputError`, `storeUnavailable`), never to pass a code and a message along. A part whose callers
+ * branch on its codes names them as a type (`ExecutorErrorCode`).
+ */
 export class SchoolMcpError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly code: Code;
   /** What the user or agent can do about it, in one sentence. */
