@@ -129,6 +129,10 @@ export const errorCodes = [
   /** The sign-in session was closed (shutdown). */
   'OAUTH_CLOSED',
 
+  // Hosted mode (people connecting over the network)
+  /** Someone other than the person a step-up link was made for signed in at the school with it; nothing was granted (HOST-60). */
+  'HOSTED_STEP_UP_OTHER_PERSON',
+
   // Hosted mode's grant store
   /** The store key is missing, not base64, or not 32 bytes. */
   'STORE_KEY_INVALID',
