@@ -129,6 +129,10 @@ export const errorCodes = [
   /** The sign-in session was closed (shutdown). */
   'OAUTH_CLOSED',
 
+  // Hosted mode (people connecting over the network)
+  /** Someone other than the person a step-up link was made for signed in at the school with it; nothing was granted (HOST-60). */
+  'HOSTED_STEP_UP_OTHER_PERSON',
+
   // Hosted mode's grant store
   /** The store key is missing, not base64, or not 32 bytes. */
   'STORE_KEY_INVALID',
@@ -178,6 +182,13 @@ export const errorCodes = [
 
 export type ErrorCode = (typeof errorCodes)[number];
 
+/**
+ * The one way to build an error is `new SchoolMcpError(code, message, { hint, cause })` (or a
+ * subclass adding what its callers read, like `OAuthError`'s details), and a function returning one
+ * exists only when it is named for the situation and fixes that situation's wording or hint
+ * (`inputError`, `storeUnavailable`), never to pass a code and a message along. A part whose callers
+ * branch on its codes names them as a type (`ExecutorErrorCode`).
+ */
 export class SchoolMcpError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly code: Code;
   /** What the user or agent can do about it, in one sentence. */

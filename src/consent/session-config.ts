@@ -3,8 +3,8 @@
  * reached, and what consent may ask for. Checked once up front. Pure.
  */
 import {
-  invalidConfig,
   isScopeToken,
+  OAuthError,
   normalizeScopes,
   resolveClientConfig,
   type OAuthClientConfig,
@@ -36,12 +36,15 @@ export function resolveSessionConfig(config: SignInSessionConfig): ResolvedSessi
   if (scopePolicy.mode === 'fixed') {
     const bad = scopePolicy.scopes.find((scope) => !isScopeToken(scope));
     if (bad !== undefined)
-      throw invalidConfig(`${JSON.stringify(bad)} is not a valid scope.`, 'List scopes separated by spaces or commas.');
+      throw new OAuthError('OAUTH_INVALID_CONFIG', `${JSON.stringify(bad)} is not a valid scope.`, {
+        hint: 'List scopes separated by spaces or commas.',
+      });
     const refused = config.readOnly ? refusedInReadOnly(scopePolicy.scopes, documentScopes) : [];
     if (refused.length > 0) {
-      throw invalidConfig(
+      throw new OAuthError(
+        'OAUTH_INVALID_CONFIG',
         `${refused.join(' ')} cannot be asked for in read-only mode: no read operation of the school's API accepts ${refused.length > 1 ? 'them' : 'it'}.`,
-        'Remove them from --scopes, or turn read-only mode off.',
+        { hint: 'Remove them from --scopes, or turn read-only mode off.' },
       );
     }
   }

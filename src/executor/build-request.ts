@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Operation, OperationParameter } from '../openapi/index.js';
-import { executorError, inputError } from './executor-error.js';
+import { SchoolMcpError } from '../errors.js';
+import { inputError } from './executor-error.js';
 import { encodePathSegment, serializeHeaderValue, serializePathValue, serializeQueryValue } from './parameter-style.js';
 import { collectBodyValue, encodeBody } from './body-encoding.js';
 
@@ -76,7 +77,7 @@ export function parseApiBase(apiBaseUrl: string): ApiBase {
     url.search !== '' ||
     url.hash !== ''
   ) {
-    throw executorError(
+    throw new SchoolMcpError(
       'API_URL_REFUSED',
       'The API base URL must be an http(s) origin with an optional path, without credentials, query or fragment.',
       {
@@ -124,7 +125,7 @@ function expandPath(operation: Operation, args: Readonly<Record<string, unknown>
   return operation.pathTemplate.replace(/\{([^{}]*)\}/g, (_match, name: string) => {
     const parameter = operation.parameters.find((candidate) => candidate.in === 'path' && candidate.name === name);
     if (parameter === undefined) {
-      throw executorError(
+      throw new SchoolMcpError(
         'API_URL_REFUSED',
         `The path template of ${operation.toolName} names {${name}}, which no path parameter defines.`,
         {
@@ -171,7 +172,7 @@ function assertUrlStaysOnApi(url: string, base: ApiBase, builtPath: string, buil
     parsed.search === (builtQuery === '' ? '' : `?${builtQuery}`) &&
     parsed.hash === '';
   if (!stays) {
-    throw executorError(
+    throw new SchoolMcpError(
       'API_URL_REFUSED',
       'The request URL would leave the API origin or base path, or be rewritten by URL parsing.',
       {

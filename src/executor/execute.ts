@@ -5,12 +5,11 @@
  * @see SECURITY.md ERR-02, ERR-03, LOG-01
  */
 import type { Dispatcher } from 'undici';
-import { isSchoolMcpError, type SchoolMcpError } from '../errors.js';
+import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import type { Operation } from '../openapi/index.js';
 import type { AccessTokenSource } from './access-token-source.js';
 import { buildRequest, DEFAULT_MAX_UPLOAD_BYTES, parseApiBase, type PlannedRequest } from './build-request.js';
-import { executorError } from './executor-error.js';
 import {
   toResponseOutcome,
   type CallSummary,
@@ -113,7 +112,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     } catch (error) {
       if (signal?.aborted === true) throw cancelled(error);
       if (isSchoolMcpError(error)) throw error;
-      throw executorError('API_SIGN_IN_FAILED', 'Signing in to the school failed.', {
+      throw new SchoolMcpError('API_SIGN_IN_FAILED', 'Signing in to the school failed.', {
         cause: error,
         hint: 'Sign in again.',
       });
@@ -164,19 +163,19 @@ function isTokenRejection(response: HttpResponse): boolean {
 function rejectedAgain(response: HttpResponse): SchoolMcpError {
   const description = bearerChallenge(response.headers['www-authenticate'])?.errorDescription;
   const said = description === undefined ? '' : ` (${description.slice(0, 200)})`;
-  return executorError('API_UNAUTHORIZED', `The school rejected the sign-in even after a refresh${said}.`, {
+  return new SchoolMcpError('API_UNAUTHORIZED', `The school rejected the sign-in even after a refresh${said}.`, {
     hint: 'Sign in again, then call the tool again.',
   });
 }
 
 function cancelled(cause: unknown): SchoolMcpError {
-  return executorError('API_CANCELLED', 'The call was cancelled before the request was sent.', { cause });
+  return new SchoolMcpError('API_CANCELLED', 'The call was cancelled before the request was sent.', { cause });
 }
 
 function asExecutorError(error: unknown, signal: AbortSignal | undefined): SchoolMcpError {
   if (isSchoolMcpError(error)) return error;
   if (signal?.aborted === true) return cancelled(error);
-  return executorError('API_NETWORK_ERROR', 'The request to the school failed unexpectedly.', {
+  return new SchoolMcpError('API_NETWORK_ERROR', 'The request to the school failed unexpectedly.', {
     cause: error,
     hint: 'Try again; if it keeps failing, report it.',
   });

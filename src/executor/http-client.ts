@@ -7,8 +7,8 @@
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.js';
 import { BODY_CAPS, loadUndici } from '../network/index.js';
+import { SchoolMcpError } from '../errors.js';
 import type { PlannedRequest } from './build-request.js';
-import { executorError } from './executor-error.js';
 import {
   declaredLengthTooLarge,
   discardBody,
@@ -76,7 +76,7 @@ function assertCredentialOrigin(plannedRequest: PlannedRequest, apiOrigin: strin
   if (!carriesCredentials) return;
   const origin = URL.canParse(plannedRequest.url) ? new URL(plannedRequest.url).origin : undefined;
   if (origin !== apiOrigin) {
-    throw executorError(
+    throw new SchoolMcpError(
       'API_TOKEN_ORIGIN_REFUSED',
       "A request with credentials was aimed at another origin than the school's API and was not sent.",
       {
@@ -181,7 +181,7 @@ function redirectRefused(status: number, location: string | undefined, requestUr
   const target =
     location !== undefined && URL.canParse(location, requestUrl) ? new URL(location, requestUrl) : undefined;
   const shown = target === undefined ? 'no valid Location' : `${target.origin}${target.pathname}`.slice(0, 200);
-  return executorError(
+  return new SchoolMcpError(
     'API_REDIRECT_REFUSED',
     `The school answered HTTP ${status}, a redirect to ${shown}; redirects are not followed with the sign-in token.`,
     {

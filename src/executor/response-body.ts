@@ -7,7 +7,7 @@
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { declaredOverCap, isJsonMediaType } from '../network/index.js';
-import { executorError } from './executor-error.js';
+import { SchoolMcpError } from '../errors.js';
 
 export interface BodyLimits {
   /** Cap on a success body after decompression. */
@@ -39,7 +39,7 @@ export function declaredLengthTooLarge(status: number, contentLength: string | u
 }
 
 export function tooLargeError(maxBytes: number) {
-  return executorError('API_RESPONSE_TOO_LARGE', `The response is larger than the ${maxBytes}-byte limit.`, {
+  return new SchoolMcpError('API_RESPONSE_TOO_LARGE', `The response is larger than the ${maxBytes}-byte limit.`, {
     hint: "Ask for less: use the operation's filters, a smaller page size, or field selection.",
   });
 }
@@ -52,7 +52,7 @@ export async function readResponseBody(
   const decoders = decodersFor(contentEncoding);
   if (decoders === undefined) {
     discardBody(body);
-    throw executorError(
+    throw new SchoolMcpError(
       'API_RESPONSE_UNREADABLE',
       `The response uses an unsupported content encoding (${JSON.stringify(contentEncoding)}).`,
       {
@@ -77,7 +77,9 @@ export async function readResponseBody(
     }
   } catch (error) {
     if (isZlibError(error)) {
-      throw executorError('API_RESPONSE_UNREADABLE', 'The response body could not be decompressed.', { cause: error });
+      throw new SchoolMcpError('API_RESPONSE_UNREADABLE', 'The response body could not be decompressed.', {
+        cause: error,
+      });
     }
     throw error;
   } finally {

@@ -4,10 +4,9 @@
  * @see SECURITY.md NET-04
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { isSchoolMcpError } from '../errors.js';
+import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { PlannedRequest } from './build-request.js';
-import { executorError } from './executor-error.js';
 import type { HttpClient, HttpResponse } from './http-client.js';
 import { parseRetryAfter } from '../network/index.js';
 import { decideRetry, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -94,7 +93,7 @@ async function sleep(clock: RetryClock, ms: number, signal: AbortSignal | undefi
   try {
     await clock.sleep(ms, signal);
   } catch (error) {
-    throw executorError('API_CANCELLED', 'The call was cancelled while waiting to retry.', { cause: error });
+    throw new SchoolMcpError('API_CANCELLED', 'The call was cancelled while waiting to retry.', { cause: error });
   }
   return ms;
 }

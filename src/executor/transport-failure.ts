@@ -2,8 +2,7 @@
  * A failure below HTTP (abort, timeout, socket) as a coded executor error. Pure.
  * @see SECURITY.md NET-01, NET-02, NET-04
  */
-import { isSchoolMcpError, type SchoolMcpError } from '../errors.js';
-import { executorError } from './executor-error.js';
+import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
 
 export interface FailureContext {
   /** The MCP request's signal fired. */
@@ -31,12 +30,12 @@ const TRANSIENT_CODES = new Set([
 
 export function toTransportError(cause: unknown, context: FailureContext): SchoolMcpError {
   if (context.cancelled) {
-    return executorError('API_CANCELLED', 'The call was cancelled, so the request to the school was aborted.', {
+    return new SchoolMcpError('API_CANCELLED', 'The call was cancelled, so the request to the school was aborted.', {
       cause,
     });
   }
   if (context.deadlineExceeded) {
-    return executorError('API_TIMEOUT', `The school did not answer completely within ${context.deadlineMs} ms.`, {
+    return new SchoolMcpError('API_TIMEOUT', `The school did not answer completely within ${context.deadlineMs} ms.`, {
       cause,
       hint: 'Try again later, or ask for less data.',
     });
@@ -45,9 +44,12 @@ export function toTransportError(cause: unknown, context: FailureContext): Schoo
   const code = errorCode(cause);
   const phase = code === undefined ? undefined : UNDICI_TIMEOUTS[code];
   if (phase !== undefined) {
-    return executorError('API_TIMEOUT', `The school timed out while ${phase}.`, { cause, hint: 'Try again later.' });
+    return new SchoolMcpError('API_TIMEOUT', `The school timed out while ${phase}.`, {
+      cause,
+      hint: 'Try again later.',
+    });
   }
-  return executorError('API_NETWORK_ERROR', `The school could not be reached (${code ?? 'network failure'}).`, {
+  return new SchoolMcpError('API_NETWORK_ERROR', `The school could not be reached (${code ?? 'network failure'}).`, {
     cause,
     hint: 'Check the connection and the school URL, then try again.',
   });

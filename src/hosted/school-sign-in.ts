@@ -95,7 +95,10 @@ export interface SchoolSignIn {
   finish(callbackUrl: URL, binding: string | undefined): Promise<SchoolCallbackOutcome>;
 }
 
-/** The refresh can never succeed again: the person must sign in at the school once more. */
+/**
+ * The refresh can never succeed again: the person must sign in at the school once more, the same
+ * situation and code as a local refresh the school refused.
+ */
 function grantEnded(reason: string): OAuthError {
   return new OAuthError('OAUTH_SIGN_IN_REQUIRED', `This person's school sign-in is over (${reason}).`, {
     hint: 'Ask the user to connect the application to school-mcp again; they sign in at the school once more.',

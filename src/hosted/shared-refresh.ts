@@ -63,12 +63,17 @@ export function rotatedSince(stale: SchoolGrant, current: SchoolGrant): boolean 
 export const RECONNECT_ADVICE =
   'Ask the user to connect the application to school-mcp again; they sign in at the school once more.';
 
+/**
+ * The local code: nothing usable is stored and no tool call may start a sign-in, so the user signs
+ * in again; only how (connecting again) is hosted mode's, and the hint says it.
+ */
 export function signInRequired(): SchoolMcpError {
   return new SchoolMcpError('OAUTH_SIGN_IN_REQUIRED', 'This connection is no longer signed in at the school.', {
     hint: RECONNECT_ADVICE,
   });
 }
 
+/** The local code for another process busy with the same sign-in: either way, retrying shortly is the answer. */
 function refreshStillRunning(waitMs: number): SchoolMcpError {
   return new SchoolMcpError(
     'OAUTH_LOCK_TIMEOUT',

@@ -65,10 +65,14 @@ export async function openStepUp(
   return consentOf(flow);
 }
 
-/** What a call waiting on a step-up answers once someone else signed in at the school with its link (HOST-60). */
+/**
+ * What a call waiting on a step-up answers once someone else signed in at the school with its link
+ * (HOST-60). Not `OAUTH_CALLBACK_REJECTED`, whose next step is to start again: here the right
+ * person has to be the one who signs in, which a sign-in on one's own computer never asks.
+ */
 function otherPersonSignedIn(): SchoolMcpError {
   return new SchoolMcpError(
-    'OAUTH_CALLBACK_REJECTED',
+    'HOSTED_STEP_UP_OTHER_PERSON',
     'At the school, someone other than the person this permission was asked for signed in, so nothing was granted and the link is used up.',
     {
       hint: 'Call the tool again for a new link, and have the person it is for sign in at the school themselves (signing out of the school first if someone else is signed in in that browser).',
@@ -133,6 +137,7 @@ export function createStepUpBroker(options: StepUpBrokerOptions): ConsentBroker 
       await delay(Math.min(pause, Math.max(1, consent.expiresAt - Date.now())), undefined, { ref: false });
       pause = Math.min(POLL_MAX_MS, pause * 2);
     }
+    // The local sign-in's code: the approval was not finished in time, and calling again asks anew.
     return {
       kind: 'failed',
       error: new SchoolMcpError(

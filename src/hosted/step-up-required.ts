@@ -1,7 +1,8 @@
 /**
  * The failure a hosted tool call meets when its person lacks a scope: the stable code of any
- * missing permission, carrying the step-up that asks that person for it, as consent's
- * `PendingConsent` (its single-use link, what it asks for, when it expires).
+ * missing permission, local or hosted (the person approves it, and the call is made again),
+ * carrying the step-up that asks that person for it, as consent's `PendingConsent` (its
+ * single-use link, what it asks for, when it expires).
  */
 import type { PendingConsent } from '../consent/index.js';
 import { SchoolMcpError } from '../errors.js';

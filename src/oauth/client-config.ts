@@ -37,31 +37,24 @@ export interface ResolvedClientConfig {
   now: () => number;
 }
 
-export function invalidConfig(message: string, hint: string): OAuthError {
-  return new OAuthError('OAUTH_INVALID_CONFIG', message, { hint });
-}
-
 export function resolveClientConfig(config: OAuthClientConfig): ResolvedClientConfig {
   const target = parseSchoolUrl(config.schoolUrl);
   const consentTimeoutMs = config.consentTimeoutMs ?? DEFAULT_CONSENT_TIMEOUT_MS;
   if (!Number.isFinite(consentTimeoutMs) || consentTimeoutMs <= 0 || consentTimeoutMs > MAX_CONSENT_TIMEOUT_MS) {
-    throw invalidConfig(
-      'The consent timeout must be between 1 ms and 10 minutes.',
-      'Choose a consent timeout of at most 10 minutes.',
-    );
+    throw new OAuthError('OAUTH_INVALID_CONFIG', 'The consent timeout must be between 1 ms and 10 minutes.', {
+      hint: 'Choose a consent timeout of at most 10 minutes.',
+    });
   }
   const port = config.callbackPort;
   if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535)) {
-    throw invalidConfig(
-      `The callback port ${port} is not a valid port.`,
-      'Choose a callback port between 1 and 65535, or none.',
-    );
+    throw new OAuthError('OAUTH_INVALID_CONFIG', `The callback port ${port} is not a valid port.`, {
+      hint: 'Choose a callback port between 1 and 65535, or none.',
+    });
   }
   if (config.clientSecret && !config.clientId) {
-    throw invalidConfig(
-      'A client secret was given without a client id.',
-      'Give the pre-registered client id together with its secret.',
-    );
+    throw new OAuthError('OAUTH_INVALID_CONFIG', 'A client secret was given without a client id.', {
+      hint: 'Give the pre-registered client id together with its secret.',
+    });
   }
   if (config.clientMetadataUrl !== undefined) {
     let url: URL | undefined;
@@ -71,9 +64,10 @@ export function resolveClientConfig(config: OAuthClientConfig): ResolvedClientCo
       url = undefined;
     }
     if (!url || url.protocol !== 'https:' || url.pathname === '/' || url.hash) {
-      throw invalidConfig(
+      throw new OAuthError(
+        'OAUTH_INVALID_CONFIG',
         'The client metadata document URL must be an https URL with a path.',
-        'Give the https URL where the client metadata document is published.',
+        { hint: 'Give the https URL where the client metadata document is published.' },
       );
     }
   }

@@ -6,7 +6,6 @@
 export { createOAuthClient, type SessionStatus } from './oauth-client.js';
 export {
   DEFAULT_CONSENT_TIMEOUT_MS,
-  invalidConfig,
   resolveClientConfig,
   type OAuthClientConfig,
   type ResolvedClientConfig,

@@ -12,10 +12,10 @@
  * @see SECURITY.md API-08
  * @see SECURITY.md API-12
  */
+import { SchoolMcpError } from '../errors.js';
 import { MAX_DOCUMENT_DEPTH, tooDeepError } from './document-depth.js';
 import { escapePointerToken, lookUpPointer } from './json-pointer.js';
 import type { JsonRecord } from './json-value.js';
-import { openApiError } from './openapi-error.js';
 
 export interface CheckedDocument {
   /** The document itself when nothing needed changing. */
@@ -51,19 +51,17 @@ export function copyCheckingReferences(document: JsonRecord): CheckedDocument {
     // the parser's own depth check does not see expanded.
     if (depth > MAX_DOCUMENT_DEPTH) throw tooDeepError();
     if (ancestors.has(value)) {
-      throw openApiError(
+      throw new SchoolMcpError(
         'OPENAPI_CYCLIC_DOCUMENT',
         `The OpenAPI document contains an object cycle at ${location()} (a YAML alias to its own ancestor).`,
-        'Replace the recursive YAML alias with a $ref.',
+        { hint: 'Replace the recursive YAML alias with a $ref.' },
       );
     }
     nodes += 1;
     if (nodes > MAX_NODES) {
-      throw openApiError(
-        'OPENAPI_TOO_LARGE',
-        'The OpenAPI document expands to too many nodes.',
-        'Remove repeated YAML aliases or split the API description.',
-      );
+      throw new SchoolMcpError('OPENAPI_TOO_LARGE', 'The OpenAPI document expands to too many nodes.', {
+        hint: 'Remove repeated YAML aliases or split the API description.',
+      });
     }
     ancestors.add(value);
     try {
@@ -139,10 +137,12 @@ function plainHead(record: JsonRecord, keys: readonly string[], count: number): 
  */
 function isLocalReference(reference: string, document: JsonRecord): boolean {
   if (!reference.startsWith('#')) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_EXTERNAL_REF',
       `The OpenAPI document refers outside itself: $ref ${JSON.stringify(reference.slice(0, 200))}.`,
-      'Bundle the document into a single file with only local "#/..." references (for example with `redocly bundle`).',
+      {
+        hint: 'Bundle the document into a single file with only local "#/..." references (for example with `redocly bundle`).',
+      },
     );
   }
   return lookUpPointer(document, reference).found !== false;

@@ -23,9 +23,9 @@ import {
   readWithoutFollowing,
   writePrivateFileAtomically,
 } from '../private-files/index.js';
+import { SchoolMcpError } from '../errors.js';
 import { buildsToForget, type CacheFileFacts } from './cache-retention.js';
 import { isRecord } from './json-value.js';
-import { openApiError } from './openapi-error.js';
 import { MAX_DOCUMENT_BYTES } from './parse-document.js';
 
 const CACHE_FOLDER = 'openapi-cache';
@@ -82,11 +82,9 @@ function parseCacheEntry(text: string, url: string): CachedDocument | undefined 
 }
 
 const unsafeCache = (message: string) =>
-  openApiError(
-    'OPENAPI_CACHE_UNSAFE',
-    message,
-    'Fix the ownership of the school-mcp config directory, or point SCHOOL_MCP_CONFIG_DIR at a private directory.',
-  );
+  new SchoolMcpError('OPENAPI_CACHE_UNSAFE', message, {
+    hint: 'Fix the ownership of the school-mcp config directory, or point SCHOOL_MCP_CONFIG_DIR at a private directory.',
+  });
 
 /**
  * The cache under `configDirectory`, both directories prepared first; `OPENAPI_CACHE_UNSAFE` when

@@ -5,9 +5,7 @@
  * parser before it does. The depth is checked before anything recursive sees the document.
  * @see SECURITY.md API-12
  */
-import { openApiError } from './openapi-error.js';
-import type { SchoolMcpError } from '../errors.js';
-import type { OpenApiErrorCode } from './openapi-error.js';
+import { SchoolMcpError } from '../errors.js';
 
 /**
  * Objects and arrays inside one another, the document itself being level 1. Real documents stay
@@ -15,11 +13,13 @@ import type { OpenApiErrorCode } from './openapi-error.js';
  */
 export const MAX_DOCUMENT_DEPTH = 128;
 
-export function tooDeepError(source?: string): SchoolMcpError<OpenApiErrorCode> {
-  return openApiError(
+export function tooDeepError(source?: string): SchoolMcpError<'OPENAPI_TOO_DEEP'> {
+  return new SchoolMcpError(
     'OPENAPI_TOO_DEEP',
     `The OpenAPI document${source === undefined ? '' : ` from ${source}`} nests objects or arrays more than ${MAX_DOCUMENT_DEPTH} levels deep.`,
-    "An API description never needs that depth: check that the file is the school's real document, or move nested schemas to components and refer to them with $ref.",
+    {
+      hint: "An API description never needs that depth: check that the file is the school's real document, or move nested schemas to components and refer to them with $ref.",
+    },
   );
 }
 

@@ -9,11 +9,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSchoolMcpError } from '../errors.js';
+import { isSchoolMcpError, SchoolMcpError } from '../errors.js';
 import { checkSchoolUrl, SCHOOL_URL_RULE, type DocumentFetch, type DocumentResponse } from '../network/index.js';
 import { quotedText } from '../school-text/index.js';
 import { openDocumentCache, type CachedDocument, type DocumentCache } from './document-cache.js';
-import { openApiError } from './openapi-error.js';
 import {
   MAX_DOCUMENT_BYTES,
   formatFromFileName,
@@ -111,10 +110,10 @@ type DocumentTarget = { readonly kind: 'file'; readonly path: string } | { reado
 export function documentTarget(schoolUrl: string, openapi: string | undefined): DocumentTarget {
   const verdict = checkSchoolUrl(schoolUrl);
   if (!verdict.ok) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_BAD_SCHOOL_URL',
       `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`,
-      'Pass the school as https://host.',
+      { hint: 'Pass the school as https://host.' },
     );
   }
   const school = verdict.url;
@@ -124,10 +123,10 @@ export function documentTarget(schoolUrl: string, openapi: string | undefined): 
   if (given?.protocol === 'file:') return { kind: 'file', path: fileURLToPath(given) };
   if (given?.protocol !== 'https:' && given?.protocol !== 'http:') return { kind: 'file', path: resolvePath(openapi) };
   if (given.origin !== school.origin) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_FOREIGN_ORIGIN',
       `The OpenAPI URL ${given.origin} is not on the school's origin ${school.origin}.`,
-      'Download the document and pass it as a file: --openapi ./openapi.json.',
+      { hint: 'Download the document and pass it as a file: --openapi ./openapi.json.' },
     );
   }
   return { kind: 'url', url: given.href };
@@ -138,21 +137,19 @@ async function readFileText(path: string, options: LoadDocumentOptions): Promise
   try {
     const info = await stat(path);
     if (info.size > MAX_DOCUMENT_BYTES) {
-      throw openApiError(
+      throw new SchoolMcpError(
         'OPENAPI_TOO_LARGE',
         `${path} is ${info.size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte cap.`,
-        'Pass a smaller document.',
+        { hint: 'Pass a smaller document.' },
       );
     }
     text = await readFile(path, 'utf8');
   } catch (error) {
     if (isSchoolMcpError(error)) throw error;
-    throw openApiError(
-      'OPENAPI_FILE_UNREADABLE',
-      `Cannot read the OpenAPI file ${path}.`,
-      'Check the path given to --openapi.',
-      error,
-    );
+    throw new SchoolMcpError('OPENAPI_FILE_UNREADABLE', `Cannot read the OpenAPI file ${path}.`, {
+      hint: 'Check the path given to --openapi.',
+      cause: error,
+    });
   }
   const format = formatFromFileName(path);
   const warnings: string[] = [];
@@ -254,28 +251,27 @@ function refuseUnusable(response: DocumentResponse, url: string): void {
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
     void response.body?.cancel().catch(() => undefined);
     const location = response.headers.get('location');
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_REDIRECT',
       `${url} answered with a redirect${location ? ` to ${quotedText(location)}` : ''}; redirects are not followed.`,
-      'Pass the final URL of the document on the school origin, or the document itself with --openapi FILE.',
+      { hint: 'Pass the final URL of the document on the school origin, or the document itself with --openapi FILE.' },
     );
   }
   if (response.status !== 200) {
     void response.body?.cancel().catch(() => undefined);
-    throw openApiError(
-      'OPENAPI_HTTP_STATUS',
-      `${url} answered HTTP ${response.status}.`,
-      response.status === 404
-        ? 'This school publishes no /openapi.json; pass the document with --openapi FILE.'
-        : 'Check the school URL.',
-    );
+    throw new SchoolMcpError('OPENAPI_HTTP_STATUS', `${url} answered HTTP ${response.status}.`, {
+      hint:
+        response.status === 404
+          ? 'This school publishes no /openapi.json; pass the document with --openapi FILE.'
+          : 'Check the school URL.',
+    });
   }
   if (formatFromMediaType(response.headers.get('content-type')) === 'refused') {
     void response.body?.cancel().catch(() => undefined);
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_CONTENT_TYPE',
       `${url} answered with ${quotedText(response.headers.get('content-type'), 100)}, not JSON or YAML.`,
-      'Check that the school URL is right; a login or error page is not an API description.',
+      { hint: 'Check that the school URL is right; a login or error page is not an API description.' },
     );
   }
 }
@@ -302,11 +298,13 @@ function fromCache(
 ): DocumentText {
   if (!cached) {
     const reason = failure[0] ?? 'answered 304 Not Modified to a request without validators';
-    throw openApiError(
+    throw new SchoolMcpError(
       source === 'revalidated' ? 'OPENAPI_HTTP_STATUS' : 'OPENAPI_FETCH_FAILED',
       `The school's OpenAPI document ${url} ${reason}, and no cached copy exists.`,
-      'Check the school URL and your network, then try again; or pass the document with --openapi FILE.',
-      cause,
+      {
+        hint: 'Check the school URL and your network, then try again; or pass the document with --openapi FILE.',
+        cause,
+      },
     );
   }
   const warnings =

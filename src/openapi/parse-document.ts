@@ -8,9 +8,9 @@
  * @see SECURITY.md API-12
  */
 import { BODY_CAPS, isJsonMediaType, mediaTypeOf } from '../network/index.js';
+import { SchoolMcpError } from '../errors.js';
 import { MAX_DOCUMENT_DEPTH, jsonNestingExceeds, tooDeepError } from './document-depth.js';
 import { isRecord, type JsonRecord } from './json-value.js';
-import { openApiError } from './openapi-error.js';
 import { parseYamlText } from './yaml-text.js';
 
 /** A parsed document: an object whose `openapi` field names a 3.x version. */
@@ -41,10 +41,10 @@ export const MAX_DOCUMENT_BYTES = BODY_CAPS.openapiDocument;
 export function parseDocumentText(text: string, options: ParseDocumentOptions): ParsedDocument {
   const size = Buffer.byteLength(text, 'utf8');
   if (size > MAX_DOCUMENT_BYTES) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_TOO_LARGE',
       `The OpenAPI document from ${options.source} is ${size} bytes, over the ${MAX_DOCUMENT_BYTES}-byte cap.`,
-      'Serve a smaller document, or split the API description.',
+      { hint: 'Serve a smaller document, or split the API description.' },
     );
   }
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
@@ -85,24 +85,26 @@ export function formatFromMediaType(contentType: string | null): DocumentFormat 
 
 function validateDocumentShape(value: unknown, source: string): ApiDocument {
   if (!isRecord(value)) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_NOT_AN_OBJECT',
       `The OpenAPI document from ${source} is not an object at the top level.`,
-      'Check that the URL or file is the API description itself, not a page about it.',
+      { hint: 'Check that the URL or file is the API description itself, not a page about it.' },
     );
   }
   if (value['swagger'] === '2.0' && !('openapi' in value)) return value as Swagger2Document;
   const version = value['openapi'];
   if (typeof version !== 'string' || !/^3\.\d+(\.\d+)?(-[\w.]+)?$/.test(version)) {
     const swagger = typeof value['swagger'] === 'string';
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_UNSUPPORTED_VERSION',
       swagger
         ? `The document from ${source} is Swagger ${String(value['swagger']).slice(0, 20)}; Swagger 2.0, OpenAPI 3.0 or 3.1 is required.`
         : `The document from ${source} has no "openapi: 3.x" field.`,
-      swagger
-        ? 'Convert it to OpenAPI 3 and pass it with --openapi FILE.'
-        : 'Pass a Swagger 2.0, OpenAPI 3.0 or 3.1 document.',
+      {
+        hint: swagger
+          ? 'Convert it to OpenAPI 3 and pass it with --openapi FILE.'
+          : 'Pass a Swagger 2.0, OpenAPI 3.0 or 3.1 document.',
+      },
     );
   }
   return value as OpenApiDocument;
@@ -113,11 +115,9 @@ function parseJson(text: string, source: string): { value: unknown; warnings: st
   try {
     return { value: JSON.parse(text) as unknown, warnings: [] };
   } catch (error) {
-    throw openApiError(
-      'OPENAPI_SYNTAX',
-      `The OpenAPI document from ${source} is not valid JSON.`,
-      'Fix the JSON syntax of the document.',
-      error,
-    );
+    throw new SchoolMcpError('OPENAPI_SYNTAX', `The OpenAPI document from ${source} is not valid JSON.`, {
+      hint: 'Fix the JSON syntax of the document.',
+      cause: error,
+    });
   }
 }

@@ -4,7 +4,7 @@
  * @see SECURITY.md NET-03, API-08
  */
 import { readCappedBody, type DocumentResponse } from '../network/index.js';
-import { openApiError } from './openapi-error.js';
+import { SchoolMcpError } from '../errors.js';
 
 export async function readCappedText(
   response: Pick<DocumentResponse, 'headers' | 'body'>,
@@ -17,9 +17,9 @@ export async function readCappedText(
 }
 
 function tooLarge(source: string, maxBytes: number) {
-  return openApiError(
+  return new SchoolMcpError(
     'OPENAPI_TOO_LARGE',
     `The OpenAPI document at ${source} is larger than ${maxBytes} bytes.`,
-    'Serve a smaller document, or pass a trimmed copy with --openapi FILE.',
+    { hint: 'Serve a smaller document, or pass a trimmed copy with --openapi FILE.' },
   );
 }

@@ -7,9 +7,9 @@
  * @see SECURITY.md API-09
  * @see SECURITY.md AZ-08
  */
+import { SchoolMcpError } from '../errors.js';
 import { catalogueOf, type ToolCatalogue } from './catalogue.js';
 import { withScopeLine } from './descriptions.js';
-import { openApiError } from './openapi-error.js';
 import type { Operation } from './operation.js';
 import { isReadOnlyMethod } from './annotations.js';
 import { deriveOperation } from './operations.js';
@@ -38,10 +38,10 @@ export function selectOperations(catalogue: ToolCatalogue, selection: OperationS
   } else {
     const unknown = selection.toolsets.filter((name) => !catalogue.toolsets.has(name));
     if (unknown.length > 0) {
-      throw openApiError(
+      throw new SchoolMcpError(
         'OPENAPI_UNKNOWN_TOOLSET',
         `Unknown toolset${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`,
-        `Valid toolsets: ${[...catalogue.toolsets.keys()].join(', ')}, or "all".`,
+        { hint: `Valid toolsets: ${[...catalogue.toolsets.keys()].join(', ')}, or "all".` },
       );
     }
     const wanted = new Set(selection.toolsets);
@@ -102,9 +102,9 @@ function requireKnownTools(catalogue: ToolCatalogue, names: readonly string[], o
       : near.length > 0
         ? `Closest of the ${all.length} names: ${near.join(', ')}.`
         : `There are ${all.length} tools; search them by word.`;
-  throw openApiError(
+  throw new SchoolMcpError(
     'OPENAPI_UNKNOWN_TOOL',
     `Unknown tool name${unknown.length > 1 ? 's' : ''} in ${option}: ${unknown.join(', ')}.`,
-    valid,
+    { hint: valid },
   );
 }

@@ -7,9 +7,9 @@
  * @see SECURITY.md API-01, ST-15
  */
 import { checkSchoolUrl, SCHOOL_URL_RULE } from '../network/index.js';
+import { SchoolMcpError } from '../errors.js';
 import { HTTP_METHODS } from './operations.js';
 import { arrayOr, entriesOf, isRecord, recordOr, type JsonRecord } from './json-value.js';
-import { openApiError } from './openapi-error.js';
 
 export interface ApiBase {
   /** Origin plus path prefix, without a trailing slash, e.g. `https://school.example/api/v1`. */
@@ -74,10 +74,10 @@ export function isApiBaseOf(
 function parseSchoolUrl(schoolUrl: string): URL {
   const verdict = checkSchoolUrl(schoolUrl);
   if (verdict.ok) return verdict.url;
-  throw openApiError(
+  throw new SchoolMcpError(
     'OPENAPI_BAD_SCHOOL_URL',
     `The school URL ${JSON.stringify(schoolUrl.slice(0, 200))} is not one the bridge talks to: ${SCHOOL_URL_RULE}.`,
-    'Pass the school as https://host.',
+    { hint: 'Pass the school as https://host.' },
   );
 }
 

@@ -8,8 +8,8 @@
  */
 import { createRequire } from 'node:module';
 import { requireOptional } from '../optional-packages.js';
+import { SchoolMcpError } from '../errors.js';
 import { isRecord, type JsonRecord } from './json-value.js';
-import { openApiError } from './openapi-error.js';
 import type { ApiDocument, OpenApiDocument } from './parse-document.js';
 
 interface ConvertOptions {
@@ -58,18 +58,20 @@ export async function upgradeToOpenApi3(document: ApiDocument): Promise<Upgraded
       anchors: true,
     });
   } catch (error) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_UPGRADE_FAILED',
       `The Swagger 2.0 document could not be upgraded to OpenAPI 3: ${error instanceof Error ? error.message.slice(0, 200) : String(error).slice(0, 200)}`,
-      'Convert it to OpenAPI 3 yourself (for example with swagger2openapi) and pass it with --openapi FILE.',
-      error,
+      {
+        hint: 'Convert it to OpenAPI 3 yourself (for example with swagger2openapi) and pass it with --openapi FILE.',
+        cause: error,
+      },
     );
   }
   if (!isRecord(upgraded) || typeof upgraded['openapi'] !== 'string') {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_UPGRADE_FAILED',
       'The Swagger 2.0 document did not upgrade to an OpenAPI 3 object.',
-      'Pass an OpenAPI 3.0 or 3.1 document with --openapi FILE.',
+      { hint: 'Pass an OpenAPI 3.0 or 3.1 document with --openapi FILE.' },
     );
   }
   return { document: upgraded as OpenApiDocument, upgradedFrom: 'Swagger 2.0' };

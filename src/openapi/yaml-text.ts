@@ -19,8 +19,8 @@
  */
 import { createRequire } from 'node:module';
 import type { Event } from 'js-yaml';
+import { SchoolMcpError } from '../errors.js';
 import { MAX_DOCUMENT_DEPTH, tooDeepError } from './document-depth.js';
-import { openApiError } from './openapi-error.js';
 
 /** Nodes that aliases may add to the document, over those written in its text; real documents add none. */
 export const MAX_YAML_ALIAS_NODES = 100_000;
@@ -63,18 +63,18 @@ export function parseYamlText(text: string, source: string): { value: unknown; w
   const warnings = tagWarnings(neutralizeUnknownTags(events, text), text, source);
   const reach = aliasReach(events, text);
   if (reach.loops) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_CYCLIC_DOCUMENT',
       `The YAML document from ${source} has an alias inside the collection it names, so the document would contain itself.`,
-      'Replace the recursive YAML alias with a $ref.',
+      { hint: 'Replace the recursive YAML alias with a $ref.' },
     );
   }
   if (reach.depth > MAX_DOCUMENT_DEPTH) throw tooDeepError(source);
   if (reach.addedNodes > MAX_YAML_ALIAS_NODES || reach.addedCharacters > MAX_YAML_ALIAS_CHARACTERS) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_SYNTAX',
       `The YAML document from ${source} expands too many aliases (more than ${MAX_YAML_ALIAS_NODES} nodes or ${MAX_YAML_ALIAS_CHARACTERS} characters beyond its text).`,
-      'Remove the YAML aliases, or replace them with $refs.',
+      { hint: 'Remove the YAML aliases, or replace them with $refs.' },
     );
   }
   let documents: unknown[];
@@ -90,10 +90,10 @@ export function parseYamlText(text: string, source: string): { value: unknown; w
     throw syntaxError(source, error);
   }
   if (documents.length > 1) {
-    throw openApiError(
+    throw new SchoolMcpError(
       'OPENAPI_SYNTAX',
       `The OpenAPI document from ${source} holds ${documents.length} YAML documents; one is expected.`,
-      'Keep one document in the file, without `---` separators between several.',
+      { hint: 'Keep one document in the file, without `---` separators between several.' },
     );
   }
   // Empty text, or only comments, is no document: the shape check names that.
@@ -240,10 +240,9 @@ function syntaxError(source: string, error: unknown) {
       ? ` at line ${mark.line + 1}, column ${mark.column + 1}`
       : '';
   // The reason and its place only: js-yaml's message also quotes the document's lines.
-  return openApiError(
+  return new SchoolMcpError(
     'OPENAPI_SYNTAX',
     `The OpenAPI document from ${source} is neither valid JSON nor valid YAML: ${reasonOf(error)}${where}.`,
-    'Fix the document syntax.',
-    error,
+    { hint: 'Fix the document syntax.', cause: error },
   );
 }

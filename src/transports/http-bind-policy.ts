@@ -23,27 +23,27 @@ export interface BindPolicy {
 export function bindPolicy(config: HttpConfig): BindPolicy {
   const remote = !isLoopbackName(config.host);
   if (remote && !config.allowRemote) {
-    throw policyError(
-      `--host ${config.host} is reachable from other machines`,
-      'add --allow-remote to bind it on purpose, or leave --host out to stay on 127.0.0.1',
-    );
+    throw new SchoolMcpError('HTTP_BIND_REFUSED', `--host ${config.host} is reachable from other machines`, {
+      hint: 'add --allow-remote to bind it on purpose, or leave --host out to stay on 127.0.0.1',
+    });
   }
   if (remote && config.secret === undefined) {
-    throw policyError(
-      'a reachable address needs a secret you chose',
-      'set --http-secret or SCHOOL_MCP_HTTP_SECRET (32 random characters or more)',
-    );
+    throw new SchoolMcpError('HTTP_BIND_REFUSED', 'a reachable address needs a secret you chose', {
+      hint: 'set --http-secret or SCHOOL_MCP_HTTP_SECRET (32 random characters or more)',
+    });
   }
   if (config.secret !== undefined && !isUsableSecret(config.secret)) {
-    throw policyError(
+    throw new SchoolMcpError(
+      'HTTP_BIND_REFUSED',
       'the HTTP secret must be at least 16 visible ASCII characters, without spaces',
-      'choose another --http-secret',
+      { hint: 'choose another --http-secret' },
     );
   }
   if (isWildcardAddress(config.host) && config.allowedHosts.length === 0) {
-    throw policyError(
+    throw new SchoolMcpError(
+      'HTTP_BIND_REFUSED',
       `--host ${config.host} listens on every interface, so the Host names to answer to must be listed`,
-      'add --allowed-host with the name clients use, e.g. --allowed-host mcp.internal.example',
+      { hint: 'add --allowed-host with the name clients use, e.g. --allowed-host mcp.internal.example' },
     );
   }
   for (const entry of config.allowedHosts) splitHostEntry(entry);
@@ -55,8 +55,4 @@ export function bindPolicy(config: HttpConfig): BindPolicy {
     allowedOrigins: new Set(config.allowedOrigins.map(normalizeAllowedOrigin)),
     extraHosts: config.allowedHosts,
   };
-}
-
-function policyError(message: string, hint: string): SchoolMcpError<'HTTP_BIND_REFUSED'> {
-  return new SchoolMcpError('HTTP_BIND_REFUSED', message, { hint });
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { SchoolMcpError } from '../../src/errors.js';
 import type { ExecutionOutcome, ResponseContent, ResponseOutcome } from '../../src/executor/index.js';
 import { toToolResult } from '../../src/executor/index.js';
 import { interpretContent } from '../../src/executor/execution-outcome.js';
-import { executorError } from '../../src/executor/executor-error.js';
 
 const call = { toolName: 'get_course', method: 'GET', pathTemplate: '/api/v1/courses/{course_id}' };
 
@@ -148,7 +148,7 @@ describe('local failures and missing scopes', () => {
     const outcome: ExecutionOutcome = {
       kind: 'error',
       call,
-      error: executorError('API_TIMEOUT', 'Too slow.', { hint: 'Try again later.' }),
+      error: new SchoolMcpError('API_TIMEOUT', 'Too slow.', { hint: 'Try again later.' }),
     };
     expect(toToolResult(outcome)).toEqual({
       content: [{ type: 'text', text: 'get_course failed (API_TIMEOUT).\nToo slow.\nNext step: Try again later.' }],

@@ -109,7 +109,7 @@ describe("a hosted person's step-up broker", () => {
     const flow = (await here.read(STEP_UP_FLOWS, flowId(consent.url)))!;
     await here.write(STEP_UP_FLOWS, flowId(consent.url), { ...flow, ended: 'other-person' }, { ttlSeconds: 60 });
     const outcome = await waiting;
-    expect(outcome).toMatchObject({ kind: 'failed', error: { code: 'OAUTH_CALLBACK_REJECTED' } });
+    expect(outcome).toMatchObject({ kind: 'failed', error: { code: 'HOSTED_STEP_UP_OTHER_PERSON' } });
     // Another person's broker never learns of Grace's flow.
     await here.write(
       STEP_UP_FLOWS,

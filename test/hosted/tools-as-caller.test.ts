@@ -202,7 +202,7 @@ describe('hosted mode: a step-up answered by someone else', () => {
     const created = (await alan.client.callTool({ name: 'list_comments', arguments: {} })) as { isError?: boolean };
     expect(answered).toBeDefined();
     expect(created.isError).toBe(true);
-    expect(textOf(created)).toMatch(/OAUTH_CALLBACK_REJECTED[\s\S]*someone other than the person/);
+    expect(textOf(created)).toMatch(/HOSTED_STEP_UP_OTHER_PERSON[\s\S]*someone other than the person/);
     expect(textOf(created)).not.toMatch(/OAUTH_CONSENT_PENDING/);
     for (const member of [alanMember, graceMember]) {
       expect(
