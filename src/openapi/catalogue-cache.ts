@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_LISTED_SCHEMA_BYTES } from './catalogue-budget.js';
 import { scopeRoleSourcesOf, type ToolCatalogue } from './catalogue.js';
-import { CATALOGUE_FORMAT, catalogueEncoder, decodeCatalogue, type RestoredCatalogue } from './catalogue-record.js';
+import { CATALOGUE_FORMAT, catalogueEncoder, decodeCatalogue, type RestoredCatalogue } from './catalogue-decoder.js';
 import type { DocumentCache } from './document-cache.js';
 import { convertQuietly } from './operations.js';
 import type { ParseDocumentOptions } from './parse-document.js';
