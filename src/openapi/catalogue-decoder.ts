@@ -28,7 +28,7 @@ import {
 import { isRecord } from './json-value.js';
 import type { JsonSchema, Operation } from './operation.js';
 import { registerConversion, reportingOnFirstRead, type ConvertedSchemas } from './operations.js';
-import { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
+import { MAX_TOOL_SCHEMA_BYTES } from './schema-budget.js';
 import { scopeRoles } from './scope-roles.js';
 import { restoreReferences, restoreTable, type RestoredTable } from './shared-subtrees.js';
 import { remeasuredSchemas, type OperationSchemas } from './tool-schemas.js';
