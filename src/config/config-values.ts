@@ -4,6 +4,9 @@
  */
 import type { CommandName } from '../command-line/index.js';
 import { SchoolMcpError } from '../errors.js';
+import type { LogLevel } from '../log.js';
+import { checkSchoolUrl } from '../network/index.js';
+import type { ToolsetSelection } from './config.js';
 
 /**
  * How long a tool call waits for the user by default. Under the 60 s after which the MCP
@@ -91,4 +94,38 @@ export function parseIntegrationCallback(value: string): string {
   if (!URL.canParse(value))
     throw configError(`--integration needs a callback URL, got ${JSON.stringify(value)}`, 'sandbox');
   return value;
+}
+
+/** The network part's rule (https, or http on 127.0.0.1 or [::1]); kept without query or fragment. */
+export function parseSchoolUrl(text: string): URL {
+  const verdict = checkSchoolUrl(text);
+  if (verdict.ok) return verdict.url;
+  switch (verdict.problem) {
+    case 'not-a-url':
+      throw configError(`--school is not a URL: ${JSON.stringify(text)}`);
+    case 'credentials':
+      throw configError('--school must not carry a user name or password');
+    case 'query-or-fragment':
+      throw configError('--school must not carry a query or fragment');
+    case 'scheme':
+      throw configError(
+        `--school must be an https URL (plain http is allowed only on 127.0.0.1 or [::1]): ${verdict.url?.href ?? text}`,
+      );
+  }
+}
+
+export function parseToolsets(text: string): ToolsetSelection {
+  const list = splitList(text);
+  if (list.length === 1 && list[0] === 'dynamic') return { mode: 'dynamic' };
+  if (list.length === 1 && list[0] === 'all') return { mode: 'toolsets', toolsets: 'all' };
+  if (list.includes('dynamic') || list.includes('all'))
+    throw configError('--toolsets takes "all", "dynamic", or a list of toolsets');
+  if (list.length === 0) throw configError('--toolsets is empty');
+  return { mode: 'toolsets', toolsets: list };
+}
+
+export function parseLogLevel(text: string | undefined): LogLevel {
+  const logLevel = (text ?? 'info') as LogLevel;
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw configError(`unknown --log-level ${logLevel}`);
+  return logLevel;
 }

@@ -1,12 +1,7 @@
 /**
  * Configuration: the command line and environment, read once into a frozen `Config`.
  */
-export {
-  checkHttpSecretLength,
-  loadConfig,
-  parseSchoolUrl,
-  type Config,
-  type HostedConfig,
-  type HttpConfig,
-} from './load-config.js';
-export { configError, DEFAULT_CONSENT_WAIT_MS } from './config-values.js';
+export type { Config, HostedConfig, HttpConfig } from './config.js';
+export { loadConfig } from './load-config.js';
+export { checkHttpSecretLength } from './http-options.js';
+export { configError, DEFAULT_CONSENT_WAIT_MS, parseSchoolUrl } from './config-values.js';

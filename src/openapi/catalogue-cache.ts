@@ -5,7 +5,7 @@
  * (tools/bench/findings.md). An entry is keyed by the SHA-256 of the document's text, school-mcp's
  * version and every option that changes the catalogue, so it is never stale: another document,
  * version or option is another file. The entry is read through the document cache's checks (a
- * file school-mcp did not write is ignored, ST-07), then decoded strictly (`catalogue-record.ts`);
+ * file school-mcp did not write is ignored, ST-07), then decoded strictly (`catalogue-decoder.ts`);
  * anything else means the catalogue is built as without a cache.
  * @see SECURITY.md ST-07, ST-09, ST-15
  */
@@ -13,7 +13,9 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_LISTED_SCHEMA_BYTES } from './catalogue-budget.js';
 import { scopeRoleSourcesOf, type ToolCatalogue } from './catalogue.js';
-import { CATALOGUE_FORMAT, catalogueEncoder, decodeCatalogue, type RestoredCatalogue } from './catalogue-record.js';
+import { decodeCatalogue, type RestoredCatalogue } from './catalogue-decoder.js';
+import { catalogueEncoder } from './catalogue-encoder.js';
+import { CATALOGUE_FORMAT } from './catalogue-record.js';
 import type { DocumentCache } from './document-cache.js';
 import { convertQuietly } from './operations.js';
 import type { ParseDocumentOptions } from './parse-document.js';

@@ -17,7 +17,7 @@ import {
   type OperationSource,
 } from './operations.js';
 import type { ApiDocument } from './parse-document.js';
-import { resolveSchema } from './schema-converter.js';
+import { resolveSchema } from './resolve-schema.js';
 import { narrowestAlternative, scopeRoles, type ScopedOperation, type ScopeRoles } from './scope-roles.js';
 import { resolveApiBase, type ApiBase } from './server-base.js';
 import { upgradeToOpenApi3 } from './swagger-upgrade.js';

@@ -6,14 +6,10 @@
 import { isJsonMediaType, mediaTypeOf } from '../network/index.js';
 import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
-import {
-  INPUT_BUDGET,
-  convertSchema,
-  isBinarySchema,
-  isObjectSchema,
-  resolveSchema,
-  type SchemaMeter,
-} from './schema-converter.js';
+import { resolveSchema } from './resolve-schema.js';
+import { INPUT_BUDGET, type SchemaMeter } from './schema-budget.js';
+import { convertSchema } from './schema-converter.js';
+import { isBinarySchema, isObjectSchema } from './schema-kinds.js';
 
 export interface DeclaredBody {
   readonly contentType: string;

@@ -7,7 +7,7 @@ export { documentTarget, loadDocument } from './load-document.js';
 export { parseDocumentText, type ApiDocument, type OpenApiDocument } from './parse-document.js';
 export { buildCatalogue, type ToolCatalogue } from './catalogue.js';
 export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas } from './catalogue-budget.js';
-export { MAX_TOOL_SCHEMA_BYTES } from './schema-converter.js';
+export { MAX_TOOL_SCHEMA_BYTES } from './schema-budget.js';
 export { withListedValues } from './listed-values.js';
 export { withSingleTypes } from './single-types.js';
 export { shownSchema } from './shown-schema.js';

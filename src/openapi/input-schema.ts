@@ -22,7 +22,7 @@ import type { JsonSchema, OperationBody, OperationParameter } from './operation.
 import type { DeclaredBody } from './declared-body.js';
 import { withImpliedTypes } from './implied-types.js';
 import { isRecord } from './json-value.js';
-import { isObjectSchema } from './schema-converter.js';
+import { isObjectSchema } from './schema-kinds.js';
 
 export interface ToolInput {
   readonly inputSchema: JsonSchema;

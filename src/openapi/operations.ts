@@ -13,7 +13,7 @@ import { arrayOr, entriesOf, isRecord, stringOr, type JsonRecord } from './json-
 import type { HttpMethod, Operation } from './operation.js';
 import { parameterWarnings } from './parameters.js';
 import { pathTemplateProblem } from './path-template.js';
-import { resolveSchema } from './schema-converter.js';
+import { resolveSchema } from './resolve-schema.js';
 import { buildOperationSchemas, type OperationSchemas } from './tool-schemas.js';
 import { securityRequirements, type SecurityRequirements } from './toolsets.js';
 

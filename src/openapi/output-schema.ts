@@ -16,14 +16,10 @@ import { withImpliedTypes } from './implied-types.js';
 import { entriesOf, isRecord, setDataProperty, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
-import {
-  OUTPUT_BUDGET,
-  convertSchema,
-  isObjectSchema,
-  newSchemaMeter,
-  resolveSchema,
-  type SchemaMeter,
-} from './schema-converter.js';
+import { resolveSchema } from './resolve-schema.js';
+import { OUTPUT_BUDGET, newSchemaMeter, type SchemaMeter } from './schema-budget.js';
+import { convertSchema } from './schema-converter.js';
+import { isObjectSchema } from './schema-kinds.js';
 
 /** Undefined when there is none to declare, and when it passes its budget (`meter.overBudget` then says so). */
 export function buildOutputSchema(

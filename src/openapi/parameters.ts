@@ -8,7 +8,9 @@
 import { arrayOr, entriesOf, isRecord, stringOr, type JsonRecord } from './json-value.js';
 import type { JsonSchema, ParameterLocation } from './operation.js';
 import { jsonLengthWithin } from './json-size.js';
-import { INPUT_BUDGET, convertSchema, resolveSchema, type SchemaMeter } from './schema-converter.js';
+import { resolveSchema } from './resolve-schema.js';
+import { INPUT_BUDGET, type SchemaMeter } from './schema-budget.js';
+import { convertSchema } from './schema-converter.js';
 import { plainText } from './plain-text.js';
 import { templateNames } from './path-template.js';
 

@@ -17,63 +17,26 @@
  *   the byte budget is passed the conversion stops and marks its meter over budget, so that a few
  *   kilobytes of `$ref` fan-out or one large example repeated through references cost neither
  *   memory nor time. What an over-budget conversion returns is incomplete; callers replace it.
+ *
+ * This file walks the schema and its references; a schema's own keywords are converted by
+ * `schema-keywords.ts`, within the budgets of `schema-budget.ts`.
  * @see SECURITY.md API-11
  */
-import { MAX_REFERENCE_HOPS, resolvePointer } from './json-pointer.js';
+import { resolvePointer } from './json-pointer.js';
 import { jsonLengthWithin } from './json-size.js';
 import { arrayOr, entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import type { JsonSchema } from './operation.js';
 import { plainText } from './plain-text.js';
+import { resolveSchema } from './resolve-schema.js';
+import { newSchemaMeter, type SchemaBudget, type SchemaMeter } from './schema-budget.js';
 import { simplifyComposition } from './schema-composition.js';
+import { JSON_TYPES, convertValueChecks, isKeptPattern, ownKeywords } from './schema-keywords.js';
 import { isRemembered, rememberConversion, replayConversion, soleReference } from './reference-conversions.js';
 
 export type SchemaDirection = 'input' | 'output';
 
-export interface SchemaBudget {
-  readonly maxDepth: number;
-  readonly maxNodes: number;
-  /** Characters of JSON the conversions sharing one meter may produce. */
-  readonly maxBytes: number;
-}
-
-/**
- * What the conversions of one tool schema have spent together: an input schema is one conversion
- * per parameter and one for the body, and they share the schema's budget.
- */
-export interface SchemaMeter {
-  nodes: number;
-  bytes: number;
-  /** Set once `maxBytes` is passed: the conversions since then returned incomplete schemas. */
-  overBudget: boolean;
-}
-
-export function newSchemaMeter(): SchemaMeter {
-  return { nodes: 0, bytes: 0, overBudget: false };
-}
-
-/**
- * One tool schema (input or output) as JSON. The largest of the GitHub REST description's 623
- * tools needs 31 kB for both; a tool over it is listed with a simplified schema (API-11).
- */
-export const MAX_TOOL_SCHEMA_BYTES = 64 * 1024;
-
-export const INPUT_BUDGET: SchemaBudget = { maxDepth: 12, maxNodes: 3_000, maxBytes: MAX_TOOL_SCHEMA_BYTES };
-export const OUTPUT_BUDGET: SchemaBudget = { maxDepth: 8, maxNodes: 1_000, maxBytes: MAX_TOOL_SCHEMA_BYTES };
-
-/** An `enum` longer than this as JSON is left out (a list of time zones is about 12,000). */
-const MAX_ENUM_LENGTH = 16_384;
-/** An example, `default` or `const` longer than this as JSON is left out. */
-const MAX_LITERAL_LENGTH = 2_048;
-const MAX_PATTERN_LENGTH = 1_024;
-
 /** How many times one reference may nest inside itself before the next level is left open. */
 const MAX_REFERENCE_RECURSION = 1;
-
-const MAX_DESCRIPTION_LENGTH = 300;
-const MAX_EXAMPLES = 3;
-
-const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-const COUNT_KEYWORDS = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties'] as const;
 
 interface Conversion {
   readonly root: JsonRecord;
@@ -124,48 +87,6 @@ function spend(conversion: Conversion, length: number): boolean {
   if (!meter.overBudget) return true;
   conversion.cutShort += 1;
   return false;
-}
-
-/**
- * The object a `$ref` names (a schema, parameter, request body or response), with the reference's
- * own sibling keywords laid over it (OpenAPI 3.1: a `description` or `summary` beside a `$ref`
- * overrides the target's). Chains of references are followed, outermost siblings winning.
- */
-export function resolveSchema(schema: unknown, root: JsonRecord): unknown {
-  let resolved = schema;
-  const layers: JsonRecord[] = [];
-  for (let hops = 0; isRecord(resolved) && typeof resolved['$ref'] === 'string' && hops <= MAX_REFERENCE_HOPS; hops++) {
-    const target = resolvePointer(root, resolved['$ref']);
-    if (!target.found || !isRecord(target.value)) break;
-    const { $ref: _reference, ...siblings } = resolved;
-    layers.push(siblings);
-    resolved = target.value;
-  }
-  if (layers.length === 0) return schema;
-  return layers.reduceRight<unknown>(
-    (inner, siblings) => (Object.keys(siblings).length === 0 ? inner : { ...(inner as JsonRecord), ...siblings }),
-    resolved,
-  );
-}
-
-export function isObjectSchema(schema: JsonSchema): boolean {
-  const type = schema['type'];
-  return type === 'object' || (type === undefined && isRecord(schema['properties']));
-}
-
-/** Files in OpenAPI: `format: binary` (3.0), a non-text `contentMediaType` (3.1), Swagger's `file`. */
-export function isBinarySchema(schema: unknown, root: JsonRecord): boolean {
-  const resolved = resolveSchema(schema, root);
-  if (!isRecord(resolved)) return false;
-  if (resolved['type'] === 'file') return true;
-  if (resolved['type'] !== 'string' && resolved['type'] !== undefined) return false;
-  if (resolved['format'] === 'binary') return true;
-  const mediaType = resolved['contentMediaType'];
-  return (
-    typeof mediaType === 'string' &&
-    resolved['contentEncoding'] === undefined &&
-    !/^(text\/|application\/json)/.test(mediaType)
-  );
 }
 
 function convert(conversion: Conversion, schema: unknown, depth: number): JsonSchema {
@@ -269,9 +190,6 @@ function openSchema(conversion: Conversion, schema: JsonRecord, note: string): J
   return { ...typed, description };
 }
 
-/** Strings the schema carries as they are (formats, media types): a long one is no format. */
-const MAX_KEYWORD_STRING_LENGTH = 200;
-
 /**
  * A schema's own keywords as converted, with their JSON length, per document object: references
  * bring the same objects back many times, and cleaning text and checking patterns is the costly part.
@@ -290,12 +208,7 @@ function convertKeywords(conversion: Conversion, schema: JsonRecord, depth: numb
   for (const [key, value] of Object.entries(own.keywords)) out[key] = Array.isArray(value) ? [...value] : value;
   // Everything so far is this node's own output; what follows is counted by the nodes it makes.
   if (!spend(conversion, own.length)) return out;
-  for (const key of COUNT_KEYWORDS) {
-    const value = schema[key];
-    if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[key] = value;
-  }
-  if (typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0) out['multipleOf'] = schema['multipleOf'];
-  convertBounds(schema, out);
+  convertValueChecks(schema, out);
   convertArrayKeywords(conversion, schema, out, depth);
   convertObjectKeywords(conversion, schema, out, depth);
   for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
@@ -306,31 +219,6 @@ function convertKeywords(conversion: Conversion, schema: JsonRecord, depth: numb
   return simplifyComposition(out);
 }
 
-/** Type, texts, literals and pattern: what a schema says of itself, apart from its subschemas. */
-function ownKeywords(schema: JsonRecord): JsonSchema {
-  const out: JsonSchema = {};
-  const nullable = schema['nullable'] === true;
-  const type = convertType(schema['type'], nullable);
-  if (type !== undefined) out['type'] = type;
-  for (const key of ['title', 'format', 'contentMediaType', 'contentEncoding'] as const) {
-    const value = schema[key];
-    if (typeof value !== 'string') continue;
-    if (key === 'title') out[key] = plainText(value, 120);
-    else if (value.length <= MAX_KEYWORD_STRING_LENGTH) out[key] = value;
-  }
-  if (typeof schema['description'] === 'string') {
-    const description = plainText(schema['description'], MAX_DESCRIPTION_LENGTH);
-    if (description !== '') out['description'] = description;
-  }
-  convertLiterals(schema, out, nullable);
-  if (schema['deprecated'] === true) out['deprecated'] = true;
-  if (schema['uniqueItems'] === true) out['uniqueItems'] = true;
-  const pattern = schema['pattern'];
-  if (typeof pattern === 'string' && pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern))
-    out['pattern'] = pattern;
-  return out;
-}
-
 /** Converts items in order, stopping once the budget is passed (the result is discarded then). */
 function convertEach(conversion: Conversion, items: readonly unknown[], depth: number): JsonSchema[] {
   const converted: JsonSchema[] = [];
@@ -339,48 +227,6 @@ function convertEach(conversion: Conversion, items: readonly unknown[], depth: n
     converted.push(convert(conversion, item, depth + 1));
   }
   return converted;
-}
-
-/** `enum`, `const`, `default` and examples: data from the document, kept only when short. */
-function convertLiterals(schema: JsonRecord, out: JsonSchema, nullable: boolean): void {
-  const fits = (value: unknown, cap: number) => jsonLengthWithin(value, cap) !== undefined;
-  const values = schema['enum'];
-  if (Array.isArray(values) && values.length > 0 && fits(values, MAX_ENUM_LENGTH)) {
-    out['enum'] = nullable && !values.includes(null) ? [...values, null] : [...values];
-  }
-  if ('const' in schema && fits(schema['const'], MAX_LITERAL_LENGTH)) out['const'] = schema['const'];
-  if ('default' in schema && fits(schema['default'], MAX_LITERAL_LENGTH)) out['default'] = schema['default'];
-  const examples = Array.isArray(schema['examples'])
-    ? schema['examples']
-    : 'example' in schema
-      ? [schema['example']]
-      : [];
-  const short = examples.slice(0, MAX_EXAMPLES).filter((example) => fits(example, MAX_LITERAL_LENGTH));
-  if (short.length > 0) out['examples'] = short;
-}
-
-function convertType(type: unknown, nullable: boolean): string | string[] | undefined {
-  const types = (Array.isArray(type) ? type : type === undefined ? [] : [type])
-    .map((name) => (name === 'file' ? 'string' : name))
-    .filter((name): name is string => typeof name === 'string' && JSON_TYPES.has(name));
-  if (types.length === 0) return undefined;
-  if (nullable && !types.includes('null')) types.push('null');
-  const unique = [...new Set(types)];
-  return unique.length === 1 ? unique[0] : unique;
-}
-
-function convertBounds(schema: JsonRecord, out: JsonSchema): void {
-  for (const [bound, exclusive] of [
-    ['minimum', 'exclusiveMinimum'],
-    ['maximum', 'exclusiveMaximum'],
-  ] as const) {
-    const limit = schema[bound];
-    const flag = schema[exclusive];
-    if (typeof flag === 'number') out[exclusive] = flag;
-    if (typeof limit !== 'number') continue;
-    if (flag === true) out[exclusive] = limit;
-    else out[bound] = limit;
-  }
 }
 
 function convertArrayKeywords(conversion: Conversion, schema: JsonRecord, out: JsonSchema, depth: number): void {
@@ -424,19 +270,8 @@ function convertObjectKeywords(conversion: Conversion, schema: JsonRecord, out: 
     const patterns: Record<string, JsonSchema> = {};
     for (const [pattern, property] of entriesOf(schema['patternProperties'])) {
       if (!spend(conversion, pattern.length + 4)) break;
-      if (pattern.length <= MAX_PATTERN_LENGTH && isValidPattern(pattern))
-        patterns[pattern] = convert(conversion, property, depth + 1);
+      if (isKeptPattern(pattern)) patterns[pattern] = convert(conversion, property, depth + 1);
     }
     out['patternProperties'] = patterns;
-  }
-}
-
-/** JSON Schema patterns are ECMA-262 with the `u` flag (the validators compile them that way). */
-function isValidPattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,8 +1,8 @@
 /**
  * JSON values written with each repeated subtree once: a subtree that recurs, and is large enough
  * that a reference is shorter, goes into a table, and every place it occurs holds
- * `{"$@": <its index in the table>}` instead. Pure: the catalogue record (`catalogue-record.ts`)
- * puts the table and the values into its text, and restores them.
+ * `{"$@": <its index in the table>}` instead. Pure: the catalogue's encoder (`catalogue-encoder.ts`)
+ * puts the table and the values into its text, and its decoder (`catalogue-decoder.ts`) restores them.
  *
  * Subtrees are told apart by content in one pass over the values: a node's key is made of the
  * ids of its property names, strings and child subtrees, so each node is looked at once per

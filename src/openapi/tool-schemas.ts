@@ -14,7 +14,7 @@ import { buildOutputSchema } from './output-schema.js';
 import { declaredParameters } from './parameters.js';
 import { templateNames } from './path-template.js';
 import { declaredBody } from './declared-body.js';
-import { MAX_TOOL_SCHEMA_BYTES, newSchemaMeter } from './schema-converter.js';
+import { MAX_TOOL_SCHEMA_BYTES, newSchemaMeter } from './schema-budget.js';
 import { simplifiedToolInput } from './simplified-input.js';
 
 export interface OperationSchemas {

@@ -8,7 +8,7 @@ import { entriesOf, isRecord, type JsonRecord } from './json-value.js';
 import { isJsonMediaType } from '../network/index.js';
 import { successResponse } from './output-schema.js';
 import { soleReference } from './reference-conversions.js';
-import { resolveSchema } from './schema-converter.js';
+import { resolveSchema } from './resolve-schema.js';
 
 /** Names that schools give to free text written by students, members, staff or visitors. */
 const USER_TEXT_NAMES = new Set([

@@ -7,13 +7,12 @@
  * properties"; a single value where a parameter takes a list is taken as that list.
  */
 import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { withSingleTypes } from '../openapi/index.js';
 import { argumentProblems, joinProblems, validatorWords, type ProblemOptions } from './argument-problems.js';
 import { withSinglesAsLists } from './single-as-list.js';
 
 /**
- * `listed`: the schema hosts are shown, when it is not the one checked (a compact listing, long
- * values shortened), or how to make it on the first listing.
+ * `listed`: the schema hosts are shown, when it is not the one checked (an operation's
+ * `shownSchema`), or how to make it on the first listing.
  */
 export function lazyJsonSchema(
   schema: JsonSchemaType,
@@ -21,13 +20,9 @@ export function lazyJsonSchema(
   listed: JsonSchemaType | (() => JsonSchemaType) = schema,
 ): StandardSchemaWithJSON {
   let compiled: StandardSchemaWithJSON | undefined;
-  // Hosts are shown one type per schema (`single-types.ts`), with long values shortened; the
-  // checks read the schema as built. Both are made on the first listing.
+  // The checks read the schema as built; what hosts are shown is made on the first listing.
   let shown: JsonSchemaType | undefined;
-  const listedSchema = () =>
-    (shown ??= withSingleTypes(
-      (typeof listed === 'function' ? listed() : listed) as Record<string, unknown>,
-    ) as JsonSchemaType);
+  const listedSchema = () => (shown ??= typeof listed === 'function' ? listed() : listed);
   const validator = () => (compiled ??= fromJsonSchema(schema));
   // A result is checked twice, by `checkOutput` and then by the SDK, against this same schema;
   // the second check of the same object reads the first one's verdict. Nothing changes a result

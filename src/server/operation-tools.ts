@@ -9,7 +9,7 @@ import {
   type ServerContext,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
-import { withListedValues, type Operation } from '../openapi/index.js';
+import { shownSchema, type Operation } from '../openapi/index.js';
 import type { ClientConnection } from './client-connection.js';
 import { compactAnnotations, compactInputSchema } from './compact-listing.js';
 import { lazyJsonSchema } from './lazy-json-schema.js';
@@ -33,14 +33,15 @@ export interface CompiledOperationTool {
 export function compileOperationTool(operation: Operation, compact = false): CompiledOperationTool {
   return {
     operation,
-    // Listed with long values shortened (API-16); arguments and answers are checked against the whole schemas.
+    // Hosts are shown what describe_operation shows (`shownSchema`, API-16), after the compact form's
+    // cut; arguments and answers are checked against the whole schemas.
     inputSchema: lazyJsonSchema(operation.inputSchema, {}, () =>
-      withListedValues(compact ? compactInputSchema(operation.inputSchema) : operation.inputSchema),
+      shownSchema(compact ? compactInputSchema(operation.inputSchema) : operation.inputSchema),
     ),
     outputSchema:
       operation.outputSchema === undefined
         ? undefined
-        : lazyJsonSchema(operation.outputSchema, {}, () => withListedValues(operation.outputSchema!)),
+        : lazyJsonSchema(operation.outputSchema, {}, () => shownSchema(operation.outputSchema!)),
     compact,
   };
 }

@@ -20,7 +20,8 @@ import {
 import { listedSchemaBytes } from '../../src/openapi/catalogue-budget.js';
 import { jsonBytes } from '../../src/openapi/json-size.js';
 import { scopeRoleSourcesOf } from '../../src/openapi/catalogue.js';
-import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
+import { decodeCatalogue } from '../../src/openapi/catalogue-decoder.js';
+import { catalogueEncoder } from '../../src/openapi/catalogue-encoder.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
 import { SHARED_REFERENCE_KEY } from '../../src/openapi/shared-subtrees.js';
 import { operationDocument } from './fixtures/minimal-document.js';

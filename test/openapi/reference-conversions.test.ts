@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { cloneJson } from '../../src/openapi/json-clone.js';
 import { fitsMeter, soleReference } from '../../src/openapi/reference-conversions.js';
 import { buildOutputSchema } from '../../src/openapi/output-schema.js';
-import { convertSchema, newSchemaMeter, type SchemaBudget } from '../../src/openapi/schema-converter.js';
+import { newSchemaMeter, type SchemaBudget } from '../../src/openapi/schema-budget.js';
+import { convertSchema } from '../../src/openapi/schema-converter.js';
 import { userTextFields } from '../../src/openapi/user-text-fields.js';
 
 function documentRoot() {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/openapi/index.js';
 import { resolvePointer } from '../../src/openapi/json-pointer.js';
-import { resolveSchema } from '../../src/openapi/schema-converter.js';
+import { resolveSchema } from '../../src/openapi/resolve-schema.js';
 import { documentWith } from './fixtures/minimal-document.js';
 
 describe('resolvePointer', () => {

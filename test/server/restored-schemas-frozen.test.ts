@@ -16,7 +16,8 @@ import {
   type ToolCatalogue,
 } from '../../src/openapi/index.js';
 import { scopeRoleSourcesOf } from '../../src/openapi/catalogue.js';
-import { catalogueEncoder, decodeCatalogue } from '../../src/openapi/catalogue-record.js';
+import { decodeCatalogue } from '../../src/openapi/catalogue-decoder.js';
+import { catalogueEncoder } from '../../src/openapi/catalogue-encoder.js';
 import { convertQuietly } from '../../src/openapi/operations.js';
 import { createSandbox } from '@school-mcp/sandbox';
 import {
