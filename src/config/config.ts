@@ -64,7 +64,7 @@ export interface HostedConfig {
 }
 
 /** `school-mcp store …`: the grant store `--hosted` would open, and its keys. */
-export interface StoreCommandConfig {
+interface StoreCommandConfig {
   /** `--store` or `SCHOOL_MCP_STORE`; absent: `hosted-store` in the config directory, as for `--hosted`. */
   readonly storeDir: string | undefined;
   readonly storeKeyFile: string | undefined;

@@ -8,7 +8,6 @@ export { parseDocumentText, type ApiDocument, type OpenApiDocument } from './par
 export { buildCatalogue, type ToolCatalogue } from './catalogue.js';
 export { MAX_LISTED_SCHEMA_BYTES, fitListedSchemas } from './catalogue-budget.js';
 export { MAX_TOOL_SCHEMA_BYTES } from './schema-budget.js';
-export { withListedValues } from './listed-values.js';
 export { withSingleTypes } from './single-types.js';
 export { shownSchema } from './shown-schema.js';
 export { toolsetSummary, type GroupingSource } from './grouping.js';
