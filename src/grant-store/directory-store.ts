@@ -5,7 +5,7 @@
  * the process: every read goes to the file, so what one call wrote the next one sees. Several
  * processes may share the directory: a record's lock is a directory of fence files next to it.
  */
-import { lstat, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { preparePrivateDirectory } from '../private-files/index.js';
@@ -26,6 +26,7 @@ import {
   createRecordFileIfAbsent,
   readRecordFile,
   replaceRecordIfUnchanged,
+  setRecordAside,
   writeRecordFile,
 } from './record-file.js';
 import { isRecordFileName, lockDirOf, recordAddressOf, setAsidePathOf } from './record-file-name.js';
@@ -79,28 +80,21 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
   ): Promise<StoredValue | undefined> {
     const reading = recordReading(text, address, keyring, now());
     switch (reading.kind) {
-      case 'damaged': {
-        const aside = setAsidePathOf(path, now());
-        await rename(path, aside).catch(() => undefined);
-        logger.warn('a grant store record did not open and was set aside; its user signs in again', {
-          reason: reading.reason,
-          file: aside,
-        });
+      case 'damaged':
+        await setRecordAside(path, setAsidePathOf(path, now()), reading.reason, logger);
         return undefined;
-      }
       case 'expired':
         await unlink(path).catch(() => undefined);
         return undefined;
       case 'unknown-key':
         throw storeRecordUnreadable(`it was sealed with key ${reading.keyId}, which is not among the store keys`);
-      case 'value': {
+      case 'value':
         if (reseal && reading.oldKey) {
           const { plaintext, sealed: old } = reading;
           const resealed = sealRecord(plaintext, address, old.expiresAt, keyring.current, old.fence);
           await replaceRecordIfUnchanged(path, text, JSON.stringify(resealed), logger);
         }
         return reading.value;
-      }
     }
   }
 

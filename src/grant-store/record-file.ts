@@ -41,6 +41,20 @@ export async function readRecordFile(path: string, logger: Pick<Logger, 'warn'>)
   });
 }
 
+/** Moves a record file that did not open to `aside`, out of every reader's way, and says so. */
+export async function setRecordAside(
+  path: string,
+  aside: string,
+  reason: string,
+  logger: Pick<Logger, 'warn'>,
+): Promise<void> {
+  await rename(path, aside).catch(() => undefined);
+  logger.warn('a grant store record did not open and was set aside; its user signs in again', {
+    reason,
+    file: aside,
+  });
+}
+
 /** Creates or replaces the record file with `text`; `what` names the record in a failure. */
 export async function writeRecordFile(path: string, text: string, what: string): Promise<void> {
   try {
