@@ -5,19 +5,13 @@
  * the process: every read goes to the file, so what one call wrote the next one sees. Several
  * processes may share the directory: a record's lock is a directory of fence files next to it.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, link, lstat, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
-import {
-  inspectPrivateFile,
-  preparePrivateDirectory,
-  readWithoutFollowing,
-  writePrivateFileAtomically,
-} from '../private-files/index.js';
+import { preparePrivateDirectory } from '../private-files/index.js';
 import { takeDirectoryLock } from './directory-lock.js';
-import { checkFence, checkLockOptions, fenceAccepts, type LockOptions } from './fencing.js';
+import { fencedWriteVerdict, writtenFenceOf } from './fenced-write-verdict.js';
+import { checkFence, checkLockOptions, type LockOptions } from './fencing.js';
 import {
   expiryOf,
   isValidNamespace,
@@ -26,16 +20,21 @@ import {
   type StoredValue,
   type WriteOptions,
 } from './grant-store.js';
-import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
+import { sweepRemoves } from './record-expiry.js';
+import {
+  claimRecordFile,
+  createRecordFileIfAbsent,
+  readRecordFile,
+  replaceRecordIfUnchanged,
+  setRecordAside,
+  writeRecordFile,
+} from './record-file.js';
+import { isRecordFileName, lockDirOf, recordAddressOf, setAsidePathOf } from './record-file-name.js';
+import { recordReading } from './record-reading.js';
+import { sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnsafe, storeWriteFailed } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
 import type { ScannedRecord, SealedRecordScan } from './store-rotation.js';
-
-/** Far above any grant or client record; a bigger file is not one of ours. */
-const MAX_RECORD_BYTES = 256 * 1024;
-const RECORD_SUFFIX = '.rec';
-/** A record's lock directory is its file's name with this suffix (`directory-lock.ts`). */
-const LOCK_SUFFIX = '.lock';
 
 export interface DirectoryStoreOptions {
   readonly dir: string;
@@ -50,112 +49,24 @@ export interface DirectoryGrantStore extends GrantStore {
   scan(): SealedRecordScan;
 }
 
-/** Thrown inside a replacement to call it off: the record changed after it was read. */
-const CHANGED_MEANWHILE = new Error('the record changed meanwhile');
-
-/** Pure: the file name of a record, from its name. */
-export function recordFileName(name: string): string {
-  return `${createHash('sha256').update(name, 'utf8').digest('base64url')}${RECORD_SUFFIX}`;
-}
-
 export async function openDirectoryStore(options: DirectoryStoreOptions): Promise<DirectoryGrantStore> {
   const { dir, keyring, logger } = options;
   const now = options.nowSeconds ?? (() => Math.floor(Date.now() / 1000));
   await preparePrivateDirectory(dir, { logger, what: 'grant store directory', unsafe: storeUnsafe });
   const prepared = new Set<string>();
 
-  function checkName(namespace: string, name: string): void {
-    if (!isValidNamespace(namespace)) throw new RangeError(`not a store namespace: ${JSON.stringify(namespace)}`);
-    if (name === '') throw new RangeError('a record needs a name');
-  }
-
-  async function namespaceDir(namespace: string): Promise<string> {
-    const path = join(dir, namespace);
+  async function recordPath(namespace: string, name: string): Promise<{ path: string; address: RecordAddress }> {
+    const address = recordAddressOf(namespace, name);
+    const namespaceDir = join(dir, namespace);
     if (!prepared.has(namespace)) {
-      await preparePrivateDirectory(path, { logger, what: 'grant store directory', unsafe: storeUnsafe });
+      await preparePrivateDirectory(namespaceDir, { logger, what: 'grant store directory', unsafe: storeUnsafe });
       prepared.add(namespace);
     }
-    return path;
+    return { path: join(namespaceDir, address.name), address };
   }
 
-  async function recordPath(namespace: string, name: string): Promise<{ path: string; address: RecordAddress }> {
-    checkName(namespace, name);
-    const file = recordFileName(name);
-    return { path: join(await namespaceDir(namespace), file), address: { namespace, name: file } };
-  }
-
-  /** The file's text after the checks of its `lstat`; `undefined` when there is none. */
-  async function readRecordFile(path: string): Promise<string | undefined> {
-    const inspected = await inspectPrivateFile(path);
-    if (inspected === undefined) return undefined;
-    const { verdict, info } = inspected;
-    if (verdict.kind === 'symlink')
-      throw storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to use it.`);
-    if (verdict.kind === 'wrong-kind') throw storeUnsafe(`The grant store record ${path} is not a regular file.`);
-    if (verdict.kind === 'foreign-owner') throw storeUnsafe(`The grant store record ${path} belongs to another user.`);
-    if (verdict.kind === 'loose') {
-      logger.warn('a grant store record was readable by others; set to 0600', {
-        file: path,
-        mode: verdict.mode.toString(8),
-      });
-      await chmod(path, 0o600);
-    }
-    if (info.size > MAX_RECORD_BYTES) return '';
-    return readWithoutFollowing(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw error;
-    });
-  }
-
-  async function setAside(path: string, reason: string): Promise<void> {
-    const aside = `${path}.damaged-${now()}`;
-    await rename(path, aside).catch(() => undefined);
-    logger.warn('a grant store record did not open and was set aside; its user signs in again', {
-      reason,
-      file: aside,
-    });
-  }
-
-  async function writeSealed(
-    path: string,
-    address: RecordAddress,
-    value: StoredValue,
-    expiresAt: number | undefined,
-    fence?: number,
-  ): Promise<void> {
-    const sealed = sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current, fence);
-    try {
-      await writePrivateFileAtomically(path, JSON.stringify(sealed), {
-        unsafe: () => storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to replace it.`),
-      });
-    } catch (error) {
-      if (error instanceof SchoolMcpError) throw error;
-      throw storeWriteFailed(`a ${address.namespace} record`, error);
-    }
-  }
-
-  /**
-   * Replaces the record file with `next` only while it still holds `expected`, checked after the
-   * new file is written and synced, just before the rename(2) that puts it in place. A POSIX
-   * directory has no compare-and-swap of a file, so a writer whose own rename lands between that
-   * check and this rename is overwritten: a window of two system calls, against the whole read,
-   * open and seal it would otherwise be. Readers never see the record missing.
-   */
-  async function replaceIfUnchanged(path: string, expected: string, next: string): Promise<boolean> {
-    try {
-      await writePrivateFileAtomically(path, next, {
-        unsafe: () => storeUnsafe(`The grant store record ${path} is a symbolic link; refusing to replace it.`),
-        beforeCommit: async () => {
-          if ((await readRecordFile(path)) !== expected) throw CHANGED_MEANWHILE;
-        },
-      });
-      return true;
-    } catch (error) {
-      if (error === CHANGED_MEANWHILE) return false;
-      if (error instanceof SchoolMcpError) throw error;
-      throw storeWriteFailed('a resealed record', error);
-    }
-  }
+  const sealed = (value: StoredValue, address: RecordAddress, expiresAt: number | undefined, fence?: number) =>
+    JSON.stringify(sealRecord(JSON.stringify({ value }), address, expiresAt, keyring.current, fence));
 
   /**
    * The value in a record file's text. A record sealed with an older key is sealed again with the
@@ -167,84 +78,51 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
     address: RecordAddress,
     reseal: boolean,
   ): Promise<StoredValue | undefined> {
-    const sealed = parseSealedRecord(text);
-    if (sealed === undefined) {
-      await setAside(path, 'not a sealed record');
-      return undefined;
+    const reading = recordReading(text, address, keyring, now());
+    switch (reading.kind) {
+      case 'damaged':
+        await setRecordAside(path, setAsidePathOf(path, now()), reading.reason, logger);
+        return undefined;
+      case 'expired':
+        await unlink(path).catch(() => undefined);
+        return undefined;
+      case 'unknown-key':
+        throw storeRecordUnreadable(`it was sealed with key ${reading.keyId}, which is not among the store keys`);
+      case 'value':
+        if (reseal && reading.oldKey) {
+          const { plaintext, sealed: old } = reading;
+          const resealed = sealRecord(plaintext, address, old.expiresAt, keyring.current, old.fence);
+          await replaceRecordIfUnchanged(path, text, JSON.stringify(resealed), logger);
+        }
+        return reading.value;
     }
-    if (sealed.expiresAt !== undefined && sealed.expiresAt <= now()) {
-      await unlink(path).catch(() => undefined);
-      return undefined;
-    }
-    if (!keyring.byId.has(sealed.keyId))
-      throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
-    const opened = openRecord(sealed, address, keyring);
-    if (!opened.ok) {
-      await setAside(path, opened.reason);
-      return undefined;
-    }
-    const value = (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
-    if (reseal && opened.keyId !== keyring.current.id) {
-      await replaceIfUnchanged(
-        path,
-        text,
-        JSON.stringify(sealRecord(opened.plaintext, address, sealed.expiresAt, keyring.current, sealed.fence)),
-      );
-    }
-    return value;
   }
 
-  /** The fence in the envelope of a record's file, read without opening the seal. */
-  async function writtenFence(path: string): Promise<number | undefined> {
-    return parseSealedRecord((await readRecordFile(path)) ?? '')?.fence;
-  }
+  const readAt = (path: string, address: RecordAddress, reseal: boolean) =>
+    readRecordFile(path, logger).then((text) =>
+      text === undefined ? undefined : openText(text, path, address, reseal),
+    );
 
   return {
     async read(namespace, name) {
       const { path, address } = await recordPath(namespace, name);
-      const text = await readRecordFile(path);
-      return text === undefined ? undefined : openText(text, path, address, true);
+      return readAt(path, address, true);
     },
 
     async write(namespace, name, value, writeOptions?: WriteOptions) {
       const { path, address } = await recordPath(namespace, name);
-      await writeSealed(path, address, value, expiryOf(writeOptions, now()));
+      await writeRecordFile(path, sealed(value, address, expiryOf(writeOptions, now())), `a ${namespace} record`);
     },
 
     async writeIfAbsent(namespace, name, value, writeOptions?: WriteOptions) {
       const { path, address } = await recordPath(namespace, name);
-      const sealed = JSON.stringify(
-        sealRecord(JSON.stringify({ value }), address, expiryOf(writeOptions, now()), keyring.current),
+      const text = sealed(value, address, expiryOf(writeOptions, now()));
+      return createRecordFileIfAbsent(
+        path,
+        text,
+        `a ${namespace} record`,
+        async () => (await readAt(path, address, false)) !== undefined,
       );
-      // link(2) fails with EEXIST when the name is taken, so of two creators one wins; the record
-      // is complete before it has its name, so no reader sees half of it.
-      const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        const handle = await open(temp, 'wx', 0o600);
-        try {
-          await handle.writeFile(sealed, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        for (let attempt = 0; attempt < 2; attempt += 1) {
-          try {
-            await link(temp, path);
-            return true;
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-            // An expired record is removed by reading it, and then the name is free once more.
-            const text = await readRecordFile(path);
-            if (text !== undefined && (await openText(text, path, address, false)) !== undefined) return false;
-          }
-        }
-        return false;
-      } catch (error) {
-        if (error instanceof SchoolMcpError) throw error;
-        throw storeWriteFailed(`a ${namespace} record`, error);
-      } finally {
-        await unlink(temp).catch(() => undefined);
-      }
     },
 
     async remove(namespace, name) {
@@ -256,27 +134,15 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
 
     async take(namespace, name) {
       const { path, address } = await recordPath(namespace, name);
-      // rename(2) is atomic: of two takers, one moves the file and the other finds nothing.
-      const claimed = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        await rename(path, claimed);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw storeWriteFailed(`a ${namespace} record`, error);
-      }
-      try {
-        const text = await readRecordFile(claimed);
-        return text === undefined ? undefined : await openText(text, claimed, address, false);
-      } finally {
-        await unlink(claimed).catch(() => undefined);
-      }
+      return claimRecordFile(path, `a ${namespace} record`, (claimed) => readAt(claimed, address, false));
     },
 
     async lock(namespace, name, lockOptions: LockOptions) {
       checkLockOptions(lockOptions);
       const { path } = await recordPath(namespace, name);
+      const writtenFence = async () => writtenFenceOf(await readRecordFile(path, logger));
       return takeDirectoryLock(
-        { logger, lockDir: `${path}${LOCK_SUFFIX}`, writtenFence: () => writtenFence(path), nowMs: () => Date.now() },
+        { logger, lockDir: lockDirOf(path), writtenFence, nowMs: () => Date.now() },
         lockOptions,
       );
     },
@@ -285,10 +151,10 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       checkFence(fence);
       const { path, address } = await recordPath(namespace, name);
       // Checked and written by the lock's holder: another writer is there only after the lock ran out.
-      const text = await readRecordFile(path);
-      if (text === undefined && writeOptions?.replaceOnly) return false;
-      if (!fenceAccepts(parseSealedRecord(text ?? '')?.fence, fence)) return false;
-      await writeSealed(path, address, value, expiryOf(writeOptions, now()), fence);
+      const verdict = fencedWriteVerdict(await readRecordFile(path, logger), fence, writeOptions?.replaceOnly);
+      if (verdict.kind === 'refuse') return false;
+      const text = sealed(value, address, expiryOf(writeOptions, now()), fence);
+      await writeRecordFile(path, text, `a ${namespace} record`);
       return true;
     },
 
@@ -296,39 +162,17 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       let removed = 0;
       for (const namespace of await readdir(dir).catch(() => [] as string[])) {
         if (!isValidNamespace(namespace) || !(await stat(join(dir, namespace))).isDirectory()) continue;
-        for (const file of await readdir(join(dir, namespace))) {
-          if (!file.endsWith(RECORD_SUFFIX)) continue;
+        for (const file of (await readdir(join(dir, namespace))).filter(isRecordFileName)) {
           const path = join(dir, namespace, file);
-          const sealed = parseSealedRecord((await readRecordFile(path)) ?? '');
-          if (sealed?.expiresAt !== undefined && sealed.expiresAt <= now()) {
-            await unlink(path).catch(() => undefined);
-            removed += 1;
-          }
+          if (!sweepRemoves(await readRecordFile(path, logger), now())) continue;
+          await unlink(path).catch(() => undefined);
+          removed += 1;
         }
       }
       return removed;
     },
 
-    scan() {
-      async function* records(): AsyncGenerator<ScannedRecord> {
-        for (const namespace of (await readdir(dir).catch(() => [] as string[])).sort()) {
-          // lstat: a namespace that is a link is none of the store's (the store refuses to use one).
-          if (!isValidNamespace(namespace) || !(await lstat(join(dir, namespace))).isDirectory()) continue;
-          for (const file of (await readdir(join(dir, namespace))).sort()) {
-            if (!file.endsWith(RECORD_SUFFIX)) continue;
-            const text = await readRecordFile(join(dir, namespace, file));
-            // Taken or removed since the listing.
-            if (text !== undefined) yield { address: { namespace, name: file }, text };
-          }
-        }
-      }
-      return {
-        location: dir,
-        records,
-        replaceIfUnchanged: (record, sealed) =>
-          replaceIfUnchanged(join(dir, record.address.namespace, record.address.name), record.text, sealed),
-      };
-    },
+    scan: () => scanDirectory(dir, logger),
 
     async ping() {
       // A directory that went away (an unmounted volume) is the one failure a readiness check can see.
@@ -337,5 +181,26 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       });
       if (!info.isDirectory()) throw storeUnsafe(`The grant store directory ${dir} is not a directory.`);
     },
+  };
+}
+
+/** Every record file under `dir` as it is on disk, in a stable order, for a key rotation to finish. */
+function scanDirectory(dir: string, logger: Pick<Logger, 'warn'>): SealedRecordScan {
+  async function* records(): AsyncGenerator<ScannedRecord> {
+    for (const namespace of (await readdir(dir).catch(() => [] as string[])).sort()) {
+      // lstat: a namespace that is a link is none of the store's (the store refuses to use one).
+      if (!isValidNamespace(namespace) || !(await lstat(join(dir, namespace))).isDirectory()) continue;
+      for (const file of (await readdir(join(dir, namespace))).filter(isRecordFileName).sort()) {
+        const text = await readRecordFile(join(dir, namespace, file), logger);
+        // Taken or removed since the listing.
+        if (text !== undefined) yield { address: { namespace, name: file }, text };
+      }
+    }
+  }
+  return {
+    location: dir,
+    records,
+    replaceIfUnchanged: (record, sealed) =>
+      replaceRecordIfUnchanged(join(dir, record.address.namespace, record.address.name), record.text, sealed, logger),
   };
 }

@@ -3,7 +3,7 @@
  * record, so that no user id or token names a key, and the keys of its lock and fence counter next
  * to it. Pure.
  */
-import { recordFileName } from './directory-store.js';
+import { recordAddressOf } from './record-file-name.js';
 import { isValidNamespace } from './grant-store.js';
 import type { RecordAddress } from './sealed-record.js';
 
@@ -11,10 +11,8 @@ const KEY_PREFIX = 'school-mcp:';
 
 /** Pure: the Redis key of a record and the address its seal is bound to (the directory store's). */
 export function redisRecordKey(namespace: string, name: string): { key: string; address: RecordAddress } {
-  if (!isValidNamespace(namespace)) throw new RangeError(`not a store namespace: ${JSON.stringify(namespace)}`);
-  if (name === '') throw new RangeError('a record needs a name');
-  const file = recordFileName(name);
-  return { key: `${KEY_PREFIX}${namespace}:${file.replace(/\.rec$/, '')}`, address: { namespace, name: file } };
+  const address = recordAddressOf(namespace, name);
+  return { key: `${KEY_PREFIX}${namespace}:${address.name.replace(/\.rec$/, '')}`, address };
 }
 
 /** What SCAN matches: every key of the store; `redisRecordAddress` tells the records apart. */

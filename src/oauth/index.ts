@@ -3,7 +3,8 @@
  * loopback callback, the code exchange), the token store and its locks, refresh, revocation,
  * introspection. The consent part decides when and what to ask and drives this part.
  */
-export { createOAuthClient, type SessionStatus } from './oauth-client.js';
+export { createOAuthClient } from './oauth-client.js';
+export type { SessionStatus } from './session-status.js';
 export {
   DEFAULT_CONSENT_TIMEOUT_MS,
   resolveClientConfig,

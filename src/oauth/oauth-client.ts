@@ -12,27 +12,34 @@ import { startConsentAttempt, type ConsentAttempt } from './consent-attempt.js';
 import { discoverSchool, type SchoolMetadata } from './discovery.js';
 import { OAuthError, isOAuthError } from './oauth-error.js';
 import { toOAuthError } from './protocol-error.js';
-import { clientConfiguration, metadataDocumentClient, registerClient, registrationFits } from './registration.js';
-import { revocationQueue, revokeAll } from './revocation.js';
+import { callbackPortChoice } from './callback-port.js';
+import {
+  activeClientOf,
+  fixedClientOf,
+  reusableRegistration,
+  revocationClientOf,
+  staticClientOf,
+} from './client-choice.js';
+import { clientConfiguration, registerClient, type RegistrationContext } from './registration.js';
+import { revokeAll } from './revocation.js';
+import { sessionStatusOf, type SessionStatus } from './session-status.js';
+import {
+  revocationSchoolOf,
+  signOutOutcome,
+  signOutPlan,
+  withPendingRevocation,
+  withoutTokens,
+  type SignOutReport,
+} from './sign-out.js';
 import { createSchoolFetch } from './school-fetch.js';
 import type { StoreRecord, StoredClient } from './store-record.js';
 import { createTokenRefresher } from './token-refresher.js';
-import { needsRefresh, type TokenSet } from './token-set.js';
+import type { TokenSet } from './token-set.js';
+import { tokenStanding, usableTokensOf } from './token-standing.js';
 import { createTokenStore, type TokenStore } from './token-store.js';
 import { fetchSignedInUser, type SignedInUser } from './user-info.js';
 import { schoolViewOf, type IntrospectedToken } from './token-introspection.js';
 import { createUnrevokedRetry } from './unrevoked-tokens.js';
-
-export interface SessionStatus {
-  issuer: string;
-  clientId: string | undefined;
-  user: SignedInUser | undefined;
-  scopes: string[];
-  expiresAt: number | undefined;
-  signedIn: boolean;
-  /** The school's own view (RFC 7662) when it offers introspection; scopes and expiry then come from it. */
-  introspection?: 'active' | 'inactive';
-}
 
 export interface OAuthClient {
   /** The store the consent part locks and watches (one flow per school across processes). */
@@ -56,7 +63,7 @@ export interface OAuthClient {
   /** Throws `OAUTH_CLOSED` once `close` was called. */
   ensureOpen(): void;
   status(): Promise<SessionStatus>;
-  revoke(): Promise<{ revoked: boolean; message: string }>;
+  revoke(): Promise<SignOutReport>;
   /** Stops taking requests; settles once every attempt and background retry has finished. */
   close(): Promise<void>;
 }
@@ -94,28 +101,12 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
     return metadataPromise;
   };
 
-  const staticClient = (redirectUri?: string): StoredClient | undefined =>
-    config.clientId
-      ? {
-          kind: 'static',
-          clientId: config.clientId,
-          ...(config.clientSecret ? { clientSecret: config.clientSecret } : {}),
-          redirectUris: redirectUri ? [redirectUri] : [],
-          registeredAt: now(),
-        }
-      : undefined;
-
-  /** The client this session signs in as, given what the store holds. */
   const activeClient = (record: StoreRecord): StoredClient | undefined =>
-    staticClient() ?? (known && metadataDocumentClient(known, config.clientMetadataUrl, now())) ?? record.client;
+    activeClientOf(fixedClientOf(config, known, now()), record.client);
 
-  /** Tokens of the active client, for the school's current resource (ST-05, MD-06). */
   const usableTokens = (record: StoreRecord): TokenSet | undefined => {
-    const tokens = record.tokens;
-    const active = activeClient(record);
-    if (!tokens || !known || !active || tokens.clientId !== active.clientId || tokens.resource !== known.resource)
-      return undefined;
-    lastGranted = tokens.scopes;
+    const tokens = usableTokensOf(record.tokens, activeClient(record)?.clientId, known?.resource);
+    if (tokens) lastGranted = tokens.scopes;
     return tokens;
   };
 
@@ -129,54 +120,26 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
     store,
     logger,
     now,
-    staticClient: staticClient(),
+    staticClient: staticClientOf(config, now()),
     configuration: configurationFor,
   });
-
-  const registeredPort = (record: StoreRecord): number | undefined => {
-    const uri = record.client?.kind === 'dynamic' ? record.client.redirectUris[0] : undefined;
-    const port = uri ? Number(new URL(uri).port) : NaN;
-    return Number.isInteger(port) && port > 0 ? port : undefined;
-  };
 
   const startAttempt = async (scopes: string[]): Promise<ConsentAttempt> => {
     const meta = await metadata();
     const record = await store.read();
+    const registration = { target, metadata: meta, fetch, logger, now };
     const attempt = await startConsentAttempt({
-      target,
-      metadata: meta,
-      fetch,
-      logger,
-      now,
+      ...registration,
       scopes,
       timeoutMs: resolved.consentTimeoutMs,
-      ...((config.callbackPort ?? registeredPort(record))
-        ? { preferredPort: config.callbackPort ?? registeredPort(record) }
-        : {}),
-      portIsFixed: config.callbackPort !== undefined,
-      clientFor: async (redirectUri) => {
-        const fixed = staticClient(redirectUri) ?? metadataDocumentClient(meta, config.clientMetadataUrl, now());
-        if (fixed) return fixed;
-        const current = (await store.read()).client;
-        if (current?.kind === 'dynamic' && registrationFits(current, redirectUri)) return current;
-        const registered = await registerClient({ target, metadata: meta, fetch, logger, now }, redirectUri);
-        logger.redact(registered.clientSecret);
-        // Kept at once, so that a restart or another process reuses it (RG-03).
-        await store.update((next) => ({ ...next, client: registered }));
-        logger.info('registered with the school', { issuer: meta.issuer, redirectUri });
-        return registered;
-      },
+      ...callbackPortChoice(config.callbackPort, record.client),
+      clientFor: async (redirectUri) =>
+        fixedClientOf(config, meta, now(), redirectUri) ??
+        reusableRegistration((await store.read()).client, redirectUri) ??
+        (await registerAndKeep(registration, store, redirectUri)),
     });
     attempts.add(attempt);
-    attempt.result
-      .then(
-        (result) => {
-          logger.redact(result.tokens.accessToken, 'rotating');
-          logger.redact(result.tokens.refreshToken, 'rotating');
-        },
-        () => undefined,
-      )
-      .finally(() => attempts.delete(attempt));
+    forgetWhenSettled(attempt, logger, () => attempts.delete(attempt));
     return attempt;
   };
 
@@ -201,6 +164,17 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
     }
   };
 
+  const parts: ClientParts = {
+    config,
+    store,
+    logger,
+    now,
+    metadata,
+    activeClient,
+    usableTokens,
+    configurationFor,
+    refreshed,
+  };
   return {
     store,
     logger,
@@ -219,92 +193,110 @@ export function createOAuthClient(config: OAuthClientConfig): OAuthClient {
       if (closed)
         throw new OAuthError('OAUTH_CLOSED', 'The sign-in session was closed.', { hint: 'Start school-mcp again.' });
     },
-
-    async status() {
-      const meta = await metadata();
-      const record = await store.read();
-      let tokens = usableTokens(record);
-      const active = activeClient(record);
-      let user: SignedInUser | undefined;
-      let checked: IntrospectedToken | undefined;
-      if (tokens && active) {
-        try {
-          if (needsRefresh(tokens, now()) && tokens.refreshToken)
-            tokens = (await refreshed(tokens.accessToken)) ?? tokens;
-          user = await fetchSignedInUser(await configurationFor(active), tokens.accessToken);
-        } catch (error) {
-          logger.warn('could not read the signed-in user', { error: toOAuthError(error, 'userinfo').message });
-        }
-        checked = await schoolViewOf(await configurationFor(active), tokens.accessToken, logger);
-      }
-      return {
-        issuer: meta.issuer,
-        clientId: active?.clientId,
-        user,
-        scopes: (checked?.active ? checked.scopes : undefined) ?? tokens?.scopes ?? [],
-        expiresAt: (checked?.active ? checked.expiresAt : undefined) ?? tokens?.expiresAt,
-        signedIn: tokens !== undefined,
-        ...(checked ? { introspection: checked.active ? 'active' : 'inactive' } : {}),
-      };
-    },
-
+    status: () => readStatus(parts),
     async revoke() {
-      // RV-03: forgotten locally first, so nothing uses the tokens from now on.
-      let before: StoreRecord | undefined;
-      await store.update((record) => {
-        before = record;
-        const next = { ...record };
-        delete next.tokens;
-        return next;
-      });
+      const before = await forgetTokens(store);
       lastGranted = [];
-      const tokens = before?.tokens;
-      const queue = revocationQueue({
-        ...(tokens
-          ? { accessToken: tokens.accessToken, ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}) }
-          : {}),
-        clientId: tokens?.clientId ?? '',
-        pending: before?.pendingRevocation ?? [],
-      });
-      if (queue.length === 0) return { revoked: false, message: 'Not signed in to this school; nothing to revoke.' };
-      let meta: SchoolMetadata | undefined;
-      try {
-        meta = await metadata();
-      } catch (error) {
-        logger.warn('the school could not be reached for revocation', { error });
-      }
-      const configFor = (clientId: string) => {
-        const candidate = [staticClient(), before?.client].find((stored) => stored?.clientId === clientId);
-        return meta?.server.revocation_endpoint && candidate ? configurationFor(candidate) : Promise.resolve(undefined);
-      };
-      const outcome = await revokeAll(queue, configFor, { logger, now });
-      const keep = outcome.unconfirmed.filter((item) => item.hint === 'refresh_token');
-      await store.update((record) => {
-        const next = { ...record };
-        if (keep.length > 0) next.pendingRevocation = keep;
-        else delete next.pendingRevocation;
-        return next;
-      });
-      if (outcome.unconfirmed.length === 0)
-        return {
-          revoked: true,
-          message: 'Signed out: the school revoked the tokens and they were removed from this computer.',
-        };
-      const why = !meta
-        ? 'the school could not be reached'
-        : !meta.server.revocation_endpoint
-          ? 'the school offers no revocation endpoint'
-          : 'revocation not confirmed by the school';
-      return {
-        revoked: false,
-        message: `Signed out on this computer, but ${why}: the tokens may stay valid at the school until they expire.${keep.length > 0 ? ' Revocation will be retried the next time school-mcp starts.' : ''}`,
-      };
+      return signOut(parts, before);
     },
-
     async close() {
       closed = true;
       await Promise.allSettled([...attempts].map((attempt) => attempt.result));
       await unrevoked.settled();
     },
   };
+}
+
+/** What `status` and sign-out use of the client. */
+interface ClientParts {
+  readonly config: OAuthClientConfig;
+  readonly store: TokenStore;
+  readonly logger: Logger;
+  readonly now: () => number;
+  metadata(): Promise<SchoolMetadata>;
+  activeClient(record: StoreRecord): StoredClient | undefined;
+  usableTokens(record: StoreRecord): TokenSet | undefined;
+  configurationFor(stored: StoredClient): Promise<client.Configuration>;
+  refreshed(stale: string): Promise<TokenSet | undefined>;
+}
+
+async function registerAndKeep(
+  context: RegistrationContext,
+  store: TokenStore,
+  redirectUri: string,
+): Promise<StoredClient> {
+  const registered = await registerClient(context, redirectUri);
+  context.logger.redact(registered.clientSecret);
+  // Kept at once, so that a restart or another process reuses it (RG-03).
+  await store.update((next) => ({ ...next, client: registered }));
+  context.logger.info('registered with the school', { issuer: context.metadata.issuer, redirectUri });
+  return registered;
+}
+
+/** The attempt's tokens are redacted from the log from now on; `forget` runs once it has settled. */
+function forgetWhenSettled(attempt: ConsentAttempt, logger: Logger, forget: () => void): void {
+  attempt.result
+    .then(
+      (result) => {
+        logger.redact(result.tokens.accessToken, 'rotating');
+        logger.redact(result.tokens.refreshToken, 'rotating');
+      },
+      () => undefined,
+    )
+    .finally(forget);
+}
+
+async function readStatus(parts: ClientParts): Promise<SessionStatus> {
+  const { logger, configurationFor } = parts;
+  const meta = await parts.metadata();
+  const record = await parts.store.read();
+  let tokens = parts.usableTokens(record);
+  const active = parts.activeClient(record);
+  const standing = tokenStanding(tokens, parts.now());
+  let user: SignedInUser | undefined;
+  let checked: IntrospectedToken | undefined;
+  if (standing.kind !== 'sign-in' && active) {
+    let current = standing.tokens;
+    try {
+      if (standing.kind === 'refresh') current = (await parts.refreshed(current.accessToken)) ?? current;
+      user = await fetchSignedInUser(await configurationFor(active), current.accessToken);
+    } catch (error) {
+      logger.warn('could not read the signed-in user', { error: toOAuthError(error, 'userinfo').message });
+    }
+    tokens = current;
+    checked = await schoolViewOf(await configurationFor(active), current.accessToken, logger);
+  }
+  return sessionStatusOf({ issuer: meta.issuer, clientId: active?.clientId, user, tokens, checked });
+}
+
+/** RV-03: forgotten locally first, so nothing uses the tokens from now on; the record as it was. */
+async function forgetTokens(store: TokenStore): Promise<StoreRecord | undefined> {
+  let before: StoreRecord | undefined;
+  await store.update((record) => {
+    before = record;
+    return withoutTokens(record);
+  });
+  return before;
+}
+
+async function signOut(parts: ClientParts, before: StoreRecord | undefined): Promise<SignOutReport> {
+  const { logger, now } = parts;
+  const plan = signOutPlan(before);
+  if (plan.kind === 'nothing') return plan.report;
+  let meta: SchoolMetadata | undefined;
+  try {
+    meta = await parts.metadata();
+  } catch (error) {
+    logger.warn('the school could not be reached for revocation', { error });
+  }
+  const school = revocationSchoolOf(meta);
+  const configFor = (clientId: string) => {
+    const known = [staticClientOf(parts.config, now()), before?.client];
+    const revokedAs = revocationClientOf(clientId, known, school === 'offered');
+    return revokedAs ? parts.configurationFor(revokedAs) : Promise.resolve(undefined);
+  };
+  const outcome = await revokeAll(plan.queue, configFor, { logger, now });
+  const { keep, report } = signOutOutcome(outcome.unconfirmed, school);
+  await parts.store.update((record) => withPendingRevocation(record, keep));
+  return report;
 }
