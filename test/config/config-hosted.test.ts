@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { demoWalkthrough } from '../src/app/hosted-walkthrough.js';
-import { loadConfig } from '../src/config/index.js';
+import { demoWalkthrough } from '../../src/app/hosted-walkthrough.js';
+import { loadConfig } from '../../src/config/index.js';
 
 const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(['--hosted', ...args], env).hosted;
 
