@@ -13,7 +13,7 @@ export { readStoreKeyFile, storeKeysFromText } from './store-key-file.js';
 export { openRedisStore, type RedisGrantStore } from './redis-store.js';
 export { redisLockKeys, redisRecordKey } from './redis-keys.js';
 export { isRedisStoreUrl, parseStoreLocation, type RedisStoreAddress } from './redis-store-url.js';
-export { createInProcessBus, MAX_BUS_MESSAGE_BYTES, type MessageBus } from './message-bus.js';
+export { createInProcessBus, isValidChannel, MAX_BUS_MESSAGE_BYTES, type MessageBus } from './message-bus.js';
 export { countStoreKeys, resealStore, type ResealReport, type SealedRecordScan } from './store-rotation.js';
 export { standingOf, takeCensus } from './key-census.js';
 export { isRecordUnreadable, readingUnreadableAsAbsent } from './unreadable-as-absent.js';
