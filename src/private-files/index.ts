@@ -2,7 +2,6 @@
  * Private files under the config directory: the checks and the atomic writes shared by the token
  * store and the OpenAPI document cache.
  */
-export { judgePath, type PathFacts } from './file-verdict.js';
 export {
   inspectPrivateFile,
   preparePrivateDirectory,
