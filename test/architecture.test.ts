@@ -3,7 +3,8 @@
  * from that page, so the rule lives in one place. Every relative import of `src/` counts, type-only
  * and dynamic ones included, and so do the sandbox school's files (`packages/sandbox/src`, the part
  * `sandbox`) and the imports of it by its package name. The tests follow the parts too (the
- * "Tests" section): `test/<part>/` tests that part, and reaches other parts only through their index.
+ * "Tests" section): `test/<part>/` tests that part, and reaches other parts only through their index,
+ * so an index names only what is used outside its part.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -13,6 +14,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
 const SANDBOX = join(ROOT, 'packages/sandbox/src');
 const TEST = join(ROOT, 'test');
+const TOOLS = join(ROOT, 'tools');
 /**
  * The folders of `test/` that test no one part, named in ARCHITECTURE.md's "Tests": they import
  * `src/` only through the parts' entries (or start `dist/` as a child process).
@@ -63,6 +65,32 @@ export function importedSpecifiers(source: string): string[] {
   return patterns
     .flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!))
     .filter((specifier) => specifier.startsWith('.') || PACKAGE_PARTS.has(specifier));
+}
+
+/**
+ * The names a file imports or re-exports from each module it names, static (type-only too) and
+ * destructured from a dynamic `import()`; specifiers as written.
+ */
+export function importedNames(source: string): { specifier: string; names: string[] }[] {
+  const patterns = [
+    /^\s*(?:import|export)\s+(?:type\s+)?(?:\w+\s*,\s*)?\{([^{}]*)\}\s*from\s+['"]([^'"]+)['"]/gm,
+    /\{([^{}]*)\}\s*=\s*await\s+import\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) =>
+    [...source.matchAll(pattern)].map((match) => ({
+      specifier: match[2]!,
+      names: match[1]!
+        .split(',')
+        .map(
+          (name) =>
+            name
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+|\s*:/)[0]!,
+        )
+        .filter((name) => name !== ''),
+    })),
+  );
 }
 
 function sourceFiles(dir: string, extensions: readonly string[] = ['.ts']): string[] {
@@ -170,6 +198,32 @@ export function testRuleViolations(
   return violations;
 }
 
+/**
+ * The names of a part's `index.ts` that nothing outside the part uses (no other part, no tool, no
+ * test of another part or of no one part): its own tests import its files instead. `exported`:
+ * each index's names; `imports`: what each file imports by name, resolved to files.
+ */
+export function ownTestOnlyExports(
+  exported: ReadonlyMap<string, readonly string[]>,
+  imports: readonly { from: string; to: string; names: readonly string[] }[],
+): string[] {
+  const usedOutside = new Set<string>();
+  for (const { from, to, names } of imports) {
+    if (!exported.has(to)) continue;
+    const part = partOf(to);
+    if (from.startsWith(join(SRC, part, '/')) || from.startsWith(join(TEST, part, '/'))) continue;
+    for (const name of names) usedOutside.add(`${to}#${name}`);
+  }
+  return [...exported].flatMap(([index, names]) =>
+    names
+      .filter((name) => !usedOutside.has(`${index}#${name}`))
+      .map(
+        (name) =>
+          `${relative(ROOT, index)} exports ${name}, which nothing outside "${partOf(index)}" uses: its tests import it from its file`,
+      ),
+  );
+}
+
 /** Every cycle's files, found by depth-first search over the file graph. */
 export function importCycles(edges: readonly Edge[]): string[][] {
   const next = new Map<string, string[]>();
@@ -206,6 +260,21 @@ describe('architecture', () => {
     const testEdges = importEdges(testFiles);
     expect(testEdges.filter(({ to }) => isPartFile(to)).length).toBeGreaterThan(300);
     expect(testRuleViolations(testFiles, testEdges, parts)).toEqual([]);
+  });
+
+  it("keeps each part's index to what is used outside the part", () => {
+    const indexes = partFiles.filter((file) => file.startsWith(`${SRC}/`) && file.endsWith('/index.ts'));
+    const exported = new Map(
+      indexes.map((index) => [index, importedNames(readFileSync(index, 'utf8')).flatMap(({ names }) => names)]),
+    );
+    const importers = [...partFiles, ...sourceFiles(TOOLS), ...sourceFiles(TEST, ['.ts', '.mts', '.mjs'])];
+    const imports = importers.flatMap((from) =>
+      importedNames(readFileSync(from, 'utf8'))
+        .filter(({ specifier }) => specifier.startsWith('.'))
+        .map(({ specifier, names }) => ({ from, to: targetOf(from, specifier), names })),
+    );
+    expect([...exported.values()].flat().length).toBeGreaterThan(150);
+    expect(ownTestOnlyExports(exported, imports)).toEqual([]);
   });
 
   it('keeps every import between parts to the table, through the part index', () => {
@@ -320,6 +389,38 @@ describe('architecture', () => {
         'test/consent/policy.test.ts imports src/oauth/token-store.ts: a test of "consent" imports "oauth" through src/oauth/index.ts, not its files',
         'test/e2e/sign-in.test.ts imports src/oauth/discovery.ts: test/e2e tests no one part, so it imports "oauth" through src/oauth/index.ts, not its files',
         'test/bench/parts.test.ts imports packages/sandbox/src/school-user.ts: test/bench tests no one part, so it imports "sandbox" through @school-mcp/sandbox, not its files',
+      ]);
+    });
+
+    it('read the names of imports, re-exports and destructured dynamic imports', () => {
+      const source = [
+        "import { a, type B, c as d } from './x/index.js';",
+        "export type { E } from './e.js';",
+        'import {\n  f,\n  g,\n} from "./g.js";',
+        "async function k() {\n  const { h, i: j } = await import('./h.js');\n}",
+        "import './side-effect.js';",
+      ].join('\n');
+      expect(importedNames(source)).toEqual([
+        { specifier: './x/index.js', names: ['a', 'B', 'c'] },
+        { specifier: './e.js', names: ['E'] },
+        { specifier: './g.js', names: ['f', 'g'] },
+        { specifier: './h.js', names: ['h', 'i'] },
+      ]);
+    });
+
+    it("name an index export that only the part's own tests use", () => {
+      const index = file('oauth/index.ts');
+      const exported = new Map([[index, ['createOAuthClient', 'parseScope', 'storeFileName', 'unused']]]);
+      expect(
+        ownTestOnlyExports(exported, [
+          { from: file('consent/sign-in-session.ts'), to: index, names: ['createOAuthClient'] },
+          { from: file('oauth/oauth-client.ts'), to: index, names: ['unused'] },
+          { from: join(TEST, 'oauth/scopes.test.ts'), to: index, names: ['parseScope'] },
+          { from: join(TEST, 'e2e/reconsent.test.ts'), to: index, names: ['storeFileName'] },
+        ]),
+      ).toEqual([
+        'src/oauth/index.ts exports parseScope, which nothing outside "oauth" uses: its tests import it from its file',
+        'src/oauth/index.ts exports unused, which nothing outside "oauth" uses: its tests import it from its file',
       ]);
     });
 
