@@ -4,7 +4,7 @@
  * on codes, never on messages, and a `hint` that says what to do next.
  *
  * `errorCodes` is the one list: a code, once shipped, keeps its meaning, and docs/errors.md's
- * table names every code with its next step (test/error-codes.test.ts holds the two together).
+ * table names every code with its next step (test/errors/error-codes.test.ts holds the two together).
  */
 export const errorCodes = [
   // Command line and configuration

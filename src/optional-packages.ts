@@ -2,7 +2,7 @@
  * The packages a plain install of school-mcp leaves out, because a stdio or `--http` user never
  * loads them: hosted mode's authorization server and Redis client, and the Swagger 2.0 converter.
  * package.json lists them as optional peer dependencies at these versions
- * (test/optional-packages.test.ts holds the two together). A feature that needs one and finds it
+ * (test/optional-packages/optional-packages.test.ts holds the two together). A feature that needs one and finds it
  * missing fails with `OPTIONAL_PACKAGE_MISSING`, whose hint is the one command that installs them
  * where this copy of school-mcp can load them.
  */

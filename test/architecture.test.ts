@@ -2,7 +2,9 @@
  * The structure written in ARCHITECTURE.md, checked against the source: the import table is read
  * from that page, so the rule lives in one place. Every relative import of `src/` counts, type-only
  * and dynamic ones included, and so do the sandbox school's files (`packages/sandbox/src`, the part
- * `sandbox`) and the imports of it by its package name.
+ * `sandbox`) and the imports of it by its package name. The tests follow the parts too (the
+ * "Tests" section): `test/<part>/` tests that part, and reaches other parts only through their index,
+ * so an index names only what is used outside its part.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,6 +13,23 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
 const SANDBOX = join(ROOT, 'packages/sandbox/src');
+const TEST = join(ROOT, 'test');
+const TOOLS = join(ROOT, 'tools');
+/**
+ * The folders of `test/` that test no one part, named in ARCHITECTURE.md's "Tests": they import
+ * `src/` only through the parts' entries (or start `dist/` as a child process).
+ */
+const CROSS_CUTTING_TEST_FOLDERS: ReadonlySet<string> = new Set([
+  'e2e',
+  'helpers',
+  'fixtures',
+  'snapshots',
+  'bench',
+  'docs',
+  'distribution',
+]);
+/** The files at the top of `test/`: checks of the whole tree, not of one part. */
+const WHOLE_TREE_TESTS: ReadonlySet<string> = new Set(['architecture.test.ts', 'security-coverage.test.ts']);
 /** The parts that are workspace packages: the name the bridge imports, and the part's folder. */
 const PACKAGE_PARTS: ReadonlyMap<string, { part: string; dir: string }> = new Map([
   ['@school-mcp/sandbox', { part: 'sandbox', dir: SANDBOX }],
@@ -48,11 +67,37 @@ export function importedSpecifiers(source: string): string[] {
     .filter((specifier) => specifier.startsWith('.') || PACKAGE_PARTS.has(specifier));
 }
 
-function sourceFiles(dir: string): string[] {
+/**
+ * The names a file imports or re-exports from each module it names, static (type-only too) and
+ * destructured from a dynamic `import()`; specifiers as written.
+ */
+export function importedNames(source: string): { specifier: string; names: string[] }[] {
+  const patterns = [
+    /^\s*(?:import|export)\s+(?:type\s+)?(?:\w+\s*,\s*)?\{([^{}]*)\}\s*from\s+['"]([^'"]+)['"]/gm,
+    /\{([^{}]*)\}\s*=\s*await\s+import\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) =>
+    [...source.matchAll(pattern)].map((match) => ({
+      specifier: match[2]!,
+      names: match[1]!
+        .split(',')
+        .map(
+          (name) =>
+            name
+              .trim()
+              .replace(/^type\s+/, '')
+              .split(/\s+as\s+|\s*:/)[0]!,
+        )
+        .filter((name) => name !== ''),
+    })),
+  );
+}
+
+function sourceFiles(dir: string, extensions: readonly string[] = ['.ts']): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path, extensions);
+    return extensions.some((extension) => entry.name.endsWith(extension)) ? [path] : [];
   });
 }
 
@@ -75,10 +120,14 @@ function entryText(part: string): string {
   return workspace !== undefined ? workspace[0] : `src/${part}/index.ts`;
 }
 
-function importEdges(): Edge[] {
-  return [...sourceFiles(SRC), ...sourceFiles(SANDBOX)].flatMap((from) =>
+function importEdges(files: readonly string[]): Edge[] {
+  return files.flatMap((from) =>
     importedSpecifiers(readFileSync(from, 'utf8')).map((specifier) => ({ from, to: targetOf(from, specifier) })),
   );
+}
+
+function isPartFile(file: string): boolean {
+  return file.startsWith(`${SRC}/`) || file.startsWith(`${SANDBOX}/`);
 }
 
 function targetOf(from: string, specifier: string): string {
@@ -106,6 +155,75 @@ export function ruleViolations(edges: readonly Edge[], allowed: ReadonlyMap<stri
   return violations;
 }
 
+/** Where a test file may sit: the folder of a part, a cross-cutting folder, or the top for a check of the whole tree. */
+function testPlacement(file: string, parts: ReadonlySet<string>): string | undefined {
+  const [folder, ...rest] = relative(TEST, file).split('/');
+  const where = relative(ROOT, file);
+  if (rest.length === 0)
+    return WHOLE_TREE_TESTS.has(folder!)
+      ? undefined
+      : `${where}: a test of one part goes in test/<part>/ (ARCHITECTURE.md, Tests)`;
+  if (CROSS_CUTTING_TEST_FOLDERS.has(folder!) || parts.has(folder!)) return undefined;
+  return `${where}: test/${folder} is neither a part of src/ nor a cross-cutting test folder (ARCHITECTURE.md, Tests)`;
+}
+
+/**
+ * The rule of the tests, as messages that name the test file and the import: a file under
+ * `test/<part>/` may import its own part's files, and every other part only through its entry; a
+ * cross-cutting folder imports every part through its entry; the top of `test/` holds only the
+ * checks of the whole tree.
+ */
+export function testRuleViolations(
+  files: readonly string[],
+  edges: readonly Edge[],
+  parts: ReadonlySet<string>,
+): string[] {
+  const misplaced = new Map(
+    files.flatMap((file) => {
+      const violation = testPlacement(file, parts);
+      return violation === undefined ? [] : [[file, violation] as const];
+    }),
+  );
+  const violations = [...misplaced.values()];
+  for (const { from, to } of edges) {
+    if (misplaced.has(from) || !isPartFile(to)) continue;
+    const [folder] = relative(TEST, from).split('/');
+    const toPart = partOf(to);
+    if (toPart === folder || isEntryOf(to, toPart)) continue;
+    const tester = parts.has(folder!) ? `a test of "${folder}"` : `test/${folder} tests no one part, so it`;
+    violations.push(
+      `${relative(ROOT, from)} imports ${relative(ROOT, to)}: ${tester} imports "${toPart}" through ${entryText(toPart)}, not its files`,
+    );
+  }
+  return violations;
+}
+
+/**
+ * The names of a part's `index.ts` that nothing outside the part uses (no other part, no tool, no
+ * test of another part or of no one part): its own tests import its files instead. `exported`:
+ * each index's names; `imports`: what each file imports by name, resolved to files.
+ */
+export function ownTestOnlyExports(
+  exported: ReadonlyMap<string, readonly string[]>,
+  imports: readonly { from: string; to: string; names: readonly string[] }[],
+): string[] {
+  const usedOutside = new Set<string>();
+  for (const { from, to, names } of imports) {
+    if (!exported.has(to)) continue;
+    const part = partOf(to);
+    if (from.startsWith(join(SRC, part, '/')) || from.startsWith(join(TEST, part, '/'))) continue;
+    for (const name of names) usedOutside.add(`${to}#${name}`);
+  }
+  return [...exported].flatMap(([index, names]) =>
+    names
+      .filter((name) => !usedOutside.has(`${index}#${name}`))
+      .map(
+        (name) =>
+          `${relative(ROOT, index)} exports ${name}, which nothing outside "${partOf(index)}" uses: its tests import it from its file`,
+      ),
+  );
+}
+
 /** Every cycle's files, found by depth-first search over the file graph. */
 export function importCycles(edges: readonly Edge[]): string[][] {
   const next = new Map<string, string[]>();
@@ -129,11 +247,34 @@ export function importCycles(edges: readonly Edge[]): string[][] {
 
 describe('architecture', () => {
   const allowed = readAllowedImports(readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
-  const edges = importEdges();
+  const partFiles = [...sourceFiles(SRC), ...sourceFiles(SANDBOX)];
+  const edges = importEdges(partFiles);
+  const parts = new Set(partFiles.map(partOf));
 
   it('lists every part of src/ in the import table', () => {
-    const parts = new Set([...sourceFiles(SRC), ...sourceFiles(SANDBOX)].map(partOf));
     expect([...parts].filter((part) => !allowed.has(part))).toEqual([]);
+  });
+
+  it('keeps each test in the folder of the part it tests, reaching other parts through their index', () => {
+    const testFiles = sourceFiles(TEST, ['.ts', '.mts', '.mjs']);
+    const testEdges = importEdges(testFiles);
+    expect(testEdges.filter(({ to }) => isPartFile(to)).length).toBeGreaterThan(300);
+    expect(testRuleViolations(testFiles, testEdges, parts)).toEqual([]);
+  });
+
+  it("keeps each part's index to what is used outside the part", () => {
+    const indexes = partFiles.filter((file) => file.startsWith(`${SRC}/`) && file.endsWith('/index.ts'));
+    const exported = new Map(
+      indexes.map((index) => [index, importedNames(readFileSync(index, 'utf8')).flatMap(({ names }) => names)]),
+    );
+    const importers = [...partFiles, ...sourceFiles(TOOLS), ...sourceFiles(TEST, ['.ts', '.mts', '.mjs'])];
+    const imports = importers.flatMap((from) =>
+      importedNames(readFileSync(from, 'utf8'))
+        .filter(({ specifier }) => specifier.startsWith('.'))
+        .map(({ specifier, names }) => ({ from, to: targetOf(from, specifier), names })),
+    );
+    expect([...exported.values()].flat().length).toBeGreaterThan(150);
+    expect(ownTestOnlyExports(exported, imports)).toEqual([]);
   });
 
   it('keeps every import between parts to the table, through the part index', () => {
@@ -215,6 +356,71 @@ describe('architecture', () => {
         'src/oauth/scopes.ts imports src/openapi/index.ts: "oauth" may not import "openapi" (ARCHITECTURE.md, Allowed imports)',
         'src/server/tools.ts imports src/openapi/operations.ts: import "openapi" through src/openapi/index.ts, not its files',
         'src/extra/thing.ts imports src/errors.ts: the part "extra" is not in ARCHITECTURE.md\'s import table',
+      ]);
+    });
+
+    it("hold a test to its own part, and a cross-cutting one to the parts' entries", () => {
+      const test = (path: string) => join(TEST, path);
+      const parts = new Set(['oauth', 'consent', 'log', 'sandbox']);
+      const files = ['oauth/discovery.test.ts', 'log.test.ts', 'misc/thing.test.ts', 'architecture.test.ts'];
+      expect(
+        testRuleViolations(
+          files.map(test),
+          [
+            { from: test('oauth/discovery.test.ts'), to: file('oauth/discovery.ts') },
+            { from: test('oauth/discovery.test.ts'), to: file('log.ts') },
+            { from: test('oauth/discovery.test.ts'), to: file('consent/index.ts') },
+            { from: test('oauth/discovery.test.ts'), to: join(SANDBOX, 'index.ts') },
+            { from: test('oauth/discovery.test.ts'), to: test('helpers/free-port.ts') },
+            { from: test('consent/policy.test.ts'), to: file('oauth/token-store.ts') },
+            { from: test('sandbox/pkce.test.ts'), to: join(SANDBOX, 'auth/pkce.ts') },
+            { from: test('e2e/sign-in.test.ts'), to: file('oauth/index.ts') },
+            { from: test('e2e/sign-in.test.ts'), to: file('oauth/discovery.ts') },
+            { from: test('bench/parts.test.ts'), to: join(SANDBOX, 'school-user.ts') },
+            { from: test('log.test.ts'), to: file('log.ts') },
+            { from: test('misc/thing.test.ts'), to: file('log.ts') },
+            { from: test('architecture.test.ts'), to: join(SANDBOX, 'index.ts') },
+          ],
+          parts,
+        ),
+      ).toEqual([
+        'test/log.test.ts: a test of one part goes in test/<part>/ (ARCHITECTURE.md, Tests)',
+        'test/misc/thing.test.ts: test/misc is neither a part of src/ nor a cross-cutting test folder (ARCHITECTURE.md, Tests)',
+        'test/consent/policy.test.ts imports src/oauth/token-store.ts: a test of "consent" imports "oauth" through src/oauth/index.ts, not its files',
+        'test/e2e/sign-in.test.ts imports src/oauth/discovery.ts: test/e2e tests no one part, so it imports "oauth" through src/oauth/index.ts, not its files',
+        'test/bench/parts.test.ts imports packages/sandbox/src/school-user.ts: test/bench tests no one part, so it imports "sandbox" through @school-mcp/sandbox, not its files',
+      ]);
+    });
+
+    it('read the names of imports, re-exports and destructured dynamic imports', () => {
+      const source = [
+        "import { a, type B, c as d } from './x/index.js';",
+        "export type { E } from './e.js';",
+        'import {\n  f,\n  g,\n} from "./g.js";',
+        "async function k() {\n  const { h, i: j } = await import('./h.js');\n}",
+        "import './side-effect.js';",
+      ].join('\n');
+      expect(importedNames(source)).toEqual([
+        { specifier: './x/index.js', names: ['a', 'B', 'c'] },
+        { specifier: './e.js', names: ['E'] },
+        { specifier: './g.js', names: ['f', 'g'] },
+        { specifier: './h.js', names: ['h', 'i'] },
+      ]);
+    });
+
+    it("name an index export that only the part's own tests use", () => {
+      const index = file('oauth/index.ts');
+      const exported = new Map([[index, ['createOAuthClient', 'parseScope', 'storeFileName', 'unused']]]);
+      expect(
+        ownTestOnlyExports(exported, [
+          { from: file('consent/sign-in-session.ts'), to: index, names: ['createOAuthClient'] },
+          { from: file('oauth/oauth-client.ts'), to: index, names: ['unused'] },
+          { from: join(TEST, 'oauth/scopes.test.ts'), to: index, names: ['parseScope'] },
+          { from: join(TEST, 'e2e/reconsent.test.ts'), to: index, names: ['storeFileName'] },
+        ]),
+      ).toEqual([
+        'src/oauth/index.ts exports parseScope, which nothing outside "oauth" uses: its tests import it from its file',
+        'src/oauth/index.ts exports unused, which nothing outside "oauth" uses: its tests import it from its file',
       ]);
     });
 

@@ -3,5 +3,5 @@
  * versioned schema (docs/audit-log.md), to stderr or an append-only file.
  */
 export { NO_AUDIT_LOG, type AuditEvent, type AuditLog } from './audit-event.js';
-export { statusClassOf } from './audit-line.js';
+export { FIELD_ORDER, statusClassOf } from './audit-line.js';
 export { openAuditTarget, type AuditTarget } from './audit-target.js';

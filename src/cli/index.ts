@@ -1,9 +1,3 @@
-export { formatStatus, runLogin, runLogout, runStatus } from './auth-commands.js';
-export {
-  buildToolsReport,
-  estimateTokens,
-  formatToolsReport,
-  type ToolsReport,
-  type ToolsReportInput,
-} from './tools-report.js';
-export { formatStoreReport, storeCommandAnswer, type StoreReportInput } from './store-report.js';
+export { runLogin, runLogout, runStatus } from './auth-commands.js';
+export { buildToolsReport, formatToolsReport, type ToolsReport } from './tools-report.js';
+export { storeCommandAnswer } from './store-report.js';

@@ -5,7 +5,6 @@
  */
 export type { AccessTokenSource } from './access-token-source.js';
 export { createExecutor } from './execute.js';
-export type { Executor, ExecutorOptions } from './execute.js';
-export type { ExecutionOutcome, ResponseContent, ResponseOutcome } from './execution-outcome.js';
-export type { RetryClock } from './send.js';
+export type { Executor } from './execute.js';
+export type { ExecutionOutcome } from './execution-outcome.js';
 export { MAX_RESULT_TEXT_CHARS, toToolResult } from './to-tool-result.js';

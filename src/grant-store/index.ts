@@ -3,18 +3,13 @@
  * directory implementation. Records are sealed with AES-256-GCM under keys that rotate.
  */
 export type { GrantStore } from './grant-store.js';
-export { fenceAccepts, nextFence } from './fencing.js';
 export { holdingLock, releaseLock, type HoldingLockOptions } from './holding-lock.js';
 export { isStoreUnavailable } from './store-errors.js';
 export { openDirectoryStore } from './directory-store.js';
-export { recordFileName } from './record-file-name.js';
 export { parseStoreKeys, storeKeyId, type StoreKeyring } from './store-keys.js';
-export { openRecord, sealRecord } from './sealed-record.js';
 export { readStoreKeyFile, storeKeysFromText } from './store-key-file.js';
 export { openRedisStore, type RedisGrantStore } from './redis-store.js';
-export { redisLockKeys, redisRecordKey } from './redis-keys.js';
-export { isRedisStoreUrl, parseStoreLocation, type RedisStoreAddress } from './redis-store-url.js';
-export { createInProcessBus, MAX_BUS_MESSAGE_BYTES, type MessageBus } from './message-bus.js';
+export { parseStoreLocation } from './redis-store-url.js';
+export { createInProcessBus, isValidChannel, type MessageBus } from './message-bus.js';
 export { countStoreKeys, resealStore, type ResealReport, type SealedRecordScan } from './store-rotation.js';
-export { standingOf, takeCensus } from './key-census.js';
 export { isRecordUnreadable, readingUnreadableAsAbsent } from './unreadable-as-absent.js';

@@ -6,7 +6,7 @@
  */
 export { BODY_CAPS, declaredOverCap, readCappedBody } from './body-caps.js';
 export type { FetchLike } from './fetch-like.js';
-export { documentFetch, type DocumentBody, type DocumentFetch, type DocumentResponse } from './document-fetch.js';
+export { documentFetch, type DocumentFetch, type DocumentResponse } from './document-fetch.js';
 export { loadUndici, undiciFetch } from './http-stack.js';
 export { isPublicAddress } from './public-address.js';
 export { bearerTokenOf } from './bearer-token.js';

@@ -11,7 +11,7 @@ export {
   type OAuthClientConfig,
   type ResolvedClientConfig,
 } from './client-config.js';
-export type { ConsentAttempt } from './consent-attempt.js';
+export type { ConsentAttempt, ConsentResult } from './consent-attempt.js';
 export { defaultConfigDir } from './config-dir.js';
 export { isStale, readLock, tryAcquireLock, type LockHandle } from './file-lock.js';
 export {
@@ -36,6 +36,6 @@ export { discoverIntegration, type Integration } from './integration-client.js';
 export { endsGrant, toOAuthError } from './protocol-error.js';
 export { loadOpenIdClient } from './openid-client-module.js';
 export { parseSchoolUrl } from './school-url.js';
-export type { StoreRecord } from './store-record.js';
+export type { StoreRecord, StoredClient } from './store-record.js';
 export { needsRefresh, type TokenSet } from './token-set.js';
-export type { TokenStore } from './token-store.js';
+export { createTokenStore, storeFileName, type TokenStore } from './token-store.js';

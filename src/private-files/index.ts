@@ -2,7 +2,7 @@
  * Private files under the config directory: the checks and the atomic writes shared by the token
  * store and the OpenAPI document cache.
  */
-export { judgePath, type PathFacts, type PathVerdict } from './file-verdict.js';
+export { type PathVerdict } from './file-verdict.js';
 export {
   inspectPrivateFile,
   preparePrivateDirectory,

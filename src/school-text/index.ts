@@ -3,16 +3,13 @@
  * a school's words goes through here, so the rule has one owner.
  */
 export {
-  MALFORMED_DESCRIPTION,
   MALFORMED_ERROR,
-  MAX_ERROR_DESCRIPTION_LENGTH,
   errorCodeText,
   errorDescriptionText,
-  errorUriText,
   freeText,
   isQuotableScope,
   quotableScopes,
   quotedText,
 } from './school-text.js';
 export { isShowable, showableText } from './showable-text.js';
-export { schoolTextFields, schoolTextNote } from './school-text-fields.js';
+export { schoolTextNote } from './school-text-fields.js';

@@ -8,13 +8,5 @@ export { createLogRelay, type LogRelay } from './log-relay.js';
 export { createRecoveringServerFactory } from './recovering-server.js';
 export { SCHOOL_STATUS_TOOL, type SchoolOutage } from './school-outage.js';
 export { listServerTools } from './list-tools.js';
-export { serverInstructions } from './instructions.js';
 export type { OperationCaller, OperationResult } from './operation-caller.js';
-export {
-  DEFAULT_TOOLS,
-  DEFAULT_TOOLSETS,
-  DIRECT_TOOL_BUDGET,
-  planTools,
-  type ToolPlan,
-  type ToolsetChoice,
-} from './tool-plan.js';
+export { DEFAULT_TOOLSETS, planTools, type ToolPlan, type ToolsetChoice } from './tool-plan.js';

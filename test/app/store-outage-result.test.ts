@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStoreOutage } from '../../src/app/store-outage-result.js';
-import { storeOutageResult } from '../../src/server/store-outage-result.js';
+import { storeOutageResult } from '../../src/server/index.js';
 import { SchoolMcpError } from '../../src/errors.js';
 
 const call = { toolName: 'list_courses', method: 'GET', pathTemplate: '/courses' };

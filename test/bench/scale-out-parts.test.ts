@@ -1,7 +1,7 @@
 /** The scale-out harness's pure parts: how an instance is started and read, and how an answer is judged. */
 import { describe, expect, it } from 'vitest';
-import { RECONNECT_ADVICE } from '../../src/hosted/shared-refresh.js';
-import { staffRoster } from '../../packages/sandbox/src/school-user.js';
+import { RECONNECT_ADVICE } from '../../src/hosted/index.js';
+import { staffRoster } from '@school-mcp/sandbox';
 import { instanceArguments, listeningPort } from '../../tools/bench/scale-out/cluster.js';
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import {

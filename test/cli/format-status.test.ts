@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStatus } from '../../src/cli/index.js';
+import { formatStatus } from '../../src/cli/auth-commands.js';
 
 const base = {
   issuer: 'https://s.example',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatStoreReport, storeCommandAnswer, type StoreReportInput } from '../../src/cli/index.js';
+import { storeCommandAnswer } from '../../src/cli/index.js';
+import { formatStoreReport, type StoreReportInput } from '../../src/cli/store-report.js';
 
 const census = (underOld: number, unreadable = 0) => ({
   keys: [

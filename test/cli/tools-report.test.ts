@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildToolsReport, estimateTokens, formatToolsReport, type ToolsReportInput } from '../../src/cli/index.js';
+import { buildToolsReport, formatToolsReport } from '../../src/cli/index.js';
+import { estimateTokens, type ToolsReportInput } from '../../src/cli/tools-report.js';
 
 const input: ToolsReportInput = {
   location: 'https://school.example/openapi.json',

@@ -2,13 +2,13 @@ import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   commandUsage,
-  parseArgsOptions,
   parseCommandLine,
-  programUsage,
   SCHOOL_MCP_COMMAND_LINE as TABLE,
   type CommandName,
 } from '../../src/command-line/index.js';
 import { loadConfig } from '../../src/config/index.js';
+import { parseArgsOptions } from '../../src/command-line/option-table.js';
+import { programUsage } from '../../src/command-line/usage-text.js';
 
 const COMMANDS = TABLE.commands.map((command) => command.name);
 

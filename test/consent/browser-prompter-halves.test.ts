@@ -3,8 +3,9 @@
  * log, the browser opens only when a call chooses it and the user allows it.
  */
 import { describe, expect, it } from 'vitest';
-import { createBrowserPrompter, type BrowserPrompterOptions } from '../../src/consent/index.js';
+import { createBrowserPrompter } from '../../src/consent/index.js';
 import { createLogger } from '../../src/log.js';
+import type { BrowserPrompterOptions } from '../../src/consent/browser-prompter.js';
 
 const prompt = {
   url: 'https://as.example/oauth/authorize?state=x',

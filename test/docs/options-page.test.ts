@@ -4,8 +4,7 @@
  * `-u` rewrites the page from the table; CI never does.
  */
 import { describe, expect, it } from 'vitest';
-import { SCHOOL_MCP_COMMAND_LINE as TABLE } from '../../src/command-line/index.js';
-import type { CommandLineTable } from '../../src/command-line/option-table.js';
+import { SCHOOL_MCP_COMMAND_LINE as TABLE, type CommandLineTable } from '../../src/command-line/index.js';
 import { optionsPage } from './options-page.js';
 
 describe('docs/options.md', () => {

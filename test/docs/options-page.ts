@@ -3,7 +3,7 @@
  * command's forms and every option it takes, with its variable and help, in the table's order.
  * Pure, so the page can only say what the parser and `--help` say.
  */
-import type { CommandLineTable } from '../../src/command-line/option-table.js';
+import type { CommandLineTable } from '../../src/command-line/index.js';
 
 /** Markdown table cells: a `|` inside one would end it. */
 function cell(text: string): string {

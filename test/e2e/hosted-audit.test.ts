@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIELD_ORDER } from '../../src/audit/audit-line.js';
+import { FIELD_ORDER } from '../../src/audit/index.js';
 import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';

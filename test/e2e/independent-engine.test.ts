@@ -9,11 +9,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { discoverSchool } from '../../src/oauth/discovery.js';
-import { parseSchoolUrl } from '../../src/oauth/index.js';
-import { registerClient } from '../../src/oauth/registration.js';
-import { createSchoolFetch } from '../../src/oauth/school-fetch.js';
 import { startEngineSchool, type EngineSchool } from '../helpers/engine-school.js';
 import { linkIn, startStdioServer, type StdioServer } from '../helpers/mcp-stdio.js';
 
@@ -197,24 +192,5 @@ describe('the bridge against node-oidc-provider, unchanged', () => {
     expect((await school.introspect(tokens.accessToken))['active']).toBe(false);
     expect((await school.introspect(tokens.refreshToken!))['active']).toBe(false);
     await expect(storedTokens()).rejects.toThrow(/no tokens stored/);
-  });
-});
-
-describe('registration answers of the engine', () => {
-  it('RG-02 a redirect URI the engine does not take is OAUTH_REDIRECT_URI_REJECTED after one request, no retry', async () => {
-    const target = parseSchoolUrl(school.url);
-    const fetch = createSchoolFetch();
-    const logger = createLogger({ write: () => {} });
-    const metadata = await discoverSchool(target, fetch, logger);
-    const registrationPosts = () =>
-      school.requests.filter((request) => request.method === 'POST' && request.path === '/api/oauth/register').length;
-    const before = registrationPosts();
-    await expect(
-      registerClient({ target, metadata, fetch, logger, now: Date.now }, 'https://app.example/callback'),
-    ).rejects.toMatchObject({
-      code: 'OAUTH_REDIRECT_URI_REJECTED',
-      details: { error: 'invalid_redirect_uri', status: 400 },
-    });
-    expect(registrationPosts()).toBe(before + 1);
   });
 });

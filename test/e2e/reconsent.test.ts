@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeFileName } from '../../src/oauth/token-store.js';
+import { storeFileName } from '../../src/oauth/index.js';
 import { AUTH_PATHS, completeConsent, startSandbox, type RunningSandbox } from '@school-mcp/sandbox';
 import {
   linkIn,

@@ -10,7 +10,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { staffRoster } from '../../packages/sandbox/src/school-user.js';
+import { staffRoster } from '@school-mcp/sandbox';
 import { startCluster, type Cluster } from '../../tools/bench/scale-out/cluster.js';
 import { runLoad, type LoadPlan, type LoadReport } from '../../tools/bench/scale-out/staff-load.js';
 import { beginSignIn, signInEveryone, type StaffSession } from '../../tools/bench/scale-out/staff-session.js';

@@ -1,7 +1,7 @@
 /**
  * The host most people run: the MCP TypeScript SDK 1.x client at its default options, which gives
  * up on a request after 60 s. A call that waits for consent answers "pending" within
- * `--consent-wait` (short here; 45 s by default, see test/config.test.ts) with the link and the
+ * `--consent-wait` (short here; 45 s by default, see test/config/config.test.ts) with the link and the
  * scopes in words, and once the played user approved, the next call runs in that same flow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

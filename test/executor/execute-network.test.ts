@@ -6,17 +6,13 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createExecutor,
-  toToolResult,
-  type ExecutionOutcome,
-  type ExecutorOptions,
-  type RetryClock,
-} from '../../src/executor/index.js';
+import { createExecutor, toToolResult, type ExecutionOutcome } from '../../src/executor/index.js';
 import { createLogger } from '../../src/log.js';
 import { fakeTokenSource } from './fake-token-source.js';
 import { createCoupon, operation, publicOperation } from './operation-fixtures.js';
 import { json, startRecordingServer, type RecordingServer } from './recording-server.js';
+import type { ExecutorOptions } from '../../src/executor/execute.js';
+import type { RetryClock } from '../../src/executor/send.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const listCourses = publicOperation();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
-import type { ExecutionOutcome, ResponseContent, ResponseOutcome } from '../../src/executor/index.js';
+import type { ExecutionOutcome } from '../../src/executor/index.js';
 import { toToolResult } from '../../src/executor/index.js';
-import { interpretContent } from '../../src/executor/execution-outcome.js';
+import { interpretContent, type ResponseContent, type ResponseOutcome } from '../../src/executor/execution-outcome.js';
 
 const call = { toolName: 'get_course', method: 'GET', pathTemplate: '/api/v1/courses/{course_id}' };
 

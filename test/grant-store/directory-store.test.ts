@@ -7,7 +7,6 @@ import {
   holdingLock,
   openDirectoryStore,
   parseStoreKeys,
-  recordFileName,
   type GrantStore,
   type StoreKeyring,
 } from '../../src/grant-store/index.js';
@@ -20,6 +19,7 @@ import {
   expectOneWinnerPerRound,
   expectRecordsKeptApart,
 } from './support/store-contract.js';
+import { recordFileName } from '../../src/grant-store/record-file-name.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];

@@ -1,16 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  fenceAccepts,
-  nextFence,
-  openRecord,
-  parseStoreKeys,
-  redisLockKeys,
-  redisRecordKey,
-  sealRecord,
-} from '../../src/grant-store/index.js';
+import { parseStoreKeys } from '../../src/grant-store/index.js';
 import { fencesIn, stillHeld } from '../../src/grant-store/directory-lock.js';
-import { parseSealedRecord } from '../../src/grant-store/sealed-record.js';
+import { parseSealedRecord, openRecord, sealRecord } from '../../src/grant-store/sealed-record.js';
+import { fenceAccepts, nextFence } from '../../src/grant-store/fencing.js';
+import { redisLockKeys, redisRecordKey } from '../../src/grant-store/redis-keys.js';
 
 describe('locks and fences (pure)', () => {
   it('SCL-11 accepts a fenced write over an unfenced record or one with an equal or smaller fence, and refuses it under a greater one', () => {

@@ -3,7 +3,6 @@ import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createInProcessBus,
-  MAX_BUS_MESSAGE_BYTES,
   openRedisStore,
   parseStoreKeys,
   parseStoreLocation,
@@ -11,7 +10,7 @@ import {
   type RedisGrantStore,
   type StoreKeyring,
 } from '../../src/grant-store/index.js';
-import { encodeBusMessage, isValidChannel } from '../../src/grant-store/message-bus.js';
+import { encodeBusMessage, isValidChannel, MAX_BUS_MESSAGE_BYTES } from '../../src/grant-store/message-bus.js';
 import { openBusMessage, sealBusMessage } from '../../src/grant-store/redis-message-bus.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseStoreKeys, sealRecord, type StoreKeyring } from '../../src/grant-store/index.js';
+import { parseStoreKeys, type StoreKeyring } from '../../src/grant-store/index.js';
+import { sealRecord } from '../../src/grant-store/sealed-record.js';
 import { recordReading } from '../../src/grant-store/record-reading.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {

@@ -8,7 +8,6 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import {
   openRedisStore,
   parseStoreLocation,
-  redisRecordKey,
   resealStore,
   type RedisGrantStore,
   type StoreKeyring,
@@ -20,6 +19,7 @@ import {
   expectUnreadableRecordsCountedAndKept,
   keyring,
 } from './support/rotation-contract.js';
+import { redisRecordKey } from '../../src/grant-store/redis-keys.js';
 
 const opened: RedisGrantStore[] = [];
 afterEach(async () => {

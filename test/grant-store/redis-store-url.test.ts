@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isRedisStoreUrl, parseStoreLocation, recordFileName, redisRecordKey } from '../../src/grant-store/index.js';
+import { parseStoreLocation } from '../../src/grant-store/index.js';
+import { isRedisStoreUrl } from '../../src/grant-store/redis-store-url.js';
+import { recordFileName } from '../../src/grant-store/record-file-name.js';
+import { redisRecordKey } from '../../src/grant-store/redis-keys.js';
 
 describe('what --store names', () => {
   it('takes a path as a directory and a redis:// or rediss:// URL as a Redis server, database 0 by default', () => {

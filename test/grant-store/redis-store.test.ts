@@ -6,10 +6,7 @@ import {
   openRedisStore,
   parseStoreKeys,
   parseStoreLocation,
-  redisLockKeys,
-  redisRecordKey,
   type RedisGrantStore,
-  type RedisStoreAddress,
   type StoreKeyring,
 } from '../../src/grant-store/index.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
@@ -22,6 +19,8 @@ import {
   expectOneWinnerPerRound,
   expectRecordsKeptApart,
 } from './support/store-contract.js';
+import { redisLockKeys, redisRecordKey } from '../../src/grant-store/redis-keys.js';
+import type { RedisStoreAddress } from '../../src/grant-store/redis-store-url.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
   const parsed = parseStoreKeys(keys.map((bytes) => bytes.toString('base64')).join(' '));

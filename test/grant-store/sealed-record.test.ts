@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openRecord, parseStoreKeys, sealRecord, type StoreKeyring } from '../../src/grant-store/index.js';
+import { parseStoreKeys, type StoreKeyring } from '../../src/grant-store/index.js';
+import { openRecord, sealRecord } from '../../src/grant-store/sealed-record.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
   const parsed = parseStoreKeys(keys.map((bytes) => bytes.toString('base64')).join(','));

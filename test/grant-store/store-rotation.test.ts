@@ -7,10 +7,6 @@ import {
   countStoreKeys,
   openDirectoryStore,
   readingUnreadableAsAbsent,
-  recordFileName,
-  sealRecord,
-  standingOf,
-  takeCensus,
   type StoreKeyring,
 } from '../../src/grant-store/index.js';
 import {
@@ -19,6 +15,9 @@ import {
   expectUnreadableRecordsCountedAndKept,
   keyring,
 } from './support/rotation-contract.js';
+import { recordFileName } from '../../src/grant-store/record-file-name.js';
+import { sealRecord } from '../../src/grant-store/sealed-record.js';
+import { standingOf, takeCensus } from '../../src/grant-store/key-census.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.js';
-import { parsePublicUrl, startHostedServer, type HostedServer } from '../../src/hosted/index.js';
+import { parsePublicUrl, startHostedServer } from '../../src/hosted/index.js';
 import type { HostedServerOptions } from '../../src/hosted/hosted-server.js';
 import { createLogger } from '../../src/log.js';
 import { exchange, type Answer, type Exchange } from '../transports/support/raw-http.js';
+import type { HostedServer } from '../../src/hosted/hosted-server.js';
 
 const PUBLIC = 'https://mcp.school.example';
 const cleanups: (() => Promise<void>)[] = [];

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.js';
-import { startHostedServer, type HostedServer } from '../../src/hosted/index.js';
+import { startHostedServer } from '../../src/hosted/index.js';
 import { createLogger } from '../../src/log.js';
 import type { HttpSocketLimits } from '../../src/transports/index.js';
 import { openSocket } from '../transports/support/raw-http.js';
+import type { HostedServer } from '../../src/hosted/hosted-server.js';
 
 interface Running {
   readonly server: HostedServer;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys, type GrantStore } from '../../src/grant-store/index.js';
 import { createConsentStateCodec } from '../../src/consent/index.js';
-import { stepUpStateKey, type HostedServer } from '../../src/hosted/index.js';
+import { stepUpStateKey } from '../../src/hosted/index.js';
 import { deriveStepUpStateKey } from '../../src/hosted/step-up-state-key.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import {
@@ -21,6 +21,7 @@ import {
   type Hosted,
   type RetrySteering,
 } from './hosted-harness.js';
+import type { HostedServer } from '../../src/hosted/hosted-server.js';
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text?: string }[] }).content ?? [])

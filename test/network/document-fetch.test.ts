@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentCoding, documentFetch, headerValue } from '../../src/network/document-fetch.js';
-import { readCappedBody, type DocumentBody } from '../../src/network/index.js';
+import { contentCoding, documentFetch, headerValue, type DocumentBody } from '../../src/network/document-fetch.js';
+import { readCappedBody } from '../../src/network/index.js';
 
 describe('documentFetch, pure parts', () => {
   it('gives a header as Headers.get does, repeated values joined', () => {

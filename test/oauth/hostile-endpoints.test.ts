@@ -5,9 +5,8 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SignInSession } from '../../src/consent/index.js';
+import { consentFailedResult, type SignInSession } from '../../src/consent/index.js';
 import { parseIntrospection } from '../../src/oauth/token-introspection.js';
-import { consentFailedResult } from '../../src/consent/consent-messages.js';
 import type { SchoolMcpError } from '../../src/errors.js';
 import { createTokenStore } from '../../src/oauth/token-store.js';
 import { createHarness, READ_COURSES, type Harness } from './support/harness.js';

@@ -13,7 +13,6 @@ import {
   buildCatalogue,
   loadDocument,
   parseDocumentText,
-  type ApiDocument,
   type Operation,
   type ToolCatalogue,
 } from '../../src/openapi/index.js';
@@ -26,6 +25,7 @@ import { convertQuietly } from '../../src/openapi/operations.js';
 import { SHARED_REFERENCE_KEY } from '../../src/openapi/shared-subtrees.js';
 import { operationDocument } from './fixtures/minimal-document.js';
 import { fanOutDocument } from '../../tools/bench/hostile-documents.js';
+import type { ApiDocument } from '../../src/openapi/parse-document.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
 const KEY = 'a'.repeat(64);

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FetchLike } from '../../src/network/index.js';
-import { fitListedSchemas, loadCatalogue, MAX_TOOL_SCHEMA_BYTES } from '../../src/openapi/index.js';
+import { fitListedSchemas, loadCatalogue } from '../../src/openapi/index.js';
 import { isApiBaseOf } from '../../src/openapi/server-base.js';
+import { MAX_TOOL_SCHEMA_BYTES } from '../../src/openapi/schema-budget.js';
 
 const SCHOOL = 'https://school.example';
 const YAML = [

@@ -5,18 +5,13 @@
  * never timings (those are in BENCHMARKS.md, "Hostile documents").
  */
 import { describe, expect, it } from 'vitest';
-import {
-  buildCatalogue,
-  fitListedSchemas,
-  MAX_LISTED_SCHEMA_BYTES,
-  MAX_TOOL_SCHEMA_BYTES,
-  type Operation,
-} from '../../src/openapi/index.js';
-import { SIMPLIFIED_TOOL_BYTES } from '../../src/openapi/catalogue-budget.js';
+import { buildCatalogue, fitListedSchemas, type Operation } from '../../src/openapi/index.js';
+import { SIMPLIFIED_TOOL_BYTES, MAX_LISTED_SCHEMA_BYTES } from '../../src/openapi/catalogue-budget.js';
 import { MAX_POINTER_STEPS, resolvePointer } from '../../src/openapi/json-pointer.js';
 import { MAX_PARAMETERS } from '../../src/openapi/parameters.js';
 import { fanOutDocument } from '../../tools/bench/hostile-documents.js';
 import { operationDocument } from './fixtures/minimal-document.js';
+import { MAX_TOOL_SCHEMA_BYTES } from '../../src/openapi/schema-budget.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
 const schemaBytes = (operation: Operation) => bytes(operation.inputSchema) + bytes(operation.outputSchema);

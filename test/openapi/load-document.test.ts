@@ -8,7 +8,8 @@ import { fetch as undiciFetch } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cacheFileName } from '../../src/openapi/document-cache.js';
 import type { FetchLike } from '../../src/network/index.js';
-import { documentTarget, loadDocument } from '../../src/openapi/index.js';
+import { loadDocument } from '../../src/openapi/index.js';
+import { documentTarget } from '../../src/openapi/load-document.js';
 
 const DOCUMENT = JSON.stringify({ openapi: '3.1.0', info: { title: 'School', version: '1' }, paths: {} });
 const fetchFn = undiciFetch as unknown as FetchLike;

@@ -13,13 +13,13 @@ import {
   buildCatalogue,
   parseDocumentText,
   selectOperations,
-  TOOL_NAME_PATTERN,
-  type ApiDocument,
   type Operation,
   type ToolCatalogue,
 } from '../../src/openapi/index.js';
 import { BUILD_DEADLINE_MS, buildInWorker, type WorkerCatalogue } from './support/build-in-worker.js';
 import { CORPUS as DOCUMENTS } from './support/corpus.js';
+import { TOOL_NAME_PATTERN } from '../../src/openapi/tool-names.js';
+import type { ApiDocument } from '../../src/openapi/parse-document.js';
 
 /** `toolsets`: some that must be there; `groupedBy`: what they were made from. */
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox } from '@school-mcp/sandbox';
 import type { FetchLike } from '../../src/network/index.js';
-import { buildCatalogue, loadDocument, TOOL_NAME_PATTERN, type ToolCatalogue } from '../../src/openapi/index.js';
+import { buildCatalogue, loadDocument, type ToolCatalogue } from '../../src/openapi/index.js';
+import { TOOL_NAME_PATTERN } from '../../src/openapi/tool-names.js';
 
 const SCHOOL = 'http://127.0.0.1:1';
 

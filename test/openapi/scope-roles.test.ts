@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, consentScopeFacts, enablesChange, scopeRoles } from '../../src/openapi/index.js';
+import { buildCatalogue, consentScopeFacts, scopeRoles } from '../../src/openapi/index.js';
 import { documentWith, oauthSchemes } from './fixtures/minimal-document.js';
+import { enablesChange } from '../../src/openapi/scope-roles.js';
 
 const ok = { '200': { description: 'OK' } };
 const needs = (...scopes: string[]) => [{ school: scopes }];

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, parseDocumentText, type ApiDocument } from '../../src/openapi/index.js';
+import { buildCatalogue, parseDocumentText } from '../../src/openapi/index.js';
 import { upgradeToOpenApi3 } from '../../src/openapi/swagger-upgrade.js';
+import type { ApiDocument } from '../../src/openapi/parse-document.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/openapi');
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assignToolNames, baseToolName, readableName, snakeCase } from '../../src/openapi/tool-names.js';
-import { TOOL_NAME_PATTERN } from '../../src/openapi/index.js';
+import {
+  assignToolNames,
+  baseToolName,
+  readableName,
+  snakeCase,
+  TOOL_NAME_PATTERN,
+} from '../../src/openapi/tool-names.js';
 
 describe('tool names', () => {
   it.each([

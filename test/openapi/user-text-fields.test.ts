@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildCatalogue, type ApiDocument } from '../../src/openapi/index.js';
+import { buildCatalogue } from '../../src/openapi/index.js';
 import { userTextFields, userTextNote } from '../../src/openapi/user-text-fields.js';
+import type { ApiDocument } from '../../src/openapi/parse-document.js';
 
 const root = {
   components: {

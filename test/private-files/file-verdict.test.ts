@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgePath, type PathFacts } from '../../src/private-files/index.js';
+import { judgePath, type PathFacts } from '../../src/private-files/file-verdict.js';
 
 const ME = { posix: true, uid: 1000 };
 const facts = (kind: PathFacts['kind'], mode: number, uid = 1000): PathFacts => ({ kind, mode, uid });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../src/openapi/index.js';
-import { serverInstructions } from '../../src/server/index.js';
+import { serverInstructions } from '../../src/server/instructions.js';
 import { operationIndexLines, signature } from '../../src/server/operation-index.js';
 
 function operation(

@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scopeRoles, type Operation, type ToolCatalogue } from '../../src/openapi/index.js';
-import {
-  DEFAULT_TOOLS,
-  DEFAULT_TOOLSETS,
-  DIRECT_TOOL_BUDGET,
-  planTools,
-  serverInstructions,
-} from '../../src/server/index.js';
+import { DEFAULT_TOOLSETS, planTools } from '../../src/server/index.js';
+import { DEFAULT_TOOLS, DIRECT_TOOL_BUDGET } from '../../src/server/tool-plan.js';
+import { serverInstructions } from '../../src/server/instructions.js';
 
 function operation(toolName: string, toolset: string): Operation {
   return {

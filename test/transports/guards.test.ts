@@ -5,17 +5,10 @@
 import * as crypto from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig, type HttpConfig } from '../../src/config/index.js';
-import {
-  bindPolicy,
-  checkHost,
-  checkOrigin,
-  generateSecret,
-  hostAllowList,
-  isUsableSecret,
-  normalizeAllowedOrigin,
-  ownLoopbackOrigins,
-  secretFingerprint,
-} from '../../src/transports/index.js';
+import { checkHost, checkOrigin, normalizeAllowedOrigin } from '../../src/transports/index.js';
+import { bindPolicy } from '../../src/transports/http-bind-policy.js';
+import { generateSecret, isUsableSecret, secretFingerprint } from '../../src/transports/bearer-secret.js';
+import { hostAllowList, ownLoopbackOrigins } from '../../src/transports/http-guards.js';
 
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>();
@@ -145,7 +138,7 @@ describe('HTTP-04 bearer secret', () => {
     // Test files share a worker's modules, so another file may have loaded the transports before
     // the mock above existed: load them afresh, now bound to the mocked crypto.
     vi.resetModules();
-    const { secretMatches } = await import('../../src/transports/index.js');
+    const { secretMatches } = await import('../../src/transports/bearer-secret.js');
     const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
     timingSafeEqual.mockClear();
     const secret = 'A'.repeat(43);

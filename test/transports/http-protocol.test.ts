@@ -8,10 +8,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKeptSessions } from '../../src/transports/kept-sessions.js';
-import { MAX_REQUEST_BODY_BYTES } from '../../src/transports/index.js';
 import { sdkEraName } from '../helpers/mcp-server.js';
 import { CONSENT_URL, startEchoEndpoint, type EchoEndpoint } from './support/echo-endpoint.js';
 import { exchange, INITIALIZE, jsonRpcHeaders } from './support/raw-http.js';
+import { MAX_REQUEST_BODY_BYTES } from '../../src/transports/http-limits.js';
 
 type Era = 'sessionful' | 'stateless';
 type ToolResult = {

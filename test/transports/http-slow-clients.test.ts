@@ -5,8 +5,8 @@
  */
 import type { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_HTTP_SOCKET_LIMITS, type HttpSocketLimits } from '../../src/transports/index.js';
-import { nodeServerOptions } from '../../src/transports/http-limits.js';
+import { type HttpSocketLimits } from '../../src/transports/index.js';
+import { nodeServerOptions, DEFAULT_HTTP_SOCKET_LIMITS } from '../../src/transports/http-limits.js';
 import { exchange, INITIALIZE, jsonRpcHeaders, openSocket } from './support/raw-http.js';
 import { startEchoEndpoint, type EchoEndpoint } from './support/echo-endpoint.js';
 

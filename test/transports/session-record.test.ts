@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidChannel } from '../../src/grant-store/message-bus.js';
+import { isValidChannel } from '../../src/grant-store/index.js';
 import { incomingMessage, outgoingMessage } from '../../src/transports/relayed-transport.js';
 import {
   localRequestId,

@@ -14,4 +14,4 @@ export {
 } from './auth/index.js';
 export { runSandboxCommand } from './cli.js';
 export { SCOPES, ALL_SCOPES, type Scope } from './scopes.js';
-export { SANDBOX_SCHOOL, SANDBOX_STAFF, SANDBOX_USER, type StaffMember } from './school-user.js';
+export { SANDBOX_SCHOOL, SANDBOX_STAFF, SANDBOX_USER, staffRoster, type StaffMember } from './school-user.js';

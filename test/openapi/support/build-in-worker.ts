@@ -4,7 +4,8 @@
  * loaded. A hang becomes a failed test with a message, never a stuck suite.
  */
 import { Worker } from 'node:worker_threads';
-import type { GroupingSource, Operation } from '../../../src/openapi/index.js';
+import type { Operation } from '../../../src/openapi/index.js';
+import type { GroupingSource } from '../../../src/openapi/grouping.js';
 
 export interface WorkerCatalogue {
   readonly operations: readonly Operation[];

@@ -7,7 +7,8 @@
 import { fromJsonSchema, inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import type { HttpConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/log.js';
-import { serveOverHttp, type HttpHandle, type HttpSocketLimits } from '../../../src/transports/index.js';
+import { serveOverHttp, type HttpSocketLimits } from '../../../src/transports/index.js';
+import type { HttpHandle } from '../../../src/transports/http.js';
 
 export interface EchoEndpoint {
   readonly handle: HttpHandle;

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatStatus, runLogin, runLogout, runStatus } from '../../src/cli/index.js';
-import { fakeBrowser } from './support/fake-browser.js';
-import { createHarness, type Harness } from './support/harness.js';
+import { runLogin, runLogout, runStatus } from '../../src/cli/index.js';
+import { fakeBrowser } from '../oauth/support/fake-browser.js';
+import { createHarness, type Harness } from '../oauth/support/harness.js';
+import { formatStatus } from '../../src/cli/auth-commands.js';
 
 let harness: Harness;
 beforeEach(async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoWalkthrough } from '../src/app/hosted-walkthrough.js';
-import { loadConfig } from '../src/config/index.js';
+import { loadConfig } from '../../src/config/index.js';
 
 const hosted = (args: string[], env: Record<string, string> = {}) => loadConfig(['--hosted', ...args], env).hosted;
 
@@ -112,12 +111,5 @@ describe('school-mcp --hosted arguments', () => {
 
   it('refuses the hosted flags without --hosted', () => {
     expect(() => loadConfig(['--demo', '--public-url', 'https://mcp.school.example'], {})).toThrow(/go with --hosted/);
-  });
-
-  it("prints the demo's endpoint, school and steps", () => {
-    const text = demoWalkthrough('http://127.0.0.1:4000', 'http://127.0.0.1:5000/');
-    expect(text).toContain('http://127.0.0.1:4000/mcp');
-    expect(text).toContain('http://127.0.0.1:5000/');
-    expect(text).toMatch(/who_am_i/);
   });
 });

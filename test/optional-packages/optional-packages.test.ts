@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSchoolMcpError } from '../src/errors.js';
+import { isSchoolMcpError } from '../../src/errors.js';
 import {
   installCommand,
   installKindOf,
@@ -15,9 +15,9 @@ import {
   OPTIONAL_PACKAGES,
   optionalPackageError,
   requireOptional,
-} from '../src/optional-packages.js';
+} from '../../src/optional-packages.js';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 
 interface Manifest {
   dependencies?: Record<string, string>;

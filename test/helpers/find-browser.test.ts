@@ -2,7 +2,7 @@
  * The browser tests find a browser the way users have one, on each platform.
  */
 import { describe, expect, it } from 'vitest';
-import { findTestBrowser } from './helpers/find-browser.js';
+import { findTestBrowser } from './find-browser.js';
 
 const only = (present: string) => (path: string) => path === present;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config/index.js';
+import { loadConfig } from '../../src/config/index.js';
 
 describe('school-mcp store … arguments', () => {
   it('ST-14 reads the store and key file as --hosted does, the key and the Redis password only from the environment, and needs no school', () => {

@@ -4,7 +4,7 @@
  * test/e2e/reconsent*.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { CONSENT_INPUT_KEY, createConsentCaller, createConsentStateCodec, flowId } from '../../src/consent/index.js';
+import { createConsentCaller, createConsentStateCodec, flowId } from '../../src/consent/index.js';
 import { createCoupon } from '../executor/operation-fixtures.js';
 import {
   CALL,
@@ -17,6 +17,7 @@ import {
   scriptedBroker,
   scriptedExecutor,
 } from './support/consent-fixtures.js';
+import { CONSENT_INPUT_KEY } from '../../src/consent/consent-caller.js';
 
 const textOf = (result: unknown) => JSON.stringify(result);
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { canLaunchBrowser, createBrowserPrompter, launchableUrl } from '../../src/consent/index.js';
+import { createBrowserPrompter } from '../../src/consent/index.js';
+import { canLaunchBrowser, launchableUrl } from '../../src/consent/browser-url.js';
 
 const origin = 'https://as.example';
 

@@ -5,12 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONSENT_WAIT_MS } from '../../src/config/index.js';
-import {
-  createConsentCaller,
-  PROGRESS_INTERVAL_MS,
-  type ConsentOutcome,
-  type PendingConsent,
-} from '../../src/consent/index.js';
+import { createConsentCaller, type ConsentOutcome, type PendingConsent } from '../../src/consent/index.js';
 import { createCoupon } from '../executor/operation-fixtures.js';
 import {
   CALL,
@@ -21,6 +16,7 @@ import {
   scriptedBroker,
   scriptedExecutor,
 } from './support/consent-fixtures.js';
+import { PROGRESS_INTERVAL_MS } from '../../src/consent/consent-wait.js';
 
 const DESCRIPTIONS = { 'coupons:write': 'Write access to coupons' };
 const textOf = (result: unknown) => JSON.stringify(result);

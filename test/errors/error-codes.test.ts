@@ -7,9 +7,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errorCodes } from '../src/errors.js';
+import { errorCodes } from '../../src/errors.js';
 
-const root = resolve(import.meta.dirname, '..');
+const root = resolve(import.meta.dirname, '../..');
 
 interface ErrorRow {
   code: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { DEFAULT_CONSENT_WAIT_MS, loadConfig, parseSchoolUrl } from '../src/config/index.js';
-import { looseSecretFileWarning, secretFromFileText } from '../src/secret-file.js';
+import { DEFAULT_CONSENT_WAIT_MS, loadConfig, parseSchoolUrl } from '../../src/config/index.js';
+import { looseSecretFileWarning, secretFromFileText } from '../../src/secret-file.js';
 
 const env = {};
 

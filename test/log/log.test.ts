@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REDACTED_SECRETS, SecretRegistry, createLogger, formatLine } from '../src/log.js';
+import { MAX_REDACTED_SECRETS, SecretRegistry, createLogger, formatLine } from '../../src/log.js';
 
 describe('the logger', () => {
   it('LOG-01 redacts secret fields by name and registered secrets wherever they appear', () => {

@@ -6,21 +6,19 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { SchoolMcpError } from '../../src/errors.js';
 import {
-  chooseConsentChannel,
-  definesUrlElicitation,
   createConsentStateCodec,
-  createStepUpBudget,
-  deniedResult,
-  describeScopes,
   elicitationMessage,
-  leavingResult,
-  MAX_STEP_UPS,
   pendingResult,
-  stepUpKey,
-  supportsUrlElicitation,
   consentFailedResult,
   type PendingConsent,
 } from '../../src/consent/index.js';
+import {
+  chooseConsentChannel,
+  definesUrlElicitation,
+  supportsUrlElicitation,
+} from '../../src/consent/consent-channel.js';
+import { createStepUpBudget, MAX_STEP_UPS, stepUpKey } from '../../src/consent/step-up-budget.js';
+import { deniedResult, describeScopes, leavingResult } from '../../src/consent/consent-messages.js';
 
 const DESCRIPTIONS = {
   'coupons:read': 'Read access to coupons',

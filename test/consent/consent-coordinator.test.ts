@@ -9,13 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import type { ConsentAttempt, ConsentResult } from '../../src/oauth/consent-attempt.js';
 import { createConsentCoordinator, type ConsentCoordinator } from '../../src/consent/consent-coordinator.js';
-import { readLock } from '../../src/oauth/file-lock.js';
-import { OAuthError } from '../../src/oauth/oauth-error.js';
-import { createTokenStore } from '../../src/oauth/token-store.js';
-import type { StoredClient } from '../../src/oauth/store-record.js';
-import type { TokenSet } from '../../src/oauth/token-set.js';
+import {
+  createTokenStore,
+  OAuthError,
+  readLock,
+  type ConsentAttempt,
+  type ConsentResult,
+  type StoredClient,
+  type TokenSet,
+} from '../../src/oauth/index.js';
 
 const ISSUER = 'https://school.example';
 const SCOPES = ['openid', 'profile', 'members:write'];
