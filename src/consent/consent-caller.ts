@@ -32,7 +32,8 @@ import { PROGRESS_INTERVAL_MS } from './consent-wait.js';
 import { nextConsentStep, type ConsentStep } from './next-consent-step.js';
 import { createConsentStateCodec, type ConsentStateCodec } from './request-state.js';
 import { createStepUpBudget, type StepUpBudget } from './step-up-budget.js';
-import { CONSENT_INPUT_KEY, createUserReach, type ReachingCall, type Resumed } from './user-reach.js';
+import type { ReachingCall, Resumed } from './reaching-call.js';
+import { CONSENT_INPUT_KEY, createUserReach } from './user-reach.js';
 
 export { CONSENT_INPUT_KEY };
 
