@@ -8,10 +8,12 @@
  * - a 403 `insufficient_scope` from the school (RFC 6750 §3.1): its challenged scopes are
  *   authoritative, the union with what is granted is asked for, and the call is retried, at most
  *   `MAX_STEP_UPS` times per operation and scope set (ERR-03).
- * How the link reaches the user is chosen per call (see `consent-channel.ts`); the wait is
- * bounded, and a flow is shown once: later calls join it instead of opening it again. Every mode
- * runs its calls through here; what differs is the `ConsentBroker` (a local sign-in session, or a
- * hosted person's step-up) and, in the words, where the approval comes back to.
+ * Which of these a run's outcome calls for is `next-consent-step.ts`'s decision. How the link
+ * reaches the user is chosen per call (see `consent-channel.ts`) and shown by `user-reach.ts`;
+ * the wait is bounded, and a flow is shown once: later calls join it instead of opening it
+ * again. Every mode runs its calls through here; what differs is the `ConsentBroker` (a local
+ * sign-in session, or a hosted person's step-up) and, in the words, where the approval comes
+ * back to.
  */
 import { inputResponse, type ServerContext } from '@modelcontextprotocol/server';
 import { isSchoolMcpError } from '../errors.js';

@@ -2,7 +2,9 @@
  * One consent flow per issuer at a time, in this process and across processes. The process that
  * holds the consent lock runs the flow and writes the result to the store; any other process
  * waits by watching the store instead of opening another tab. A call that stops waiting leaves
- * the flow open, so the next call joins it (no second tab, no second registration).
+ * the flow open, so the next call joins it (no second tab, no second registration). The flows
+ * themselves are `local-flow.ts` and `remote-flow.ts`; what to do next is decided by pure
+ * functions (`remote-flow-step.ts`, `ended-flow-outcome.ts`, `flow-wait.ts`, `flow-follow-up.ts`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../log.js';

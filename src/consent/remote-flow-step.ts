@@ -6,7 +6,7 @@
 import type { TokenSet } from '../oauth/index.js';
 
 /** The note the holder of the consent lock keeps on it (`consent-coordinator.ts` writes it). */
-export type HolderNote = Readonly<Record<string, unknown>>;
+type HolderNote = Readonly<Record<string, unknown>>;
 
 /** How long a joining process waits for the holder to write its link before joining without one. */
 export const LINK_NOTE_WAIT_MS = 5_000;
