@@ -5,7 +5,7 @@ import { stepUpKey } from '../../src/consent/step-up-budget.js';
 import { SchoolMcpError } from '../../src/errors.js';
 import type { ExecutionOutcome } from '../../src/executor/index.js';
 import type { PendingConsent } from '../../src/consent/index.js';
-import { CALL, CONSENT, insufficientScope, OK, PENDING_ERROR } from '../server/support/consent-fixtures.js';
+import { CALL, CONSENT, insufficientScope, OK, PENDING_ERROR } from './support/consent-fixtures.js';
 
 const response = (status: number): ExecutionOutcome => ({
   ...(OK as Extract<ExecutionOutcome, { kind: 'response' }>),
