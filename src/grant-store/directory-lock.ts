@@ -11,7 +11,11 @@ import { randomBytes } from 'node:crypto';
 import { link, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
-import { preparePrivateDirectory, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
+import {
+  preparePrivateDirectory,
+  readWithoutFollowingIfPresent,
+  writePrivateFileAtomically,
+} from '../private-files/index.js';
 import { nextFence, type LockOptions, type StoreLock } from './fencing.js';
 import { storeUnsafe, storeWriteFailed } from './store-errors.js';
 
@@ -54,10 +58,7 @@ export interface DirectoryLockContext {
 }
 
 async function readFenceFile(path: string): Promise<string | undefined> {
-  return readWithoutFollowing(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  return readWithoutFollowingIfPresent(path);
 }
 
 export async function takeDirectoryLock(

@@ -8,7 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { chmod, link, open, rename, unlink } from 'node:fs/promises';
 import { SchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { inspectPrivateFile, readWithoutFollowing, writePrivateFileAtomically } from '../private-files/index.js';
+import {
+  inspectPrivateFile,
+  readWithoutFollowingIfPresent,
+  writePrivateFileAtomically,
+} from '../private-files/index.js';
 import { recordFileCheck } from './record-file-check.js';
 import { scratchPathOf } from './record-file-name.js';
 import { storeUnsafe, storeWriteFailed } from './store-errors.js';
@@ -35,10 +39,7 @@ export async function readRecordFile(path: string, logger: Pick<Logger, 'warn'>)
     await chmod(path, 0o600);
   }
   if (check.oversized) return '';
-  return readWithoutFollowing(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
+  return readWithoutFollowingIfPresent(path);
 }
 
 /** Moves a record file that did not open to `aside`, out of every reader's way, and says so. */

@@ -7,5 +7,6 @@ export {
   inspectPrivateFile,
   preparePrivateDirectory,
   readWithoutFollowing,
+  readWithoutFollowingIfPresent,
   writePrivateFileAtomically,
 } from './private-paths.js';

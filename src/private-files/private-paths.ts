@@ -75,6 +75,16 @@ export async function readWithoutFollowing(path: string): Promise<string> {
   }
 }
 
+/** `readWithoutFollowing`, or undefined when the file is gone: another process may remove it between the check and the read. */
+export async function readWithoutFollowingIfPresent(path: string): Promise<string | undefined> {
+  try {
+    return await readWithoutFollowing(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 export interface AtomicWriteOptions {
   readonly unsafe: UnsafePathError;
   /** Test seam: runs after the temporary file is written and synced, before it replaces the target. */
