@@ -12,7 +12,9 @@ import { applySocketLimits, nodeServerOptions, type HttpSocketLimits } from '../
 import type { ClientMetadataDocumentOptions } from './client-metadata-documents.js';
 import { clientAddressOf } from './forwarded-request.js';
 import type { RegistrationLimitOptions } from './registration-limits.js';
-import { handleConsentFinish, handleConsentPage, handleSchoolCallback, handleStepUp } from './interaction-routes.js';
+import { handleConsentFinish, handleConsentPage } from './consent-routes.js';
+import { handleSchoolCallback } from './school-callback-route.js';
+import { handleStepUp } from './step-up-route.js';
 import { HOSTED_SOCKET_LIMITS } from './hosted-limits.js';
 import { publicHostAllowList, publicOriginAllowList } from './public-host.js';
 import { parsePublicUrl, type PublicUrl } from './public-url.js';

@@ -14,7 +14,7 @@ import { auditProviderEvents } from './audit-provider-events.js';
 import { createHostedProvider } from './authorization-server.js';
 import { createCallerAccess } from './caller-access.js';
 import { createClientMetadataDocuments, type ClientMetadataDocumentOptions } from './client-metadata-documents.js';
-import type { InteractionContext } from './interaction-routes.js';
+import type { InteractionContext } from './interaction-page.js';
 import type { CallerServices } from './mcp-route.js';
 import { endGeneration } from './person-generation.js';
 import { answerProviderStoreOutagesWith503 } from './provider-outage.js';
