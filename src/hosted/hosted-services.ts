@@ -4,10 +4,9 @@
  * audited), the school sign-in, each caller's grant, account and step-ups, the registration bounds,
  * and the store's readiness for `/readyz`.
  */
-import type { AuditLog } from '../audit/index.js';
-import { NO_AUDIT_LOG } from '../audit/index.js';
-import { readingUnreadableAsAbsent, type GrantStore } from '../grant-store/index.js';
 import type Provider from 'oidc-provider';
+import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
+import { readingUnreadableAsAbsent, type GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import type { HostedCaller } from './access-check.js';
 import { auditProviderEvents } from './audit-provider-events.js';
