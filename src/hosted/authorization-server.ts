@@ -3,7 +3,7 @@
  * RFC 8414 metadata, RFC 7591 registration (https and loopback redirect URIs only), the
  * authorization code grant with PKCE S256 required, RFC 8707 resource indicators with the public
  * URL as the only audience and opaque access tokens, refresh tokens rotated on every use (RFC 9700
- * §4.14.2), and RFC 7009 revocation. Its screens are school-mcp's own (`interaction-routes.ts`).
+ * §4.14.2), and RFC 7009 revocation. Its screens are school-mcp's own (`interaction-page.ts`).
  * Client ID Metadata Documents, which node-oidc-provider 8.x does not know, come in through the
  * storage adapter: a URL client_id is looked up as its fetched document (`client-metadata-documents.ts`),
  * which the engine then validates as it does a registration.

@@ -8,6 +8,7 @@
  * @see SECURITY.md SCL-04
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Exchange, Step } from './request-steps.js';
 
 export type DrainOutcome = 'drained' | 'cut';
 
@@ -75,5 +76,28 @@ export function createDrain(server: Server): Drain {
       })();
       return started;
     },
+  };
+}
+
+/**
+ * The first step of every request: counted until answered, so that a drain waits for it. An event
+ * stream (a GET asking for text/event-stream) never ends by itself, so a drain ends it, and a new
+ * one on a kept-alive connection of a draining instance is refused: its client reconnects, through
+ * the balancer, elsewhere.
+ */
+export function trackedByDrain(drain: Pick<Drain, 'track'>): Step<Exchange> {
+  return ({ req, res }, next) => {
+    if (drain.track(req, res, req.method === 'GET' && (req.headers.accept ?? '').includes('text/event-stream')))
+      return next();
+    res.writeHead(503, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'retry-after': '1',
+      connection: 'close',
+    });
+    res.end(
+      JSON.stringify({ error: 'temporarily_unavailable', error_description: 'this instance is stopping; retry' }),
+    );
+    return Promise.resolve();
   };
 }

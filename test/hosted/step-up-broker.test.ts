@@ -105,7 +105,7 @@ describe("a hosted person's step-up broker", () => {
     const consent = await brokerOf(here, GRACE).stepUp(['students:read']);
     if (consent === 'granted') throw new Error('expected a step-up');
     const waiting = brokerOf(there, GRACE).outcome(consent);
-    // What the school callback writes when the school signed in another person (interaction-routes.ts).
+    // What the school callback writes when the school signed in another person (school-callback-route.ts).
     const flow = (await here.read(STEP_UP_FLOWS, flowId(consent.url)))!;
     await here.write(STEP_UP_FLOWS, flowId(consent.url), { ...flow, ended: 'other-person' }, { ttlSeconds: 60 });
     const outcome = await waiting;
