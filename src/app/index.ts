@@ -2,7 +2,6 @@ export { configDirectory, createSchoolSession } from './open-school.js';
 export { startDemoSchool, type DemoSchool } from './demo-school.js';
 export { listSchoolTools } from './tool-listing.js';
 export { runHosted } from './run-hosted.js';
-export { openHostedSchool } from './hosted-school.js';
 export { packageVersion } from './package-version.js';
 export { runStoreCommand } from './run-store-command.js';
 export { openServedSchool } from './served-school.js';

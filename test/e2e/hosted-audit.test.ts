@@ -25,7 +25,7 @@ import {
   registerMcpClient,
   returnFromSchool,
   tokenRequest,
-} from '../hosted/hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 type AuditRecord = Record<string, unknown> & { event: string; outcome: string };
 

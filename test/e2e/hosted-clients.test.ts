@@ -35,7 +35,7 @@ import {
   registerMcpClient,
   signIn,
   tokenRequest,
-} from '../hosted/hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 interface CallResult {
   readonly isError: boolean;

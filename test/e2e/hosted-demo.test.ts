@@ -11,7 +11,7 @@ import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js'
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
-import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../app/support/hosted-harness.js';
 
 let child: ChildProcess;
 let lines: LineCollector;

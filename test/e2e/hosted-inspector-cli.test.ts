@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { describeWithPinnedCli, INSPECTOR_CLI, runPinnedCli, type CliRun } from '../helpers/pinned-cli.js';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../hosted/hosted-harness.js';
+import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../app/support/hosted-harness.js';
 
 describeWithPinnedCli(INSPECTOR_CLI, 'the MCP Inspector CLI against school-mcp --hosted', () => {
   let hosted: Hosted;

@@ -19,7 +19,7 @@ import { freePort } from '../helpers/free-port.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
-import { exchange, registerMcpClient, signIn, type Hosted } from '../hosted/hosted-harness.js';
+import { exchange, registerMcpClient, signIn, type Hosted } from '../app/support/hosted-harness.js';
 
 interface Instance {
   readonly child: ChildProcess;

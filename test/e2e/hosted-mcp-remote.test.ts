@@ -29,7 +29,7 @@ import { spawnHostedProcess } from '../helpers/hosted-process.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
-import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../app/support/hosted-harness.js';
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

@@ -14,7 +14,7 @@ import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
-import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../app/support/hosted-harness.js';
 
 function textOf(result: unknown): string {
   return ((result as { content: { text?: string }[] }).content ?? []).map((item) => item.text ?? '').join('\n');

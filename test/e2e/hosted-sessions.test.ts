@@ -22,7 +22,7 @@ import { MAIN_JS } from '../helpers/mcp-stdio.js';
 import { itWithPython, runPythonClient } from '../helpers/python-mcp-client.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { collectLines, type LineCollector } from '../helpers/stderr-lines.js';
-import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../app/support/hosted-harness.js';
 
 interface Instance {
   readonly child: ChildProcess;

@@ -17,7 +17,7 @@ import { freePort } from '../helpers/free-port.js';
 import { MemoryOAuthProvider } from '../helpers/memory-oauth-provider.js';
 import { spawnHostedProcess } from '../helpers/hosted-process.js';
 import { collectLines } from '../helpers/stderr-lines.js';
-import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../hosted/hosted-harness.js';
+import { allowAtSchoolMcp, CLIENT_REDIRECT, openConsent, returnFromSchool } from '../app/support/hosted-harness.js';
 
 const COURSES = '/api/v1/courses';
 const ACCOUNT = '/api/v1/account';

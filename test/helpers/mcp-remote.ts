@@ -16,7 +16,7 @@ import type { Readable } from 'node:stream';
 import type { Browser } from 'playwright-core';
 import { completeConsent, type StaffMember } from '@school-mcp/sandbox';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { allowAtSchoolMcp, openConsent } from '../hosted/hosted-harness.js';
+import { allowAtSchoolMcp, openConsent } from '../app/support/hosted-harness.js';
 import { collectLines, type LineCollector } from './stderr-lines.js';
 
 const MCP_REMOTE = join(dirname(createRequire(import.meta.url).resolve('mcp-remote/package.json')), 'dist/proxy.js');

@@ -9,7 +9,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { StaffMember } from '@school-mcp/sandbox';
-import { approveSignIn } from '../hosted/hosted-harness.js';
+import { approveSignIn } from '../app/support/hosted-harness.js';
 import { collectLines } from './stderr-lines.js';
 import { describeNeeding, itNeeding, type Prerequisite } from './suite-gate.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../app/support/hosted-harness.js';
 
 let hosted: Hosted;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GrantStore } from '../../src/grant-store/index.js';
 import { createClientMetadataDocuments } from '../../src/hosted/client-metadata-documents.js';
 import { CookieBrowser } from '../../tools/bench/cookie-browser.js';
-import { authorizeUrl, CLIENT_REDIRECT, pkce, startHosted, type Hosted } from './hosted-harness.js';
+import { authorizeUrl, CLIENT_REDIRECT, pkce, startHosted, type Hosted } from '../app/support/hosted-harness.js';
 
 let documents: Server;
 let documentBase: string;

@@ -16,7 +16,7 @@ import {
   startHosted,
   tokenRequest,
   type Hosted,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 /** A client's own web server, serving its metadata documents (good and bad) on 127.0.0.1. */
 let documents: Server;

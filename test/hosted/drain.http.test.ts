@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainGraceMs } from '../../src/hosted/index.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { exchange as rawHttp, jsonRpcHeaders, openSocket } from '../transports/support/raw-http.js';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../app/support/hosted-harness.js';
 
 describe('the grace period of a drain', () => {
   it('is --drain-seconds in milliseconds, and 0 for 0 or anything that is not a positive number', () => {

@@ -19,7 +19,7 @@ import {
   startHosted,
   tokenRequest,
   type Hosted,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 // One hosted server for the file: every case registers its own clients and signs in its own people.
 let hosted: Hosted;

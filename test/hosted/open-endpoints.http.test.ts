@@ -3,7 +3,7 @@
  * real server on 127.0.0.1: the logout redirect, forwarded headers, cacheable metadata.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerMcpClient, startHosted, type Hosted } from './hosted-harness.js';
+import { registerMcpClient, startHosted, type Hosted } from '../app/support/hosted-harness.js';
 
 let hosted: Hosted;
 beforeAll(async () => {

@@ -19,7 +19,7 @@ import {
   startHosted,
   tokenRequest,
   type Hosted,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 const [ada, grace] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
 

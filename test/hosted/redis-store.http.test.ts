@@ -4,7 +4,7 @@ import { createClient } from '@redis/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from './hosted-harness.js';
+import { exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../app/support/hosted-harness.js';
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text?: string }[] }).content ?? [])

@@ -16,7 +16,7 @@ import {
   startHosted,
   tokenRequest,
   type Hosted,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 const UNUSED_SECONDS = 2;
 /** Forgets unused clients at once; a sign-in there could outlast the expiry on a busy machine. */

@@ -19,7 +19,7 @@ import {
   startHosted,
   type Hosted,
   type McpClient,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 let hosted: Hosted;
 let origin: string;

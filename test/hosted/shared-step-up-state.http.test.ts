@@ -20,7 +20,7 @@ import {
   startHosted,
   type Hosted,
   type RetrySteering,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 import type { HostedServer } from '../../src/hosted/hosted-server.js';
 
 function textOf(result: unknown): string {

@@ -12,7 +12,7 @@ import {
   signIn,
   startHosted,
   type Hosted,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 let hosted: Hosted | undefined;
 afterEach(async () => {

@@ -17,7 +17,7 @@ import {
   signIn,
   startHosted,
   type Hosted,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 const COURSES = '/api/v1/courses';
 const ACCOUNT = '/api/v1/account';

@@ -23,7 +23,7 @@ import {
   startHosted,
   tokenRequest,
   type Hosted,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 function textOf(result: unknown): string {
   return ((result as { content: { type: string; text?: string }[] }).content ?? [])

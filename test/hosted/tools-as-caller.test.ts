@@ -12,7 +12,7 @@ import {
   startHosted,
   type Hosted,
   type StatelessConnection,
-} from './hosted-harness.js';
+} from '../app/support/hosted-harness.js';
 
 /**
  * A call waits this long for a step-up's approval: the longest the option allows, so that a call

@@ -16,17 +16,18 @@ import {
   type GrantStore,
   type MessageBus,
   type RedisGrantStore,
-} from '../../src/grant-store/index.js';
-import { callerKey, parsePublicUrl, startHostedServer, stepUpStateKey } from '../../src/hosted/index.js';
-import type { PublicUrl } from '../../src/hosted/public-url.js';
-import { openHostedSchool } from '../../src/app/index.js';
-import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/log.js';
-import { openCallerEndpoints } from '../../src/transports/index.js';
+} from '../../../src/grant-store/index.js';
+import { callerKey, parsePublicUrl, startHostedServer, stepUpStateKey } from '../../../src/hosted/index.js';
+import { openHostedSchool } from '../../../src/app/hosted-school.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { createLogger } from '../../../src/log.js';
+import { openCallerEndpoints } from '../../../src/transports/index.js';
 import { completeConsent, startSandbox, type RunningSandbox, type SandboxOptions } from '@school-mcp/sandbox';
-import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
-import { freePort } from '../helpers/free-port.js';
-import type { HostedServer } from '../../src/hosted/hosted-server.js';
+import { CookieBrowser, hiddenInput } from '../../../tools/bench/cookie-browser.js';
+import { freePort } from '../../helpers/free-port.js';
+
+type PublicUrl = Extract<ReturnType<typeof parsePublicUrl>, { ok: true }>['url'];
+type HostedServer = Awaited<ReturnType<typeof startHostedServer>>;
 
 export const CLIENT_REDIRECT = 'http://127.0.0.1:47011/callback';
 
