@@ -2,7 +2,7 @@
  * The hosted mode's store: an interface of namespaced, sealed, expiring records, and its embedded
  * directory implementation. Records are sealed with AES-256-GCM under keys that rotate.
  */
-export type { GrantStore } from './grant-store.js';
+export type { GrantStore, StoredValue } from './grant-store.js';
 export { fenceAccepts, nextFence } from './fencing.js';
 export { holdingLock, releaseLock, type HoldingLockOptions } from './holding-lock.js';
 export { isStoreUnavailable } from './store-errors.js';
@@ -17,3 +17,17 @@ export { createInProcessBus, MAX_BUS_MESSAGE_BYTES, type MessageBus } from './me
 export { countStoreKeys, resealStore, type ResealReport, type SealedRecordScan } from './store-rotation.js';
 export { standingOf, takeCensus } from './key-census.js';
 export { isRecordUnreadable, readingUnreadableAsAbsent } from './unreadable-as-absent.js';
+export {
+  isBoolean,
+  isFiniteNumber,
+  isObject,
+  isText,
+  listOf,
+  objectWith,
+  oneOf,
+  optional,
+  readRecord,
+  takeRecord,
+  type Check,
+  type RecordKind,
+} from './record-shape.js';

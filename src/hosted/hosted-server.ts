@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
-import { readingUnreadableAsAbsent, type GrantStore } from '../grant-store/index.js';
+import { readingUnreadableAsAbsent, takeRecord, type GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { BODY_CAPS, declaredOverCap } from '../network/index.js';
 import {
@@ -44,7 +44,7 @@ import { parsePublicUrl, type PublicUrl } from './public-url.js';
 import { buildBearerChallenge, resourceMetadataDocuments } from './resource-metadata.js';
 import { authorizationServerMetadataPaths, ENGINE_DISCOVERY_PATH, pathUnderMount } from './mount-path.js';
 import { endGeneration } from './person-generation.js';
-import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
+import { createSchoolSignIn, SCHOOL_GRANT_RECORD, type SchoolIntegration } from './school-sign-in.js';
 import { createDrain, type Drain, type DrainOutcome } from './drain.js';
 import { healthAnswer, probeKindOf, readinessOf, readyAnswer, type ProbeAnswer } from './health-check.js';
 import { answerProviderStoreOutagesWith503 } from './provider-outage.js';
@@ -208,7 +208,7 @@ async function hostedRoutes(
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     async onGrantEnded(sub) {
       // As a sign-out: every client of this person signs in again (HOST-33).
-      const grant = (await store.take(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+      const grant = await takeRecord(store, SCHOOL_GRANT_RECORD, sub);
       await endGeneration(store, sub);
       if (grant !== undefined)
         await schoolSignIn

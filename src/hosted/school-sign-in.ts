@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as client from 'openid-client';
-import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
+import { holdingLock, readRecord, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import {
   BASELINE_SCOPES,
@@ -23,9 +23,15 @@ import {
 } from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
 import { generationOf } from './person-generation.js';
-import { mergeSchoolGrants, SCHOOL_GRANTS, type GrantMerge, type SchoolGrant } from './school-grant.js';
+import {
+  mergeSchoolGrants,
+  SCHOOL_GRANT_RECORD,
+  SCHOOL_GRANTS,
+  type GrantMerge,
+  type SchoolGrant,
+} from './school-grant.js';
 
-export { SCHOOL_GRANTS, type SchoolGrant } from './school-grant.js';
+export { SCHOOL_GRANT_RECORD, SCHOOL_GRANTS, type SchoolGrant } from './school-grant.js';
 
 export interface SchoolIntegration extends Integration {
   /** `{public-url}/oauth/callback`, registered at the school. */
@@ -165,7 +171,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       for (;;) {
         const settled = await holdingLock(store, SCHOOL_GRANTS, incoming.sub, MERGE_LOCK, async (fence) => {
           const merge = mergeSchoolGrants(
-            (await store.read(SCHOOL_GRANTS, incoming.sub)) as SchoolGrant | undefined,
+            await readRecord(store, SCHOOL_GRANT_RECORD, incoming.sub),
             incoming,
             mayAskAgain,
           );
@@ -173,15 +179,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
           if (merge.kind === 'store') {
             writing = true;
             // Refused only when this lock ran out and a later holder wrote: decide again on what it wrote.
-            if (
-              !(await store.writeFenced(
-                SCHOOL_GRANTS,
-                incoming.sub,
-                merge.grant as unknown as Record<string, unknown>,
-                fence,
-              ))
-            )
-              return undefined;
+            if (!(await store.writeFenced(SCHOOL_GRANTS, incoming.sub, { ...merge.grant }, fence))) return undefined;
           }
           return { merge, generation };
         });
