@@ -11,7 +11,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { AuditLog } from '../audit/index.js';
 import { flowId } from '../consent/index.js';
-import type { GrantStore } from '../grant-store/index.js';
+import {
+  isText,
+  objectWith,
+  optional,
+  readRecord,
+  takeRecord,
+  type GrantStore,
+  type RecordKind,
+} from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import { BODY_CAPS, mediaTypeOf } from '../network/index.js';
 import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
@@ -22,12 +30,12 @@ import type { PublicUrl } from './public-url.js';
 import { isOwnResource } from './resource-indicator.js';
 import type { SchoolSignIn, StepUp } from './school-sign-in.js';
 import {
+  PENDING_STEP_UP_RECORD,
   remainingTtlSeconds,
+  STEP_UP_FLOW_RECORD,
   STEP_UP_FLOWS,
   STEP_UP_PREFIX,
-  STEP_UPS,
   stepUpLink,
-  type PendingStepUp,
   type StepUpFlow,
 } from './step-up-record.js';
 import { renderStepUpDonePage, renderStepUpPage } from './step-up-page.js';
@@ -55,6 +63,12 @@ interface ConsentResult {
   readonly generation?: string;
   readonly error?: string;
 }
+
+/** A sign-in's result as the store gives it back (ST-17). */
+export const CONSENT_RESULT_RECORD: RecordKind<ConsentResult> = {
+  namespace: RESULTS,
+  check: objectWith({ sub: optional(isText), generation: optional(isText), error: optional(isText) }),
+};
 
 function pageHeaders(context: InteractionContext): Record<string, string> {
   return {
@@ -225,7 +239,7 @@ export async function handleSchoolCallback(
     outcome.kind === 'signed-in'
       ? { sub: outcome.grant.sub, generation: outcome.generation }
       : { error: outcome.error };
-  await context.store.write(RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
+  await context.store.write(RESULTS, outcome.uid, { ...result }, { ttlSeconds: 600 });
   res.writeHead(303, {
     location: `${context.publicUrl.path}${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
     'cache-control': 'no-store',
@@ -245,12 +259,17 @@ async function endStepUp(
   answer: 'granted' | NonNullable<StepUpFlow['ended']>,
 ): Promise<StepUpFlow | undefined> {
   const key = flowId(stepUpLink(context.publicUrl.base, id));
-  const flow = (await context.store.read(STEP_UP_FLOWS, key)) as StepUpFlow | undefined;
+  const flow = await readRecord(context.store, STEP_UP_FLOW_RECORD, key);
   const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
   if (answer !== 'granted' && flow !== undefined && ttlSeconds !== undefined) {
-    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: answer } as unknown as Record<string, unknown>, {
-      ttlSeconds,
-    });
+    await context.store.write(
+      STEP_UP_FLOWS,
+      key,
+      { ...flow, ended: answer },
+      {
+        ttlSeconds,
+      },
+    );
   }
   return flow;
 }
@@ -287,7 +306,7 @@ export async function handleStepUp(
   res: ServerResponse,
   id: string,
 ): Promise<void> {
-  const pending = (await context.store.read(STEP_UPS, id)) as PendingStepUp | undefined;
+  const pending = await readRecord(context.store, PENDING_STEP_UP_RECORD, id);
   if (pending === undefined)
     return refuse(res, context, 400, 'this link has expired or was already used; ask your assistant again');
   const csrfToken = consentFormToken(context.formKey, `step-up\0${id}`);
@@ -312,7 +331,7 @@ export async function handleStepUp(
     return refuseForm(res, context, 403, 'the form was not the one this server showed', 'step_up', {
       sub: pending.sub,
     });
-  const taken = (await context.store.take(STEP_UPS, id)) as PendingStepUp | undefined;
+  const taken = await takeRecord(context.store, PENDING_STEP_UP_RECORD, id);
   if (taken === undefined)
     return refuseForm(res, context, 400, 'this link was already used', 'step_up', { sub: pending.sub });
   return sendToSchool(context, res, '', { id, sub: taken.sub, scopes: taken.scopes });
@@ -327,7 +346,7 @@ export async function handleConsentFinish(
   const details = await detailsOf(context, req, res, uid);
   if (details === undefined)
     return refuse(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
-  const result = (await context.store.take(RESULTS, uid)) as ConsentResult | undefined;
+  const result = await takeRecord(context.store, CONSENT_RESULT_RECORD, uid);
   if (result === undefined) return refuse(res, context, 400, 'the school has not answered this sign-in');
   const clientId = String(details.params['client_id']);
   if (result.sub === undefined) {
