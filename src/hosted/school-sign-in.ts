@@ -9,7 +9,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as client from 'openid-client';
-import { holdingLock, readRecord, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
+import {
+  holdingLock,
+  isText,
+  listOf,
+  objectWith,
+  optional,
+  readRecord,
+  takeRecord,
+  type GrantStore,
+  type HoldingLockOptions,
+  type RecordKind,
+} from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import {
   BASELINE_SCOPES,
@@ -82,6 +93,19 @@ interface SchoolFlow {
   readonly unionFor?: string;
 }
 
+/** A sign-in under way as the store gives it back (ST-17). */
+const SCHOOL_FLOW_RECORD: RecordKind<SchoolFlow> = {
+  namespace: SCHOOL_FLOWS,
+  check: objectWith({
+    uid: isText,
+    stepUp: optional(objectWith({ id: isText, sub: isText, scopes: listOf(isText) })),
+    verifier: isText,
+    bindingDigest: isText,
+    scopes: listOf(isText),
+    unionFor: optional(isText),
+  }),
+};
+
 export interface SchoolSignIn {
   /**
    * New tokens for a grant whose access token expired or was refused; the refresh token rotates
@@ -130,9 +154,14 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
     const oidc = await loadOpenIdClient();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = randomBytes(32).toString('base64url');
-    await store.write(SCHOOL_FLOWS, state, { ...flow, verifier } as unknown as Record<string, unknown>, {
-      ttlSeconds: FLOW_TTL_SECONDS,
-    });
+    await store.write(
+      SCHOOL_FLOWS,
+      state,
+      { ...flow, verifier },
+      {
+        ttlSeconds: FLOW_TTL_SECONDS,
+      },
+    );
     return oidc.buildAuthorizationUrl(config, {
       redirect_uri: integration.callback,
       scope: flow.scopes.join(' '),
@@ -227,7 +256,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       const state = callbackUrl.searchParams.get('state');
       if (state === null || state === '') return { kind: 'refused', reason: 'the answer carries no state' };
       // Taken once: a replayed answer finds nothing.
-      const flow = (await store.take(SCHOOL_FLOWS, state)) as SchoolFlow | undefined;
+      const flow = await takeRecord(store, SCHOOL_FLOW_RECORD, state);
       if (flow === undefined)
         return {
           kind: 'refused',
