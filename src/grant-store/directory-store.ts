@@ -26,7 +26,7 @@ import {
   type StoredValue,
   type WriteOptions,
 } from './grant-store.js';
-import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
+import { openRecord, parseSealedRecord, sealedValueOf, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnsafe, storeWriteFailed } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
 import type { ScannedRecord, SealedRecordScan } from './store-rotation.js';
@@ -183,7 +183,11 @@ export async function openDirectoryStore(options: DirectoryStoreOptions): Promis
       await setAside(path, opened.reason);
       return undefined;
     }
-    const value = (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
+    const value = sealedValueOf(opened.plaintext);
+    if (value === undefined) {
+      await setAside(path, 'it opens but holds no record');
+      return undefined;
+    }
     if (reseal && opened.keyId !== keyring.current.id) {
       await replaceIfUnchanged(
         path,
