@@ -71,6 +71,16 @@ const FAILURE_CODES = new Set<OAuthErrorCode>([
   'OAUTH_CALLBACK_REJECTED',
 ]);
 
+/** Pure: whether a failure another process left in the token file is one its waiters end with. */
+function isFlowFailureCode(code: string): code is OAuthErrorCode {
+  return [...FAILURE_CODES].some((known) => known === code);
+}
+
+/** Pure: the scopes a lock holder's note names, read from its file, when they are a list of strings. */
+function noteScopes(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((scope) => typeof scope === 'string') ? value : undefined;
+}
+
 export function createConsentCoordinator(options: ConsentCoordinatorOptions): ConsentCoordinator {
   const lockPath = options.store.lockPath('consent');
   const lockOptions = { ...options.store.lockOptions, staleMs: options.maxFlowMs + 30_000 };
@@ -201,7 +211,7 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     result.catch(() => undefined);
     return {
       ...(typeof note?.url === 'string' ? { url: note.url } : {}),
-      scopes: Array.isArray(note?.scopes) ? (note.scopes as string[]) : scopes,
+      scopes: noteScopes(note?.scopes) ?? scopes,
       startedAt: typeof note?.startedAt === 'number' ? note.startedAt : since,
       remote: true,
       result,
@@ -226,14 +236,10 @@ export function createConsentCoordinator(options: ConsentCoordinatorOptions): Co
     const usable = options.usableTokens(after);
     if (usable && includesAll(usable.scopes, scopesToCheck(scopes))) return usable;
     const failure = after.lastConsentFailure;
-    if (failure && failure.at >= since && FAILURE_CODES.has(failure.code as OAuthErrorCode)) {
-      throw new OAuthError(
-        failure.code as OAuthErrorCode,
-        'The sign-in started by another school-mcp process did not succeed.',
-        {
-          hint: 'Ask again to start a new sign-in.',
-        },
-      );
+    if (failure && failure.at >= since && isFlowFailureCode(failure.code)) {
+      throw new OAuthError(failure.code, 'The sign-in started by another school-mcp process did not succeed.', {
+        hint: 'Ask again to start a new sign-in.',
+      });
     }
     return undefined;
   }

@@ -202,16 +202,7 @@ export function decodeCatalogue(
   const { documentWarnings, scopeDescriptions, apiBase, roleSources, groupedBy, upgradedFrom, warnings, operations } =
     value;
   if (!isStrings(documentWarnings) || !isStrings(warnings) || !isStringRecord(scopeDescriptions)) return undefined;
-  if (
-    apiBase !== undefined &&
-    !(
-      hasOnly(apiBase, ['baseUrl', 'origin', 'warnings']) &&
-      isString(apiBase['baseUrl']) &&
-      isString(apiBase['origin']) &&
-      isStrings(apiBase['warnings'])
-    )
-  )
-    return undefined;
+  if (!isOptional(apiBase, isApiBase)) return undefined;
   if (groupedBy !== 'scopes' && groupedBy !== 'tags' && groupedBy !== 'paths') return undefined;
   if (!isOptional(upgradedFrom, isString)) return undefined;
   if (!Array.isArray(roleSources) || !roleSources.every(isRoleSource)) return undefined;
@@ -232,9 +223,9 @@ export function decodeCatalogue(
       apiBase === undefined
         ? undefined
         : {
-            baseUrl: apiBase['baseUrl'] as string,
-            origin: apiBase['origin'] as string,
-            warnings: apiBase['warnings'] as string[],
+            baseUrl: apiBase.baseUrl,
+            origin: apiBase.origin,
+            warnings: apiBase.warnings,
           },
     scopeRoles: scopeRoles(roleSources),
     groupedBy,
@@ -408,7 +399,16 @@ function isStringRecord(value: unknown): value is Record<string, string> {
 }
 
 function isMethod(value: unknown): value is HttpMethod {
-  return HTTP_METHODS.includes(value as HttpMethod);
+  return HTTP_METHODS.some((method) => method === value);
+}
+
+function isApiBase(value: unknown): value is { baseUrl: string; origin: string; warnings: string[] } {
+  return (
+    hasOnly(value, ['baseUrl', 'origin', 'warnings']) &&
+    isString(value['baseUrl']) &&
+    isString(value['origin']) &&
+    isStrings(value['warnings'])
+  );
 }
 
 function isAlternatives(value: unknown): value is string[][] {
@@ -439,7 +439,7 @@ function isParameter(value: unknown): value is OperationParameter {
     hasOnly(value, ['name', 'argument', 'in', 'required', 'schema', 'style', 'explode', 'allowReserved']) &&
     isString(value['name']) &&
     isString(value['argument']) &&
-    LOCATIONS.includes(value['in'] as string) &&
+    LOCATIONS.some((location) => location === value['in']) &&
     typeof value['required'] === 'boolean' &&
     isRecord(value['schema']) &&
     isOptional(value['style'], isString) &&
