@@ -64,10 +64,13 @@ interface ConsentResult {
   readonly error?: string;
 }
 
-/** A sign-in's result as the store gives it back (ST-17). */
+const isResultFields = objectWith({ sub: optional(isText), generation: optional(isText), error: optional(isText) });
+
+/** A sign-in's result as the store gives it back (ST-17): a person who signed in, or an error. */
 export const CONSENT_RESULT_RECORD: RecordKind<ConsentResult> = {
   namespace: RESULTS,
-  check: objectWith({ sub: optional(isText), generation: optional(isText), error: optional(isText) }),
+  check: (value): value is ConsentResult =>
+    isResultFields(value) && (value.sub !== undefined || value.error !== undefined),
 };
 
 function pageHeaders(context: InteractionContext): Record<string, string> {

@@ -94,7 +94,7 @@ interface SchoolFlow {
 }
 
 /** A sign-in under way as the store gives it back (ST-17). */
-const SCHOOL_FLOW_RECORD: RecordKind<SchoolFlow> = {
+export const SCHOOL_FLOW_RECORD: RecordKind<SchoolFlow> = {
   namespace: SCHOOL_FLOWS,
   check: objectWith({
     uid: isText,
