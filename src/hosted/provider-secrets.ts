@@ -7,11 +7,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { SchoolMcpError } from '../errors.js';
 import {
-  isObject,
   isRecordUnreadable,
   isText,
   listOf,
   objectWith,
+  oneOf,
   type Check,
   type GrantStore,
 } from '../grant-store/index.js';
@@ -27,9 +27,13 @@ const NAME = 'authorization-server';
 
 /**
  * The secrets as the store gives them back (ST-17): at least one cookie key, every one a string,
- * and a JWK object. A record that is not is replaced, as before any secrets were made.
+ * and a private RSA JWK, which the engine would otherwise refuse at start. A record that is not
+ * is replaced, as before any secrets were made.
  */
-const isSecrets = objectWith({ cookieKeys: listOf(isText), signingJwk: isObject });
+const isSecrets = objectWith({
+  cookieKeys: listOf(isText),
+  signingJwk: objectWith({ kty: oneOf('RSA'), n: isText, e: isText, d: isText }),
+});
 const isProviderSecrets: Check<ProviderSecrets> = (value): value is ProviderSecrets =>
   isSecrets(value) && value.cookieKeys.length > 0;
 

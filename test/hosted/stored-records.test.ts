@@ -227,6 +227,7 @@ describe("the authorization server's secrets read back from the store", () => {
       { cookieKeys: [], signingJwk: first.signingJwk },
       { cookieKeys: [first.cookieKeys[0], 7], signingJwk: first.signingJwk },
       { cookieKeys: first.cookieKeys, signingJwk: 'key' },
+      { cookieKeys: first.cookieKeys, signingJwk: { ...first.signingJwk, d: undefined } },
       { secrets: first },
     ]) {
       store.put('hosted-secrets', 'authorization-server', value);
