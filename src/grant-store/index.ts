@@ -18,7 +18,6 @@ export { countStoreKeys, resealStore, type ResealReport, type SealedRecordScan }
 export { standingOf, takeCensus } from './key-census.js';
 export { isRecordUnreadable, readingUnreadableAsAbsent } from './unreadable-as-absent.js';
 export {
-  isBoolean,
   isFiniteNumber,
   isObject,
   isText,

@@ -22,8 +22,6 @@ export const isText: Check<string> = (value): value is string => typeof value ==
 export const isFiniteNumber: Check<number> = (value): value is number =>
   typeof value === 'number' && Number.isFinite(value);
 
-export const isBoolean: Check<boolean> = (value): value is boolean => typeof value === 'boolean';
-
 /** A JSON object: not `null`, not an array. */
 export const isObject: Check<StoredValue> = (value): value is StoredValue =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

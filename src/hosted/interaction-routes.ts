@@ -265,14 +265,7 @@ async function endStepUp(
   const flow = await readRecord(context.store, STEP_UP_FLOW_RECORD, key);
   const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
   if (answer !== 'granted' && flow !== undefined && ttlSeconds !== undefined) {
-    await context.store.write(
-      STEP_UP_FLOWS,
-      key,
-      { ...flow, ended: answer },
-      {
-        ttlSeconds,
-      },
-    );
+    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: answer }, { ttlSeconds });
   }
   return flow;
 }

@@ -67,9 +67,7 @@ export function createRegistrationLimits(
     holdingLock(store, COUNTS, name, COUNT_LOCK, async (fence) => {
       const verdict = admitToWindow(await readRecord(store, WINDOW_COUNT_RECORD, name), rule, nowSeconds());
       if (verdict.admitted)
-        await store.writeFenced(COUNTS, name, { ...verdict.count }, fence, {
-          ttlSeconds: rule.windowSeconds,
-        });
+        await store.writeFenced(COUNTS, name, { ...verdict.count }, fence, { ttlSeconds: rule.windowSeconds });
       return verdict;
     });
   return {

@@ -154,14 +154,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
     const oidc = await loadOpenIdClient();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = randomBytes(32).toString('base64url');
-    await store.write(
-      SCHOOL_FLOWS,
-      state,
-      { ...flow, verifier },
-      {
-        ttlSeconds: FLOW_TTL_SECONDS,
-      },
-    );
+    await store.write(SCHOOL_FLOWS, state, { ...flow, verifier }, { ttlSeconds: FLOW_TTL_SECONDS });
     return oidc.buildAuthorizationUrl(config, {
       redirect_uri: integration.callback,
       scope: flow.scopes.join(' '),

@@ -122,10 +122,7 @@ export function createSharedRefresh(
       throw signInRequired();
     }
     // Never brings back a grant that a sign-out removed while the school answered.
-    const save = () =>
-      store.writeFenced(SCHOOL_GRANTS, stale.sub, { ...next }, fence, {
-        replaceOnly: true,
-      });
+    const save = () => store.writeFenced(SCHOOL_GRANTS, stale.sub, { ...next }, fence, { replaceOnly: true });
     try {
       if (await save()) return { grant: next };
     } catch (error) {

@@ -57,14 +57,7 @@ export async function openStepUp(
     startedAt,
     expiresAt: startedAt + STEP_UP_TTL_SECONDS * 1000,
   };
-  await store.write(
-    STEP_UP_FLOWS,
-    flowId(flow.url),
-    { ...flow },
-    {
-      ttlSeconds: STEP_UP_TTL_SECONDS,
-    },
-  );
+  await store.write(STEP_UP_FLOWS, flowId(flow.url), { ...flow }, { ttlSeconds: STEP_UP_TTL_SECONDS });
   const pending: PendingStepUp = { sub, scopes, missing };
   await store.write(STEP_UPS, id, { ...pending }, { ttlSeconds: STEP_UP_TTL_SECONDS });
   opened?.(missing);

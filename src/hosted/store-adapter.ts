@@ -66,8 +66,8 @@ interface GrantIndex {
 }
 
 /**
- * An engine payload: the engine's own to read, so only what this adapter reads of it is checked
- * here; the engine checks a payload's kind, expiry and the rest itself as it loads one.
+ * An engine payload: only what this adapter reads of it is checked here; the rest is the engine's
+ * own to read and check as it loads one (a token's times, a client's metadata).
  */
 const isAdapterPayload: Check<AdapterPayload> = objectWith({
   accountId: optional(isText),
