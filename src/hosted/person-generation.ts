@@ -30,7 +30,7 @@ const FIRST_GENERATION = '';
  * A person's generation as the store gives it back (ST-17). One of another shape reads as absent,
  * so as the first generation: grants stamped with an ended one stay ended.
  */
-export const PERSON_GENERATION_RECORD: RecordKind<{ readonly id: string }> = {
+const PERSON_GENERATION_RECORD: RecordKind<{ readonly id: string }> = {
   namespace: PERSON_GENERATIONS,
   check: objectWith({ id: isText }),
 };
