@@ -5,12 +5,17 @@
 import { includesAll, scopesToCheck, type OAuthErrorCode, type TokenSet } from '../oauth/index.js';
 
 /** The endings a waiting process passes on: the user's answer, or the school's. */
-const PASSED_ON_FAILURES: ReadonlySet<string> = new Set<OAuthErrorCode>([
+const PASSED_ON_FAILURES: readonly OAuthErrorCode[] = [
   'OAUTH_ACCESS_DENIED',
   'OAUTH_CONSENT_TIMEOUT',
   'OAUTH_AUTHORIZATION_FAILED',
   'OAUTH_CALLBACK_REJECTED',
-]);
+];
+
+/** Whether a failure another process left in the token file is one its waiters end with (ST-17: the file is read, not trusted). */
+function isPassedOnFailure(code: string): code is OAuthErrorCode {
+  return PASSED_ON_FAILURES.some((known) => known === code);
+}
 
 /** `tokens`, when they cover `scopes` (the baseline scopes aside); `undefined` otherwise. */
 export function tokensCovering(tokens: TokenSet | undefined, scopes: readonly string[]): TokenSet | undefined {
@@ -38,7 +43,7 @@ export function endedFlowOutcome(view: EndedFlowView): EndedFlowOutcome {
   if (tokens) return { kind: 'tokens', tokens };
   const failure = view.lastFailure;
   // A failure from before this process began to wait belongs to an earlier flow.
-  if (failure && failure.at >= view.since && PASSED_ON_FAILURES.has(failure.code))
-    return { kind: 'failed', code: failure.code as OAuthErrorCode };
+  if (failure && failure.at >= view.since && isPassedOnFailure(failure.code))
+    return { kind: 'failed', code: failure.code };
   return { kind: 'nothing' };
 }

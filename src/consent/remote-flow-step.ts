@@ -52,7 +52,7 @@ export function joinStep(view: JoinView): JoinStep {
   return {
     kind: 'join',
     ...(typeof url === 'string' ? { url } : {}),
-    scopes: Array.isArray(scopes) ? (scopes as string[]) : view.scopes,
+    scopes: isScopeList(scopes) ? scopes : view.scopes,
     startedAt: typeof startedAt === 'number' ? startedAt : view.since,
   };
 }
@@ -76,4 +76,9 @@ export function watchStep(view: WatchView): WatchStep {
   if (view.covering !== undefined) return { kind: 'done', tokens: view.covering };
   if (!view.held || view.stale) return { kind: 'read-outcome' };
   return { kind: 'poll' };
+}
+
+/** The scopes a lock holder's note names, when they are a list of strings: the note is read from a file. */
+function isScopeList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((scope) => typeof scope === 'string');
 }

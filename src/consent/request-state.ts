@@ -57,15 +57,18 @@ export function flowId(url: string): string {
   return createHash('sha256').update(url).digest('base64url').slice(0, 22);
 }
 
+function isJsonObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function isConsentState(value: unknown): value is ConsentState {
-  if (typeof value !== 'object' || value === null) return false;
-  const state = value as Record<string, unknown>;
-  const scopes = state['scopes'];
+  if (!isJsonObject(value)) return false;
+  const { v, tool, flow, owner, scopes } = value;
   return (
-    state['v'] === 1 &&
-    typeof state['tool'] === 'string' &&
-    typeof state['flow'] === 'string' &&
-    (state['owner'] === undefined || typeof state['owner'] === 'string') &&
+    v === 1 &&
+    typeof tool === 'string' &&
+    typeof flow === 'string' &&
+    (owner === undefined || typeof owner === 'string') &&
     (scopes === undefined || (Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string')))
   );
 }

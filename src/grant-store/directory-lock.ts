@@ -17,6 +17,7 @@ import {
   writePrivateFileAtomically,
 } from '../private-files/index.js';
 import { nextFence, type LockOptions, type StoreLock } from './fencing.js';
+import { isFiniteNumber, isObject } from './record-shape.js';
 import { storeUnsafe, storeWriteFailed } from './store-errors.js';
 
 /** Fences this far below the top are removed by the next holder; a few stay for the rare process acting on an old listing. */
@@ -40,8 +41,8 @@ export function fencesIn(entries: readonly string[]): number[] {
 export function stillHeld(text: string | undefined, nowMs: number): boolean {
   if (text === undefined) return false;
   try {
-    const holder = JSON.parse(text) as Partial<FenceHolder>;
-    return typeof holder.expiresAtMs === 'number' && holder.expiresAtMs > nowMs;
+    const holder: unknown = JSON.parse(text);
+    return isObject(holder) && isFiniteNumber(holder['expiresAtMs']) && holder['expiresAtMs'] > nowMs;
   } catch {
     // Fence files appear whole (link of a written file); anything else is not a live lock.
     return false;

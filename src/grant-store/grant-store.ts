@@ -63,6 +63,12 @@ export interface GrantStore {
    * `STORE_UNAVAILABLE` for a store reached over the network, when it does not.
    */
   ping(): Promise<void>;
+  /**
+   * Told that a record read as one kind (`record-shape.ts`) is not of that kind's shape, so that
+   * it reads as absent; never told its name or content. The store that reads unreadable records as
+   * absent warns of these too, once per namespace; a store without it says nothing.
+   */
+  misshapenRecord?(namespace: string): void;
 }
 
 const NAMESPACE = /^[a-z][a-z0-9-]{0,39}$/;

@@ -5,6 +5,7 @@
  * process; the Redis store's is Redis pub/sub (`redis-message-bus.ts`).
  */
 import type { StoredValue } from './grant-store.js';
+import { isObject } from './record-shape.js';
 
 export type BusHandler = (message: StoredValue) => void;
 
@@ -44,8 +45,9 @@ export function createInProcessBus(): MessageBus {
       const encoded = encodeBusMessage(message);
       if (!encoded.ok) throw new RangeError(encoded.reason);
       for (const handler of channels.get(channel) ?? []) {
-        const copy = JSON.parse(encoded.text) as StoredValue;
-        setImmediate(() => handler(copy));
+        // A copy as JSON, as a message that crossed Redis arrives: what JSON drops is dropped here too.
+        const copy: unknown = JSON.parse(encoded.text);
+        if (isObject(copy)) setImmediate(() => handler(copy));
       }
     },
     async subscribe(channel, handler) {

@@ -4,7 +4,13 @@
  */
 import type { StoredValue } from './grant-store.js';
 import { hasExpired } from './record-expiry.js';
-import { openRecord, parseSealedRecord, type RecordAddress, type SealedRecord } from './sealed-record.js';
+import {
+  openRecord,
+  parseSealedRecord,
+  sealedValueOf,
+  type RecordAddress,
+  type SealedRecord,
+} from './sealed-record.js';
 import type { StoreKeyring } from './store-keys.js';
 
 export type RecordReading =
@@ -36,6 +42,7 @@ export function recordReading(
   if (!keyring.byId.has(sealed.keyId)) return { kind: 'unknown-key', keyId: sealed.keyId };
   const opened = openRecord(sealed, address, keyring);
   if (!opened.ok) return { kind: 'damaged', reason: opened.reason };
-  const value = (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
+  const value = sealedValueOf(opened.plaintext);
+  if (value === undefined) return { kind: 'damaged', reason: 'it opens but holds no record' };
   return { kind: 'value', value, plaintext: opened.plaintext, sealed, oldKey: opened.keyId !== keyring.current.id };
 }

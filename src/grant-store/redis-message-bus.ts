@@ -17,6 +17,7 @@ import {
   type BusHandler,
   type MessageBus,
 } from './message-bus.js';
+import { isObject } from './record-shape.js';
 import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeUnavailable } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
@@ -64,10 +65,9 @@ export function openBusMessage(
   if (sealed.expiresAt === undefined || sealed.expiresAt <= nowSeconds) return { ok: false, reason: 'it has expired' };
   const opened = openRecord(sealed, addressOf(channel), keyring);
   if (!opened.ok) return opened;
-  const value = JSON.parse(opened.plaintext) as unknown;
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { ok: false, reason: 'it is not a JSON object' };
-  return { ok: true, message: value as StoredValue };
+  const value: unknown = JSON.parse(opened.plaintext);
+  if (!isObject(value)) return { ok: false, reason: 'it is not a JSON object' };
+  return { ok: true, message: value };
 }
 
 export interface RedisMessageBusOptions {

@@ -37,7 +37,7 @@ import {
 } from './redis-keys.js';
 import { openRedisMessageBus } from './redis-message-bus.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
-import { openRecord, parseSealedRecord, sealRecord, type RecordAddress } from './sealed-record.js';
+import { openRecord, parseSealedRecord, sealedValueOf, sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnavailable } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
 import type { ScannedRecord, SealedRecordScan } from './store-rotation.js';
@@ -149,7 +149,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       });
       return undefined;
     }
-    return (JSON.parse(opened.plaintext) as { value: StoredValue }).value;
+    const value = sealedValueOf(opened.plaintext);
+    if (value === undefined)
+      logger.warn('a grant store record holds no record; answered as absent', { namespace: address.namespace });
+    return value;
   }
 
   async function writeSealed(

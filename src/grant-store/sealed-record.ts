@@ -8,6 +8,8 @@
  * fences without the key (a Redis script), and under the seal, so it cannot be changed unseen. Pure.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { StoredValue } from './grant-store.js';
+import { isFiniteNumber, isObject, isText, objectWith, oneOf, optional, type Check } from './record-shape.js';
 import type { StoreKey, StoreKeyring } from './store-keys.js';
 
 export interface SealedRecord {
@@ -83,22 +85,38 @@ export function openRecord(sealed: SealedRecord, address: RecordAddress, keyring
   }
 }
 
-/** Pure: the envelope from a file's text, when it has the shape of one. */
-export function parseSealedRecord(text: string): SealedRecord | undefined {
-  let value: unknown;
+const isFence: Check<number> = (value): value is number =>
+  isFiniteNumber(value) && Number.isSafeInteger(value) && value > 0;
+
+const isSealedRecord: Check<SealedRecord> = objectWith({
+  version: oneOf(1),
+  keyId: isText,
+  expiresAt: optional(isFiniteNumber),
+  fence: optional(isFence),
+  nonce: isText,
+  tag: isText,
+  ciphertext: isText,
+});
+
+function parsedJson(text: string): unknown {
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const fields = value as Record<string, unknown>;
-  const strings = ['keyId', 'nonce', 'tag', 'ciphertext'].every((field) => typeof fields[field] === 'string');
-  const expiry =
-    fields.expiresAt === undefined || (typeof fields.expiresAt === 'number' && Number.isFinite(fields.expiresAt));
-  const fence =
-    fields.fence === undefined ||
-    (typeof fields.fence === 'number' && Number.isSafeInteger(fields.fence) && fields.fence > 0);
-  if (fields.version !== 1 || !strings || !expiry || !fence) return undefined;
-  return value as SealedRecord;
+}
+
+/** Pure: the envelope from a file's text, when it has the shape of one. */
+export function parseSealedRecord(text: string): SealedRecord | undefined {
+  const value = parsedJson(text);
+  return isSealedRecord(value) ? value : undefined;
+}
+
+/**
+ * Pure: the record an opened seal holds, `{"value": {...}}` as the stores write it; `undefined`
+ * for anything else, which the stores treat as a seal that does not open (ST-17).
+ */
+export function sealedValueOf(plaintext: string): StoredValue | undefined {
+  const parsed = parsedJson(plaintext);
+  return isObject(parsed) && isObject(parsed['value']) ? parsed['value'] : undefined;
 }

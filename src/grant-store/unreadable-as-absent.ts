@@ -4,7 +4,9 @@
  * is treated as signed out, so they sign in again instead of meeting a server error. Each
  * namespace is warned about once per process, by name and key id, never by record or content.
  * The authorization server's own secrets are read from the store itself, where such a record
- * stops the start (`hosted/provider-secrets.ts`): nothing can stand in for them.
+ * stops the start (`hosted/provider-secrets.ts`): nothing can stand in for them. A record that
+ * opens but is not of its kind's shape (`record-shape.ts`) reads as absent too, and is warned
+ * about in the same way, by namespace (ST-17).
  */
 import { isSchoolMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -17,6 +19,7 @@ export function isRecordUnreadable(error: unknown): boolean {
 
 export function readingUnreadableAsAbsent<Store extends GrantStore>(store: Store, logger: Pick<Logger, 'warn'>): Store {
   const warned = new Set<string>();
+  const warnedMisshapen = new Set<string>();
   const absentIfUnreadable = async <T>(namespace: string, call: () => Promise<T>): Promise<T | undefined> => {
     try {
       return await call();
@@ -28,7 +31,7 @@ export function readingUnreadableAsAbsent<Store extends GrantStore>(store: Store
           'records sealed with a store key that is no longer given read as absent: their people sign in again',
           {
             namespace,
-            reason: (error as Error).message,
+            reason: error instanceof Error ? error.message : String(error),
             next: 'put the old key back after the current one and run `school-mcp store reseal`, or leave them to be replaced',
           },
         );
@@ -40,5 +43,13 @@ export function readingUnreadableAsAbsent<Store extends GrantStore>(store: Store
     ...store,
     read: (namespace, name) => absentIfUnreadable(namespace, () => store.read(namespace, name)),
     take: (namespace, name) => absentIfUnreadable(namespace, () => store.take(namespace, name)),
+    misshapenRecord(namespace) {
+      if (warnedMisshapen.has(namespace)) return;
+      warnedMisshapen.add(namespace);
+      logger.warn('records not of the shape this version reads read as absent: their people start again', {
+        namespace,
+        next: 'they are replaced as their people sign in again; a store shared with another program needs a store of its own',
+      });
+    },
   };
 }

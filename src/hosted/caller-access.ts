@@ -8,11 +8,11 @@
  */
 import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
 import type { ConsentBroker } from '../consent/index.js';
-import type { GrantStore } from '../grant-store/index.js';
+import { readRecord, takeRecord, type GrantStore } from '../grant-store/index.js';
 import { satisfiesAny } from '../oauth/index.js';
 import type { HostedCaller } from './access-check.js';
 import { endGeneration } from './person-generation.js';
-import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
+import { SCHOOL_GRANT_RECORD, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
 import { createSharedRefresh, RECONNECT_ADVICE, signInRequired } from './shared-refresh.js';
 import { createStepUpBroker, openStepUp, type StepUpLinks } from './step-up-broker.js';
 import { StepUpRequired } from './step-up-required.js';
@@ -73,7 +73,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
   const refreshing = new Map<string, Promise<SchoolGrant>>();
 
   const grantOf = async (sub: string): Promise<SchoolGrant> => {
-    const grant = (await store.read(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+    const grant = await readRecord(store, SCHOOL_GRANT_RECORD, sub);
     if (grant === undefined) throw signInRequired();
     return grant;
   };
@@ -117,7 +117,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
     accountFor(caller: HostedCaller): CallerAccount {
       return {
         async status() {
-          const grant = (await store.read(SCHOOL_GRANTS, caller.sub)) as SchoolGrant | undefined;
+          const grant = await readRecord(store, SCHOOL_GRANT_RECORD, caller.sub);
           return {
             signedIn: grant !== undefined,
             issuer: options.schoolIssuer,
@@ -139,7 +139,7 @@ export function createCallerAccess(options: CallerAccessOptions) {
         async signOut() {
           // The school grant first, then the generation: a sign-in settling in between is either
           // taken with it or stamped with the old generation (HOST-33, HOST-34).
-          const grant = (await store.take(SCHOOL_GRANTS, caller.sub)) as SchoolGrant | undefined;
+          const grant = await takeRecord(store, SCHOOL_GRANT_RECORD, caller.sub);
           await endGeneration(store, caller.sub);
           let revoked = false;
           if (grant !== undefined)

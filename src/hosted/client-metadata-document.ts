@@ -58,15 +58,18 @@ export function checkClientIdUrl(clientId: string, publicUrlIsLoopback: boolean)
   return { ok: true, url: verdict.url };
 }
 
+function isJsonObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * A document fit to be this client's registration, as the draft requires: it names the URL it was
  * fetched from as its client_id, lists redirect URIs, and is a public client (no secret, `none`). The
  * engine then validates the kept fields as it does a registration, redirect rule included.
  */
 export function checkClientMetadataDocument(clientId: string, document: unknown): ClientMetadataDocumentCheck {
-  if (typeof document !== 'object' || document === null || Array.isArray(document))
-    return { ok: false, reason: 'the document is not a JSON object' };
-  const fields = document as Record<string, unknown>;
+  if (!isJsonObject(document)) return { ok: false, reason: 'the document is not a JSON object' };
+  const fields = document;
   if (fields.client_id !== clientId) return { ok: false, reason: 'the document names another client_id than its URL' };
   if (!Array.isArray(fields.redirect_uris) || fields.redirect_uris.length === 0)
     return { ok: false, reason: 'the document lists no redirect_uris' };

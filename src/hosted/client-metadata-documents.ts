@@ -6,13 +6,42 @@
  * @see SECURITY.md HOST-17, HOST-18, HOST-19, HOST-21, HOST-45
  */
 import { errors, type AdapterPayload } from 'oidc-provider';
-import type { GrantStore } from '../grant-store/index.js';
+import {
+  isObject,
+  isText,
+  objectWith,
+  readRecord,
+  type GrantStore,
+  type RecordKind,
+  type StoredValue,
+} from '../grant-store/index.js';
 import { isLoopbackName, mediaTypeOf, readCappedBody, undiciFetch } from '../network/index.js';
 import { checkClientIdUrl, checkClientMetadataDocument } from './client-metadata-document.js';
 import type { PublicUrl } from './public-url.js';
 
 const DOCUMENTS = 'client-metadata-document';
 const REFUSALS = 'client-metadata-refusal';
+
+/**
+ * A client's kept document as the store gives it back (ST-17): checked again as when it was
+ * fetched, and holding nothing the check leaves out, so what is handed to the engine is still a
+ * document fit to be this client's registration. What the check keeps passes it again unchanged.
+ */
+function documentRecord(clientId: string): RecordKind<StoredValue> {
+  return {
+    namespace: DOCUMENTS,
+    check: (value): value is StoredValue => {
+      const checked = checkClientMetadataDocument(clientId, value);
+      return checked.ok && isObject(value) && Object.keys(value).every((field) => field in checked.metadata);
+    },
+  };
+}
+
+/** A refused document's reason as the store gives it back (ST-17). */
+const REFUSAL_RECORD: RecordKind<{ readonly reason: string }> = {
+  namespace: REFUSALS,
+  check: objectWith({ reason: isText }),
+};
 
 export interface ClientMetadataDocumentOptions {
   /** The whole fetch, connect to last byte; a client's document is a few hundred bytes. */
@@ -121,10 +150,10 @@ export function createClientMetadataDocuments(
     async find(clientId) {
       const url = checkClientIdUrl(clientId, publicUrlIsLoopback);
       if (!url.ok) return refuse(url.reason);
-      const cached = await store.read(DOCUMENTS, clientId);
-      if (cached !== undefined) return cached as AdapterPayload;
-      const refused = (await store.read(REFUSALS, clientId)) as { reason?: unknown } | undefined;
-      if (typeof refused?.reason === 'string') return refuse(refused.reason);
+      const cached = await readRecord(store, documentRecord(clientId), clientId);
+      if (cached !== undefined) return cached;
+      const refused = await readRecord(store, REFUSAL_RECORD, clientId);
+      if (refused !== undefined) return refuse(refused.reason);
       let pending = inFlight.get(clientId);
       if (pending === undefined) {
         pending = fetchAndKeep(clientId);
@@ -133,7 +162,7 @@ export function createClientMetadataDocuments(
       }
       const checked = await pending;
       if (!checked.ok) return refuse(checked.reason);
-      return checked.metadata as AdapterPayload;
+      return checked.metadata;
     },
   };
 }

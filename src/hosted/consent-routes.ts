@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MCP_SCOPE, HOSTED_PATHS } from './authorization-server.js';
 import { consentFormToken, equalDigests } from './browser-binding.js';
 import { renderHostedConsentPage } from './consent-page.js';
-import { CONSENT_RESULTS, type ConsentResult } from './consent-result.js';
+import { takeRecord } from '../grant-store/index.js';
+import { CONSENT_RESULT_RECORD } from './consent-result.js';
 import { readForm, refuseForm, refuseWithPage, sendPage, type InteractionContext } from './interaction-page.js';
 import { generationOf } from './person-generation.js';
 import { isOwnResource } from './resource-indicator.js';
@@ -97,7 +98,7 @@ export async function handleConsentFinish(
   const details = await detailsOf(context, req, res, uid);
   if (details === undefined)
     return refuseWithPage(res, context, 400, 'this sign-in was not started in this browser, or it has expired');
-  const result = (await context.store.take(CONSENT_RESULTS, uid)) as ConsentResult | undefined;
+  const result = await takeRecord(context.store, CONSENT_RESULT_RECORD, uid);
   if (result === undefined) return refuseWithPage(res, context, 400, 'the school has not answered this sign-in');
   const clientId = String(details.params['client_id']);
   if (result.sub === undefined) {

@@ -6,7 +6,7 @@
  */
 import type Provider from 'oidc-provider';
 import { NO_AUDIT_LOG, type AuditLog } from '../audit/index.js';
-import { readingUnreadableAsAbsent, type GrantStore } from '../grant-store/index.js';
+import { readingUnreadableAsAbsent, takeRecord, type GrantStore } from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import type { HostedCaller } from './access-check.js';
 import { auditProviderEvents } from './audit-provider-events.js';
@@ -25,7 +25,7 @@ import {
   type RegistrationLimitOptions,
   type RegistrationLimits,
 } from './registration-limits.js';
-import { createSchoolSignIn, SCHOOL_GRANTS, type SchoolGrant, type SchoolIntegration } from './school-sign-in.js';
+import { createSchoolSignIn, SCHOOL_GRANT_RECORD, type SchoolIntegration } from './school-sign-in.js';
 import { storeAdapterClass } from './store-adapter.js';
 import { stepUpLink } from './step-up-record.js';
 import { isStoreUnavailable } from './store-outage.js';
@@ -79,7 +79,7 @@ export async function startHostedServices(
     ...(options.accessTokenTtl === undefined ? {} : { accessTokenTtl: options.accessTokenTtl }),
     async onGrantEnded(sub) {
       // As a sign-out: every client of this person signs in again (HOST-33).
-      const grant = (await store.take(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+      const grant = await takeRecord(store, SCHOOL_GRANT_RECORD, sub);
       await endGeneration(store, sub);
       if (grant !== undefined)
         await schoolSignIn

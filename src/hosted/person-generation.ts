@@ -20,15 +20,23 @@
  * @see SECURITY.md HOST-33
  */
 import { randomBytes } from 'node:crypto';
-import type { GrantStore } from '../grant-store/index.js';
+import { isText, objectWith, readRecord, type GrantStore, type RecordKind } from '../grant-store/index.js';
 
 const PERSON_GENERATIONS = 'person-generation';
 /** The generation of a person whose sign-in was never ended, and of grants stamped before stamps existed. */
 const FIRST_GENERATION = '';
 
+/**
+ * A person's generation as the store gives it back (ST-17). One of another shape reads as absent,
+ * so as the first generation: grants stamped with an ended one stay ended.
+ */
+const PERSON_GENERATION_RECORD: RecordKind<{ readonly id: string }> = {
+  namespace: PERSON_GENERATIONS,
+  check: objectWith({ id: isText }),
+};
+
 export async function generationOf(store: GrantStore, sub: string): Promise<string> {
-  const record = (await store.read(PERSON_GENERATIONS, sub)) as { id?: unknown } | undefined;
-  return typeof record?.id === 'string' ? record.id : FIRST_GENERATION;
+  return (await readRecord(store, PERSON_GENERATION_RECORD, sub))?.id ?? FIRST_GENERATION;
 }
 
 /** Ends every MCP grant of the person made until now, on every instance. */

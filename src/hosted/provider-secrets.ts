@@ -6,7 +6,15 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { SchoolMcpError } from '../errors.js';
-import { isRecordUnreadable, type GrantStore } from '../grant-store/index.js';
+import {
+  isRecordUnreadable,
+  isText,
+  listOf,
+  objectWith,
+  oneOf,
+  type Check,
+  type GrantStore,
+} from '../grant-store/index.js';
 
 export interface ProviderSecrets {
   readonly cookieKeys: readonly string[];
@@ -17,15 +25,17 @@ export interface ProviderSecrets {
 const NAMESPACE = 'hosted-secrets';
 const NAME = 'authorization-server';
 
-function isProviderSecrets(value: unknown): value is ProviderSecrets {
-  const secrets = value as Partial<ProviderSecrets> | undefined;
-  return (
-    Array.isArray(secrets?.cookieKeys) &&
-    typeof secrets.cookieKeys[0] === 'string' &&
-    typeof secrets.signingJwk === 'object' &&
-    secrets.signingJwk !== null
-  );
-}
+/**
+ * The secrets as the store gives them back (ST-17): at least one cookie key, every one a string,
+ * and a private RSA JWK, which the engine would otherwise refuse at start. A record that is not
+ * is replaced, as before any secrets were made.
+ */
+const isSecrets = objectWith({
+  cookieKeys: listOf(isText),
+  signingJwk: objectWith({ kty: oneOf('RSA'), n: isText, e: isText, d: isText }),
+});
+const isProviderSecrets: Check<ProviderSecrets> = (value): value is ProviderSecrets =>
+  isSecrets(value) && value.cookieKeys.length > 0;
 
 let processSigningJwk: Record<string, unknown> | undefined;
 
@@ -103,10 +113,10 @@ export async function loadProviderSecrets(store: GrantStore): Promise<ProviderSe
   const made = makeProviderSecrets();
   if (existing !== undefined) {
     // A record that is not a set of secrets is replaced; nothing could have used it.
-    await store.write(NAMESPACE, NAME, made as unknown as Record<string, unknown>);
+    await store.write(NAMESPACE, NAME, { ...made });
     return made;
   }
-  if (await store.writeIfAbsent(NAMESPACE, NAME, made as unknown as Record<string, unknown>)) return made;
+  if (await store.writeIfAbsent(NAMESPACE, NAME, { ...made })) return made;
   // Another instance created them first: everyone uses that set.
   const winner = await readSecrets(store);
   return isProviderSecrets(winner) ? winner : loadProviderSecrets(store);

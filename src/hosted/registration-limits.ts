@@ -5,7 +5,17 @@
  * changed under its lock, so every instance on one store counts together.
  * @see SECURITY.md HOST-44
  */
-import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
+import {
+  holdingLock,
+  isFiniteNumber,
+  listOf,
+  objectWith,
+  readRecord,
+  type Check,
+  type GrantStore,
+  type HoldingLockOptions,
+  type RecordKind,
+} from '../grant-store/index.js';
 import { admitToWindow, registrationKeyOf, type WindowCount, type WindowRule } from './registration-window.js';
 
 export interface RegistrationLimitOptions {
@@ -37,6 +47,15 @@ const ALL = '*';
 /** A count changes in milliseconds; a holder that died frees the lock well within a registration's patience. */
 const COUNT_LOCK: HoldingLockOptions = { ttlMs: 5_000, waitMs: 8_000, pollMs: 10 };
 
+const isBucket: Check<readonly [number, number]> = (value): value is readonly [number, number] =>
+  Array.isArray(value) && value.length === 2 && value.every((part) => isFiniteNumber(part));
+
+/** A window's count as the store gives it back (ST-17); one of another shape counts from nothing. */
+export const WINDOW_COUNT_RECORD: RecordKind<WindowCount> = {
+  namespace: COUNTS,
+  check: objectWith({ buckets: listOf(isBucket) }),
+};
+
 export function createRegistrationLimits(
   store: GrantStore,
   options: RegistrationLimitOptions,
@@ -46,11 +65,9 @@ export function createRegistrationLimits(
   const overall: WindowRule = { limit: options.cap, windowSeconds: options.unusedSeconds, buckets: 24 };
   const count = (name: string, rule: WindowRule) =>
     holdingLock(store, COUNTS, name, COUNT_LOCK, async (fence) => {
-      const verdict = admitToWindow((await store.read(COUNTS, name)) as WindowCount | undefined, rule, nowSeconds());
+      const verdict = admitToWindow(await readRecord(store, WINDOW_COUNT_RECORD, name), rule, nowSeconds());
       if (verdict.admitted)
-        await store.writeFenced(COUNTS, name, verdict.count as unknown as Record<string, unknown>, fence, {
-          ttlSeconds: rule.windowSeconds,
-        });
+        await store.writeFenced(COUNTS, name, { ...verdict.count }, fence, { ttlSeconds: rule.windowSeconds });
       return verdict;
     });
   return {

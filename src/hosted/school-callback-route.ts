@@ -10,7 +10,14 @@ import { HOSTED_PATHS } from './authorization-server.js';
 import { CONSENT_RESULTS, type ConsentResult } from './consent-result.js';
 import { refuseWithPage, sendPage, type InteractionContext } from './interaction-page.js';
 import { bindingOf, clearBindingCookie } from './school-redirect.js';
-import { remainingTtlSeconds, STEP_UP_FLOWS, stepUpLink, type StepUpFlow } from './step-up-record.js';
+import { readRecord } from '../grant-store/index.js';
+import {
+  remainingTtlSeconds,
+  STEP_UP_FLOW_RECORD,
+  STEP_UP_FLOWS,
+  stepUpLink,
+  type StepUpFlow,
+} from './step-up-record.js';
 import { renderStepUpDonePage } from './step-up-page.js';
 
 export async function handleSchoolCallback(
@@ -57,7 +64,7 @@ export async function handleSchoolCallback(
     outcome.kind === 'signed-in'
       ? { sub: outcome.grant.sub, generation: outcome.generation }
       : { error: outcome.error };
-  await context.store.write(CONSENT_RESULTS, outcome.uid, result as Record<string, unknown>, { ttlSeconds: 600 });
+  await context.store.write(CONSENT_RESULTS, outcome.uid, { ...result }, { ttlSeconds: 600 });
   res.writeHead(303, {
     location: `${context.publicUrl.path}${HOSTED_PATHS.consentPrefix}${outcome.uid}/finish`,
     'cache-control': 'no-store',
@@ -77,12 +84,17 @@ async function endStepUp(
   answer: 'granted' | NonNullable<StepUpFlow['ended']>,
 ): Promise<StepUpFlow | undefined> {
   const key = flowId(stepUpLink(context.publicUrl.base, id));
-  const flow = (await context.store.read(STEP_UP_FLOWS, key)) as StepUpFlow | undefined;
+  const flow = await readRecord(context.store, STEP_UP_FLOW_RECORD, key);
   const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
   if (answer !== 'granted' && flow !== undefined && ttlSeconds !== undefined) {
-    await context.store.write(STEP_UP_FLOWS, key, { ...flow, ended: answer } as unknown as Record<string, unknown>, {
-      ttlSeconds,
-    });
+    await context.store.write(
+      STEP_UP_FLOWS,
+      key,
+      { ...flow, ended: answer },
+      {
+        ttlSeconds,
+      },
+    );
   }
   return flow;
 }

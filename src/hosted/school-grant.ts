@@ -19,6 +19,7 @@
  * Every token replaced or discarded is revoked at the school (RFC 7009).
  * @see SECURITY.md HOST-32
  */
+import { isFiniteNumber, isText, listOf, objectWith, optional, type RecordKind } from '../grant-store/index.js';
 import { includesAll, unionScopes } from '../oauth/index.js';
 
 export const SCHOOL_GRANTS = 'school-grant';
@@ -34,6 +35,21 @@ export interface SchoolGrant {
   /** Seconds since the epoch. */
   readonly expiresAt?: number;
 }
+
+/** A person's school grant as the store gives it back (ST-17). */
+export const SCHOOL_GRANT_RECORD: RecordKind<SchoolGrant> = {
+  namespace: SCHOOL_GRANTS,
+  check: objectWith({
+    sub: isText,
+    name: optional(isText),
+    email: optional(isText),
+    roles: optional(listOf(isText)),
+    accessToken: isText,
+    refreshToken: optional(isText),
+    scopes: listOf(isText),
+    expiresAt: optional(isFiniteNumber),
+  }),
+};
 
 export type GrantMerge =
   /** Store `grant`; revoke `discard` (the grant it replaces), when there is one. */

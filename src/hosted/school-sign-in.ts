@@ -9,7 +9,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type * as client from 'openid-client';
-import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
+import {
+  holdingLock,
+  isText,
+  listOf,
+  objectWith,
+  optional,
+  readRecord,
+  takeRecord,
+  type GrantStore,
+  type HoldingLockOptions,
+  type RecordKind,
+} from '../grant-store/index.js';
 import type { Logger } from '../log.js';
 import {
   BASELINE_SCOPES,
@@ -23,9 +34,15 @@ import {
 } from '../oauth/index.js';
 import { equalDigests } from './browser-binding.js';
 import { generationOf } from './person-generation.js';
-import { mergeSchoolGrants, SCHOOL_GRANTS, type GrantMerge, type SchoolGrant } from './school-grant.js';
+import {
+  mergeSchoolGrants,
+  SCHOOL_GRANT_RECORD,
+  SCHOOL_GRANTS,
+  type GrantMerge,
+  type SchoolGrant,
+} from './school-grant.js';
 
-export { SCHOOL_GRANTS, type SchoolGrant } from './school-grant.js';
+export { SCHOOL_GRANT_RECORD, SCHOOL_GRANTS, type SchoolGrant } from './school-grant.js';
 
 export interface SchoolIntegration extends Integration {
   /** `{public-url}/oauth/callback`, registered at the school. */
@@ -75,6 +92,19 @@ interface SchoolFlow {
   /** Set on the request for the union of a person's grants: the school must sign that person in, and is not asked again. */
   readonly unionFor?: string;
 }
+
+/** A sign-in under way as the store gives it back (ST-17). */
+export const SCHOOL_FLOW_RECORD: RecordKind<SchoolFlow> = {
+  namespace: SCHOOL_FLOWS,
+  check: objectWith({
+    uid: isText,
+    stepUp: optional(objectWith({ id: isText, sub: isText, scopes: listOf(isText) })),
+    verifier: isText,
+    bindingDigest: isText,
+    scopes: listOf(isText),
+    unionFor: optional(isText),
+  }),
+};
 
 export interface SchoolSignIn {
   /**
@@ -127,9 +157,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
     const oidc = await loadOpenIdClient();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = randomBytes(32).toString('base64url');
-    await store.write(SCHOOL_FLOWS, state, { ...flow, verifier } as unknown as Record<string, unknown>, {
-      ttlSeconds: FLOW_TTL_SECONDS,
-    });
+    await store.write(SCHOOL_FLOWS, state, { ...flow, verifier }, { ttlSeconds: FLOW_TTL_SECONDS });
     return oidc.buildAuthorizationUrl(config, {
       redirect_uri: integration.callback,
       scope: flow.scopes.join(' '),
@@ -168,7 +196,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       for (;;) {
         const settled = await holdingLock(store, SCHOOL_GRANTS, incoming.sub, MERGE_LOCK, async (fence) => {
           const merge = mergeSchoolGrants(
-            (await store.read(SCHOOL_GRANTS, incoming.sub)) as SchoolGrant | undefined,
+            await readRecord(store, SCHOOL_GRANT_RECORD, incoming.sub),
             incoming,
             mayAskAgain,
           );
@@ -176,15 +204,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
           if (merge.kind === 'store') {
             writing = true;
             // Refused only when this lock ran out and a later holder wrote: decide again on what it wrote.
-            if (
-              !(await store.writeFenced(
-                SCHOOL_GRANTS,
-                incoming.sub,
-                merge.grant as unknown as Record<string, unknown>,
-                fence,
-              ))
-            )
-              return undefined;
+            if (!(await store.writeFenced(SCHOOL_GRANTS, incoming.sub, { ...merge.grant }, fence))) return undefined;
           }
           return { merge, generation };
         });
@@ -232,7 +252,7 @@ export function createSchoolSignIn(integration: SchoolIntegration, store: GrantS
       const state = callbackUrl.searchParams.get('state');
       if (state === null || state === '') return { kind: 'refused', reason: 'the answer carries no state' };
       // Taken once: a replayed answer finds nothing.
-      const flow = (await store.take(SCHOOL_FLOWS, state)) as SchoolFlow | undefined;
+      const flow = await takeRecord(store, SCHOOL_FLOW_RECORD, state);
       if (flow === undefined)
         return {
           kind: 'refused',

@@ -18,10 +18,10 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { SchoolMcpError } from '../errors.js';
-import { isStoreUnavailable, releaseLock, type GrantStore } from '../grant-store/index.js';
+import { isStoreUnavailable, readRecord, releaseLock, type GrantStore } from '../grant-store/index.js';
 import { isOAuthError } from '../oauth/index.js';
 import { endGeneration } from './person-generation.js';
-import { SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
+import { SCHOOL_GRANT_RECORD, SCHOOL_GRANTS, type SchoolGrant, type SchoolSignIn } from './school-sign-in.js';
 
 /** Above the school's request limit (15 s), so a live holder's lock does not run out mid-refresh. */
 const DEFAULT_LOCK_TTL_MS = 30_000;
@@ -107,7 +107,7 @@ export function createSharedRefresh(
   const saveRetryMs = options.saveRetryMs ?? DEFAULT_SAVE_RETRY_MS;
 
   const saved = async (sub: string): Promise<SchoolGrant> => {
-    const grant = (await store.read(SCHOOL_GRANTS, sub)) as SchoolGrant | undefined;
+    const grant = await readRecord(store, SCHOOL_GRANT_RECORD, sub);
     if (grant === undefined) throw signInRequired();
     return grant;
   };
@@ -127,10 +127,7 @@ export function createSharedRefresh(
       throw signInRequired();
     }
     // Never brings back a grant that a sign-out removed while the school answered.
-    const save = () =>
-      store.writeFenced(SCHOOL_GRANTS, stale.sub, next as unknown as Record<string, unknown>, fence, {
-        replaceOnly: true,
-      });
+    const save = () => store.writeFenced(SCHOOL_GRANTS, stale.sub, { ...next }, fence, { replaceOnly: true });
     try {
       if (await save()) return { grant: next };
     } catch (error) {

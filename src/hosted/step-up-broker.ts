@@ -12,11 +12,12 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { flowId, type ConsentBroker, type ConsentOutcome, type PendingConsent } from '../consent/index.js';
 import { SchoolMcpError } from '../errors.js';
-import type { GrantStore } from '../grant-store/index.js';
+import { readRecord, type GrantStore } from '../grant-store/index.js';
 import type { SchoolGrant } from './school-sign-in.js';
 import {
   planStepUp,
   remainingTtlSeconds,
+  STEP_UP_FLOW_RECORD,
   STEP_UP_FLOWS,
   STEP_UP_TTL_SECONDS,
   STEP_UPS,
@@ -56,11 +57,9 @@ export async function openStepUp(
     startedAt,
     expiresAt: startedAt + STEP_UP_TTL_SECONDS * 1000,
   };
-  await store.write(STEP_UP_FLOWS, flowId(flow.url), flow as unknown as Record<string, unknown>, {
-    ttlSeconds: STEP_UP_TTL_SECONDS,
-  });
+  await store.write(STEP_UP_FLOWS, flowId(flow.url), { ...flow }, { ttlSeconds: STEP_UP_TTL_SECONDS });
   const pending: PendingStepUp = { sub, scopes, missing };
-  await store.write(STEP_UPS, id, pending as unknown as Record<string, unknown>, { ttlSeconds: STEP_UP_TTL_SECONDS });
+  await store.write(STEP_UPS, id, { ...pending }, { ttlSeconds: STEP_UP_TTL_SECONDS });
   opened?.(missing);
   return consentOf(flow);
 }
@@ -102,7 +101,7 @@ export function createStepUpBroker(options: StepUpBrokerOptions): ConsentBroker 
   const outcomes = new Map<string, Promise<ConsentOutcome>>();
 
   const flowRecord = async (flow: string): Promise<StepUpFlow | undefined> => {
-    const record = (await store.read(STEP_UP_FLOWS, flow)) as StepUpFlow | undefined;
+    const record = await readRecord(store, STEP_UP_FLOW_RECORD, flow);
     // A flow id is not a secret: another person's flow is none of this person's calls' business.
     return record?.sub === sub ? record : undefined;
   };
@@ -114,7 +113,7 @@ export function createStepUpBroker(options: StepUpBrokerOptions): ConsentBroker 
     const flow = await flowRecord(key);
     const ttlSeconds = flow === undefined ? undefined : remainingTtlSeconds(flow, Date.now());
     if (flow === undefined || ttlSeconds === undefined) return undefined;
-    await store.write(STEP_UP_FLOWS, key, { ...flow, ...change } as unknown as Record<string, unknown>, { ttlSeconds });
+    await store.write(STEP_UP_FLOWS, key, { ...flow, ...change }, { ttlSeconds });
     return flow;
   };
 

@@ -6,6 +6,7 @@
  * to wait for the approval, to resume a client's retry, and to word the page the person lands on.
  */
 import type { ConsentReach } from '../consent/index.js';
+import { isFiniteNumber, isText, listOf, objectWith, oneOf, optional, type RecordKind } from '../grant-store/index.js';
 import { missingScopes, unionScopes } from '../oauth/index.js';
 
 export const STEP_UPS = 'step-up';
@@ -38,6 +39,28 @@ export interface StepUpFlow {
   /** The person declined, in the conversation or at the school; or someone else signed in at the school with its link. */
   readonly ended?: 'denied' | 'other-person';
 }
+
+/** A step-up link's record as the store gives it back (ST-17). */
+export const PENDING_STEP_UP_RECORD: RecordKind<PendingStepUp> = {
+  namespace: STEP_UPS,
+  check: objectWith({ sub: isText, scopes: listOf(isText), missing: listOf(isText) }),
+};
+
+/** A step-up flow's record as the store gives it back (ST-17). */
+export const STEP_UP_FLOW_RECORD: RecordKind<StepUpFlow> = {
+  namespace: STEP_UP_FLOWS,
+  check: objectWith({
+    id: isText,
+    sub: isText,
+    url: isText,
+    scopes: listOf(isText),
+    newScopes: listOf(isText),
+    startedAt: isFiniteNumber,
+    expiresAt: isFiniteNumber,
+    reach: optional(oneOf('call-waits', 'ask-again')),
+    ended: optional(oneOf('denied', 'other-person')),
+  }),
+};
 
 /** The link of a step-up: `{public-url}/step-up/<id>`. */
 export function stepUpLink(publicBase: string, id: string): string {

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consentFormToken, equalDigests } from './browser-binding.js';
 import { readForm, refuseForm, refuseWithPage, sendPage, type InteractionContext } from './interaction-page.js';
 import { sendToSchool } from './school-redirect.js';
-import { STEP_UP_PREFIX, STEP_UPS, type PendingStepUp } from './step-up-record.js';
+import { readRecord, takeRecord } from '../grant-store/index.js';
+import { PENDING_STEP_UP_RECORD, STEP_UP_PREFIX } from './step-up-record.js';
 import { renderStepUpPage } from './step-up-page.js';
 
 export async function handleStepUp(
@@ -16,7 +17,7 @@ export async function handleStepUp(
   res: ServerResponse,
   id: string,
 ): Promise<void> {
-  const pending = (await context.store.read(STEP_UPS, id)) as PendingStepUp | undefined;
+  const pending = await readRecord(context.store, PENDING_STEP_UP_RECORD, id);
   if (pending === undefined)
     return refuseWithPage(res, context, 400, 'this link has expired or was already used; ask your assistant again');
   const csrfToken = consentFormToken(context.formKey, `step-up\0${id}`);
@@ -41,7 +42,7 @@ export async function handleStepUp(
     return refuseForm(res, context, 403, 'the form was not the one this server showed', 'step_up', {
       sub: pending.sub,
     });
-  const taken = (await context.store.take(STEP_UPS, id)) as PendingStepUp | undefined;
+  const taken = await takeRecord(context.store, PENDING_STEP_UP_RECORD, id);
   if (taken === undefined)
     return refuseForm(res, context, 400, 'this link was already used', 'step_up', { sub: pending.sub });
   return sendToSchool(context, res, '', { id, sub: taken.sub, scopes: taken.scopes });

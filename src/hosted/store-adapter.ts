@@ -7,7 +7,20 @@
  * generation and is not found once that person's sign-in ended (`person-generation.ts`).
  */
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { holdingLock, type GrantStore, type HoldingLockOptions } from '../grant-store/index.js';
+import {
+  holdingLock,
+  isFiniteNumber,
+  isText,
+  listOf,
+  objectWith,
+  optional,
+  readRecord,
+  takeRecord,
+  type Check,
+  type GrantStore,
+  type HoldingLockOptions,
+  type RecordKind,
+} from '../grant-store/index.js';
 import { isUrlClientId } from './client-metadata-document.js';
 import type { ClientMetadataDocuments } from './client-metadata-documents.js';
 import { generationOf, isCurrentGeneration } from './person-generation.js';
@@ -51,6 +64,40 @@ interface GrantIndex {
   /** The latest expiry of its members; absent when one of them does not expire. */
   readonly expiresAt?: number;
 }
+
+/**
+ * An engine payload: only what this adapter reads of it is checked here; the rest is the engine's
+ * own to read and check as it loads one (a token's times, a client's metadata).
+ */
+const isAdapterPayload: Check<AdapterPayload> = objectWith({
+  accountId: optional(isText),
+  clientId: optional(isText),
+  grantId: optional(isText),
+  uid: optional(isText),
+});
+
+/** A model's record as the store gives it back (ST-17). */
+function payloadRecord(namespace: string): RecordKind<StoredPayload> {
+  return {
+    namespace,
+    check: objectWith({ payload: isAdapterPayload, expiresAt: optional(isFiniteNumber), generation: optional(isText) }),
+  };
+}
+
+/** A grant's index of members as the store gives it back (ST-17). */
+const GRANT_INDEX_RECORD: RecordKind<GrantIndex> = {
+  namespace: GRANT_INDEX,
+  check: objectWith({
+    members: listOf(objectWith({ model: isText, id: isText, expiresAt: optional(isFiniteNumber) })),
+    expiresAt: optional(isFiniteNumber),
+  }),
+};
+
+/** A session's uid pointing at its id (ST-17). */
+const SESSION_UID_RECORD: RecordKind<{ readonly id: string }> = {
+  namespace: SESSION_UIDS,
+  check: objectWith({ id: isText }),
+};
 
 /**
  * An index change takes milliseconds; a holder that died frees the lock well within a token
@@ -117,27 +164,24 @@ export function storeAdapterClass(
   };
   const ttlUntil = (expiresAt: number | undefined) =>
     expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, expiresAt - nowSeconds()) };
-  const CLIENTS = namespaceOfModel('Client');
+  const CLIENTS = payloadRecord(namespaceOfModel('Client'));
   /** A token was issued to this client: it stays at least as long as the token (HOST-43). */
   const keepClient = async (clientId: string, memberExpiresAt: number | undefined) => {
-    const record = (await store.read(CLIENTS, clientId)) as StoredPayload | undefined;
+    const record = await readRecord(store, CLIENTS, clientId);
     const until = record === undefined ? undefined : clientKeptUntil(record.expiresAt, memberExpiresAt);
     if (record === undefined || until === undefined) return;
-    await store.write(
-      CLIENTS,
-      clientId,
-      { ...record, expiresAt: until } as unknown as Record<string, unknown>,
-      ttlUntil(until),
-    );
+    await store.write(CLIENTS.namespace, clientId, { ...record, expiresAt: until }, ttlUntil(until));
   };
 
   return class StoreAdapter implements Adapter {
     readonly #model: string;
     readonly #namespace: string;
+    readonly #records: RecordKind<StoredPayload>;
 
     constructor(model: string) {
       this.#model = model;
       this.#namespace = namespaceOfModel(model);
+      this.#records = payloadRecord(this.#namespace);
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number | undefined): Promise<void> {
@@ -154,7 +198,7 @@ export function storeAdapterClass(
         ...(expiresAt === undefined ? {} : { expiresAt }),
         ...(generation === undefined ? {} : { generation }),
       };
-      await store.write(this.#namespace, id, record as unknown as Record<string, unknown>, ttlUntil(expiresAt));
+      await store.write(this.#namespace, id, { ...record }, ttlUntil(expiresAt));
       if (CONSUMABLE.has(this.#model) && payload.consumed === undefined)
         await store.write(CONSUME_CLAIMS, `${this.#model} ${id}`, {}, ttlUntil(expiresAt));
       if (this.#model === 'Session' && typeof payload.uid === 'string')
@@ -167,15 +211,11 @@ export function storeAdapterClass(
         await serialize(grantId, async () => {
           for (;;) {
             const written = await holdingLock(store, GRANT_INDEX, grantId, INDEX_LOCK, async (fence) => {
-              const index = withMember(
-                (await store.read(GRANT_INDEX, grantId)) as GrantIndex | undefined,
-                member,
-                nowSeconds(),
-              );
+              const index = withMember(await readRecord(store, GRANT_INDEX_RECORD, grantId), member, nowSeconds());
               // Kept past its longest-lived member, so that a revocation still finds them all.
               const ttl =
                 index.expiresAt === undefined ? {} : { ttlSeconds: Math.max(1, index.expiresAt - nowSeconds()) * 2 };
-              return store.writeFenced(GRANT_INDEX, grantId, index as unknown as Record<string, unknown>, fence, ttl);
+              return store.writeFenced(GRANT_INDEX, grantId, { ...index }, fence, ttl);
             });
             // Refused only when this lock ran out and a later holder wrote: read its index and add again.
             if (written) return;
@@ -186,7 +226,7 @@ export function storeAdapterClass(
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.#model === 'Client' && isUrlClientId(id)) return clientMetadataDocuments?.find(id);
-      const record = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
+      const record = await readRecord(store, this.#records, id);
       const accountId = record?.payload.accountId;
       // HOST-33: every use of a token looks its grant up; one from before its person's sign-out ended is not there.
       if (
@@ -203,13 +243,13 @@ export function storeAdapterClass(
      * again must not carry it into a later generation); a new one takes its person's current one.
      */
     async #stampOf(id: string, accountId: string): Promise<string> {
-      const saved = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
+      const saved = await readRecord(store, this.#records, id);
       return saved?.generation ?? (await generationOf(store, accountId));
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      const pointer = (await store.read(SESSION_UIDS, uid)) as { id?: unknown } | undefined;
-      return typeof pointer?.id === 'string' ? this.find(pointer.id) : undefined;
+      const pointer = await readRecord(store, SESSION_UID_RECORD, uid);
+      return pointer === undefined ? undefined : this.find(pointer.id);
     }
 
     async findByUserCode(): Promise<AdapterPayload | undefined> {
@@ -223,15 +263,10 @@ export function storeAdapterClass(
       if (CONSUMABLE.has(this.#model) && (await store.take(CONSUME_CLAIMS, `${this.#model} ${id}`)) === undefined) {
         throw new errors.InvalidGrant('this grant was already used');
       }
-      const record = (await store.read(this.#namespace, id)) as StoredPayload | undefined;
+      const record = await readRecord(store, this.#records, id);
       if (record === undefined) return;
       const consumed: StoredPayload = { ...record, payload: { ...record.payload, consumed: nowSeconds() } };
-      await store.write(
-        this.#namespace,
-        id,
-        consumed as unknown as Record<string, unknown>,
-        ttlUntil(record.expiresAt),
-      );
+      await store.write(this.#namespace, id, { ...consumed }, ttlUntil(record.expiresAt));
     }
 
     async destroy(id: string): Promise<void> {
@@ -241,7 +276,7 @@ export function storeAdapterClass(
     async revokeByGrantId(grantId: string): Promise<void> {
       await serialize(grantId, () =>
         holdingLock(store, GRANT_INDEX, grantId, INDEX_LOCK, async () => {
-          const index = (await store.take(GRANT_INDEX, grantId)) as GrantIndex | undefined;
+          const index = await takeRecord(store, GRANT_INDEX_RECORD, grantId);
           for (const member of index?.members ?? []) await store.remove(namespaceOfModel(member.model), member.id);
         }),
       );

@@ -87,6 +87,7 @@ export function watchStoreOutages(store: GrantStore, log: Pick<Logger, 'warn' | 
       lock: (namespace, name, options) => observe(() => store.lock(namespace, name, options)),
       writeFenced: (namespace, name, value, fence, options) =>
         observe(() => store.writeFenced(namespace, name, value, fence, options)),
+      misshapenRecord: (namespace) => store.misshapenRecord?.(namespace),
     },
   };
 }

@@ -45,16 +45,17 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export async function readLock(path: string): Promise<LockInfo | undefined> {
   try {
-    const raw = JSON.parse(await readFile(path, 'utf8')) as Partial<LockInfo>;
-    if (typeof raw.id !== 'string' || typeof raw.pid !== 'number' || typeof raw.at !== 'number') return undefined;
-    return {
-      id: raw.id,
-      pid: raw.pid,
-      at: raw.at,
-      ...(raw.note && typeof raw.note === 'object' ? { note: raw.note } : {}),
-    };
+    const raw: unknown = JSON.parse(await readFile(path, 'utf8'));
+    if (!isJsonObject(raw)) return undefined;
+    const { id, pid, at, note } = raw;
+    if (typeof id !== 'string' || typeof pid !== 'number' || typeof at !== 'number') return undefined;
+    return { id, pid, at, ...(isJsonObject(note) ? { note } : {}) };
   } catch {
     return undefined;
   }

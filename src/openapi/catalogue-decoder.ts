@@ -15,6 +15,7 @@ import {
   hasOnly,
   isAlternatives,
   isAnnotations,
+  isApiBase,
   isBody,
   isMethod,
   isOptional,
@@ -68,16 +69,7 @@ export function decodeCatalogue(
   const { documentWarnings, scopeDescriptions, apiBase, roleSources, groupedBy, upgradedFrom, warnings, operations } =
     value;
   if (!isStrings(documentWarnings) || !isStrings(warnings) || !isStringRecord(scopeDescriptions)) return undefined;
-  if (
-    apiBase !== undefined &&
-    !(
-      hasOnly(apiBase, ['baseUrl', 'origin', 'warnings']) &&
-      isString(apiBase['baseUrl']) &&
-      isString(apiBase['origin']) &&
-      isStrings(apiBase['warnings'])
-    )
-  )
-    return undefined;
+  if (!isOptional(apiBase, isApiBase)) return undefined;
   if (groupedBy !== 'scopes' && groupedBy !== 'tags' && groupedBy !== 'paths') return undefined;
   if (!isOptional(upgradedFrom, isString)) return undefined;
   if (!Array.isArray(roleSources) || !roleSources.every(isRoleSource)) return undefined;
@@ -98,9 +90,9 @@ export function decodeCatalogue(
       apiBase === undefined
         ? undefined
         : {
-            baseUrl: apiBase['baseUrl'] as string,
-            origin: apiBase['origin'] as string,
-            warnings: apiBase['warnings'] as string[],
+            baseUrl: apiBase.baseUrl,
+            origin: apiBase.origin,
+            warnings: apiBase.warnings,
           },
     scopeRoles: scopeRoles(roleSources),
     groupedBy,

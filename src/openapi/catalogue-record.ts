@@ -84,7 +84,7 @@ export function isStringRecord(value: unknown): value is Record<string, string> 
 }
 
 export function isMethod(value: unknown): value is HttpMethod {
-  return HTTP_METHODS.includes(value as HttpMethod);
+  return HTTP_METHODS.some((method) => method === value);
 }
 
 export function isAlternatives(value: unknown): value is string[][] {
@@ -115,7 +115,7 @@ export function isParameter(value: unknown): value is OperationParameter {
     hasOnly(value, ['name', 'argument', 'in', 'required', 'schema', 'style', 'explode', 'allowReserved']) &&
     isString(value['name']) &&
     isString(value['argument']) &&
-    LOCATIONS.includes(value['in'] as string) &&
+    LOCATIONS.some((location) => location === value['in']) &&
     typeof value['required'] === 'boolean' &&
     isRecord(value['schema']) &&
     isOptional(value['style'], isString) &&
@@ -144,5 +144,15 @@ export function isBody(value: unknown): value is OperationBody {
     isOptional(value['propertyArguments'], isStringRecord) &&
     isOptional(value['fileProperties'], isStrings) &&
     isOptionalBoolean(value['file'])
+  );
+}
+
+/** The API base of a stored catalogue: where the school token goes, so checked field by field (ST-15). */
+export function isApiBase(value: unknown): value is { baseUrl: string; origin: string; warnings: string[] } {
+  return (
+    hasOnly(value, ['baseUrl', 'origin', 'warnings']) &&
+    isString(value['baseUrl']) &&
+    isString(value['origin']) &&
+    isStrings(value['warnings'])
   );
 }

@@ -197,7 +197,7 @@ export function createKeptSessions({
     const pending = restoring.get(id);
     if (pending) return pending;
     const made = (async () => {
-      const record = parseSessionRecord(await shared.store.read(SESSION_NAMESPACE, id));
+      const record = await readSessionRecord(shared, id);
       // Checked before anything is made or relayed: a session id alone opens nothing.
       if (record === undefined || record.caller !== caller) return undefined;
       const session = await copyOf(shared, id, record);
@@ -224,7 +224,7 @@ export function createKeptSessions({
     const copy = session.shared;
     // The record decides, not the copy: a session ended or expired elsewhere is over here too,
     // even when the bus message saying so was lost.
-    const record = justRestored ? copy.record : parseSessionRecord(await shared.store.read(SESSION_NAMESPACE, copy.id));
+    const record = justRestored ? copy.record : await readSessionRecord(shared, copy.id);
     if (record === undefined || record.caller !== session.caller) {
       await drop(copy.id);
       return sessionNotFound();
@@ -291,6 +291,14 @@ export function createKeptSessions({
       await Promise.allSettled([...sessions.keys()].map(drop));
     },
   };
+}
+
+/** The session's record, when the store has one of its shape; one of another shape reads as absent (ST-17). */
+async function readSessionRecord(shared: SessionSharing, id: string): Promise<SessionRecord | undefined> {
+  const value = await shared.store.read(SESSION_NAMESPACE, id);
+  const record = parseSessionRecord(value);
+  if (value !== undefined && record === undefined) shared.store.misshapenRecord?.(SESSION_NAMESPACE);
+  return record;
 }
 
 function isAnswer(message: JSONRPCMessage): boolean {

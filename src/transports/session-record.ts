@@ -58,7 +58,7 @@ export function sessionInitOf(params: unknown): SessionInit | undefined {
   return init;
 }
 
-/** Pure: the record from what the store gave back, or `undefined` when it is not one. */
+/** Pure: the record from what the store gave back, or `undefined` when it is not one (ST-17). */
 export function parseSessionRecord(value: unknown): SessionRecord | undefined {
   if (!isObject(value) || typeof value.caller !== 'string' || value.caller === '') return undefined;
   const init = sessionInitOf(value.init);
@@ -84,12 +84,11 @@ export type RelayEnvelope =
 
 function isMessage(value: unknown): value is JSONRPCMessage {
   if (!isObject(value) || value.jsonrpc !== '2.0') return false;
-  const message = value as JSONRPCMessage;
   return (
-    isJSONRPCRequest(message) ||
-    isJSONRPCNotification(message) ||
-    isJSONRPCResultResponse(message) ||
-    isJSONRPCErrorResponse(message)
+    isJSONRPCRequest(value) ||
+    isJSONRPCNotification(value) ||
+    isJSONRPCResultResponse(value) ||
+    isJSONRPCErrorResponse(value)
   );
 }
 

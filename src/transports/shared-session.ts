@@ -26,6 +26,8 @@ interface SessionRecordStore {
     options?: { readonly ttlSeconds?: number },
   ): Promise<void>;
   remove(namespace: string, name: string): Promise<void>;
+  /** Told of a record that is not a session record, which then reads as absent (ST-17). */
+  misshapenRecord?(namespace: string): void;
 }
 
 /** The bus between instances: the grant store's message bus, seen from here. */

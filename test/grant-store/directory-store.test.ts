@@ -20,6 +20,7 @@ import {
   expectRecordsKeptApart,
 } from './support/store-contract.js';
 import { recordFileName } from '../../src/grant-store/record-file-name.js';
+import { sealRecord } from '../../src/grant-store/sealed-record.js';
 
 const posix = process.platform !== 'win32';
 const dirs: string[] = [];
@@ -191,6 +192,21 @@ describe('the directory grant store', () => {
     expect(await store.read('school-grant', 'usr_lecturer_grace')).toBeUndefined();
     expect(warnings.join('\n')).toMatch(/set aside/);
     expect(await store.read('school-grant', 'usr_owner_ada')).toEqual({ who: 'ada' });
+  });
+
+  it('ST-17 sets aside a record whose seal opens but holds no record, and answers as if there were none', async () => {
+    const keys = keyring(randomBytes(32));
+    const { store, dir, warnings } = await setUp(keys);
+    await store.write('school-grant', 'usr_owner_ada', { who: 'ada' });
+    const file = join(dir, 'school-grant', recordFileName('usr_owner_ada'));
+    const address = { namespace: 'school-grant', name: 'usr_owner_ada' };
+    await writeFile(
+      file,
+      JSON.stringify(sealRecord(JSON.stringify({ value: ['ada'] }), address, undefined, keys.current)),
+    );
+    expect(await store.read('school-grant', 'usr_owner_ada')).toBeUndefined();
+    expect(warnings.join('\n')).toMatch(/set aside/);
+    expect(warnings.join('\n')).not.toContain('ada');
   });
 
   it('HST-03 rotates: a record sealed with the old key opens while the old key is listed second, and is sealed again with the new one', async () => {

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { completeConsent, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { CookieBrowser, hiddenInput } from '../../tools/bench/cookie-browser.js';
-import { approveStepUp, exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../app/support/hosted-harness.js';
+import {
+  approveStepUp,
+  exchange,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  type Hosted,
+} from '../app/support/hosted-harness.js';
 
 let hosted: Hosted;
 beforeAll(async () => {

@@ -6,7 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted, type McpClient } from '../app/support/hosted-harness.js';
+import {
+  exchange,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  type Hosted,
+  type McpClient,
+} from '../app/support/hosted-harness.js';
 
 const [ada, grace] = [SANDBOX_STAFF[0]!, SANDBOX_STAFF[1]!];
 

@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { AUTH_PATHS, SANDBOX_STAFF } from '@school-mcp/sandbox';
 import { describeWithRedis, startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { exchange, registerMcpClient, signIn, startHosted, type Hosted, type HostedOptions } from '../app/support/hosted-harness.js';
+import {
+  exchange,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  type Hosted,
+  type HostedOptions,
+} from '../app/support/hosted-harness.js';
 
 const INSTANCES = 3;
 const CALLS_PER_INSTANCE = 6;

@@ -9,7 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDirectoryStore, parseStoreKeys } from '../../src/grant-store/index.js';
 import { SCHOOL_GRANTS } from '../../src/hosted/index.js';
 import { SANDBOX_STAFF } from '@school-mcp/sandbox';
-import { callMcp, exchange, registerMcpClient, signIn, startHosted, type Hosted } from '../app/support/hosted-harness.js';
+import {
+  callMcp,
+  exchange,
+  registerMcpClient,
+  signIn,
+  startHosted,
+  type Hosted,
+} from '../app/support/hosted-harness.js';
 
 let hosted: Hosted;
 beforeAll(async () => {

@@ -36,6 +36,15 @@ describe('the shared session record', () => {
   });
 });
 
+describe('a session record read back from the store', () => {
+  it('ST-17 reads as absent when a field has the wrong type or the record is nested in another', () => {
+    expect(parseSessionRecord({ caller: 7, init })).toBeUndefined();
+    expect(parseSessionRecord({ caller: 'ada client grant', init: { ...init, clientInfo: 'agent' } })).toBeUndefined();
+    expect(parseSessionRecord({ record: { caller: 'ada client grant', init } })).toBeUndefined();
+    expect(parseSessionRecord([{ caller: 'ada client grant', init }])).toBeUndefined();
+  });
+});
+
 describe('the channel of a session', () => {
   it('SCL-34 is named by a hash of the session id, the same on every instance and different for every session', () => {
     const id = 'aSessionIdOf32CharactersExactly_';
