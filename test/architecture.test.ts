@@ -251,6 +251,16 @@ describe('architecture', () => {
   const edges = importEdges(partFiles);
   const parts = new Set(partFiles.map(partOf));
 
+  it('names only files that exist in ARCHITECTURE.md, so its walks and paragraphs follow the code', () => {
+    const text = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+    const named = [...new Set([...text.matchAll(/`([a-z0-9/-]+\.ts)`/g)].map((match) => match[1]!))];
+    expect(named.length).toBeGreaterThan(40);
+    const known = [...partFiles, ...sourceFiles(TEST), ...sourceFiles(TOOLS)].map((file) => relative(ROOT, file));
+    const exists = (path: string) =>
+      known.some((file) => file === path || file.endsWith(`/${path}`) || file === `src/${path}`);
+    expect(named.filter((path) => !exists(path))).toEqual([]);
+  });
+
   it('lists every part of src/ in the import table', () => {
     expect([...parts].filter((part) => !allowed.has(part))).toEqual([]);
   });
