@@ -9,12 +9,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST_FIRST = [
   'test/bench/smoke.test.ts',
+  'test/e2e/hosted-clients.test.ts',
+  'test/e2e/hosted-key-rotation.test.ts',
   'test/e2e/scale-out.test.ts',
-  'test/e2e/package.test.ts',
   'test/e2e/reconsent.test.ts',
+  'test/e2e/hosted-mcp-remote.test.ts',
+  'test/e2e/package.test.ts',
   'test/e2e/bundle.test.ts',
   'test/openapi/real-documents.test.ts',
   'test/e2e/tools-command.test.ts',
+  'test/hosted/tools-as-caller.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

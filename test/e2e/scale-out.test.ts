@@ -127,7 +127,9 @@ describeWithHaproxy('hosted mode scaled out behind a load balancer', () => {
       process.stderr.write(
         `scale-out: ${CALLS} calls in ${(report.wallMs / 1000).toFixed(1)} s; tool calls per instance ${cluster.instances.map((instance) => instance.toolCalls()).join(' / ')}; ${report.stepUps} step-ups\n`,
       );
-    }, 170_000);
+      // A budget that only catches a hang: about 30 s on a quiet machine, 153 s with four
+      // CPU-bound processes beside the suite.
+    }, 400_000);
 
     it("SCL-29 writes no person's token or canary to any instance's log", () => {
       const logs = cluster.instances.map((instance) => instance.log.lines.join('\n')).join('\n');
