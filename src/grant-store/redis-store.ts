@@ -37,7 +37,8 @@ import {
 } from './redis-keys.js';
 import { openRedisMessageBus } from './redis-message-bus.js';
 import type { RedisStoreAddress } from './redis-store-url.js';
-import { openRecord, parseSealedRecord, sealedValueOf, sealRecord, type RecordAddress } from './sealed-record.js';
+import { recordReading, type RecordReading } from './record-reading.js';
+import { sealRecord, type RecordAddress } from './sealed-record.js';
 import { storeRecordUnreadable, storeUnavailable } from './store-errors.js';
 import type { StoreKeyring } from './store-keys.js';
 import type { ScannedRecord, SealedRecordScan } from './store-rotation.js';
@@ -131,28 +132,24 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
     clearTimeout(connectTimer);
   }
 
-  function openText(text: string, address: RecordAddress): StoredValue | undefined {
-    const sealed = parseSealedRecord(text);
-    if (sealed === undefined) {
-      logger.warn('a grant store record is not a sealed record; answered as absent', { namespace: address.namespace });
-      return undefined;
-    }
+  /** What a record's text reads as: the rule of `record-reading.ts`, which the directory store follows too. */
+  function openText(text: string, address: RecordAddress): (RecordReading & { kind: 'value' }) | undefined {
     // Redis expires the key, but the sealed expiry is the one an attacker cannot extend.
-    if (sealed.expiresAt !== undefined && sealed.expiresAt <= now()) return undefined;
-    if (!keyring.byId.has(sealed.keyId))
-      throw storeRecordUnreadable(`it was sealed with key ${sealed.keyId}, which is not among the store keys`);
-    const opened = openRecord(sealed, address, keyring);
-    if (!opened.ok) {
-      logger.warn('a grant store record did not open; answered as absent, its user signs in again', {
-        namespace: address.namespace,
-        reason: opened.reason,
-      });
-      return undefined;
+    const reading = recordReading(text, address, keyring, now());
+    switch (reading.kind) {
+      case 'value':
+        return reading;
+      case 'expired':
+        return undefined;
+      case 'unknown-key':
+        throw storeRecordUnreadable(`it was sealed with key ${reading.keyId}, which is not among the store keys`);
+      case 'damaged':
+        logger.warn('a grant store record did not open; answered as absent, its user signs in again', {
+          namespace: address.namespace,
+          reason: reading.reason,
+        });
+        return undefined;
     }
-    const value = sealedValueOf(opened.plaintext);
-    if (value === undefined)
-      logger.warn('a grant store record holds no record; answered as absent', { namespace: address.namespace });
-    return value;
   }
 
   async function writeSealed(
@@ -174,18 +171,25 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
       const { key, address } = redisRecordKey(namespace, name);
       const text = await command(`read a ${namespace} record`, () => client.get(key));
       if (text === null) return undefined;
-      const value = openText(text, address);
-      const sealed = parseSealedRecord(text);
+      const reading = openText(text, address);
+      if (reading === undefined) return undefined;
       // A record sealed with an older key is sealed again with the current one, as the directory store does.
-      if (value !== undefined && sealed !== undefined && sealed.keyId !== keyring.current.id) {
+      if (reading.oldKey) {
+        const { sealed } = reading;
         const resealed = JSON.stringify(
-          sealRecord(JSON.stringify({ value }), address, sealed.expiresAt, keyring.current, sealed.fence),
+          sealRecord(
+            JSON.stringify({ value: reading.value }),
+            address,
+            sealed.expiresAt,
+            keyring.current,
+            sealed.fence,
+          ),
         );
         await command(`reseal a ${namespace} record`, () =>
           client.eval(RESEAL_IF_UNCHANGED, { keys: [key], arguments: [text, resealed] }),
         );
       }
-      return value;
+      return reading.value;
     },
 
     async write(namespace, name, value, writeOptions?: WriteOptions) {
@@ -213,7 +217,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisG
     async take(namespace, name) {
       const { key, address } = redisRecordKey(namespace, name);
       const text = await command(`take a ${namespace} record`, () => client.getDel(key));
-      return text === null ? undefined : openText(text, address);
+      return text === null ? undefined : openText(text, address)?.value;
     },
 
     async sweep() {

@@ -20,6 +20,7 @@ import {
   expectRecordsKeptApart,
 } from './support/store-contract.js';
 import { redisLockKeys, redisRecordKey } from '../../src/grant-store/redis-keys.js';
+import { sealRecord } from '../../src/grant-store/sealed-record.js';
 import type { RedisStoreAddress } from '../../src/grant-store/redis-store-url.js';
 
 function keyring(...keys: Buffer[]): StoreKeyring {
@@ -158,6 +159,24 @@ describeWithRedis('the Redis grant store', () => {
         expect(value).toMatch(/"ciphertext"/);
         expect(value).not.toContain(canary);
       }
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('ST-17 answers as absent a record whose seal opens but holds no record, and says so without its content', async () => {
+    const keys = keyring(randomBytes(32));
+    const { store, warnings } = await openStore(server, { keys });
+    const client = await rawClient(server);
+    try {
+      const { key, address } = redisRecordKey('school-grant', 'usr_owner_ada');
+      await client.set(
+        key,
+        JSON.stringify(sealRecord(JSON.stringify({ value: ['ada'] }), address, undefined, keys.current)),
+      );
+      expect(await store.read('school-grant', 'usr_owner_ada')).toBeUndefined();
+      expect(warnings.join('\n')).toMatch(/did not open/);
+      expect(warnings.join('\n')).not.toContain('ada');
     } finally {
       client.destroy();
     }
