@@ -58,10 +58,6 @@ export interface DirectoryLockContext {
   readonly nowMs: () => number;
 }
 
-async function readFenceFile(path: string): Promise<string | undefined> {
-  return readWithoutFollowingIfPresent(path);
-}
-
 export async function takeDirectoryLock(
   context: DirectoryLockContext,
   options: LockOptions,
@@ -75,7 +71,11 @@ export async function takeDirectoryLock(
   const written = await context.writtenFence();
   const top = fencesIn(await readdir(lockDir)).at(-1) ?? 0;
   // A record written with a fence above every file (the lock directory was cleared) has no live holder here.
-  if (top > 0 && (written ?? 0) <= top && stillHeld(await readFenceFile(join(lockDir, String(top))), nowMs()))
+  if (
+    top > 0 &&
+    (written ?? 0) <= top &&
+    stillHeld(await readWithoutFollowingIfPresent(join(lockDir, String(top))), nowMs())
+  )
     return undefined;
 
   const fence = nextFence(top, written);

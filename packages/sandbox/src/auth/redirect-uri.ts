@@ -8,15 +8,9 @@ export type RedirectUriCheck = { ok: true } | { ok: false; reason: string };
 
 /** Pure: whether a redirect URI may be registered. */
 export function checkRegistrableRedirectUri(value: unknown): RedirectUriCheck {
-  if (typeof value !== 'string' || value === '')
-    return { ok: false, reason: 'a redirect URI must be a non-empty string' };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { ok: false, reason: `not a valid URI: ${truncate(value)}` };
-  }
-  if (value.includes('#')) return { ok: false, reason: 'a redirect URI must not contain a fragment (RFC 6749 §3.1.2)' };
+  const parsed = parseRedirectUri(value);
+  if (!parsed.ok) return parsed;
+  const { url, text } = parsed;
   if (url.protocol === 'https:') {
     return {
       ok: false,
@@ -35,7 +29,7 @@ export function checkRegistrableRedirectUri(value: unknown): RedirectUriCheck {
     return { ok: false, reason: `host ${url.hostname} is not the loopback address 127.0.0.1` };
   // Reject every spelling that only normalises to 127.0.0.1 (0x7f.1, 2130706433, dot segments, ...):
   // what is registered is what the browser will be sent to, character for character.
-  if (url.href !== value)
+  if (url.href !== text)
     return { ok: false, reason: `the redirect URI is not in canonical form (expected ${url.href})` };
   if (url.port === '0') return { ok: false, reason: 'port 0 is not a port a browser can be sent to' };
   return { ok: true };
@@ -47,22 +41,16 @@ export function checkRegistrableRedirectUri(value: unknown): RedirectUriCheck {
  * no fragment and no user information, as for open registration.
  */
 export function checkIntegrationRedirectUri(value: unknown): RedirectUriCheck {
-  if (typeof value !== 'string' || value === '')
-    return { ok: false, reason: 'a redirect URI must be a non-empty string' };
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { ok: false, reason: `not a valid URI: ${truncate(value)}` };
-  }
-  if (value.includes('#')) return { ok: false, reason: 'a redirect URI must not contain a fragment (RFC 6749 §3.1.2)' };
+  const parsed = parseRedirectUri(value);
+  if (!parsed.ok) return parsed;
+  const { url, text } = parsed;
   if (url.username !== '' || url.password !== '')
     return { ok: false, reason: 'a redirect URI must not carry user information' };
   if (url.protocol === 'http:' && url.hostname !== '127.0.0.1')
     return { ok: false, reason: 'an integration callback must be https (plain http only on 127.0.0.1)' };
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { ok: false, reason: `scheme ${url.protocol} is not allowed for an integration callback` };
-  if (url.href !== value)
+  if (url.href !== text)
     return { ok: false, reason: `the redirect URI is not in canonical form (expected ${url.href})` };
   return { ok: true };
 }
@@ -101,6 +89,22 @@ export function matchRedirectUri(
     }
   }
   return undefined;
+}
+
+/** The checks both kinds of redirect URI share: a non-empty string that parses, without a fragment. */
+function parseRedirectUri(
+  value: unknown,
+): { readonly ok: true; readonly url: URL; readonly text: string } | { readonly ok: false; readonly reason: string } {
+  if (typeof value !== 'string' || value === '')
+    return { ok: false, reason: 'a redirect URI must be a non-empty string' };
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, reason: `not a valid URI: ${truncate(value)}` };
+  }
+  if (value.includes('#')) return { ok: false, reason: 'a redirect URI must not contain a fragment (RFC 6749 §3.1.2)' };
+  return { ok: true, url, text: value };
 }
 
 function truncate(value: string): string {
